@@ -1,0 +1,203 @@
+//! The topology file schema (`topologies/*.toml`).
+//!
+//! Every field has the source documents' default; unknown keys are errors. Semantic
+//! checks (ranges, consistency) live in [`crate::network::build`], so that each
+//! message can name the key.
+
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A whole topology file.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TopologyConfig {
+    /// One line shown by `emu list`.
+    #[serde(default)]
+    pub description: String,
+    /// The shape of the network and its routing.
+    pub network: NetworkConfig,
+    /// DS-Link parameters, shared by every link.
+    #[serde(default)]
+    pub link: LinkConfig,
+    /// Packet format.
+    #[serde(default)]
+    pub packet: PacketConfig,
+    /// IMS C104 switch parameters.
+    #[serde(default)]
+    pub c104: C104Config,
+    /// T9000 virtual channel processor parameters.
+    #[serde(default)]
+    pub vcp: VcpConfig,
+    /// Deliberate misconfigurations, for testing the emulator's own checks.
+    #[serde(default)]
+    pub faults: FaultConfig,
+}
+
+/// The network family and its size.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum NetworkConfig {
+    /// Binary n-cube of C104s, one terminal per switch, e-cube routing highest
+    /// dimension first (002_90368e98637f104c.txt §7.3.1).
+    Hypercube {
+        /// n: the cube has 2^n switches and 2^n terminals (1..=20).
+        dimensions: u32,
+    },
+    /// A ring of C104s, one terminal per switch, every packet routed clockwise: the
+    /// simplest network whose channel dependency graph has a cycle, so it can
+    /// deadlock (002 §7.3.2 on why wrap-around links need doubling).
+    Ring {
+        /// Number of switches (2..=1024).
+        switches: u32,
+    },
+}
+
+/// DS-Link parameters (000_e95d114b48e985aa.txt §6.1-6.2).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinkConfig {
+    /// Link bit rate. One tick is one bit period: 100 Mbit/s → 10 ns ticks (000 §6.1.1).
+    pub bit_rate_mbit_s: u32,
+    /// One-way delay from a token's last bit leaving a transmitter to it being in the
+    /// receiver's buffer: wire plus link output and input circuitry. 000 §6.2.2 puts
+    /// the link circuitry at about 400 ns for the round trip; 200 ns each way.
+    pub wire_delay_ns: u32,
+    /// Input buffer of every link receiver, in tokens, or "packet" for one maximum
+    /// packet (000 §6.2.2: 20 tokens).
+    pub buffer_tokens: BufferSize,
+    /// Tokens of credit per flow-control token (000 §6.1.1: one FCT per 8 tokens).
+    pub fct_batch_tokens: u32,
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        LinkConfig {
+            bit_rate_mbit_s: 100,
+            wire_delay_ns: 200,
+            buffer_tokens: BufferSize::Tokens(20),
+            fct_batch_tokens: 8,
+        }
+    }
+}
+
+/// Packet format (000 §6.1.1, §6.2.3).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct PacketConfig {
+    /// Routing header length in bytes: 1 or 2.
+    pub header_bytes: u32,
+    /// Largest packet payload; messages are split into packets of at most this many
+    /// bytes (the T9000 uses 32).
+    pub max_data_bytes: u32,
+}
+
+impl Default for PacketConfig {
+    fn default() -> Self {
+        PacketConfig { header_bytes: 1, max_data_bytes: 32 }
+    }
+}
+
+/// IMS C104 parameters (002 §7.1, 000 §6.3).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct C104Config {
+    /// Header time: from a header leaving one switch to it being routed and ready to
+    /// leave the next (002 §7.6: "approximately 500ns"; 000 §6.3.6 h). The switch's own
+    /// routing delay is this minus the header's bits and the wire delay.
+    pub header_time_ns: u32,
+    /// Output buffer per link, in tokens, or "packet" (002 §7.1: one packet).
+    pub output_buffer_tokens: BufferSize,
+}
+
+impl Default for C104Config {
+    fn default() -> Self {
+        C104Config { header_time_ns: 500, output_buffer_tokens: BufferSize::Packet }
+    }
+}
+
+/// T9000 virtual channel processor parameters (000 §6.2.3).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct VcpConfig {
+    /// Every data packet is acknowledged by an empty packet before its channel sends
+    /// the next one. `false` turns the protocol off for network-only studies such as
+    /// chapter 7 (002: "we have separated issues of protocol overhead ... from issues of
+    /// network performance").
+    pub acknowledge: bool,
+    /// Virtual channels a terminal may have sending at once (one message each).
+    pub channels: u32,
+}
+
+impl Default for VcpConfig {
+    fn default() -> Self {
+        VcpConfig { acknowledge: true, channels: 1 }
+    }
+}
+
+/// Fault injection: deliberate misconfigurations that break the hardware's rules, so
+/// that the emulator's flow-control checks can be seen to work. Off by default.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct FaultConfig {
+    /// Every receiver grants this many tokens of credit beyond its buffer at start-up,
+    /// as a misprogrammed link would. Any value > 0 eventually overflows a buffer.
+    pub extra_initial_credit: u32,
+}
+
+/// A buffer size: a number of tokens, or `"packet"` for one maximum-size packet
+/// (header + payload + terminator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferSize {
+    /// This many tokens.
+    Tokens(u32),
+    /// One maximum-size packet.
+    Packet,
+}
+
+impl BufferSize {
+    /// The size in tokens, given the token count of a maximum-size packet.
+    pub fn tokens(self, packet_tokens: u32) -> u32 {
+        match self {
+            BufferSize::Tokens(n) => n,
+            BufferSize::Packet => packet_tokens,
+        }
+    }
+}
+
+impl Serialize for BufferSize {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            BufferSize::Tokens(n) => s.serialize_u32(*n),
+            BufferSize::Packet => s.serialize_str("packet"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for BufferSize {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = BufferSize;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number of tokens or \"packet\"")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<BufferSize, E> {
+                u32::try_from(v)
+                    .map(BufferSize::Tokens)
+                    .map_err(|_| E::custom(format!("{v} is not a number of tokens (0..=4294967295)")))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<BufferSize, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(-1))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<BufferSize, E> {
+                if v == "packet" {
+                    Ok(BufferSize::Packet)
+                } else {
+                    Err(E::custom(format!("\"{v}\" is not a buffer size: give a number of tokens or \"packet\"")))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

@@ -1,0 +1,127 @@
+//! The traffic file schema (`traffic/*.toml`).
+
+use serde::{Deserialize, Serialize};
+
+/// A whole traffic file.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TrafficConfig {
+    /// One line shown by `emu list`.
+    #[serde(default)]
+    pub description: String,
+    /// How each message's destination is chosen.
+    pub pattern: PatternConfig,
+    /// When messages are created.
+    pub injection: InjectionConfig,
+    /// Message size.
+    #[serde(default)]
+    pub message: MessageConfig,
+    /// Warm-up, measurement and drain.
+    #[serde(default)]
+    pub phases: PhasesConfig,
+    /// Which terminals send.
+    #[serde(default)]
+    pub terminals: TerminalsConfig,
+}
+
+/// Destination patterns. The bit patterns need a power-of-two number of terminals.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PatternConfig {
+    /// A destination chosen uniformly at random for every message among all other
+    /// terminals (002_90368e98637f104c.txt §7.4.1).
+    Uniform,
+    /// Perfect shuffle: destination = source address rotated left by `rotate` bits
+    /// (002 §7.7; rotation 0 is the identity: every terminal sends to itself).
+    Shuffle {
+        /// Bits to rotate by (0..=address bits).
+        #[serde(default = "one")]
+        rotate: u32,
+    },
+    /// The chapter 7 worst case for the network family: on a binary n-cube, the
+    /// sub-cube at one end of a middle-dimension link swapped with the one at the other
+    /// end, giving 4/8/16-way contention on the 6/8/10-cube (002 §7.6.1).
+    Systematic,
+    /// Destination = source address with its bits reversed.
+    Bitrev,
+    /// Destination = source address with every bit complemented.
+    Bitcomp,
+    /// Destination = source address with its upper and lower halves swapped (an even
+    /// number of address bits).
+    Transpose,
+    /// Every message goes to one terminal (a hot spot, or with `terminals.senders` a
+    /// single source-destination pair).
+    Fixed {
+        /// The destination terminal.
+        destination: u32,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Injection processes.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum InjectionConfig {
+    /// A new message whenever the terminal's source queue is empty: the terminal
+    /// always has a message waiting (002 §7.4.1, saturating load).
+    Continuous,
+    /// Bernoulli arrivals: each tick a message is created with a probability that makes
+    /// the offered load `load` × link data capacity (one byte per data-token time).
+    Rate {
+        /// Offered load as a fraction of link data capacity (0 < load ≤ 1).
+        load: f64,
+    },
+    /// Each terminal sends `messages` messages, all queued at the start; the run ends
+    /// when every one is delivered and reports the completion time (002 §7.7).
+    Batch {
+        /// Messages per sending terminal.
+        messages: u32,
+    },
+}
+
+/// Message size.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MessageConfig {
+    /// Payload bytes per message (split into packets by the VCP).
+    pub bytes: u32,
+}
+
+impl Default for MessageConfig {
+    fn default() -> Self {
+        MessageConfig { bytes: 32 }
+    }
+}
+
+/// Run phases, in microseconds of virtual time (converted to the nearest tick).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct PhasesConfig {
+    /// Sources start creating messages at this time.
+    pub start_us: f64,
+    /// Warm-up after the start: messages created then are not measured.
+    pub warmup_us: f64,
+    /// Measurement window: messages created in it are measured, and throughput is
+    /// the payload delivered in it.
+    pub measure_us: f64,
+    /// After the window, how long to wait for the measured messages to be delivered
+    /// before giving up and reporting them as undelivered.
+    pub drain_limit_us: f64,
+}
+
+impl Default for PhasesConfig {
+    fn default() -> Self {
+        PhasesConfig { start_us: 0.0, warmup_us: 100.0, measure_us: 500.0, drain_limit_us: 10_000.0 }
+    }
+}
+
+/// Which terminals send.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TerminalsConfig {
+    /// Terminals that create messages; empty means all of them.
+    pub senders: Vec<u32>,
+}

@@ -1,0 +1,151 @@
+//! Engines run the hardware state machines in virtual time. They own time, channels,
+//! scheduling and parallelism, and know nothing of any protocol
+//! (../shared/DESIGN.md "The engine contract").
+//!
+//! Both engines here advance in *windows*: a window starts at the earliest tick at
+//! which any node has something due and is no longer than the smallest link latency
+//! L. A token sent at tick t arrives at t + latency ≥ t + L, so nothing sent inside a
+//! window can arrive inside it, and every node can run all of its own ticks in the
+//! window without hearing from any other node. With L = 1 this is exactly a per-tick
+//! barrier; larger windows give the same results with fewer barriers. Only nodes with
+//! something due in the window run, and empty ticks are skipped.
+
+pub mod actors;
+mod check;
+mod runner;
+mod schedule;
+pub mod sequential;
+
+use crate::model::{Activity, Wait};
+use crate::network::{End, NodeId};
+use crate::stats::TerminalStats;
+use crate::time::Tick;
+
+/// What ends a run and what is checked while it goes.
+#[derive(Clone, Debug)]
+pub struct RunControl {
+    /// The run may end once virtual time reaches this tick and every obligation
+    /// (measured message) is closed.
+    pub end_after: Tick,
+    /// Give up waiting for obligations after this tick.
+    pub hard_stop: Tick,
+    /// No token moved for this many ticks while packets are in flight → deadlock.
+    pub deadlock_window: Tick,
+    /// Check the credit invariant of every link at every barrier.
+    pub check: bool,
+}
+
+/// Which engine runs the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineKind {
+    /// One tokio task per hardware node, bounded async channels per link direction.
+    Actors,
+    /// All nodes stepped by one loop on the calling thread (the reference baseline).
+    Sequential,
+}
+
+/// Called at barriers so a front end can show progress: (virtual tick, totals so far).
+pub type ProgressFn<'a> = &'a mut (dyn FnMut(Tick, &Activity) + Send);
+
+/// The result of a run that did not fail.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    /// Virtual time when the run stopped.
+    pub end_tick: Tick,
+    /// Every terminal's statistics, in terminal (label) order.
+    pub terminals: Vec<TerminalStats>,
+    /// Activity totals.
+    pub activity: Activity,
+    /// True if every obligation was closed (all measured messages delivered).
+    pub complete: bool,
+    /// Number of barriers (windows) the engine went through.
+    pub windows: u64,
+    /// Node wake-ups (one node running one window).
+    pub node_runs: u64,
+}
+
+/// One stuck node in a deadlock report.
+#[derive(Clone, Debug)]
+pub struct StuckNode {
+    /// Node id.
+    pub node: NodeId,
+    /// Node name.
+    pub name: String,
+    /// What it waits for.
+    pub waits: Vec<Wait>,
+}
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// A hardware rule was broken (flow control, routing, protocol).
+    #[error("{kind} at tick {tick} on {node} port {port}{peer}: {what}")]
+    Model {
+        /// "flow-control violation", "routing error", "protocol error".
+        kind: &'static str,
+        /// Tick.
+        tick: Tick,
+        /// Node name.
+        node: String,
+        /// Port.
+        port: usize,
+        /// " (link to NAME port P)" when the port is linked.
+        peer: String,
+        /// Details.
+        what: String,
+        /// True for flow-control violations (exit code 4).
+        flow_control: bool,
+    },
+    /// A send found the link's channel full: flow control failed to hold the sender.
+    #[error("flow-control violation at tick {tick}: channel {from_name} port {} → {to_name} port {} is full ({capacity} tokens)", from.port, to.port)]
+    ChannelFull {
+        /// Tick.
+        tick: Tick,
+        /// Sending end.
+        from: End,
+        /// Receiving end.
+        to: End,
+        /// Sender name.
+        from_name: String,
+        /// Receiver name.
+        to_name: String,
+        /// Channel capacity.
+        capacity: usize,
+    },
+    /// The global credit invariant failed (under `--check`).
+    #[error("flow-control violation at tick {tick}: {what}")]
+    Invariant {
+        /// Tick.
+        tick: Tick,
+        /// Which link and what.
+        what: String,
+    },
+    /// No token moved for the deadlock window while packets were in flight.
+    #[error("deadlock: no token moved between tick {since} and tick {tick} with {in_flight} packets in flight")]
+    Deadlock {
+        /// Tick of detection.
+        tick: Tick,
+        /// Last tick a token moved.
+        since: Tick,
+        /// Packets in flight.
+        in_flight: u64,
+        /// Nodes holding packets, with what they wait for.
+        stuck: Vec<StuckNode>,
+    },
+    /// The engine itself failed (a task panicked, a channel closed).
+    #[error("engine failure: {0}")]
+    Internal(String),
+}
+
+impl EngineError {
+    /// Process exit code for this error: 3 deadlock, 4 flow-control violation, 1 other.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            EngineError::Deadlock { .. } => 3,
+            EngineError::ChannelFull { .. } | EngineError::Invariant { .. } => 4,
+            EngineError::Model { flow_control: true, .. } => 4,
+            _ => 1,
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Tokens: what travels on a DS-Link wire.
+//!
+//! A DS-Link carries data tokens (a byte, 10 bits on the wire) and control tokens
+//! (EOP, EOM and FCT, 4 bits each); an idle link carries null tokens
+//! (000_e95d114b48e985aa.txt §6.1, §6.2.1: "There are 256 different data tokens, an
+//! end-of-packet token (EOP), an end-of-message token (EOM), the flow-control token
+//! (FCT) and a null token"). Null tokens carry no information and are not emitted as
+//! events: an idle transmitter is one that is sending nulls (see `dslink`).
+//!
+//! Every token of a packet also carries a [`Stamp`]: emulator metadata that costs no
+//! wire time (it is how a real benchmark would timestamp its messages). It identifies
+//! the packet for statistics, conservation checks and deadlock diagnosis.
+
+use crate::time::Tick;
+
+/// Bits on the wire for a data token: 1 parity/flag bit + 8 data bits + 1 (000 §6.1.1:
+/// "there are 10 bits for every byte of data").
+pub const DATA_TOKEN_BITS: Tick = 10;
+/// Bits on the wire for a control token (EOP, EOM, FCT): 000 §6.1.1 "4 bits for the
+/// terminator", §6.1.1 "A flow control token is 4 bits".
+pub const CONTROL_TOKEN_BITS: Tick = 4;
+/// Bits on the wire for a null token (ESC followed by FCT), sent while a link is idle.
+pub const NULL_TOKEN_BITS: Tick = 8;
+
+/// The kind of a token on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// A data byte (header or payload).
+    Data,
+    /// End of packet: terminates every packet of a message but the last, and acknowledges.
+    Eop,
+    /// End of message: terminates the last packet of a message.
+    Eom,
+    /// Flow-control token: grants the peer credit for [`crate::model::dslink`] batch-size tokens.
+    Fct,
+}
+
+impl TokenKind {
+    /// Serialisation time of this token in bit periods (ticks).
+    pub const fn bits(self) -> Tick {
+        match self {
+            TokenKind::Data => DATA_TOKEN_BITS,
+            TokenKind::Eop | TokenKind::Eom | TokenKind::Fct => CONTROL_TOKEN_BITS,
+        }
+    }
+
+    /// True for the tokens flow control counts (the set D = {data, EOP, EOM} of 000 §6.2.1).
+    pub const fn is_flow_controlled(self) -> bool {
+        !matches!(self, TokenKind::Fct)
+    }
+
+    /// True for a packet terminator (EOP or EOM).
+    pub const fn is_terminator(self) -> bool {
+        matches!(self, TokenKind::Eop | TokenKind::Eom)
+    }
+}
+
+/// Emulator metadata carried by every token of a packet (no wire cost).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stamp {
+    /// Terminal that created the message this packet belongs to.
+    pub src: u32,
+    /// Terminal the message is for.
+    pub dst: u32,
+    /// Message sequence number at the source (0, 1, 2, … per source terminal).
+    pub seq: u32,
+    /// Index of this packet within its message.
+    pub pkt: u16,
+    /// True for an acknowledge packet (000 §6.2.3); `src`/`dst`/`seq`/`pkt` then name
+    /// the data packet it acknowledges.
+    pub ack: bool,
+    /// Tick the message was created at the source.
+    pub created: Tick,
+    /// Tick the message's first token started on the source's link.
+    pub injected: Tick,
+}
+
+/// One token on a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// What kind of token this is.
+    pub kind: TokenKind,
+    /// The byte, for a data token (0 otherwise).
+    pub byte: u8,
+    /// The packet this token belongs to (default for FCTs).
+    pub stamp: Stamp,
+}
+
+impl Token {
+    /// A flow-control token.
+    pub const fn fct() -> Token {
+        Token {
+            kind: TokenKind::Fct,
+            byte: 0,
+            stamp: Stamp {
+                src: 0,
+                dst: 0,
+                seq: 0,
+                pkt: 0,
+                ack: false,
+                created: 0,
+                injected: 0,
+            },
+        }
+    }
+
+    /// A data token carrying `byte` for the packet `stamp`.
+    pub const fn data(byte: u8, stamp: Stamp) -> Token {
+        Token {
+            kind: TokenKind::Data,
+            byte,
+            stamp,
+        }
+    }
+
+    /// A terminator (EOP when `last` is false, EOM when true) for the packet `stamp`.
+    pub const fn end(last: bool, stamp: Stamp) -> Token {
+        Token {
+            kind: if last { TokenKind::Eom } else { TokenKind::Eop },
+            byte: 0,
+            stamp,
+        }
+    }
+
+    /// Serialisation time of this token in ticks.
+    pub const fn bits(&self) -> Tick {
+        self.kind.bits()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_lengths_follow_the_ds_link_encoding() {
+        assert_eq!(Token::data(0x5a, Stamp::default()).bits(), 10);
+        assert_eq!(Token::end(false, Stamp::default()).bits(), 4);
+        assert_eq!(Token::end(true, Stamp::default()).bits(), 4);
+        assert_eq!(Token::fct().bits(), 4);
+        assert!(TokenKind::Eop.is_flow_controlled());
+        assert!(TokenKind::Eom.is_flow_controlled());
+        assert!(TokenKind::Data.is_flow_controlled());
+        assert!(!TokenKind::Fct.is_flow_controlled());
+    }
+}

@@ -1,0 +1,4 @@
+//! Routing (stub).
+/// Interval table.
+#[derive(Clone, Debug, Default)]
+pub struct IntervalTable;

@@ -1,0 +1,63 @@
+//! What one terminal records about the traffic it sends and receives.
+
+use super::metric::Metric;
+use crate::time::Tick;
+
+/// Message counts kept by one terminal (as source and as sink).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TerminalCounters {
+    /// Messages this terminal created.
+    pub created: u64,
+    /// Messages created inside the measurement window (they are awaited at the end).
+    pub measured_created: u64,
+    /// Messages delivered to this terminal.
+    pub delivered: u64,
+    /// Measured messages delivered to this terminal.
+    pub measured_delivered: u64,
+    /// Payload bytes created here during the measurement window (offered load).
+    pub bytes_offered_in_window: u64,
+    /// Payload bytes delivered here during the measurement window (accepted load).
+    pub bytes_delivered_in_window: u64,
+    /// Data packets delivered here.
+    pub packets_delivered: u64,
+    /// Acknowledge packets received here.
+    pub acks_received: u64,
+    /// Messages from one source that arrived out of sequence order, or twice.
+    pub out_of_order: u64,
+    /// Tick of the last message delivered here (0 if none).
+    pub last_delivery: Tick,
+}
+
+/// Latency distributions and counters of one terminal. Latencies are recorded at the
+/// destination for measured messages only (warm-up and drain traffic is not counted).
+#[derive(Clone, Debug, Default)]
+pub struct TerminalStats {
+    /// Creation of the message to its EOM arriving at the destination.
+    pub message_latency: Metric,
+    /// First token of the message starting on the source link to its EOM arriving.
+    pub network_latency: Metric,
+    /// Creation of the message to its first token starting on the source link.
+    pub source_queueing: Metric,
+    /// Counts.
+    pub counters: TerminalCounters,
+}
+
+impl TerminalStats {
+    /// Adds `other` into `self` (used to merge terminals in node order).
+    pub fn merge(&mut self, other: &TerminalStats) {
+        self.message_latency.merge(&other.message_latency);
+        self.network_latency.merge(&other.network_latency);
+        self.source_queueing.merge(&other.source_queueing);
+        let (a, b) = (&mut self.counters, &other.counters);
+        a.created += b.created;
+        a.measured_created += b.measured_created;
+        a.delivered += b.delivered;
+        a.measured_delivered += b.measured_delivered;
+        a.bytes_offered_in_window += b.bytes_offered_in_window;
+        a.bytes_delivered_in_window += b.bytes_delivered_in_window;
+        a.packets_delivered += b.packets_delivered;
+        a.acks_received += b.acks_received;
+        a.out_of_order += b.out_of_order;
+        a.last_delivery = a.last_delivery.max(b.last_delivery);
+    }
+}

@@ -1,0 +1,25 @@
+//! Virtual time.
+//!
+//! One [`Tick`] is the smallest unit of time the emulator knows. For DS-Link/C104
+//! networks it is one bit period of the link (10 ns at 100 Mbit/s), so a data token
+//! lasts exactly 10 ticks and a control token 4 ticks (000_e95d114b48e985aa.txt §6.1;
+//! ../shared/DESIGN.md "Time"). Every delay in a plan is a whole number of ticks.
+
+use serde::Serialize;
+
+/// A point in (or span of) virtual time, in ticks.
+pub type Tick = u64;
+
+/// The length of one tick in the real world, used only for reporting.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TimeBase {
+    /// Nanoseconds per tick (10.0 for a 100 Mbit/s DS-Link).
+    pub tick_ns: f64,
+}
+
+impl TimeBase {
+    /// Converts ticks to microseconds.
+    pub fn ticks_to_us(&self, ticks: f64) -> f64 {
+        ticks * self.tick_ns / 1000.0
+    }
+}
