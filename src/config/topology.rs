@@ -94,7 +94,10 @@ pub struct PacketConfig {
 
 impl Default for PacketConfig {
     fn default() -> Self {
-        PacketConfig { header_bytes: 1, max_data_bytes: 32 }
+        PacketConfig {
+            header_bytes: 1,
+            max_data_bytes: 32,
+        }
     }
 }
 
@@ -112,7 +115,10 @@ pub struct C104Config {
 
 impl Default for C104Config {
     fn default() -> Self {
-        C104Config { header_time_ns: 500, output_buffer_tokens: BufferSize::Packet }
+        C104Config {
+            header_time_ns: 500,
+            output_buffer_tokens: BufferSize::Packet,
+        }
     }
 }
 
@@ -131,7 +137,10 @@ pub struct VcpConfig {
 
 impl Default for VcpConfig {
     fn default() -> Self {
-        VcpConfig { acknowledge: true, channels: 1 }
+        VcpConfig {
+            acknowledge: true,
+            channels: 1,
+        }
     }
 }
 
@@ -183,9 +192,9 @@ impl<'de> Deserialize<'de> for BufferSize {
                 f.write_str("a number of tokens or \"packet\"")
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<BufferSize, E> {
-                u32::try_from(v)
-                    .map(BufferSize::Tokens)
-                    .map_err(|_| E::custom(format!("{v} is not a number of tokens (0..=4294967295)")))
+                u32::try_from(v).map(BufferSize::Tokens).map_err(|_| {
+                    E::custom(format!("{v} is not a number of tokens (0..=4294967295)"))
+                })
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<BufferSize, E> {
                 self.visit_i64(i64::try_from(v).unwrap_or(-1))
@@ -194,7 +203,9 @@ impl<'de> Deserialize<'de> for BufferSize {
                 if v == "packet" {
                     Ok(BufferSize::Packet)
                 } else {
-                    Err(E::custom(format!("\"{v}\" is not a buffer size: give a number of tokens or \"packet\"")))
+                    Err(E::custom(format!(
+                        "\"{v}\" is not a buffer size: give a number of tokens or \"packet\""
+                    )))
                 }
             }
         }

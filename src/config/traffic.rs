@@ -114,7 +114,12 @@ pub struct PhasesConfig {
 
 impl Default for PhasesConfig {
     fn default() -> Self {
-        PhasesConfig { start_us: 0.0, warmup_us: 100.0, measure_us: 500.0, drain_limit_us: 10_000.0 }
+        PhasesConfig {
+            start_us: 0.0,
+            warmup_us: 100.0,
+            measure_us: 500.0,
+            drain_limit_us: 10_000.0,
+        }
     }
 }
 

@@ -122,7 +122,9 @@ pub enum EngineError {
         what: String,
     },
     /// No token moved for the deadlock window while packets were in flight.
-    #[error("deadlock: no token moved between tick {since} and tick {tick} with {in_flight} packets in flight")]
+    #[error(
+        "deadlock: no token moved between tick {since} and tick {tick} with {in_flight} packets in flight"
+    )]
     Deadlock {
         /// Tick of detection.
         tick: Tick,
@@ -144,7 +146,9 @@ impl EngineError {
         match self {
             EngineError::Deadlock { .. } => 3,
             EngineError::ChannelFull { .. } | EngineError::Invariant { .. } => 4,
-            EngineError::Model { flow_control: true, .. } => 4,
+            EngineError::Model {
+                flow_control: true, ..
+            } => 4,
             _ => 1,
         }
     }

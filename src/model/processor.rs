@@ -1,11 +1,212 @@
-//! Processor (stub).
-use super::terminal::TerminalParams;
-use super::vcp::VcpParams;
+//! A T9000 as a network node: its virtual channel processor and link
+//! ([`Vcp`]) plus the terminal process that sources and sinks traffic ([`Terminal`]).
+
+use super::terminal::{Terminal, TerminalParams};
+use super::vcp::{Vcp, VcpParams};
+use super::{Activity, ModelError, Node, Outbox, PortCounters, PortId, Token, Wait};
+use crate::stats::TerminalStats;
+use crate::time::Tick;
+
 /// Parameters of one T9000.
 #[derive(Clone, Debug)]
 pub struct ProcessorParams {
-    /// VCP.
+    /// Its VCP.
     pub vcp: VcpParams,
-    /// Terminal.
+    /// Its terminal process.
     pub terminal: TerminalParams,
+}
+
+/// One T9000 node (one port: its link to the network).
+#[derive(Clone, Debug)]
+pub struct Processor {
+    vcp: Vcp,
+    term: Terminal,
+    activity: Activity,
+}
+
+impl Processor {
+    /// A reset processor.
+    pub fn new(p: ProcessorParams) -> Processor {
+        let label = p.terminal.label;
+        Processor {
+            vcp: Vcp::new(p.vcp, label),
+            term: Terminal::new(p.terminal),
+            activity: Activity::default(),
+        }
+    }
+}
+
+impl Node for Processor {
+    fn receive(&mut self, _now: Tick, _port: PortId, token: Token) -> Result<(), ModelError> {
+        self.vcp.receive(token)
+    }
+
+    fn step(&mut self, now: Tick, out: &mut Outbox) -> Result<Option<Tick>, ModelError> {
+        self.vcp.consume(now, &mut self.term, &mut self.activity)?;
+        self.term.generate(now);
+        self.vcp.fill_channels(now, &mut self.term);
+        self.vcp.transmit(now, out);
+        out.activity.add(&self.activity);
+        out.activity.add(&self.term.take_activity());
+        self.activity = Activity::default();
+        let wake = match (self.vcp.wake(now), self.term.wake(now)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Ok(wake.map(|t| t.max(now + 1)))
+    }
+
+    fn port_counters(&self, _port: PortId) -> PortCounters {
+        self.vcp.endpoint().counters()
+    }
+
+    fn waits(&self) -> Vec<Wait> {
+        self.vcp.waits()
+    }
+
+    fn terminal_stats(&self) -> Option<&TerminalStats> {
+        Some(self.term.stats())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::dslink::LinkParams;
+    use crate::model::{Emit, TokenKind};
+    use crate::traffic::{Destination, Injection};
+
+    const WIRE: Tick = 20;
+
+    fn t9000(
+        label: u32,
+        sends: bool,
+        acknowledge: bool,
+        channels: u32,
+        bytes: u32,
+        k: u32,
+    ) -> Processor {
+        Processor::new(ProcessorParams {
+            vcp: VcpParams {
+                link: LinkParams::default(),
+                header_bytes: 1,
+                max_data_bytes: 32,
+                acknowledge,
+                channels,
+            },
+            terminal: TerminalParams {
+                label,
+                sends,
+                destination: Destination::Fixed(1 - label),
+                injection: Injection::Batch(k),
+                message_bytes: bytes,
+                start: 100,
+                window: (0, Tick::MAX),
+                terminals: 2,
+                seed: 1,
+            },
+        })
+    }
+
+    /// Two T9000s wired back to back, stepped every tick; returns every token sent by
+    /// each, with its departure tick.
+    fn run(a: &mut Processor, b: &mut Processor, until: Tick) -> [Vec<Emit>; 2] {
+        let mut log: [Vec<Emit>; 2] = [Vec::new(), Vec::new()];
+        let mut wire: [Vec<(Tick, Token)>; 2] = [Vec::new(), Vec::new()]; // towards a, towards b
+        for now in 0..until {
+            for (side, node) in [(0usize, &mut *a), (1, &mut *b)] {
+                wire[side].retain(|&(t, tok)| {
+                    if t == now {
+                        node.receive(now, 0, tok).unwrap();
+                        false
+                    } else {
+                        true
+                    }
+                });
+                let mut out = Outbox::default();
+                node.step(now, &mut out).unwrap();
+                for e in out.emits {
+                    wire[1 - side].push((e.at + WIRE, e.token));
+                    log[side].push(e);
+                }
+            }
+        }
+        log
+    }
+
+    fn data(log: &[Emit]) -> Vec<Emit> {
+        log.iter()
+            .filter(|e| e.token.kind != TokenKind::Fct)
+            .copied()
+            .collect()
+    }
+
+    #[test]
+    fn a_100_byte_message_is_four_packets_ending_eop_eop_eop_eom() {
+        let mut a = t9000(0, true, false, 1, 100, 1);
+        let mut b = t9000(1, false, false, 1, 0, 0);
+        let [la, _] = run(&mut a, &mut b, 3000);
+        let ends: Vec<TokenKind> = data(&la)
+            .iter()
+            .filter(|e| e.token.kind.is_terminator())
+            .map(|e| e.token.kind)
+            .collect();
+        assert_eq!(
+            ends,
+            vec![
+                TokenKind::Eop,
+                TokenKind::Eop,
+                TokenKind::Eop,
+                TokenKind::Eom
+            ]
+        );
+        assert_eq!(data(&la).len(), 100 + 4 * 2);
+        assert_eq!(b.term.stats().counters.delivered, 1);
+        assert_eq!(b.term.stats().counters.packets_delivered, 4);
+    }
+
+    #[test]
+    fn each_packet_waits_for_the_acknowledge_of_the_previous_one() {
+        let mut a = t9000(0, true, true, 1, 64, 1);
+        let mut b = t9000(1, false, true, 1, 0, 0);
+        let [la, lb] = run(&mut a, &mut b, 3000);
+        let la = data(&la);
+        let lb = data(&lb);
+        // b sends one empty acknowledge packet (header + EOP) per data packet.
+        assert_eq!(lb.len(), 4);
+        assert!(lb.iter().all(|e| e.token.stamp.ack));
+        // The first data token after the header triggers the acknowledge.
+        let first_data_arrival = la[1].at + WIRE;
+        assert!(lb[0].at - 10 >= first_data_arrival);
+        // The second packet's header starts only after the first ack's EOP has arrived.
+        let ack1_arrival = lb[1].at + WIRE;
+        let pkt2_start = la[34].at - 10;
+        assert_eq!(la[34].token.stamp.pkt, 1);
+        assert!(
+            pkt2_start >= ack1_arrival,
+            "packet 2 at {pkt2_start}, ack at {ack1_arrival}"
+        );
+        assert_eq!(
+            a.vcp.active_channels(),
+            0,
+            "the message completed at the source"
+        );
+        assert_eq!(a.term.stats().counters.acks_received, 2);
+    }
+
+    #[test]
+    fn without_acknowledges_packets_go_back_to_back() {
+        let mut a = t9000(0, true, false, 1, 64, 1);
+        let mut b = t9000(1, false, false, 1, 0, 0);
+        let [la, lb] = run(&mut a, &mut b, 3000);
+        let la = data(&la);
+        assert!(data(&lb).is_empty());
+        for w in la.windows(2) {
+            assert_eq!(
+                w[1].at - w[0].at,
+                w[1].token.bits(),
+                "no gap between tokens"
+            );
+        }
+    }
 }

@@ -1,25 +1,299 @@
-//! Terminal (stub).
+//! The terminal: the traffic source and sink running on a T9000, attached to its VCP.
+//!
+//! As a source it creates messages per the traffic file and keeps them in a source
+//! queue until the VCP takes them (002_90368e98637f104c.txt §7.4: "Whenever an input
+//! queue is empty, a new packet is created and put on the queue"). As a sink it
+//! checks that messages from each source arrive once and in order, and records, for
+//! messages created inside the measurement window, the message latency (creation to
+//! EOM arrival), the network latency (first token on the source link to EOM arrival)
+//! and the source queueing time.
+
+use super::{Activity, Stamp};
+use crate::stats::TerminalStats;
 use crate::time::Tick;
+use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// How far into the source queue the VCP looks for a message whose destination has
+/// no message in progress.
+const QUEUE_SCAN: usize = 64;
+
 /// Parameters of one terminal.
 #[derive(Clone, Debug)]
 pub struct TerminalParams {
-    /// Own label.
+    /// This terminal's label (its address in headers).
     pub label: u32,
-    /// Number of terminals.
-    pub terminals: u32,
-    /// Whether it sends.
+    /// Whether it creates messages.
     pub sends: bool,
-    /// Destination rule.
+    /// How it picks destinations.
     pub destination: Destination,
-    /// Injection process.
+    /// When it creates messages.
     pub injection: Injection,
-    /// Message bytes.
+    /// Payload bytes per message.
     pub message_bytes: u32,
-    /// Injection start.
+    /// First tick at which it may create messages.
     pub start: Tick,
-    /// Measurement window [from, to).
+    /// Measurement window `[from, to)`: messages created in it are measured.
     pub window: (Tick, Tick),
-    /// RNG seed.
+    /// Total number of terminals (for the per-source sequence check).
+    pub terminals: u32,
+    /// Seed of its random number generator.
     pub seed: u64,
+}
+
+/// A message waiting at its source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// Destination terminal.
+    pub dst: u32,
+    /// Sequence number at the source.
+    pub seq: u32,
+    /// Payload bytes.
+    pub bytes: u32,
+    /// Creation tick.
+    pub created: Tick,
+}
+
+/// One terminal.
+#[derive(Clone, Debug)]
+pub struct Terminal {
+    p: TerminalParams,
+    rng: ChaCha8Rng,
+    queue: VecDeque<Message>,
+    next_seq: u32,
+    next_arrival: Option<Tick>,
+    batch_done: bool,
+    /// Per source: 1 + the last sequence number delivered here (0 = none yet).
+    last_seq: Vec<u32>,
+    stats: TerminalStats,
+    activity: Activity,
+}
+
+impl Terminal {
+    /// A terminal before its first tick.
+    pub fn new(p: TerminalParams) -> Terminal {
+        Terminal {
+            rng: ChaCha8Rng::seed_from_u64(p.seed),
+            queue: VecDeque::new(),
+            next_seq: 0,
+            next_arrival: None,
+            batch_done: false,
+            last_seq: vec![0; p.terminals as usize],
+            stats: TerminalStats::default(),
+            activity: Activity::default(),
+            p,
+        }
+    }
+
+    /// This terminal's label.
+    pub fn label(&self) -> u32 {
+        self.p.label
+    }
+
+    fn in_window(&self, t: Tick) -> bool {
+        self.p.window.0 <= t && t < self.p.window.1
+    }
+
+    fn create(&mut self, now: Tick) {
+        let dst = self.p.destination.pick(self.p.label, &mut self.rng);
+        let m = Message {
+            dst,
+            seq: self.next_seq,
+            bytes: self.p.message_bytes,
+            created: now,
+        };
+        self.next_seq += 1;
+        self.stats.counters.created += 1;
+        if self.in_window(now) {
+            self.stats.counters.measured_created += 1;
+            self.stats.counters.bytes_offered_in_window += u64::from(m.bytes);
+            self.activity.obligations_opened += 1;
+        }
+        self.queue.push_back(m);
+    }
+
+    /// Creates the messages due at `now`.
+    pub fn generate(&mut self, now: Tick) {
+        if !self.p.sends || now < self.p.start {
+            return;
+        }
+        match self.p.injection {
+            Injection::Continuous => {
+                if self.queue.is_empty() {
+                    self.create(now);
+                }
+            }
+            Injection::Bernoulli(p) => {
+                let mut next = match self.next_arrival {
+                    Some(t) => t,
+                    None => self.p.start + geometric_gap(p, &mut self.rng) - 1,
+                };
+                while next <= now {
+                    self.create(next);
+                    next += geometric_gap(p, &mut self.rng);
+                }
+                self.next_arrival = Some(next);
+            }
+            Injection::Batch(k) => {
+                if !self.batch_done {
+                    self.batch_done = true;
+                    for _ in 0..k {
+                        self.create(now);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next tick at which the terminal creates a message on its own.
+    pub fn wake(&self, now: Tick) -> Option<Tick> {
+        if !self.p.sends {
+            return None;
+        }
+        if now < self.p.start {
+            return Some(self.p.start);
+        }
+        match self.p.injection {
+            Injection::Bernoulli(_) => self.next_arrival,
+            Injection::Continuous => None, // refilled when the VCP takes a message
+            Injection::Batch(_) => (!self.batch_done).then_some(now),
+        }
+    }
+
+    /// True if a message is waiting in the source queue.
+    pub fn has_message(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
+    /// Hands the VCP the oldest queued message whose destination `busy` says is free,
+    /// then refills the queue under continuous injection.
+    pub fn take(&mut self, now: Tick, busy: impl Fn(u32) -> bool) -> Option<Message> {
+        let i = self
+            .queue
+            .iter()
+            .take(QUEUE_SCAN)
+            .position(|m| !busy(m.dst))?;
+        let m = self.queue.remove(i);
+        if matches!(self.p.injection, Injection::Continuous) {
+            self.generate(now);
+        }
+        m
+    }
+
+    /// A data packet with `bytes` of payload finished arriving here at `now`.
+    pub fn packet_delivered(&mut self, now: Tick, bytes: u32) {
+        self.stats.counters.packets_delivered += 1;
+        if self.in_window(now) {
+            self.stats.counters.bytes_delivered_in_window += u64::from(bytes);
+        }
+    }
+
+    /// An acknowledge arrived here.
+    pub fn ack_received(&mut self) {
+        self.stats.counters.acks_received += 1;
+    }
+
+    /// The last packet (EOM) of message `m` arrived here at `now`.
+    pub fn message_delivered(&mut self, now: Tick, m: &Stamp) {
+        let measured = self.in_window(m.created);
+        let c = &mut self.stats.counters;
+        c.delivered += 1;
+        c.last_delivery = now;
+        self.activity.messages_delivered += 1;
+        if let Some(last) = self.last_seq.get_mut(m.src as usize) {
+            if m.seq < *last {
+                c.out_of_order += 1;
+            } else {
+                *last = m.seq + 1;
+            }
+        }
+        if measured {
+            c.measured_delivered += 1;
+            self.activity.obligations_closed += 1;
+            self.stats.message_latency.record(now - m.created);
+            self.stats.network_latency.record(now - m.injected);
+            self.stats.source_queueing.record(m.injected - m.created);
+        }
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> &TerminalStats {
+        &self.stats
+    }
+
+    /// Takes the activity counted since the last call.
+    pub fn take_activity(&mut self) -> Activity {
+        std::mem::take(&mut self.activity)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(injection: Injection) -> TerminalParams {
+        TerminalParams {
+            label: 1,
+            sends: true,
+            destination: Destination::Fixed(3),
+            injection,
+            message_bytes: 32,
+            start: 100,
+            window: (200, 300),
+            terminals: 4,
+            seed: 5,
+        }
+    }
+
+    #[test]
+    fn continuous_keeps_one_message_waiting() {
+        let mut t = Terminal::new(params(Injection::Continuous));
+        t.generate(50);
+        assert!(!t.has_message(), "nothing before the start");
+        assert_eq!(t.wake(50), Some(100));
+        t.generate(100);
+        let m = t.take(120, |_| false).unwrap();
+        assert_eq!((m.dst, m.seq, m.created), (3, 0, 100));
+        assert!(t.has_message(), "refilled at once");
+        assert_eq!(t.take(130, |_| false).unwrap().created, 120);
+        assert!(t.take(140, |_| true).is_none(), "destination busy");
+    }
+
+    #[test]
+    fn batch_queues_k_messages_and_measures_them() {
+        let mut p = params(Injection::Batch(3));
+        p.window = (100, Tick::MAX);
+        let mut t = Terminal::new(p);
+        t.generate(100);
+        t.generate(101);
+        assert_eq!(t.stats().counters.created, 3);
+        assert_eq!(t.take_activity().obligations_opened, 3);
+    }
+
+    #[test]
+    fn deliveries_are_measured_by_creation_time_and_checked_for_order() {
+        let mut t = Terminal::new(params(Injection::Continuous));
+        let m = |seq, created| Stamp {
+            src: 2,
+            dst: 1,
+            seq,
+            created,
+            injected: created + 5,
+            ..Stamp::default()
+        };
+        t.message_delivered(260, &m(4, 150)); // created in warm-up: not measured
+        t.message_delivered(270, &m(5, 210));
+        t.message_delivered(280, &m(5, 210)); // duplicate
+        t.message_delivered(290, &m(3, 220)); // out of order
+        let s = t.stats();
+        assert_eq!(s.counters.delivered, 4);
+        assert_eq!(s.counters.measured_delivered, 3);
+        assert_eq!(s.counters.out_of_order, 2);
+        assert_eq!(s.message_latency.min, 60);
+        assert_eq!(s.network_latency.min, 55);
+        assert_eq!(s.source_queueing.max, 5);
+    }
 }

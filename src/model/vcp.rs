@@ -1,16 +1,421 @@
-//! VCP (stub).
-use super::dslink::LinkParams;
+//! The T9000 virtual channel processor (000_e95d114b48e985aa.txt §6.1.1, §6.2.3).
+//!
+//! Rules modelled:
+//! - A message of m bytes is sent as max(1, ⌈m / 32⌉) packets of at most 32 data
+//!   bytes (000 §6.1.1 n_p = ⌈m/32⌉; a zero-length message is one empty packet).
+//! - Every packet starts with an s-byte header (s = 1 or 2) holding the destination's
+//!   label; the last packet of a message ends with EOM, the others with EOP.
+//! - With the acknowledge protocol on, each data packet is acknowledged by an empty
+//!   packet (header + EOP) sent back to the source, and a channel sends its next packet
+//!   only after the acknowledge of the previous one has arrived (000 §6.2.3). The
+//!   receiver sends the acknowledge "as soon as possible, so that its transmission can
+//!   overlap that of the bulk of the data packet": as soon as the first token after
+//!   the header shows it is a data packet. Acknowledges go before data packets at the
+//!   next packet boundary.
+//! - Several virtual channels share the link: packets of channels that are not waiting
+//!   for an acknowledge are sent round-robin, one whole packet at a time (tokens of
+//!   different packets never interleave on a link). Messages to the same destination
+//!   use the same channel one after another, so they arrive in order.
+//! - Received tokens are consumed at once (the inputting process is always ready,
+//!   000 §6.2.3 "the inputting process is initially ready"), so buffer space is freed
+//!   and FCTs returned as tokens arrive.
+//!
+//! The header holds the destination terminal's label; which virtual channel a packet
+//! belongs to travels as emulator metadata in its [`Stamp`] (a real T9000 encodes the
+//! channel in the header and gives each processor an interval of labels).
+
+use super::dslink::{Endpoint, LinkParams};
+use super::terminal::{Message, Terminal};
+use super::{Activity, ModelError, Outbox, PortId, Stamp, Token, TokenKind, Wait, WaitReason};
+use crate::time::Tick;
+use std::collections::VecDeque;
+
+/// The VCP's only port.
+const PORT: PortId = 0;
+
 /// Parameters of one VCP.
 #[derive(Clone, Debug)]
 pub struct VcpParams {
-    /// Link parameters.
+    /// DS-Link parameters of its link.
     pub link: LinkParams,
-    /// Header bytes.
+    /// Header length in bytes (1 or 2).
     pub header_bytes: u32,
-    /// Max payload per packet.
+    /// Largest packet payload (32 on the T9000).
     pub max_data_bytes: u32,
-    /// Acknowledge protocol on.
+    /// Acknowledge every data packet before the channel's next one.
     pub acknowledge: bool,
-    /// Concurrent channels.
+    /// Channels that may be sending at once.
     pub channels: u32,
+}
+
+/// Number of packets for a message of `bytes` (000 §6.1.1).
+pub fn packets_for(bytes: u32, max_data: u32) -> u32 {
+    bytes.div_ceil(max_data.max(1)).max(1)
+}
+
+/// Payload bytes of packet `i` of a message of `bytes`.
+pub fn packet_bytes(bytes: u32, max_data: u32, i: u32) -> u32 {
+    bytes.saturating_sub(i * max_data).min(max_data)
+}
+
+/// A message being sent on a virtual channel.
+#[derive(Clone, Debug)]
+struct Channel {
+    msg: Message,
+    injected: Option<Tick>,
+    packets: u32,
+    /// Packets started.
+    next: u32,
+    /// Packets acknowledged (an acknowledge may arrive before its packet's tail leaves).
+    acked: u32,
+}
+
+impl Channel {
+    fn awaiting_ack(&self) -> bool {
+        self.acked < self.next
+    }
+}
+
+/// The packet being transmitted.
+#[derive(Clone, Copy, Debug)]
+struct TxPacket {
+    stamp: Stamp,
+    header: u32,
+    data: u32,
+    last: bool,
+    sent: u32,
+}
+
+/// The packet being received.
+#[derive(Clone, Copy, Debug, Default)]
+struct RxPacket {
+    header_got: u32,
+    header: u32,
+    data: u32,
+    acked: bool,
+}
+
+/// One T9000 VCP with its link.
+#[derive(Clone, Debug)]
+pub struct Vcp {
+    p: VcpParams,
+    label: u32,
+    ep: Endpoint,
+    channels: Vec<Channel>,
+    acks: VecDeque<Stamp>,
+    tx: Option<TxPacket>,
+    rr: usize,
+    rx: RxPacket,
+}
+
+impl Vcp {
+    /// A reset VCP for terminal `label`.
+    pub fn new(p: VcpParams, label: u32) -> Vcp {
+        Vcp {
+            ep: Endpoint::new(p.link),
+            label,
+            channels: Vec::new(),
+            acks: VecDeque::new(),
+            tx: None,
+            rr: 0,
+            rx: RxPacket::default(),
+            p,
+        }
+    }
+
+    /// Accepts a token from the link.
+    pub fn receive(&mut self, token: Token) -> Result<(), ModelError> {
+        self.ep.receive(PORT, token)
+    }
+
+    /// Consumes every received token, handing finished messages and acknowledges on.
+    pub fn consume(
+        &mut self,
+        now: Tick,
+        term: &mut Terminal,
+        act: &mut Activity,
+    ) -> Result<(), ModelError> {
+        let hb = self.p.header_bytes;
+        while let Some(t) = self.ep.rx_pop() {
+            let rx = &mut self.rx;
+            if rx.header_got < hb {
+                if t.kind != TokenKind::Data {
+                    return Err(ModelError::Protocol {
+                        port: PORT,
+                        what: format!("packet ended inside its header ({:?})", t.kind),
+                    });
+                }
+                rx.header = rx.header << 8 | u32::from(t.byte);
+                rx.header_got += 1;
+                if rx.header_got == hb && rx.header != self.label {
+                    return Err(ModelError::Routing {
+                        port: PORT,
+                        what: format!(
+                            "a packet with header {} reached terminal {} ({})",
+                            rx.header,
+                            self.label,
+                            super::wait::describe_packet(&t.stamp)
+                        ),
+                    });
+                }
+                continue;
+            }
+            match t.kind {
+                TokenKind::Data => {
+                    if rx.data == 0 && self.p.acknowledge && !rx.acked {
+                        rx.acked = true;
+                        self.acks.push_back(t.stamp);
+                    }
+                    rx.data += 1;
+                }
+                TokenKind::Eop | TokenKind::Eom => {
+                    let is_ack = t.kind == TokenKind::Eop && rx.data == 0;
+                    if is_ack != t.stamp.ack {
+                        return Err(ModelError::Protocol {
+                            port: PORT,
+                            what: format!(
+                                "malformed packet: {}",
+                                super::wait::describe_packet(&t.stamp)
+                            ),
+                        });
+                    }
+                    act.packets_ejected += 1;
+                    let data = rx.data;
+                    let acked = rx.acked;
+                    self.rx = RxPacket::default();
+                    if is_ack {
+                        term.ack_received();
+                        self.ack_arrived(&t.stamp)?;
+                    } else {
+                        if self.p.acknowledge && !acked {
+                            self.acks.push_back(t.stamp); // an empty last packet
+                        }
+                        term.packet_delivered(now, data);
+                        if t.kind == TokenKind::Eom {
+                            term.message_delivered(now, &t.stamp);
+                        }
+                    }
+                }
+                TokenKind::Fct => unreachable!("FCTs never enter the buffer"),
+            }
+        }
+        Ok(())
+    }
+
+    fn ack_arrived(&mut self, s: &Stamp) -> Result<(), ModelError> {
+        let i = self
+            .channels
+            .iter()
+            .position(|c| c.msg.seq == s.seq && c.awaiting_ack())
+            .ok_or_else(|| ModelError::Protocol {
+                port: PORT,
+                what: format!(
+                    "unexpected acknowledge: {}",
+                    super::wait::describe_packet(s)
+                ),
+            })?;
+        let ch = &mut self.channels[i];
+        ch.acked += 1;
+        if ch.acked == ch.packets {
+            self.channels.remove(i);
+        }
+        Ok(())
+    }
+
+    /// Starts queued messages on free channels.
+    pub fn fill_channels(&mut self, now: Tick, term: &mut Terminal) {
+        while self.channels.len() < self.p.channels as usize && term.has_message() {
+            let chans = &self.channels;
+            let Some(msg) = term.take(now, |d| chans.iter().any(|c| c.msg.dst == d)) else {
+                break;
+            };
+            self.channels.push(Channel {
+                packets: packets_for(msg.bytes, self.p.max_data_bytes),
+                msg,
+                injected: None,
+                next: 0,
+                acked: 0,
+            });
+        }
+    }
+
+    fn sendable_channel(&self) -> Option<usize> {
+        let n = self.channels.len();
+        (0..n).map(|k| (self.rr + k) % n).find(|&i| {
+            let c = &self.channels[i];
+            c.next < c.packets
+                && !(self.p.acknowledge && c.awaiting_ack())
+                && !self.sending(c.msg.seq)
+        })
+    }
+
+    fn sending(&self, seq: u32) -> bool {
+        self.tx.is_some_and(|t| !t.stamp.ack && t.stamp.seq == seq)
+    }
+
+    fn has_data(&self) -> bool {
+        self.tx.is_some() || !self.acks.is_empty() || self.sendable_channel().is_some()
+    }
+
+    /// Picks the next packet: acknowledges first, then channels round-robin.
+    fn start_packet(&mut self) -> Option<TxPacket> {
+        if let Some(s) = self.acks.pop_front() {
+            return Some(TxPacket {
+                stamp: Stamp { ack: true, ..s },
+                header: s.src,
+                data: 0,
+                last: false,
+                sent: 0,
+            });
+        }
+        let i = self.sendable_channel()?;
+        self.rr = (i + 1) % self.channels.len();
+        let ch = &mut self.channels[i];
+        ch.next += 1;
+        let pkt = ch.next - 1;
+        let m = ch.msg;
+        Some(TxPacket {
+            stamp: Stamp {
+                src: self.label,
+                dst: m.dst,
+                seq: m.seq,
+                pkt: pkt as u16,
+                ack: false,
+                created: m.created,
+                injected: ch.injected.unwrap_or(0),
+            },
+            header: m.dst,
+            data: packet_bytes(m.bytes, self.p.max_data_bytes, pkt),
+            last: pkt + 1 == ch.packets,
+            sent: 0,
+        })
+    }
+
+    /// Transmits whatever can go at `now`.
+    pub fn transmit(&mut self, now: Tick, out: &mut Outbox) {
+        while self.ep.ready_at(now, self.has_data()) == Some(now) {
+            if self.ep.next_is_fct() {
+                let (t, at) = self.ep.send_fct(now);
+                out.send(PORT, t, at);
+                continue;
+            }
+            if self.tx.is_none() {
+                self.tx = self.start_packet();
+            }
+            let Some(mut pk) = self.tx else { break };
+            if pk.sent == 0 {
+                out.activity.packets_injected += 1;
+                if !pk.stamp.ack && pk.stamp.pkt == 0 {
+                    pk.stamp.injected = now;
+                    if let Some(ch) = self.channels.iter_mut().find(|c| c.msg.seq == pk.stamp.seq) {
+                        ch.injected = Some(now);
+                    }
+                }
+            }
+            let hb = self.p.header_bytes;
+            let k = pk.sent;
+            let token = if k < hb {
+                Token::data((pk.header >> (8 * (hb - 1 - k))) as u8, pk.stamp)
+            } else if k < hb + pk.data {
+                Token::data((pk.stamp.seq.wrapping_add(k)) as u8, pk.stamp)
+            } else {
+                Token::end(pk.last, pk.stamp)
+            };
+            let at = self.ep.send_data(now, token);
+            out.send(PORT, token, at);
+            out.activity.tokens_moved += 1;
+            pk.sent += 1;
+            if token.kind.is_terminator() {
+                self.tx = None;
+                self.packet_sent(&pk.stamp);
+            } else {
+                self.tx = Some(pk);
+            }
+        }
+    }
+
+    fn packet_sent(&mut self, s: &Stamp) {
+        if s.ack {
+            return;
+        }
+        if self.p.acknowledge {
+            return; // the channel completes when its last acknowledge arrives
+        }
+        let Some(i) = self.channels.iter().position(|c| c.msg.seq == s.seq) else {
+            return;
+        };
+        if self.channels[i].next == self.channels[i].packets {
+            self.channels.remove(i);
+        }
+    }
+
+    /// The next tick at which the transmitter can send, if it has something to send.
+    pub fn wake(&self, now: Tick) -> Option<Tick> {
+        self.ep
+            .ready_at(now, self.has_data())
+            .map(|t| t.max(now + 1))
+    }
+
+    /// Messages being sent (on a channel) and not yet complete at the source.
+    pub fn active_channels(&self) -> usize {
+        self.channels.len()
+    }
+
+    /// The link endpoint.
+    pub fn endpoint(&self) -> &Endpoint {
+        &self.ep
+    }
+
+    /// What the VCP waits for.
+    pub fn waits(&self) -> Vec<Wait> {
+        let mut v = Vec::new();
+        if self.has_data() && self.ep.credit() == 0 {
+            v.push(Wait {
+                port: PORT,
+                packet: self.tx.map(|p| p.stamp),
+                reason: WaitReason::NoCredit,
+            });
+        }
+        for c in self
+            .channels
+            .iter()
+            .filter(|c| self.p.acknowledge && c.awaiting_ack())
+        {
+            let s = Stamp {
+                src: self.label,
+                dst: c.msg.dst,
+                seq: c.msg.seq,
+                pkt: (c.next - 1) as u16,
+                ..Stamp::default()
+            };
+            v.push(Wait {
+                port: PORT,
+                packet: Some(s),
+                reason: WaitReason::AwaitingAck,
+            });
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_split_into_32_byte_packets() {
+        let cases: [(u32, &[u32]); 6] = [
+            (0, &[0]),
+            (1, &[1]),
+            (31, &[31]),
+            (32, &[32]),
+            (33, &[32, 1]),
+            (100, &[32, 32, 32, 4]),
+        ];
+        for (m, sizes) in cases {
+            let n = packets_for(m, 32);
+            let got: Vec<u32> = (0..n).map(|i| packet_bytes(m, 32, i)).collect();
+            assert_eq!(got, sizes, "message of {m} bytes");
+        }
+    }
 }

@@ -47,7 +47,11 @@ impl fmt::Display for Wait {
             write!(f, "{} ", describe_packet(p))?;
         }
         match &self.reason {
-            WaitReason::OutputHeld { output, holder, holder_packet } => {
+            WaitReason::OutputHeld {
+                output,
+                holder,
+                holder_packet,
+            } => {
                 write!(f, "waits for output {output}, held by input {holder}")?;
                 if let Some(q) = holder_packet {
                     write!(f, " ({})", describe_packet(q))?;
@@ -67,5 +71,8 @@ impl fmt::Display for Wait {
 /// "packet 3→17 (message 12, packet 0)" or "ack for …".
 pub fn describe_packet(p: &Stamp) -> String {
     let what = if p.ack { "ack for packet" } else { "packet" };
-    format!("{what} {}→{} (message {}, packet {})", p.src, p.dst, p.seq, p.pkt)
+    format!(
+        "{what} {}→{} (message {}, packet {})",
+        p.src, p.dst, p.seq, p.pkt
+    )
 }

@@ -13,6 +13,11 @@ pub struct BuildError {
     pub message: String,
 }
 /// Builds the plan.
-pub fn build(_name: &str, _t: &TopologyConfig, _f: &TrafficConfig, _seed: u64) -> Result<Network, BuildError> {
+pub fn build(
+    _name: &str,
+    _t: &TopologyConfig,
+    _f: &TrafficConfig,
+    _seed: u64,
+) -> Result<Network, BuildError> {
     todo!()
 }

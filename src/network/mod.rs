@@ -6,11 +6,11 @@ pub mod build;
 mod hypercube;
 mod ring;
 
+use crate::model::PortId;
 use crate::model::c104::C104Params;
 use crate::model::processor::ProcessorParams;
-use crate::model::PortId;
 use crate::time::{Tick, TimeBase};
-pub use build::{build, BuildError};
+pub use build::{BuildError, build};
 
 /// Index of a node in [`Network::nodes`].
 pub type NodeId = usize;
@@ -104,9 +104,19 @@ impl Network {
         let mut v = Vec::with_capacity(self.links.len() * 2);
         for l in &self.links {
             let cap = l.in_flight + self.receive_capacity(l.b) as usize;
-            v.push(Direction { from: l.a, to: l.b, latency: l.latency, capacity: cap });
+            v.push(Direction {
+                from: l.a,
+                to: l.b,
+                latency: l.latency,
+                capacity: cap,
+            });
             let cap = l.in_flight + self.receive_capacity(l.a) as usize;
-            v.push(Direction { from: l.b, to: l.a, latency: l.latency, capacity: cap });
+            v.push(Direction {
+                from: l.b,
+                to: l.a,
+                latency: l.latency,
+                capacity: cap,
+            });
         }
         v
     }
@@ -121,7 +131,12 @@ impl Network {
 
     /// Smallest link latency: the engines' lookahead window.
     pub fn min_latency(&self) -> Tick {
-        self.links.iter().map(|l| l.latency).min().unwrap_or(1).max(1)
+        self.links
+            .iter()
+            .map(|l| l.latency)
+            .min()
+            .unwrap_or(1)
+            .max(1)
     }
 
     /// Number of terminals.

@@ -1,4 +1,12 @@
-//! Routing (stub).
-/// Interval table.
-#[derive(Clone, Debug, Default)]
-pub struct IntervalTable;
+//! Routing functions, expressed as the tables the hardware uses.
+//!
+//! The C104 routes by *interval labelling*: each terminal has a label, each output
+//! link of a switch is given an interval of labels, and a header is sent out of the
+//! link whose interval contains it (002_90368e98637f104c.txt §7.1; chapter 3 of the
+//! same book). A header whose interval is marked for deletion is discarded and the
+//! packet is routed again on the header that follows (used by universal routing).
+
+pub mod ecube;
+mod interval;
+
+pub use interval::{IntervalTable, RouteAction};

@@ -31,7 +31,12 @@ impl Metric {
         // 3 significant digits with auto-resize cannot fail to construct.
         let mut hist = Histogram::<u64>::new(SIGNIFICANT_DIGITS).expect("valid sigfig");
         hist.auto(true);
-        Metric { hist, sum: 0, min: u64::MAX, max: 0 }
+        Metric {
+            hist,
+            sum: 0,
+            min: u64::MAX,
+            max: 0,
+        }
     }
 
     /// Records one value.
@@ -50,18 +55,28 @@ impl Metric {
     /// Exact mean, or 0 when empty.
     pub fn mean(&self) -> f64 {
         let n = self.count();
-        if n == 0 { 0.0 } else { self.sum as f64 / n as f64 }
+        if n == 0 {
+            0.0
+        } else {
+            self.sum as f64 / n as f64
+        }
     }
 
     /// Value at quantile `q` (0..=1) from the histogram, or 0 when empty.
     pub fn quantile(&self, q: f64) -> u64 {
-        if self.count() == 0 { 0 } else { self.hist.value_at_quantile(q) }
+        if self.count() == 0 {
+            0
+        } else {
+            self.hist.value_at_quantile(q)
+        }
     }
 
     /// Adds all of `other`'s values into `self`.
     pub fn merge(&mut self, other: &Metric) {
         // Both histograms auto-resize, so adding cannot run out of range.
-        self.hist.add(&other.hist).expect("auto-resizing histograms merge");
+        self.hist
+            .add(&other.hist)
+            .expect("auto-resizing histograms merge");
         self.sum += other.sum;
         self.min = self.min.min(other.min);
         self.max = self.max.max(other.max);

@@ -1,22 +1,8 @@
-//! Traffic (stub).
-use crate::time::Tick;
-/// Destination rule.
-#[derive(Clone, Debug)]
-pub enum Destination {
-    /// Uniform over others.
-    Uniform,
-    /// Always this one.
-    Fixed(u32),
-}
-/// Injection.
-#[derive(Clone, Debug)]
-pub enum Injection {
-    /// Continuous.
-    Continuous,
-    /// Bernoulli with per-tick probability.
-    Bernoulli(f64),
-    /// Batch of k.
-    Batch(u32),
-}
-#[allow(dead_code)]
-fn _t(_: Tick) {}
+//! Traffic: destination patterns and injection processes (../shared/DESIGN.md
+//! "Layers"). Pure, synchronous functions of a terminal's label and its own RNG.
+
+pub mod injection;
+pub mod pattern;
+
+pub use injection::Injection;
+pub use pattern::{Destination, Family};

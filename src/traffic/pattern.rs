@@ -1,0 +1,249 @@
+//! Destination patterns (002_90368e98637f104c.txt §7.4, §7.6, §7.7).
+
+use crate::config::traffic::PatternConfig;
+use rand::RngExt;
+
+/// The network family a pattern is resolved for: the systematic pattern is defined
+/// per family (002 §7.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Binary n-cube with `dimensions` address bits.
+    Hypercube {
+        /// n.
+        dimensions: u32,
+    },
+    /// A ring (no systematic pattern defined).
+    Ring,
+}
+
+/// How one terminal picks the destination of each message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// Uniformly at random among the other `terminals − 1` terminals, per message.
+    Uniform {
+        /// Number of terminals.
+        terminals: u32,
+    },
+    /// Always this terminal.
+    Fixed(u32),
+}
+
+impl Destination {
+    /// The destination of the next message from terminal `src`.
+    pub fn pick(&self, src: u32, rng: &mut impl rand::Rng) -> u32 {
+        match *self {
+            Destination::Fixed(d) => d,
+            Destination::Uniform { terminals } => {
+                if terminals < 2 {
+                    return src;
+                }
+                let d = rng.random_range(0..terminals - 1);
+                if d >= src { d + 1 } else { d }
+            }
+        }
+    }
+}
+
+/// Resolves a pattern for terminal `src` of `terminals`. Errors say what does not fit.
+pub fn resolve(
+    p: &PatternConfig,
+    family: Family,
+    terminals: u32,
+    src: u32,
+) -> Result<Destination, String> {
+    let bits = || -> Result<u32, String> {
+        if terminals.is_power_of_two() {
+            Ok(terminals.trailing_zeros())
+        } else {
+            Err(format!(
+                "needs a power-of-two number of terminals, and this network has {terminals}"
+            ))
+        }
+    };
+    Ok(match p {
+        PatternConfig::Uniform => Destination::Uniform { terminals },
+        PatternConfig::Fixed { destination } => {
+            if *destination >= terminals {
+                return Err(format!(
+                    "destination {destination} is not a terminal (0..{terminals})"
+                ));
+            }
+            Destination::Fixed(*destination)
+        }
+        PatternConfig::Shuffle { rotate } => {
+            let n = bits()?;
+            if *rotate > n {
+                return Err(format!("rotate = {rotate} exceeds the {n} address bits"));
+            }
+            Destination::Fixed(rotate_left(src, *rotate, n))
+        }
+        PatternConfig::Bitrev => {
+            let n = bits()?;
+            Destination::Fixed(if n == 0 {
+                0
+            } else {
+                src.reverse_bits() >> (32 - n)
+            })
+        }
+        PatternConfig::Bitcomp => {
+            let n = bits()?;
+            Destination::Fixed(!src & mask(n))
+        }
+        PatternConfig::Transpose => {
+            let n = bits()?;
+            if n % 2 != 0 {
+                return Err(format!(
+                    "transpose needs an even number of address bits, and there are {n}"
+                ));
+            }
+            Destination::Fixed(rotate_left(src, n / 2, n))
+        }
+        PatternConfig::Systematic => match family {
+            Family::Hypercube { dimensions } => {
+                Destination::Fixed(cube_systematic(src, dimensions))
+            }
+            Family::Ring => return Err("no systematic pattern is defined for a ring".into()),
+        },
+    })
+}
+
+fn mask(n: u32) -> u32 {
+    if n >= 32 { u32::MAX } else { (1 << n) - 1 }
+}
+
+/// Rotates the low `n` bits of `x` left by `r`.
+pub fn rotate_left(x: u32, r: u32, n: u32) -> u32 {
+    if n == 0 {
+        return x;
+    }
+    let r = r % n;
+    if r == 0 {
+        return x & mask(n);
+    }
+    ((x << r) | (x >> (n - r))) & mask(n)
+}
+
+/// The chapter 7 systematic permutation of an n-cube (002 §7.6.1).
+///
+/// For odd n = 2j + 1 the address is (h, m, l): j high bits, a middle bit and j low
+/// bits, and (h, m, l) → (l, ¬m, h). All 2^j sources that share (m, l) reach the middle
+/// link at node (l, m, l) together under highest-dimension-first routing: the j-cube
+/// at one end of a middle-dimension link is mapped onto the j-cube at its other end,
+/// giving 2^j-way contention. For even n "the traffic pattern for one dimension less
+/// is used, and each packet moves along the first dimension": the pattern is applied
+/// to bits 1..n and bit 0 is complemented. 6-, 8- and 10-cubes get 4-, 8- and 16-way
+/// contention.
+pub fn cube_systematic(src: u32, n: u32) -> u32 {
+    if n < 3 {
+        return !src & mask(n);
+    }
+    let (odd, extra) = if n % 2 == 1 { (n, 0) } else { (n - 1, 1) };
+    let j = (odd - 1) / 2;
+    let a = src >> extra;
+    let l = a & mask(j);
+    let m = (a >> j) & 1;
+    let h = a >> (j + 1);
+    let d = (l << (j + 1)) | ((m ^ 1) << j) | h;
+    if extra == 1 { (d << 1) | (!src & 1) } else { d }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::ecube::next_dimension;
+    use rand::SeedableRng;
+    use std::collections::HashMap;
+
+    fn fixed(p: &PatternConfig, n: u32, src: u32) -> u32 {
+        match resolve(p, Family::Hypercube { dimensions: n }, 1 << n, src).unwrap() {
+            Destination::Fixed(d) => d,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn is_permutation(p: &PatternConfig, n: u32) -> bool {
+        let mut seen = vec![false; 1 << n];
+        for s in 0..(1u32 << n) {
+            seen[fixed(p, n, s) as usize] = true;
+        }
+        seen.iter().all(|&x| x)
+    }
+
+    #[test]
+    fn shuffle_rotates_left() {
+        let p = PatternConfig::Shuffle { rotate: 1 };
+        assert_eq!(fixed(&p, 8, 0b1000_0001), 0b0000_0011);
+        assert_eq!(
+            fixed(&PatternConfig::Shuffle { rotate: 3 }, 8, 0b1110_0000),
+            0b0000_0111
+        );
+        assert_eq!(fixed(&PatternConfig::Shuffle { rotate: 0 }, 8, 77), 77);
+        assert_eq!(fixed(&PatternConfig::Shuffle { rotate: 8 }, 8, 77), 77);
+        assert!(is_permutation(&p, 8));
+    }
+
+    #[test]
+    fn bit_patterns_are_permutations() {
+        assert_eq!(fixed(&PatternConfig::Bitrev, 6, 0b000011), 0b110000);
+        assert_eq!(fixed(&PatternConfig::Bitcomp, 6, 0b000011), 0b111100);
+        assert_eq!(fixed(&PatternConfig::Transpose, 6, 0b000111), 0b111000);
+        for p in [
+            PatternConfig::Bitrev,
+            PatternConfig::Bitcomp,
+            PatternConfig::Transpose,
+        ] {
+            assert!(is_permutation(&p, 6), "{p:?}");
+        }
+        assert!(
+            resolve(
+                &PatternConfig::Transpose,
+                Family::Hypercube { dimensions: 5 },
+                32,
+                0
+            )
+            .is_err()
+        );
+        assert!(resolve(&PatternConfig::Bitrev, Family::Ring, 6, 0).is_err());
+    }
+
+    /// The worst number of packets of the systematic permutation that cross one link,
+    /// routing every source's packet by e-cube.
+    fn max_link_load(n: u32) -> usize {
+        let mut load: HashMap<(u32, u32), usize> = HashMap::new();
+        for s in 0..(1u32 << n) {
+            let d = cube_systematic(s, n);
+            let mut at = s;
+            while let Some(k) = next_dimension(at, d) {
+                *load.entry((at, k)).or_default() += 1;
+                at ^= 1 << k;
+            }
+        }
+        load.values().copied().max().unwrap_or(0)
+    }
+
+    #[test]
+    fn systematic_gives_the_chapter_7_contention() {
+        // 002 §7.6.1: 4-, 8- and 16-way contention on the 6-, 8- and 10-cube.
+        for (n, ways) in [(6, 4), (7, 8), (8, 8), (10, 16)] {
+            assert!(is_permutation(&PatternConfig::Systematic, n), "n={n}");
+            assert_eq!(max_link_load(n), ways, "n={n}");
+        }
+    }
+
+    #[test]
+    fn uniform_never_picks_self_and_covers_the_others() {
+        let d = Destination::Uniform { terminals: 8 };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut seen = [0u32; 8];
+        for _ in 0..8000 {
+            seen[d.pick(5, &mut rng) as usize] += 1;
+        }
+        assert_eq!(seen[5], 0);
+        // 7 destinations, 8000 draws: each expects 1143, binomial sd ≈ 31; ±200 is > 6 sd.
+        for (i, &c) in seen.iter().enumerate() {
+            if i != 5 {
+                assert!((943..=1343).contains(&c), "destination {i}: {c}");
+            }
+        }
+    }
+}
