@@ -1,1 +1,1 @@
-//! actors (stub)
+//! Actors engine (in progress).

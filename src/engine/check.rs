@@ -1,1 +1,32 @@
-//! check (stub)
+//! The global credit invariant, checked at every barrier under `--check`.
+
+use super::EngineError;
+use crate::model::dslink::check_direction;
+use crate::model::PortCounters;
+use crate::network::{End, Network};
+use crate::time::Tick;
+
+/// Checks both directions of every link. `counters` gives a port's counters,
+/// `in_flight` the tokens the engine holds for a link direction (index into
+/// [`Network::directions`], which lists a→b then b→a for each link).
+pub(super) fn check_links(
+    net: &Network,
+    tick: Tick,
+    counters: impl Fn(End) -> PortCounters,
+    in_flight: impl Fn(usize) -> u64,
+) -> Result<(), EngineError> {
+    for (i, l) in net.links.iter().enumerate() {
+        let (ca, cb) = (counters(l.a), counters(l.b));
+        let (ab, ba) = (in_flight(2 * i), in_flight(2 * i + 1));
+        for (from, to, x, y, fwd, back) in [(l.a, l.b, &ca, &cb, ab, ba), (l.b, l.a, &cb, &ca, ba, ab)] {
+            check_direction(x, y, fwd, back).map_err(|what| EngineError::Invariant {
+                tick,
+                what: format!(
+                    "link {} port {} → {} port {}: {what}",
+                    net.nodes[from.node].name, from.port, net.nodes[to.node].name, to.port
+                ),
+            })?;
+        }
+    }
+    Ok(())
+}

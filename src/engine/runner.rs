@@ -1,1 +1,90 @@
-//! runner (stub)
+//! Runs one node through one window: delivers due tokens in port order, steps the
+//! state machine at each tick it has something due, and hands what it sends to the
+//! wires. Shared by both engines, so they cannot differ in what a node sees.
+
+use crate::model::{ModelError, Node, Outbox, PortId, Token};
+use crate::network::NodeId;
+use crate::time::Tick;
+
+/// A send found the link direction's channel full.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Full {
+    /// The port that sent.
+    pub port: PortId,
+}
+
+/// How a node's ports reach the rest of the network.
+pub(super) trait Wires {
+    /// Arrival tick of the next token waiting on input `port`, if any.
+    fn peek(&mut self, port: PortId) -> Option<Tick>;
+    /// Takes the next token waiting on input `port`.
+    fn pop(&mut self, port: PortId) -> Option<Token>;
+    /// Sends `token` out of `port`, leaving the transmitter at `at`. Returns the
+    /// receiving node and the arrival tick, or `None` for an unconnected port.
+    fn push(&mut self, port: PortId, at: Tick, token: Token) -> Result<Option<(NodeId, Tick)>, Full>;
+}
+
+/// Why a window failed.
+pub(super) enum RunError {
+    /// The state machine broke a rule at a tick.
+    Model(Tick, ModelError),
+    /// A channel was full at a tick.
+    Full(Tick, Full),
+}
+
+/// Per-node state the engine keeps between windows.
+#[derive(Debug)]
+pub(super) struct NodeClock {
+    /// The tick the node asked to be woken at.
+    pub timer: Option<Tick>,
+}
+
+impl Default for NodeClock {
+    /// Every node first runs at tick 0, when its links reset.
+    fn default() -> Self {
+        NodeClock { timer: Some(0) }
+    }
+}
+
+/// Runs `node` for every tick in `[.., end)` at which it has something due. Returns
+/// its next due tick. Receivers of what it sent are appended to `notify` (one entry
+/// per receiver, with the earliest arrival).
+pub(super) fn run_window(
+    node: &mut dyn Node,
+    ports: usize,
+    wires: &mut impl Wires,
+    clock: &mut NodeClock,
+    end: Tick,
+    out: &mut Outbox,
+    notify: &mut Vec<(NodeId, Tick)>,
+) -> Result<Option<Tick>, RunError> {
+    loop {
+        let mut t = clock.timer.unwrap_or(Tick::MAX);
+        for p in 0..ports {
+            if let Some(a) = wires.peek(p) {
+                t = t.min(a);
+            }
+        }
+        if t >= end {
+            return Ok((t != Tick::MAX).then_some(t));
+        }
+        for p in 0..ports {
+            while wires.peek(p).is_some_and(|a| a <= t) {
+                if let Some(tok) = wires.pop(p) {
+                    node.receive(t, p, tok).map_err(|e| RunError::Model(t, e))?;
+                }
+            }
+        }
+        clock.timer = node.step(t, out).map_err(|e| RunError::Model(t, e))?;
+        for e in out.emits.drain(..) {
+            match wires.push(e.port, e.at, e.token) {
+                Ok(Some((to, arrival))) => match notify.iter_mut().find(|(n, _)| *n == to) {
+                    Some(entry) => entry.1 = entry.1.min(arrival),
+                    None => notify.push((to, arrival)),
+                },
+                Ok(None) => {}
+                Err(f) => return Err(RunError::Full(t, f)),
+            }
+        }
+    }
+}

@@ -1,23 +1,379 @@
-//! Build (stub).
-use super::Network;
+//! Turns a topology and a traffic file into a validated [`Network`]. Every check that
+//! can fail names the key it is about, so the front end can point at the file line.
+
+use super::{hypercube, ring, End, Link, Network, NodeId, NodeKind, NodeSpec, RunPlan};
+use crate::config::topology::NetworkConfig;
+use crate::config::traffic::{InjectionConfig, PatternConfig};
 use crate::config::{TopologyConfig, TrafficConfig};
-/// A validation error naming the key.
+use crate::model::c104::C104Params;
+use crate::model::dslink::LinkParams;
+use crate::model::processor::ProcessorParams;
+use crate::model::terminal::TerminalParams;
+use crate::model::token::{CONTROL_TOKEN_BITS, DATA_TOKEN_BITS};
+use crate::model::vcp::VcpParams;
+use crate::model::PortId;
+use crate::routing::IntervalTable;
+use crate::time::{Tick, TimeBase};
+use crate::traffic::pattern::{resolve, Family};
+use crate::traffic::{Destination, Injection};
+use std::sync::Arc;
+
+/// A validation error naming the offending key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{key}: {message}")]
 pub struct BuildError {
-    /// Which file: "topology" or "traffic".
+    /// Which file the key is in: "topology" or "traffic".
     pub file: &'static str,
     /// Dotted key path, e.g. `network.dimensions`.
     pub key: String,
-    /// What is wrong.
+    /// What is wrong, and what would be right.
     pub message: String,
 }
-/// Builds the plan.
-pub fn build(
-    _name: &str,
-    _t: &TopologyConfig,
-    _f: &TrafficConfig,
-    _seed: u64,
-) -> Result<Network, BuildError> {
-    todo!()
+
+fn topo_err(key: &str, message: impl Into<String>) -> BuildError {
+    BuildError { file: "topology", key: key.into(), message: message.into() }
+}
+
+fn traffic_err(key: &str, message: impl Into<String>) -> BuildError {
+    BuildError { file: "traffic", key: key.into(), message: message.into() }
+}
+
+/// Mixes a run seed with a stream number (SplitMix64), so every node gets its own
+/// independent generator (../shared/DESIGN.md "Determinism and randomness").
+pub fn mix_seed(seed: u64, stream: u64) -> u64 {
+    let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(0x632B_E59B_D9B4_E019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Everything a topology builder needs to make nodes.
+pub(super) struct Parts {
+    link: LinkParams,
+    header_bytes: u32,
+    routing_delay: Tick,
+    output_buffer: u32,
+    vcp: VcpParams,
+    terminal: TerminalParams,
+    destinations: Vec<Destination>,
+    latency: Tick,
+    seed: u64,
+    nodes: Vec<NodeSpec>,
+    links: Vec<Link>,
+    terminals: Vec<NodeId>,
+}
+
+impl Parts {
+    /// Adds a C104 with `ports` links routed by `table`; returns its id.
+    pub(super) fn switch(&mut self, name: String, ports: usize, table: IntervalTable) -> NodeId {
+        let id = self.nodes.len();
+        let p = C104Params {
+            ports,
+            link: self.link,
+            header_bytes: self.header_bytes,
+            routing_delay: self.routing_delay,
+            output_buffer: self.output_buffer,
+            table: Arc::new(table),
+            random_headers: vec![None; ports],
+            seed: mix_seed(self.seed, id as u64),
+        };
+        self.nodes.push(NodeSpec { name, kind: NodeKind::C104(p), ports });
+        id
+    }
+
+    /// Adds the T9000 for terminal `label` (labels must be added in order 0, 1, …).
+    pub(super) fn processor(&mut self, label: u32) -> NodeId {
+        let id = self.nodes.len();
+        let terminal = TerminalParams {
+            label,
+            destination: self.destinations[label as usize],
+            seed: mix_seed(self.seed, id as u64),
+            ..self.terminal.clone()
+        };
+        let p = ProcessorParams { vcp: self.vcp.clone(), terminal };
+        self.nodes.push(NodeSpec { name: format!("t9000[{label}]"), kind: NodeKind::Processor(p), ports: 1 });
+        debug_assert_eq!(self.terminals.len(), label as usize);
+        self.terminals.push(id);
+        id
+    }
+
+    /// Connects port `pa` of node `a` to port `pb` of node `b`.
+    pub(super) fn link(&mut self, a: NodeId, pa: PortId, b: NodeId, pb: PortId) {
+        let latency = self.latency;
+        // What the wire can hold (a token per control-token time) plus one being sent.
+        let in_flight = (latency / CONTROL_TOKEN_BITS) as usize + 2;
+        self.links.push(Link { a: End { node: a, port: pa }, b: End { node: b, port: pb }, latency, in_flight });
+    }
+}
+
+/// Converts whole nanoseconds to whole ticks, or explains why it cannot.
+fn ns_to_ticks(key: &str, ns: u32, rate_mbit_s: u32) -> Result<Tick, BuildError> {
+    let scaled = u64::from(ns) * u64::from(rate_mbit_s);
+    if scaled % 1000 != 0 {
+        return Err(topo_err(
+            key,
+            format!("{ns} ns is not a whole number of bit periods at {rate_mbit_s} Mbit/s (one tick = {} ns)", 1000.0 / f64::from(rate_mbit_s)),
+        ));
+    }
+    Ok(scaled / 1000)
+}
+
+fn us_to_ticks(key: &str, us: f64, tick_ns: f64) -> Result<Tick, BuildError> {
+    if !us.is_finite() || us < 0.0 {
+        return Err(traffic_err(key, format!("{us} is not a duration: give microseconds ≥ 0")));
+    }
+    let t = (us * 1000.0 / tick_ns).round();
+    if t > 1e15 {
+        return Err(traffic_err(key, format!("{us} µs is too long")));
+    }
+    Ok(t as Tick)
+}
+
+/// Builds the plan for `topology` under `traffic` with run seed `seed`.
+pub fn build(name: &str, topology: &TopologyConfig, traffic: &TrafficConfig, seed: u64) -> Result<Network, BuildError> {
+    let t = topology;
+    // --- link and time base
+    let rate = t.link.bit_rate_mbit_s;
+    if rate == 0 || rate > 1_000_000 {
+        return Err(topo_err("link.bit_rate_mbit_s", format!("{rate} is not a link rate: give Mbit/s in 1..=1000000")));
+    }
+    let time = TimeBase { tick_ns: 1000.0 / f64::from(rate) };
+    let wire = ns_to_ticks("link.wire_delay_ns", t.link.wire_delay_ns, rate)?;
+    if wire == 0 {
+        return Err(topo_err("link.wire_delay_ns", "must be at least one bit period: every link has a delay"));
+    }
+    // --- packet format
+    let hb = t.packet.header_bytes;
+    if !(1..=2).contains(&hb) {
+        return Err(topo_err("packet.header_bytes", format!("{hb}: a C104 header is 1 or 2 bytes")));
+    }
+    let max_data = t.packet.max_data_bytes;
+    if !(1..=65_536).contains(&max_data) {
+        return Err(topo_err("packet.max_data_bytes", format!("{max_data}: give 1..=65536 bytes")));
+    }
+    let packet_tokens = hb + max_data + 1;
+    // --- buffers and credit
+    let batch = t.link.fct_batch_tokens;
+    if batch == 0 {
+        return Err(topo_err("link.fct_batch_tokens", "must be at least 1 token per FCT"));
+    }
+    let buffer = t.link.buffer_tokens.tokens(packet_tokens);
+    if buffer < batch {
+        return Err(topo_err(
+            "link.buffer_tokens",
+            format!(
+                "{buffer} tokens is smaller than the flow-control batch of {batch}: no data could ever be sent \
+                 (000 §6.2.1: the input buffer must be at least the batch size)"
+            ),
+        ));
+    }
+    let output_buffer = t.c104.output_buffer_tokens.tokens(packet_tokens);
+    if output_buffer == 0 {
+        return Err(topo_err("c104.output_buffer_tokens", "must be at least 1 token"));
+    }
+    // --- header time
+    let header_time = ns_to_ticks("c104.header_time_ns", t.c104.header_time_ns, rate)?;
+    let header_bits = Tick::from(hb) * DATA_TOKEN_BITS;
+    let routing_delay = header_time.checked_sub(header_bits + wire).ok_or_else(|| {
+        topo_err(
+            "c104.header_time_ns",
+            format!(
+                "{} ns is shorter than sending the {hb}-byte header ({} ns) plus the wire delay ({} ns): \
+                 the header time includes both (002 §7.6)",
+                t.c104.header_time_ns,
+                header_bits as f64 * time.tick_ns,
+                t.link.wire_delay_ns
+            ),
+        )
+    })?;
+    if t.vcp.channels == 0 || t.vcp.channels > 4096 {
+        return Err(topo_err("vcp.channels", format!("{}: give 1..=4096 channels", t.vcp.channels)));
+    }
+    // --- network size
+    let (family, terminals) = match t.network {
+        NetworkConfig::Hypercube { dimensions } => {
+            if !(1..=20).contains(&dimensions) {
+                return Err(topo_err("network.dimensions", format!("{dimensions}: give 1..=20 (2 to 1,048,576 switches)")));
+            }
+            (Family::Hypercube { dimensions }, 1u32 << dimensions)
+        }
+        NetworkConfig::Ring { switches } => {
+            if !(2..=4096).contains(&switches) {
+                return Err(topo_err("network.switches", format!("{switches}: give 2..=4096 switches")));
+            }
+            (Family::Ring, switches)
+        }
+    };
+    if u64::from(terminals) > 1u64 << (8 * hb) {
+        return Err(topo_err(
+            "packet.header_bytes",
+            format!("{terminals} terminals need more labels than a {hb}-byte header holds"),
+        ));
+    }
+    // --- traffic
+    let tr = traffic;
+    let bytes = tr.message.bytes;
+    if bytes > 1 << 24 {
+        return Err(traffic_err("message.bytes", format!("{bytes}: give at most 16777216 bytes")));
+    }
+    let start = us_to_ticks("phases.start_us", tr.phases.start_us, time.tick_ns)?;
+    let warmup = us_to_ticks("phases.warmup_us", tr.phases.warmup_us, time.tick_ns)?;
+    let measure = us_to_ticks("phases.measure_us", tr.phases.measure_us, time.tick_ns)?;
+    let drain = us_to_ticks("phases.drain_limit_us", tr.phases.drain_limit_us, time.tick_ns)?;
+    let injection = match tr.injection {
+        InjectionConfig::Continuous => Injection::Continuous,
+        InjectionConfig::Rate { load } => {
+            if !(load > 0.0 && load <= 1.0) {
+                return Err(traffic_err("injection.load", format!("{load}: give a fraction of link capacity in (0, 1]")));
+            }
+            if bytes == 0 {
+                return Err(traffic_err("message.bytes", "rate injection needs messages of at least 1 byte"));
+            }
+            // messages per tick = load × (1 byte per data-token time) / bytes per message
+            Injection::Bernoulli(load / (DATA_TOKEN_BITS as f64 * f64::from(bytes)))
+        }
+        InjectionConfig::Batch { messages } => {
+            if messages == 0 {
+                return Err(traffic_err("injection.messages", "must be at least 1"));
+            }
+            Injection::Batch(messages)
+        }
+    };
+    let batch_run = matches!(injection, Injection::Batch(_));
+    if !batch_run && measure == 0 {
+        return Err(traffic_err("phases.measure_us", "the measurement window must be longer than zero"));
+    }
+    let window = if batch_run { (start, Tick::MAX) } else { (start + warmup, start + warmup + measure) };
+    let mut senders = vec![tr.terminals.senders.is_empty(); terminals as usize];
+    for &s in &tr.terminals.senders {
+        let slot = senders
+            .get_mut(s as usize)
+            .ok_or_else(|| traffic_err("terminals.senders", format!("{s} is not a terminal (0..{terminals})")))?;
+        *slot = true;
+    }
+    let pattern_key = pattern_key(&tr.pattern);
+    let destinations = (0..terminals)
+        .map(|src| resolve(&tr.pattern, family, terminals, src))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|m| traffic_err(pattern_key, m))?;
+
+    let link = LinkParams { buffer, batch, extra_initial_credit: t.faults.extra_initial_credit };
+    let mut parts = Parts {
+        link,
+        header_bytes: hb,
+        routing_delay,
+        output_buffer,
+        vcp: VcpParams {
+            link,
+            header_bytes: hb,
+            max_data_bytes: max_data,
+            acknowledge: t.vcp.acknowledge,
+            channels: t.vcp.channels,
+        },
+        terminal: TerminalParams {
+            label: 0,
+            sends: false,
+            destination: Destination::Fixed(0),
+            injection,
+            message_bytes: bytes,
+            start,
+            window,
+            terminals,
+            seed: 0,
+        },
+        destinations,
+        latency: wire,
+        seed,
+        nodes: Vec::new(),
+        links: Vec::new(),
+        terminals: Vec::new(),
+    };
+    let switches = match t.network {
+        NetworkConfig::Hypercube { dimensions } => hypercube::build(&mut parts, dimensions),
+        NetworkConfig::Ring { switches } => ring::build(&mut parts, switches),
+    };
+    for (label, &node) in parts.terminals.iter().enumerate() {
+        if let NodeKind::Processor(p) = &mut parts.nodes[node].kind {
+            p.terminal.sends = senders[label];
+        }
+    }
+    let packet_time = Tick::from(packet_tokens) * DATA_TOKEN_BITS + header_time;
+    let run = RunPlan {
+        start,
+        window,
+        batch: batch_run,
+        end_after: if batch_run { start } else { window.1 },
+        hard_stop: if batch_run { start.saturating_add(drain) } else { window.1.saturating_add(drain) },
+        deadlock_window: (10 * packet_time).max(2000),
+    };
+    Ok(Network {
+        name: name.to_string(),
+        time,
+        nodes: parts.nodes,
+        links: parts.links,
+        terminals: parts.terminals,
+        switches,
+        header_time,
+        byte_ticks: DATA_TOKEN_BITS,
+        terminator_ticks: CONTROL_TOKEN_BITS,
+        routing_delay,
+        packet_tokens,
+        max_data_bytes: max_data,
+        header_bytes: hb,
+        message_bytes: bytes,
+        run,
+    })
+}
+
+fn pattern_key(p: &PatternConfig) -> &'static str {
+    match p {
+        PatternConfig::Shuffle { .. } => "pattern.rotate",
+        PatternConfig::Fixed { .. } => "pattern.destination",
+        _ => "pattern.kind",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::topology::BufferSize;
+
+    fn topo(n: u32) -> TopologyConfig {
+        toml::from_str(&format!("[network]\nkind = \"hypercube\"\ndimensions = {n}\n")).unwrap()
+    }
+
+    fn traffic() -> TrafficConfig {
+        toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n").unwrap()
+    }
+
+    #[test]
+    fn a_hypercube_has_its_nodes_links_and_derived_delays() {
+        let n = build("h4", &topo(4), &traffic(), 1).unwrap();
+        assert_eq!(n.switches, 16);
+        assert_eq!(n.terminals.len(), 16);
+        assert_eq!(n.nodes.len(), 32);
+        assert_eq!(n.links.len(), 16 * 4 / 2 + 16);
+        assert_eq!(n.header_time, 50);
+        assert_eq!(n.routing_delay, 50 - 10 - 20);
+        assert_eq!(n.min_latency(), 20);
+    }
+
+    #[test]
+    fn impossible_values_name_their_key() {
+        let bad = |f: &dyn Fn(&mut TopologyConfig)| {
+            let mut t = topo(4);
+            f(&mut t);
+            build("x", &t, &traffic(), 1).unwrap_err().key
+        };
+        assert_eq!(bad(&|t| t.network = NetworkConfig::Hypercube { dimensions: 0 }), "network.dimensions");
+        assert_eq!(bad(&|t| t.network = NetworkConfig::Hypercube { dimensions: 21 }), "network.dimensions");
+        assert_eq!(bad(&|t| t.link.buffer_tokens = BufferSize::Tokens(0)), "link.buffer_tokens");
+        assert_eq!(bad(&|t| t.link.buffer_tokens = BufferSize::Tokens(7)), "link.buffer_tokens");
+        assert_eq!(bad(&|t| t.link.wire_delay_ns = 205), "link.wire_delay_ns");
+        assert_eq!(bad(&|t| t.c104.header_time_ns = 100), "c104.header_time_ns");
+        assert_eq!(bad(&|t| t.packet.header_bytes = 3), "packet.header_bytes");
+        let mut t = topo(9);
+        t.packet.header_bytes = 1;
+        assert_eq!(build("x", &t, &traffic(), 1).unwrap_err().key, "packet.header_bytes");
+    }
 }

@@ -58,6 +58,23 @@ pub struct NodeSpec {
     pub ports: usize,
 }
 
+/// Run phases in ticks, from the traffic file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunPlan {
+    /// Sources start here.
+    pub start: Tick,
+    /// Measurement window `[from, to)`; `to` is `Tick::MAX` for batch runs.
+    pub window: (Tick, Tick),
+    /// True for batch runs (end when every message is delivered).
+    pub batch: bool,
+    /// The run may end once this tick is reached and every measured message is delivered.
+    pub end_after: Tick,
+    /// The run stops here even if measured messages are undelivered.
+    pub hard_stop: Tick,
+    /// Default deadlock window: ten maximum packet times plus header times, ≥ 2000 ticks.
+    pub deadlock_window: Tick,
+}
+
 /// A link direction: the sending end and the receiving end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Direction {
@@ -90,6 +107,14 @@ pub struct Network {
     pub header_time: Tick,
     /// Ticks per payload byte on a link (a data token: 10).
     pub byte_ticks: Tick,
+    /// Ticks of a terminator token (4).
+    pub terminator_ticks: Tick,
+    /// C104 routing delay in ticks (header time less header bits and wire delay).
+    pub routing_delay: Tick,
+    /// Payload bytes per message.
+    pub message_bytes: u32,
+    /// Run phases.
+    pub run: RunPlan,
     /// Tokens of a maximum-size packet (header + payload + terminator).
     pub packet_tokens: u32,
     /// Payload bytes of a maximum-size packet.
@@ -143,4 +168,39 @@ impl Network {
     pub fn terminal_count(&self) -> usize {
         self.terminals.len()
     }
+}
+
+impl Network {
+    /// Creates the reset state machines of every node, in node order.
+    pub fn instantiate(&self) -> Vec<Box<dyn crate::model::Node>> {
+        self.nodes
+            .iter()
+            .map(|n| -> Box<dyn crate::model::Node> {
+                match &n.kind {
+                    NodeKind::C104(p) => Box::new(crate::model::c104::C104::new(p.clone())),
+                    NodeKind::Processor(p) => Box::new(crate::model::processor::Processor::new(p.clone())),
+                }
+            })
+            .collect()
+    }
+
+    /// For every node and port, the link direction leaving it and the one arriving at
+    /// it (indices into [`Network::directions`]).
+    pub fn port_map(&self) -> Vec<Vec<PortWires>> {
+        let mut map: Vec<Vec<PortWires>> = self.nodes.iter().map(|n| vec![PortWires::default(); n.ports]).collect();
+        for (i, d) in self.directions().iter().enumerate() {
+            map[d.from.node][d.from.port].out = Some(i);
+            map[d.to.node][d.to.port].inp = Some(i);
+        }
+        map
+    }
+}
+
+/// The link directions attached to one port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PortWires {
+    /// Direction the port sends on.
+    pub out: Option<usize>,
+    /// Direction the port receives from.
+    pub inp: Option<usize>,
 }
