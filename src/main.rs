@@ -5,9 +5,9 @@ fn main() {
     let t: TopologyConfig = toml::from_str(&std::fs::read_to_string(&a[1]).unwrap()).unwrap();
     let f: TrafficConfig = toml::from_str(&std::fs::read_to_string(&a[2]).unwrap()).unwrap();
     let net = emu::network::build("x", &t, &f, 1).unwrap();
-    let ctl = RunControl { end_after: net.run.end_after, hard_stop: net.run.hard_stop, deadlock_window: net.run.deadlock_window, check: a.len() > 3 };
+    let ctl = RunControl { end_after: net.run.end_after, hard_stop: net.run.hard_stop, deadlock_window: net.run.deadlock_window, check: std::env::var("CHECK").is_ok() };
     let w = std::time::Instant::now();
-    let r = sequential::run(&net, &ctl, None);
+    let r = if a.len() > 3 { emu::engine::actors::run(&net, &ctl, a[3].parse().unwrap(), None) } else { sequential::run(&net, &ctl, None) };
     match r {
         Ok(o) => {
             let mut s = emu::stats::TerminalStats::default();

@@ -1,1 +1,222 @@
-//! Actors engine (in progress).
+//! The actors engine: one tokio task per hardware node, one bounded `async-channel`
+//! per link direction whose capacity is the receiver's buffer plus what the wire
+//! holds in flight (../shared/DESIGN.md "The engine contract").
+//!
+//! A coordinator keeps virtual time. For each window it wakes only the nodes with
+//! something due in it, each of which runs its ticks of the window (see
+//! [`super::runner`]) and reports back when it next needs to run, whom it sent tokens
+//! to, and its activity. A send into a full channel is a flow-control violation and
+//! stops the run; it never blocks.
+
+use super::check::check_links;
+use super::runner::{run_window, Full, NodeClock, RunError, Wires};
+use super::schedule::{Decision, Scheduler};
+use super::{deadlock_error, run_error, EngineError, ProgressFn, RunControl, RunOutcome};
+use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
+use crate::network::{Network, NodeId};
+use crate::time::Tick;
+use async_channel::{Receiver, Sender, TrySendError};
+
+type Wire = (Tick, Token);
+
+/// A command from the coordinator to a node task.
+enum Command {
+    /// Run every tick before `end` at which something is due.
+    Run { end: Tick },
+    /// Return the node and stop.
+    Stop,
+}
+
+/// A node task's report after a window.
+struct Report {
+    node: NodeId,
+    next: Option<Tick>,
+    activity: Activity,
+    notify: Vec<(NodeId, Tick)>,
+    /// Under `--check`: every port's counters and whether a token sits in the port's
+    /// peek slot (taken off the channel but not yet due).
+    check: Option<(Vec<PortCounters>, Vec<u64>)>,
+    error: Option<RunError>,
+}
+
+struct Out {
+    tx: Sender<Wire>,
+    latency: Tick,
+    to: NodeId,
+}
+
+struct ActorWires {
+    inputs: Vec<Option<Receiver<Wire>>>,
+    slots: Vec<Option<Wire>>,
+    outputs: Vec<Option<Out>>,
+}
+
+impl Wires for ActorWires {
+    fn peek(&mut self, port: PortId) -> Option<Tick> {
+        if self.slots[port].is_none() {
+            if let Some(rx) = &self.inputs[port] {
+                self.slots[port] = rx.try_recv().ok();
+            }
+        }
+        self.slots[port].map(|(t, _)| t)
+    }
+
+    fn pop(&mut self, port: PortId) -> Option<Token> {
+        self.peek(port);
+        self.slots[port].take().map(|(_, tok)| tok)
+    }
+
+    fn push(&mut self, port: PortId, at: Tick, token: Token) -> Result<Option<(NodeId, Tick)>, Full> {
+        let Some(out) = &self.outputs[port] else { return Ok(None) };
+        let arrival = at + out.latency;
+        match out.tx.try_send((arrival, token)) {
+            Ok(()) => Ok(Some((out.to, arrival))),
+            Err(TrySendError::Full(_) | TrySendError::Closed(_)) => Err(Full { port }),
+        }
+    }
+}
+
+/// One node's task: runs windows on command until told to stop, then hands the node back.
+async fn actor(
+    id: NodeId,
+    mut node: Box<dyn Node>,
+    mut wires: ActorWires,
+    commands: Receiver<Command>,
+    done: Sender<Report>,
+    check: bool,
+) -> Box<dyn Node> {
+    let ports = wires.slots.len();
+    let mut clock = NodeClock::default();
+    let mut out = Outbox::default();
+    while let Ok(Command::Run { end }) = commands.recv().await {
+        let mut notify = Vec::new();
+        let result = run_window(node.as_mut(), ports, &mut wires, &mut clock, end, &mut out, &mut notify);
+        let (next, error) = match result {
+            Ok(next) => (next, None),
+            Err(e) => (None, Some(e)),
+        };
+        let check = check.then(|| {
+            let counters = (0..ports).map(|p| node.port_counters(p)).collect();
+            let peeked = wires.slots.iter().map(|s| u64::from(s.is_some())).collect();
+            (counters, peeked)
+        });
+        let report = Report { node: id, next, activity: std::mem::take(&mut out.activity), notify, check, error };
+        if done.send(report).await.is_err() {
+            break;
+        }
+    }
+    node
+}
+
+/// Runs `net` with one task per node on a tokio runtime of `threads` worker threads.
+pub fn run(net: &Network, ctl: &RunControl, threads: usize, progress: Option<ProgressFn>) -> Result<RunOutcome, EngineError> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads.max(1))
+        .build()
+        .map_err(|e| EngineError::Internal(format!("cannot start the tokio runtime: {e}")))?;
+    rt.block_on(coordinate(net, ctl, progress))
+}
+
+async fn coordinate(net: &Network, ctl: &RunControl, mut progress: Option<ProgressFn<'_>>) -> Result<RunOutcome, EngineError> {
+    let dirs = net.directions();
+    let map = net.port_map();
+    let channels: Vec<(Sender<Wire>, Receiver<Wire>)> =
+        dirs.iter().map(|d| async_channel::bounded(d.capacity)).collect();
+    let (done_tx, done_rx) = async_channel::unbounded::<Report>();
+    let mut commands = Vec::with_capacity(net.nodes.len());
+    let mut handles = Vec::with_capacity(net.nodes.len());
+    for (id, node) in net.instantiate().into_iter().enumerate() {
+        let wires = ActorWires {
+            inputs: map[id].iter().map(|w| w.inp.map(|d| channels[d].1.clone())).collect(),
+            slots: vec![None; map[id].len()],
+            outputs: map[id]
+                .iter()
+                .map(|w| w.out.map(|d| Out { tx: channels[d].0.clone(), latency: dirs[d].latency, to: dirs[d].to.node }))
+                .collect(),
+        };
+        let (cmd_tx, cmd_rx) = async_channel::bounded(1);
+        commands.push(cmd_tx);
+        handles.push(tokio::spawn(actor(id, node, wires, cmd_rx, done_tx.clone(), ctl.check)));
+    }
+    let mut sched = Scheduler::new(net.nodes.len(), net.min_latency(), ctl.clone());
+    let mut counters: Vec<Vec<PortCounters>> = map.iter().map(|p| vec![PortCounters::default(); p.len()]).collect();
+    let mut peeked: Vec<Vec<u64>> = map.iter().map(|p| vec![0; p.len()]).collect();
+    let mut reports = Vec::new();
+    let result = loop {
+        let decision = match sched.next_window() {
+            None => sched.decide(),
+            Some((start, end, due)) => {
+                for &n in &due {
+                    if commands[n].send(Command::Run { end }).await.is_err() {
+                        break;
+                    }
+                }
+                reports.clear();
+                for _ in 0..due.len() {
+                    match done_rx.recv().await {
+                        Ok(r) => reports.push(r),
+                        Err(_) => break,
+                    }
+                }
+                if reports.len() != due.len() {
+                    break Err(EngineError::Internal("a node task stopped unexpectedly".into()));
+                }
+                // Node order, so that errors and bookkeeping do not depend on timing.
+                reports.sort_unstable_by_key(|r| r.node);
+                if let Some(i) = reports.iter().position(|r| r.error.is_some()) {
+                    let r = reports.swap_remove(i);
+                    let e = r.error.map(|e| run_error(net, &dirs, &map, r.node, e));
+                    break Err(e.unwrap_or_else(|| EngineError::Internal("lost error".into())));
+                }
+                let mut act = Activity::default();
+                for r in reports.drain(..) {
+                    act.add(&r.activity);
+                    sched.ran(r.node, r.next);
+                    for (to, t) in r.notify {
+                        sched.wake(to, t);
+                    }
+                    if let Some((c, p)) = r.check {
+                        counters[r.node] = c;
+                        peeked[r.node] = p;
+                    }
+                }
+                if ctl.check {
+                    let in_flight = |d: usize| channels[d].0.len() as u64 + peeked[dirs[d].to.node][dirs[d].to.port];
+                    if let Err(e) = check_links(net, end - 1, |e| counters[e.node][e.port], in_flight) {
+                        break Err(e);
+                    }
+                }
+                let decision = sched.after_window(start, end, &act);
+                if let Some(p) = progress.as_mut() {
+                    p(sched.now(), &sched.totals);
+                }
+                decision
+            }
+        };
+        match decision {
+            Decision::Continue => {}
+            Decision::Done { complete } => break Ok(Ok(complete)),
+            Decision::Deadlock { since, at } => break Ok(Err((since, at))),
+        }
+    };
+    // Stop every task and take the nodes back, in node order.
+    for c in &commands {
+        let _ = c.send(Command::Stop).await;
+    }
+    drop(done_rx);
+    let mut nodes = Vec::with_capacity(handles.len());
+    for h in handles {
+        nodes.push(h.await.map_err(|e| EngineError::Internal(format!("a node task failed: {e}")))?);
+    }
+    match result? {
+        Ok(complete) => {
+            let stats =
+                net.terminals.iter().map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default()).collect();
+            Ok(sched.outcome(stats, complete))
+        }
+        Err((since, at)) => {
+            let refs: Vec<&dyn Node> = nodes.iter().map(|n| n.as_ref()).collect();
+            Err(deadlock_error(net, &refs, since, at, sched.in_flight()))
+        }
+    }
+}

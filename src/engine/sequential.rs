@@ -71,7 +71,6 @@ pub fn run(net: &Network, ctl: &RunControl, mut progress: Option<ProgressFn>) ->
                     check_links(net, tick, |e| nodes[e.node].port_counters(e.port), |d| queues[d].len() as u64)?;
                 }
                 let decision = sched.after_window(start, end, &act);
-                if std::env::var("EMU_DBG").is_ok() { eprintln!("win {start}..{end} act {:?} dec {:?}", act, decision); }
                 if let Some(p) = progress.as_mut() {
                     p(sched.now(), &sched.totals);
                 }
