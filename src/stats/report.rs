@@ -1,0 +1,591 @@
+//! The run report: everything a run measured, in one serialisable value with a stable
+//! JSON schema (../shared/DESIGN.md "Output").
+//!
+//! The report depends only on its [`ReportInput`], so the same seed gives the same
+//! bytes whatever engine, thread count or machine ran it (DESIGN.md "Determinism").
+//! Things that do vary (wall time, engine, threads) live in
+//! [`RunInfo`](super::text::RunInfo) and are shown on stdout only.
+//!
+//! Throughput is per terminal, as a percentage of link data capacity: one payload byte
+//! per `byte_ticks` ticks.
+
+use serde::Serialize;
+
+use super::latency::LatencySummary;
+use super::terminal_stats::TerminalStats;
+use crate::config::topology::TopologyConfig;
+use crate::config::traffic::TrafficConfig;
+use crate::engine::RunOutcome;
+use crate::time::Tick;
+
+/// Version of the JSON schema; bump it when a field changes meaning or goes away.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Everything the report needs, gathered by the caller.
+#[derive(Clone, Copy, Debug)]
+pub struct ReportInput<'a> {
+    /// Topology name (file stem), e.g. "hypercube6".
+    pub topology_name: &'a str,
+    /// Traffic name (file stem), e.g. "shuffle".
+    pub traffic_name: &'a str,
+    /// The topology configuration, echoed into the JSON.
+    pub topology: &'a TopologyConfig,
+    /// The traffic configuration, echoed into the JSON.
+    pub traffic: &'a TrafficConfig,
+    /// Run seed.
+    pub seed: u64,
+    /// Number of terminals.
+    pub terminals: usize,
+    /// Number of switches.
+    pub switches: usize,
+    /// Nanoseconds per tick.
+    pub tick_ns: f64,
+    /// C104 header time, in ticks (the chapter 7 delay unit).
+    pub header_time: Tick,
+    /// Ticks one payload byte takes on a link.
+    pub byte_ticks: Tick,
+    /// Routing header bytes per packet.
+    pub header_bytes: u32,
+    /// Largest packet payload, in bytes.
+    pub max_data_bytes: u32,
+    /// Payload bytes per message.
+    pub message_bytes: u32,
+    /// Measurement window [from, to); for batch runs `to` is the end tick.
+    pub window: (Tick, Tick),
+    /// Batch run: report the completion time and measure throughput up to it.
+    pub batch: bool,
+    /// What the engine returned; `terminals` in terminal order.
+    pub outcome: &'a RunOutcome,
+}
+
+/// The whole report. Field order is the JSON order.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// JSON schema version ([`SCHEMA_VERSION`]).
+    pub schema: u32,
+    /// Version of emu that produced the report.
+    pub emu_version: String,
+    /// Run seed.
+    pub seed: u64,
+    /// The network.
+    pub topology: TopologySection,
+    /// The traffic.
+    pub traffic: TrafficSection,
+    /// Virtual time and engine work.
+    pub run: RunSection,
+    /// Message counts, summed over terminals.
+    pub messages: MessageCounts,
+    /// Throughput per terminal.
+    pub throughput: Throughput,
+    /// Batch runs: when the last message was delivered; `null` otherwise.
+    pub completion: Option<Completion>,
+    /// Flow-controlled tokens put on a link, over the whole run.
+    pub token_hops: u64,
+    /// Latency distributions of measured messages, all terminals merged.
+    pub latency: Latencies,
+}
+
+/// The network in the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct TopologySection {
+    /// Name (file stem).
+    pub name: String,
+    /// Number of terminals.
+    pub terminals: usize,
+    /// Number of switches.
+    pub switches: usize,
+    /// The configuration the run used.
+    pub config: TopologyConfig,
+}
+
+/// The traffic in the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct TrafficSection {
+    /// Name (file stem).
+    pub name: String,
+    /// The configuration the run used.
+    pub config: TrafficConfig,
+}
+
+/// Virtual time, units and engine work.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunSection {
+    /// Tick at which the run stopped.
+    pub end_tick: Tick,
+    /// The same in microseconds.
+    pub end_us: f64,
+    /// Nanoseconds per tick.
+    pub tick_ns: f64,
+    /// C104 header time, in ticks.
+    pub header_time_ticks: Tick,
+    /// Ticks per payload byte on a link.
+    pub byte_ticks: Tick,
+    /// Barriers (windows) the engine went through.
+    pub windows: u64,
+    /// Node wake-ups.
+    pub node_runs: u64,
+    /// True if every measured message was delivered before the run stopped.
+    pub complete: bool,
+    /// True for a batch run.
+    pub batch: bool,
+}
+
+/// Message counts, summed over terminals.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MessageCounts {
+    /// Messages created.
+    pub created: u64,
+    /// Messages delivered.
+    pub delivered: u64,
+    /// Messages created in the measurement window.
+    pub measured_created: u64,
+    /// Of those, messages delivered.
+    pub measured_delivered: u64,
+    /// `measured_created − measured_delivered`.
+    pub undelivered: u64,
+    /// Messages that arrived out of sequence order, or twice.
+    pub out_of_order: u64,
+    /// Data packets delivered.
+    pub packets_delivered: u64,
+    /// Acknowledge packets received.
+    pub acks_received: u64,
+}
+
+/// Mean, minimum and maximum over terminals of a percentage.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PctStats {
+    /// Mean over terminals.
+    pub mean: f64,
+    /// Smallest terminal.
+    pub min: f64,
+    /// Largest terminal.
+    pub max: f64,
+}
+
+/// Throughput per terminal, as a percentage of link data capacity.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Throughput {
+    /// First tick of the span throughput is measured over.
+    pub from_tick: Tick,
+    /// End of the span (exclusive): the window's end, or the completion tick for batch
+    /// runs.
+    pub to_tick: Tick,
+    /// Length of the span in ticks.
+    pub ticks: Tick,
+    /// Payload delivered to each terminal in the span.
+    pub delivered_pct: PctStats,
+    /// Payload created at each terminal in the span (offered load).
+    pub offered_pct: PctStats,
+    /// Payload bytes per message.
+    pub message_bytes: u32,
+    /// Packets per message.
+    pub packets_per_message: u64,
+    /// The largest throughput the packet format allows for this message size: payload
+    /// bits over all bits on the wire for one message.
+    pub format_max_pct: f64,
+}
+
+/// When a batch run finished.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Completion {
+    /// Tick of the last delivery at any terminal.
+    pub ticks: Tick,
+    /// The same in microseconds.
+    pub us: f64,
+}
+
+/// The three latency metrics.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Latencies {
+    /// Message creation to its EOM arriving at the destination.
+    pub message_latency: LatencySummary,
+    /// First token on the source link to EOM arriving.
+    pub network_latency: LatencySummary,
+    /// Message creation to its first token on the source link.
+    pub source_queueing: LatencySummary,
+}
+
+impl Report {
+    /// Builds the report. Terminals are merged in the order given.
+    pub fn new(input: &ReportInput) -> Report {
+        let outcome = input.outcome;
+        let mut total = TerminalStats::default();
+        for t in &outcome.terminals {
+            total.merge(t);
+        }
+        let c = &total.counters;
+        let messages = MessageCounts {
+            created: c.created,
+            delivered: c.delivered,
+            measured_created: c.measured_created,
+            measured_delivered: c.measured_delivered,
+            undelivered: c.measured_created.saturating_sub(c.measured_delivered),
+            out_of_order: c.out_of_order,
+            packets_delivered: c.packets_delivered,
+            acks_received: c.acks_received,
+        };
+        let us = |ticks: Tick| ticks as f64 * input.tick_ns / 1000.0;
+        let completion = input.batch.then(|| Completion {
+            ticks: c.last_delivery,
+            us: us(c.last_delivery),
+        });
+        let (from_tick, to_tick) = match &completion {
+            Some(done) => (input.window.0, done.ticks.max(input.window.0)),
+            None => (input.window.0, input.window.1.max(input.window.0)),
+        };
+        let span = to_tick - from_tick;
+        let pct = |bytes: fn(&TerminalStats) -> u64| {
+            pct_stats(
+                outcome
+                    .terminals
+                    .iter()
+                    .map(|t| capacity_pct(bytes(t), input.byte_ticks, span)),
+            )
+        };
+        let throughput = Throughput {
+            from_tick,
+            to_tick,
+            ticks: span,
+            delivered_pct: pct(|t| t.counters.bytes_delivered_in_window),
+            offered_pct: pct(|t| t.counters.bytes_offered_in_window),
+            message_bytes: input.message_bytes,
+            packets_per_message: packets_per_message(input.message_bytes, input.max_data_bytes),
+            format_max_pct: format_max_pct(
+                input.message_bytes,
+                input.max_data_bytes,
+                input.header_bytes,
+            ),
+        };
+        let summary = |m| LatencySummary::new(m, input.tick_ns, input.header_time);
+        Report {
+            schema: SCHEMA_VERSION,
+            emu_version: env!("CARGO_PKG_VERSION").to_string(),
+            seed: input.seed,
+            topology: TopologySection {
+                name: input.topology_name.to_string(),
+                terminals: input.terminals,
+                switches: input.switches,
+                config: input.topology.clone(),
+            },
+            traffic: TrafficSection {
+                name: input.traffic_name.to_string(),
+                config: input.traffic.clone(),
+            },
+            run: RunSection {
+                end_tick: outcome.end_tick,
+                end_us: us(outcome.end_tick),
+                tick_ns: input.tick_ns,
+                header_time_ticks: input.header_time,
+                byte_ticks: input.byte_ticks,
+                windows: outcome.windows,
+                node_runs: outcome.node_runs,
+                complete: outcome.complete,
+                batch: input.batch,
+            },
+            messages,
+            throughput,
+            completion,
+            token_hops: outcome.activity.tokens_moved,
+            latency: Latencies {
+                message_latency: summary(&total.message_latency),
+                network_latency: summary(&total.network_latency),
+                source_queueing: summary(&total.source_queueing),
+            },
+        }
+    }
+
+    /// The report as pretty-printed JSON, ending with a newline. Identical reports give
+    /// identical bytes.
+    pub fn to_json(&self) -> String {
+        // Every field is a plain struct, string, number or option: serialising cannot
+        // fail (serde_json writes non-finite floats as null).
+        let mut s = serde_json::to_string_pretty(self).expect("report serialises");
+        s.push('\n');
+        s
+    }
+}
+
+/// `bytes` carried in `span` ticks as a percentage of a link's data capacity (one byte
+/// per `byte_ticks` ticks); 0 for an empty span.
+pub fn capacity_pct(bytes: u64, byte_ticks: Tick, span: Tick) -> f64 {
+    if span == 0 {
+        0.0
+    } else {
+        bytes as f64 * byte_ticks as f64 / span as f64 * 100.0
+    }
+}
+
+/// Packets a message of `message_bytes` is split into: at least one.
+pub fn packets_per_message(message_bytes: u32, max_data_bytes: u32) -> u64 {
+    u64::from(message_bytes)
+        .div_ceil(u64::from(max_data_bytes.max(1)))
+        .max(1)
+}
+
+/// The largest throughput, in % of link data capacity, the packet format allows for
+/// messages of `message_bytes`: payload bits / all bits on the wire, where each packet
+/// carries `header_bytes` data tokens of header and a 4-bit terminator, and a data
+/// token is 10 bits.
+pub fn format_max_pct(message_bytes: u32, max_data_bytes: u32, header_bytes: u32) -> f64 {
+    let payload = 10.0 * f64::from(message_bytes);
+    let packets = packets_per_message(message_bytes, max_data_bytes) as f64;
+    let overhead = (10.0 * f64::from(header_bytes) + 4.0) * packets;
+    if payload == 0.0 {
+        0.0
+    } else {
+        payload / (payload + overhead) * 100.0
+    }
+}
+
+/// Mean, min and max of `values`; all 0 when there are none.
+fn pct_stats(values: impl Iterator<Item = f64>) -> PctStats {
+    let (mut n, mut sum, mut min, mut max) = (0u64, 0.0, f64::INFINITY, f64::NEG_INFINITY);
+    for v in values {
+        n += 1;
+        sum += v;
+        min = min.min(v);
+        max = max.max(v);
+    }
+    if n == 0 {
+        PctStats::default()
+    } else {
+        PctStats {
+            mean: sum / n as f64,
+            min,
+            max,
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::model::Activity;
+    use crate::stats::TerminalCounters;
+
+    pub(crate) fn topology() -> TopologyConfig {
+        toml::from_str("[network]\nkind = \"hypercube\"\ndimensions = 1\n").unwrap()
+    }
+
+    pub(crate) fn traffic(injection: &str) -> TrafficConfig {
+        let text = format!("[pattern]\nkind = \"shuffle\"\n[injection]\n{injection}\n");
+        toml::from_str(&text).unwrap()
+    }
+
+    fn terminal(latencies: &[u64], delivered_bytes: u64, last: Tick) -> TerminalStats {
+        let mut t = TerminalStats::default();
+        for &l in latencies {
+            t.message_latency.record(l);
+            t.network_latency.record(l / 2);
+            t.source_queueing.record(l - l / 2);
+        }
+        let n = latencies.len() as u64;
+        t.counters = TerminalCounters {
+            created: n + 1,
+            measured_created: n + 1,
+            delivered: n,
+            measured_delivered: n,
+            bytes_offered_in_window: delivered_bytes + 32,
+            bytes_delivered_in_window: delivered_bytes,
+            packets_delivered: n,
+            acks_received: 0,
+            out_of_order: 0,
+            last_delivery: last,
+        };
+        t
+    }
+
+    /// Two terminals: 1000 and 500 bytes delivered in [0, 10 000).
+    pub(crate) fn outcome() -> RunOutcome {
+        RunOutcome {
+            end_tick: 12_000,
+            terminals: vec![
+                terminal(&[100, 300], 1000, 9_000),
+                terminal(&[200, 1400], 500, 8_000),
+            ],
+            activity: Activity {
+                tokens_moved: 4242,
+                ..Activity::default()
+            },
+            complete: true,
+            windows: 77,
+            node_runs: 999,
+        }
+    }
+
+    pub(crate) fn input<'a>(
+        topo: &'a TopologyConfig,
+        traffic: &'a TrafficConfig,
+        outcome: &'a RunOutcome,
+        batch: bool,
+    ) -> ReportInput<'a> {
+        ReportInput {
+            topology_name: "hypercube1",
+            traffic_name: "shuffle",
+            topology: topo,
+            traffic,
+            seed: 7,
+            terminals: outcome.terminals.len(),
+            switches: 2,
+            tick_ns: 10.0,
+            header_time: 50,
+            byte_ticks: 10,
+            header_bytes: 1,
+            max_data_bytes: 32,
+            message_bytes: 32,
+            window: (0, 10_000),
+            batch,
+            outcome,
+        }
+    }
+
+    #[test]
+    fn throughput_is_percent_of_link_data_capacity() {
+        assert_eq!(capacity_pct(1000, 10, 10_000), 100.0);
+        assert_eq!(capacity_pct(1000, 10, 0), 0.0);
+        let (topo, traffic, outcome) = (topology(), traffic("kind = \"continuous\""), outcome());
+        let r = Report::new(&input(&topo, &traffic, &outcome, false));
+        let t = &r.throughput;
+        assert_eq!((t.from_tick, t.to_tick, t.ticks), (0, 10_000, 10_000));
+        assert_eq!(
+            t.delivered_pct,
+            PctStats {
+                mean: 75.0,
+                min: 50.0,
+                max: 100.0
+            }
+        );
+        assert!((t.offered_pct.max - 103.2).abs() < 1e-9);
+        assert!(r.completion.is_none());
+    }
+
+    #[test]
+    fn format_maximum_counts_header_and_terminator() {
+        let expected = 320.0 / 334.0 * 100.0;
+        assert!((format_max_pct(32, 32, 1) - expected).abs() < 1e-12);
+        assert!((format_max_pct(32, 32, 1) - 95.808).abs() < 1e-3);
+        // 64 bytes → two packets, each with a 2-byte header: 640 / (640 + 2 × 24).
+        assert_eq!(packets_per_message(64, 32), 2);
+        assert!((format_max_pct(64, 32, 2) - 640.0 / 688.0 * 100.0).abs() < 1e-12);
+        // An empty message still needs one packet.
+        assert_eq!(packets_per_message(0, 32), 1);
+        assert_eq!(format_max_pct(0, 32, 1), 0.0);
+    }
+
+    #[test]
+    fn counts_and_latencies_are_merged() {
+        let (topo, traffic, outcome) = (topology(), traffic("kind = \"continuous\""), outcome());
+        let r = Report::new(&input(&topo, &traffic, &outcome, false));
+        assert_eq!(r.messages.created, 6);
+        assert_eq!(r.messages.measured_delivered, 4);
+        assert_eq!(r.messages.undelivered, 2);
+        assert_eq!(r.token_hops, 4242);
+        let m = &r.latency.message_latency;
+        assert_eq!(m.count, 4);
+        assert_eq!(m.ticks.mean, 500.0);
+        assert_eq!((m.ticks.min, m.ticks.max), (100, 1400));
+        assert_eq!(m.header_times.max, 28.0);
+        assert_eq!(m.us.mean, 5.0);
+        assert_eq!(r.latency.network_latency.ticks.max, 700);
+        assert_eq!(r.latency.source_queueing.count, 4);
+        assert_eq!(r.run.end_us, 120.0);
+    }
+
+    #[test]
+    fn batch_runs_report_completion_and_measure_up_to_it() {
+        let (topo, traffic, outcome) = (
+            topology(),
+            traffic("kind = \"batch\"\nmessages = 2"),
+            outcome(),
+        );
+        let r = Report::new(&input(&topo, &traffic, &outcome, true));
+        assert_eq!(
+            r.completion,
+            Some(Completion {
+                ticks: 9_000,
+                us: 90.0
+            })
+        );
+        assert_eq!(r.throughput.ticks, 9_000);
+        assert!((r.throughput.delivered_pct.max - 1000.0 * 10.0 / 9000.0 * 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn json_is_byte_identical_and_has_the_documented_fields() {
+        let (topo, traffic, outcome) = (topology(), traffic("kind = \"continuous\""), outcome());
+        let a = Report::new(&input(&topo, &traffic, &outcome, false)).to_json();
+        let b = Report::new(&input(&topo, &traffic, &outcome, false)).to_json();
+        assert_eq!(a.as_bytes(), b.as_bytes());
+        assert!(a.ends_with("}\n"));
+        let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+        assert_eq!(v["schema"], 1);
+        assert_eq!(v["emu_version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(v["seed"], 7);
+        assert_eq!(v["topology"]["name"], "hypercube1");
+        assert_eq!(v["topology"]["config"]["network"]["kind"], "hypercube");
+        assert_eq!(v["traffic"]["config"]["pattern"]["kind"], "shuffle");
+        for key in [
+            "end_tick",
+            "end_us",
+            "tick_ns",
+            "windows",
+            "node_runs",
+            "complete",
+        ] {
+            assert!(v["run"].get(key).is_some(), "run.{key}");
+        }
+        for key in [
+            "created",
+            "delivered",
+            "measured_created",
+            "measured_delivered",
+            "undelivered",
+        ] {
+            assert!(v["messages"][key].is_u64(), "messages.{key}");
+        }
+        assert_eq!(v["messages"]["out_of_order"], 0);
+        assert_eq!(v["messages"]["acks_received"], 0);
+        assert_eq!(v["throughput"]["delivered_pct"]["mean"], 75.0);
+        assert!(v["throughput"]["offered_pct"]["min"].is_f64());
+        assert!(v["throughput"]["format_max_pct"].is_f64());
+        assert!(v["completion"].is_null());
+        assert_eq!(v["token_hops"], 4242);
+        for metric in ["message_latency", "network_latency", "source_queueing"] {
+            let m = &v["latency"][metric];
+            assert_eq!(m["count"], 4);
+            for unit in ["ticks", "us", "header_times"] {
+                for key in ["mean", "p50", "p90", "p99", "p99_9", "max"] {
+                    assert!(m[unit][key].is_number(), "{metric}.{unit}.{key}");
+                }
+            }
+            assert_eq!(m["percentiles"].as_array().unwrap().len(), 15);
+            assert!(m["percentiles"][14]["count_at_or_below"].is_u64());
+        }
+    }
+
+    #[test]
+    fn empty_run_has_no_nan() {
+        let (topo, traffic) = (topology(), traffic("kind = \"continuous\""));
+        let outcome = RunOutcome {
+            end_tick: 0,
+            terminals: vec![TerminalStats::default(); 3],
+            activity: Activity::default(),
+            complete: true,
+            windows: 0,
+            node_runs: 0,
+        };
+        let mut inp = input(&topo, &traffic, &outcome, true);
+        inp.window = (0, 0);
+        let r = Report::new(&inp);
+        let json = r.to_json();
+        assert!(!json.contains("NaN") && !json.contains("null,\n") && !json.contains("inf"));
+        assert_eq!(r.latency.message_latency.ticks.mean, 0.0);
+        assert_eq!(r.throughput.delivered_pct, PctStats::default());
+        let none = RunOutcome {
+            terminals: vec![],
+            ..outcome.clone()
+        };
+        let r = Report::new(&input(&topo, &traffic, &none, false));
+        assert_eq!(r.throughput.delivered_pct, PctStats::default());
+    }
+}

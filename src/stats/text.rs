@@ -1,0 +1,364 @@
+//! The human summary printed on stdout: a few lines of totals, then a latency table in
+//! ticks, microseconds and C104 header times, then warnings.
+
+use std::fmt::Write;
+
+use super::format::{fixed, group};
+use super::latency::LatencySummary;
+use super::report::Report;
+use serde::Serialize;
+
+/// Things that vary between runs of the same seed; shown on stdout only, never in
+/// the JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunInfo {
+    /// Engine name, e.g. "actors".
+    pub engine: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall-clock seconds the run took.
+    pub wall_seconds: f64,
+}
+
+impl Report {
+    /// The human summary, ending with a newline.
+    pub fn render_text(&self, info: &RunInfo) -> String {
+        let mut out = String::new();
+        self.write_header(&mut out, info);
+        out.push('\n');
+        self.write_latency_table(&mut out);
+        self.write_warnings(&mut out);
+        out
+    }
+
+    fn write_header(&self, out: &mut String, info: &RunInfo) {
+        let (topo, traffic) = (&self.topology, &self.traffic);
+        let mut load = vec![
+            tagged_label(&traffic.config.pattern),
+            tagged_label(&traffic.config.injection),
+            format!("{}-byte messages", traffic.config.message.bytes),
+        ];
+        let senders = traffic.config.terminals.senders.len();
+        if senders > 0 {
+            load.push(format!(
+                "{senders} sender{}",
+                if senders == 1 { "" } else { "s" }
+            ));
+        }
+        line(
+            out,
+            "run",
+            &format!(
+                "{} ({} terminals, {} switches) · traffic {}: {} · seed {}",
+                topo.name,
+                group(topo.terminals as u64),
+                group(topo.switches as u64),
+                traffic.name,
+                load.join(", "),
+                self.seed
+            ),
+        );
+        let run = &self.run;
+        line(
+            out,
+            "simulated",
+            &format!(
+                "{} µs ({} ticks of {} ns) in {} wall time · engine {}, {} thread{} · emu {}",
+                fixed(run.end_us, 3),
+                group(run.end_tick),
+                run.tick_ns,
+                wall(info.wall_seconds),
+                info.engine,
+                info.threads,
+                if info.threads == 1 { "" } else { "s" },
+                self.emu_version
+            ),
+        );
+        let m = &self.messages;
+        let mut msgs = format!(
+            "{} created, {} delivered · measured: {} created, {} delivered, {} undelivered · {} out of order",
+            group(m.created),
+            group(m.delivered),
+            group(m.measured_created),
+            group(m.measured_delivered),
+            group(m.undelivered),
+            group(m.out_of_order)
+        );
+        if m.acks_received > 0 {
+            write!(msgs, " · {} acks", group(m.acks_received)).unwrap();
+        }
+        line(out, "messages", &msgs);
+        let t = &self.throughput;
+        let span = if self.completion.is_some() {
+            " up to completion"
+        } else {
+            ""
+        };
+        line(
+            out,
+            "throughput",
+            &format!(
+                "{} % of link data capacity per terminal{span} (min {} %, max {} %); offered {} %; \
+                 packet-format maximum {} %",
+                fixed(t.delivered_pct.mean, 1),
+                fixed(t.delivered_pct.min, 1),
+                fixed(t.delivered_pct.max, 1),
+                fixed(t.offered_pct.mean, 1),
+                fixed(t.format_max_pct, 1)
+            ),
+        );
+        if let Some(c) = &self.completion {
+            line(
+                out,
+                "completion",
+                &format!("{} µs ({} ticks)", fixed(c.us, 3), group(c.ticks)),
+            );
+        }
+        line(out, "token hops", &group(self.token_hops));
+    }
+
+    fn write_latency_table(&self, out: &mut String) {
+        let header = [
+            "latency", "", "mean", "p50", "p90", "p99", "p99.9", "max", "count",
+        ];
+        let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+        let lat = &self.latency;
+        let metrics = [
+            ("message", &lat.message_latency),
+            ("network", &lat.network_latency),
+            ("source queue", &lat.source_queueing),
+        ];
+        for (name, s) in metrics {
+            rows.extend(self.metric_rows(name, s));
+        }
+        let widths: Vec<usize> = (0..header.len())
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        for row in &rows {
+            let mut text = String::new();
+            for (c, cell) in row.iter().enumerate() {
+                let w = widths[c];
+                match c {
+                    0 => write!(text, "{cell:<w$}"),
+                    1 => write!(text, "  {cell:<w$}"),
+                    _ => write!(text, "  {cell:>w$}"),
+                }
+                .unwrap();
+            }
+            out.push_str(text.trim_end());
+            out.push('\n');
+        }
+    }
+
+    /// Three rows (ticks, µs, header times) for one metric.
+    fn metric_rows(&self, name: &str, s: &LatencySummary) -> [Vec<String>; 3] {
+        let empty = s.count == 0;
+        let cells = |mean: String, rest: [String; 5]| -> Vec<String> {
+            if empty {
+                vec!["-".to_string(); 6]
+            } else {
+                std::iter::once(mean).chain(rest).collect()
+            }
+        };
+        let t = &s.ticks;
+        let ticks = cells(
+            fixed(t.mean, 1),
+            [t.p50, t.p90, t.p99, t.p99_9, t.max].map(group),
+        );
+        let scaled = |u: &super::latency::ScaledStats, d: usize| {
+            cells(
+                fixed(u.mean, d),
+                [u.p50, u.p90, u.p99, u.p99_9, u.max].map(|v| fixed(v, d)),
+            )
+        };
+        let rows = [
+            (name, "ticks", ticks, group(s.count)),
+            ("", "µs", scaled(&s.us, 3), String::new()),
+            (
+                "",
+                "header times",
+                scaled(&s.header_times, 2),
+                String::new(),
+            ),
+        ];
+        rows.map(|(label, unit, values, count)| {
+            let mut row = vec![label.to_string(), unit.to_string()];
+            row.extend(values);
+            row.push(count);
+            row
+        })
+    }
+
+    fn write_warnings(&self, out: &mut String) {
+        let m = &self.messages;
+        let mut warnings = Vec::new();
+        if m.undelivered > 0 {
+            warnings.push(format!(
+                "{} of {} measured messages were not delivered by tick {}: the network may be saturated \
+                 or stuck, and their latencies are missing from the table",
+                group(m.undelivered),
+                group(m.measured_created),
+                group(self.run.end_tick)
+            ));
+        } else if !self.run.complete {
+            warnings.push(
+                "the run stopped before every measured message was accounted for".to_string(),
+            );
+        }
+        if m.out_of_order > 0 {
+            warnings.push(format!(
+                "{} message{} arrived out of order or twice: message ordering was broken",
+                group(m.out_of_order),
+                if m.out_of_order == 1 { "" } else { "s" }
+            ));
+        }
+        if !warnings.is_empty() {
+            out.push('\n');
+        }
+        for w in warnings {
+            writeln!(out, "WARNING: {w}").unwrap();
+        }
+    }
+}
+
+/// One "label  text" line with the labels aligned.
+fn line(out: &mut String, label: &str, text: &str) {
+    writeln!(out, "{label:<11} {text}").unwrap();
+}
+
+/// A serde-tagged enum (`kind = "..."` plus fields) as "kind (field value, ...)".
+fn tagged_label(value: &impl Serialize) -> String {
+    let Ok(serde_json::Value::Object(map)) = serde_json::to_value(value) else {
+        return "?".to_string();
+    };
+    let kind = map
+        .get("kind")
+        .and_then(|k| k.as_str())
+        .unwrap_or("?")
+        .to_string();
+    let fields: Vec<String> = map
+        .iter()
+        .filter(|(k, _)| *k != "kind")
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    if fields.is_empty() {
+        kind
+    } else {
+        format!("{kind} ({})", fields.join(", "))
+    }
+}
+
+/// Wall time in a readable unit.
+fn wall(seconds: f64) -> String {
+    if seconds < 1.0 {
+        format!("{:.0} ms", seconds * 1000.0)
+    } else {
+        format!("{seconds:.2} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::RunOutcome;
+    use crate::model::Activity;
+    use crate::stats::TerminalStats;
+    use crate::stats::report::tests::{input, outcome, topology, traffic};
+
+    fn info() -> RunInfo {
+        RunInfo {
+            engine: "actors".to_string(),
+            threads: 8,
+            wall_seconds: 1.5,
+        }
+    }
+
+    #[test]
+    fn text_has_the_key_numbers() {
+        let (topo, traffic, outcome) = (topology(), traffic("kind = \"continuous\""), outcome());
+        let text = Report::new(&input(&topo, &traffic, &outcome, false)).render_text(&info());
+        for needle in [
+            "hypercube1",
+            "2 terminals",
+            "2 switches",
+            "shuffle (rotate 1), continuous, 32-byte messages",
+            "seed 7",
+            "120.000 µs (12,000 ticks",
+            "1.50 s wall time",
+            "engine actors, 8 threads",
+            "75.0 % of link data capacity per terminal (min 50.0 %, max 100.0 %)",
+            "packet-format maximum 95.8 %",
+            "4,242",
+            "500.0",
+            "1,400",
+            "header times",
+            "source queue",
+            "WARNING: 2 of 6 measured messages were not delivered",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+        assert!(!text.contains("completion"));
+        assert!(!text.contains("out of order or twice"));
+    }
+
+    #[test]
+    fn table_columns_line_up() {
+        let (topo, traffic, outcome) = (topology(), traffic("kind = \"continuous\""), outcome());
+        let text = Report::new(&input(&topo, &traffic, &outcome, false)).render_text(&info());
+        let table: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("latency"))
+            .take(10)
+            .collect();
+        assert_eq!(table.len(), 10);
+        // The header is ASCII, so its byte offset is a column; every row has a digit
+        // in the last column of "max".
+        let end = table[0].find(" max").unwrap() + " max".len();
+        for row in &table[1..] {
+            let last = row.chars().nth(end - 1);
+            assert!(
+                last.is_some_and(|c| c.is_ascii_digit()),
+                "misaligned: {row:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn batch_runs_show_completion_and_out_of_order_warns() {
+        let (topo, traffic) = (topology(), traffic("kind = \"batch\"\nmessages = 2"));
+        let mut outcome = outcome();
+        outcome.terminals[1].counters.out_of_order = 3;
+        let text = Report::new(&input(&topo, &traffic, &outcome, true)).render_text(&info());
+        assert!(text.contains("batch (messages 2)"), "{text}");
+        assert!(
+            text.contains("completion  90.000 µs (9,000 ticks)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("WARNING: 3 messages arrived out of order"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn empty_run_renders() {
+        let (topo, traffic) = (topology(), traffic("kind = \"continuous\""));
+        let outcome = RunOutcome {
+            end_tick: 0,
+            terminals: vec![TerminalStats::default(); 2],
+            activity: Activity::default(),
+            complete: true,
+            windows: 0,
+            node_runs: 0,
+        };
+        let mut inp = input(&topo, &traffic, &outcome, false);
+        inp.window = (0, 0);
+        let text = Report::new(&inp).render_text(&RunInfo {
+            wall_seconds: 0.0,
+            ..info()
+        });
+        assert!(text.contains("0 created"));
+        assert!(text.contains("message"));
+        assert!(!text.contains("NaN") && !text.contains("WARNING"), "{text}");
+    }
+}
