@@ -1,7 +1,27 @@
-//! Configuration: strict serde schemas for topology and traffic files.
+//! Configuration: strict serde schemas for topology and traffic files, and loading
+//! them (lookup, `--set` overrides, one-line errors naming file, line and key).
 
+mod decode;
+pub mod error;
+mod keypath;
+pub mod load;
+mod locate;
+pub mod lookup;
+pub mod overrides;
+pub mod shipped;
+pub mod source;
 pub mod topology;
 pub mod traffic;
+mod unused;
 
+#[cfg(test)]
+mod tests;
+
+pub use error::ConfigError;
+pub use load::{Loaded, load_topology, load_traffic};
+pub use lookup::find_source;
+pub use overrides::validate_sets;
+pub use shipped::{ListEntry, list_shipped, shipped, shipped_topologies, shipped_traffic};
+pub use source::{FileKind, Origin, SourceFile};
 pub use topology::TopologyConfig;
 pub use traffic::TrafficConfig;

@@ -1,0 +1,162 @@
+//! Turning a file's text plus `--set` overrides into a schema value, with every error
+//! traced to the file position or the `--set` argument that caused it.
+
+use super::error::{ConfigError, line_col};
+use super::keypath::{error_site, syntax_key};
+use super::overrides::{Override, apply};
+use super::source::SourceFile;
+use super::unused::first_unused;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::ops::Range;
+use toml::Spanned;
+use toml::de::{DeTable, Deserializer};
+
+/// Parses and deserializes `file`, first alone (so that an error in the file is
+/// reported against the file), then with `overrides` applied in order. A key that
+/// deserializes but is ignored (see [`super::unused`]) is an error too.
+pub(crate) fn decode<T: DeserializeOwned + Serialize>(
+    file: &SourceFile,
+    overrides: &[Override],
+) -> Result<T, ConfigError> {
+    let parsed = DeTable::parse(&file.text).map_err(|e| syntax_error(file, &e))?;
+    let span = parsed.span();
+    let root = parsed.into_inner();
+    let alone =
+        deserialize::<T>(span.clone(), &root).map_err(|(s, m)| file_error(file, &root, s, &m))?;
+    if overrides.is_empty() {
+        return Ok(alone);
+    }
+    let regions = regions(file.text.len(), overrides);
+    let mut merged = root;
+    for (ov, region) in overrides.iter().zip(&regions) {
+        apply(&mut merged, ov, region.clone())?;
+    }
+    deserialize::<T>(span, &merged)
+        .map_err(|(s, m)| override_error(&merged, overrides, &regions, s, &m))
+}
+
+/// Deserializes `root`; an error is its span and message.
+fn deserialize<T: DeserializeOwned + Serialize>(
+    span: Range<usize>,
+    root: &DeTable<'_>,
+) -> Result<T, (Option<Range<usize>>, String)> {
+    let config = T::deserialize(Deserializer::from(Spanned::new(span, root.clone())))
+        .map_err(|e| (e.span(), e.message().to_string()))?;
+    match first_unused(root, &config) {
+        Some(unused) => Err((Some(unused.span), unused.message)),
+        None => Ok(config),
+    }
+}
+
+/// One span region per override, after the end of the file text and disjoint.
+fn regions(text_len: usize, overrides: &[Override]) -> Vec<Range<usize>> {
+    let mut start = text_len + 1;
+    overrides
+        .iter()
+        .map(|ov| {
+            let region = start..start + ov.value.len().max(1);
+            start = region.end + 1;
+            region
+        })
+        .collect()
+}
+
+/// `NAME:LINE:COL: KEY: message` for a file that is not valid TOML.
+fn syntax_error(file: &SourceFile, e: &toml::de::Error) -> ConfigError {
+    let Some(span) = e.span() else {
+        return ConfigError::new(format!("{}: {}", file.name, e.message()));
+    };
+    let (line, col) = line_col(&file.text, span.start);
+    let key = syntax_key(&file.text, span.start)
+        .map(|k| format!("{k}: "))
+        .unwrap_or_default();
+    ConfigError::new(format!("{}:{line}:{col}: {key}{}", file.name, e.message()))
+}
+
+/// `NAME:LINE:COL: KEY: message` for a file that does not fit its schema (without a
+/// position when the error is about the whole document, e.g. a missing table).
+fn file_error(
+    file: &SourceFile,
+    root: &DeTable<'_>,
+    span: Option<Range<usize>>,
+    message: &str,
+) -> ConfigError {
+    let site = error_site(root, span, message);
+    let position = site
+        .span
+        .as_ref()
+        .map(|s| {
+            let (line, col) = line_col(&file.text, s.start);
+            format!(":{line}:{col}")
+        })
+        .unwrap_or_default();
+    let key = if site.path.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", site.key())
+    };
+    ConfigError::new(format!("{}{position}: {key}{message}", file.name))
+}
+
+/// `--set KEY=VALUE: message` for an error that only appears once overrides are
+/// applied. The culprit is the override whose value the error points into; failing
+/// that, the override whose key shares the longest prefix with the error's key (the
+/// latest of equals); failing that, all of them.
+fn override_error(
+    merged: &DeTable<'_>,
+    overrides: &[Override],
+    regions: &[Range<usize>],
+    span: Option<Range<usize>>,
+    message: &str,
+) -> ConfigError {
+    let inside = span
+        .as_ref()
+        .and_then(|s| regions.iter().position(|r| r.contains(&s.start)));
+    let culprits: Vec<&Override> = match inside.and_then(|i| overrides.get(i)) {
+        Some(ov) => vec![ov],
+        None => {
+            let path = error_site(merged, span, message).path;
+            let shared = |ov: &Override| {
+                ov.path
+                    .iter()
+                    .zip(&path)
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            };
+            let best = overrides.iter().map(shared).max().unwrap_or(0);
+            match overrides
+                .iter()
+                .rev()
+                .find(|ov| best > 0 && shared(ov) == best)
+            {
+                Some(ov) => vec![ov],
+                None => overrides.iter().collect(),
+            }
+        }
+    };
+    let sets: Vec<String> = culprits
+        .iter()
+        .map(|ov| format!("--set {}", ov.text))
+        .collect();
+    let hint = match culprits.as_slice() {
+        [ov] if message.starts_with("invalid type: string") => not_toml_hint(&ov.value),
+        _ => String::new(),
+    };
+    ConfigError::new(format!("{}: {message}{hint}", sets.join(" ")))
+}
+
+/// When an override's value was taken as a string because it is not a TOML value,
+/// why it is not one (for values that look like they were meant to be TOML).
+fn not_toml_hint(value: &str) -> String {
+    if !value.starts_with(['[', '{', '"', '\'']) {
+        return String::new();
+    }
+    match toml::de::DeValue::parse(value) {
+        Err(e) => format!(
+            " (`{value}` was read as a string: it is not a valid TOML value: {})",
+            e.message()
+        ),
+        Ok(_) => String::new(),
+    }
+}

@@ -1,0 +1,70 @@
+//! The one error type of the configuration layer, and text positions for its messages.
+
+/// A configuration problem: a file that cannot be found, read, parsed or deserialized,
+/// or a malformed `--set`. Its `Display` is one line that names the file, line and key
+/// (or the `--set` argument) responsible.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ConfigError {
+    message: String,
+}
+
+impl ConfigError {
+    /// An error with this message; line breaks in it are joined with "; " so that the
+    /// message stays on one line.
+    pub fn new(message: impl AsRef<str>) -> Self {
+        ConfigError {
+            message: one_line(message.as_ref()),
+        }
+    }
+
+    /// The one-line message (the same text as `Display`).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+/// Joins the non-blank lines of `text` with "; ".
+pub(crate) fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`; an offset past
+/// the end, or inside a character, is clamped to something sensible rather than panicking.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_is_one_line() {
+        let e = ConfigError::new("first\n  second\n\nthird\n");
+        assert_eq!(e.to_string(), "first; second; third");
+    }
+
+    #[test]
+    fn positions_are_one_based_and_clamped() {
+        let text = "ab\ncdé\nf";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 3), (2, 1));
+        assert_eq!(line_col(text, 7), (2, 4)); // after 'é' (2 bytes)
+        assert_eq!(line_col(text, 6), (2, 3)); // inside 'é': clamped back
+        assert_eq!(line_col(text, 100), (3, 2));
+        assert_eq!(line_col("", 5), (1, 1));
+    }
+}

@@ -1,0 +1,47 @@
+//! Saying where a configuration value came from, for error messages.
+
+use super::error::line_col;
+use super::keypath::key_span;
+use super::load::Loaded;
+use toml::de::DeTable;
+
+impl<T> Loaded<T> {
+    /// Where a dotted key's value came from, for error messages:
+    /// `hypercube8.toml:12:1: network.dimensions` if it is in the file,
+    /// `--set network.dimensions=0` if it came from an override (the last one that set
+    /// the key or a table containing it),
+    /// `hypercube8.toml: network.dimensions (default)` otherwise.
+    /// The key may carry this file's `topology.`/`traffic.` prefix.
+    pub fn locate(&self, key: &str) -> String {
+        let prefix = self.file.kind.prefix();
+        let key = key
+            .strip_prefix(prefix)
+            .and_then(|k| k.strip_prefix('.'))
+            .unwrap_or(key);
+        let set_here = |k: &str| {
+            key == k
+                || key
+                    .strip_prefix(k)
+                    .is_some_and(|rest| rest.starts_with('.'))
+        };
+        if let Some((k, v)) = self.overrides.iter().rev().find(|(k, _)| set_here(k)) {
+            let shown = if k == "description" || k.starts_with("description.") {
+                format!("{prefix}.{k}")
+            } else {
+                k.clone()
+            };
+            return format!("--set {shown}={v}");
+        }
+        let path: Vec<String> = key.split('.').map(String::from).collect();
+        let span = DeTable::parse(&self.file.text)
+            .ok()
+            .and_then(|root| key_span(root.get_ref(), &path));
+        match span {
+            Some(span) => {
+                let (line, col) = line_col(&self.file.text, span.start);
+                format!("{}:{line}:{col}: {key}", self.file.name)
+            }
+            None => format!("{}: {key} (default)", self.file.name),
+        }
+    }
+}

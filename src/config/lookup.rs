@@ -1,0 +1,176 @@
+//! Finding a configuration file from what the user typed: a path, a name in
+//! `topologies/` or `traffic/`, or the name of a shipped file.
+
+use super::error::ConfigError;
+use super::shipped::{find_shipped, shipped_names};
+use super::source::{FileKind, Origin, SourceFile};
+use std::path::{MAIN_SEPARATOR, Path};
+
+/// Finds and reads the file `spec` of this kind, looking relative to the current
+/// directory:
+/// 1. `spec` itself, if it is an existing file;
+/// 2. if `spec` has no path separator, `<dir>/<spec>` then `<dir>/<spec>.toml`, where
+///    `<dir>` is `topologies` or `traffic`;
+/// 3. the shipped file whose stem is `spec` without any `.toml` suffix.
+pub fn find_source(kind: FileKind, spec: &str) -> Result<SourceFile, ConfigError> {
+    find_source_in(kind, spec, Path::new(""))
+}
+
+/// [`find_source`] with relative paths taken from `base` instead of the current
+/// directory (`Path::new("")` means the current directory).
+pub(crate) fn find_source_in(
+    kind: FileKind,
+    spec: &str,
+    base: &Path,
+) -> Result<SourceFile, ConfigError> {
+    if spec.trim().is_empty() {
+        return Err(ConfigError::new(format!(
+            "no {kind} file given; shipped {kind} files: {}",
+            shipped_names(kind)
+        )));
+    }
+    let mut tried = Vec::new();
+    let direct = base.join(spec);
+    if direct.is_file() {
+        return read(kind, spec.to_string(), &direct);
+    }
+    tried.push(direct.display().to_string());
+
+    let has_separator = spec.contains('/') || spec.contains(MAIN_SEPARATOR);
+    if !has_separator {
+        for candidate in [spec.to_string(), format!("{spec}.toml")] {
+            let shown = Path::new(kind.dir()).join(&candidate);
+            let path = base.join(&shown);
+            if path.is_file() {
+                return read(kind, shown.display().to_string(), &path);
+            }
+            tried.push(path.display().to_string());
+        }
+    }
+
+    let stem = spec.strip_suffix(".toml").unwrap_or(spec);
+    if let Some(text) = find_shipped(kind, stem) {
+        return Ok(SourceFile {
+            kind,
+            name: format!("{stem}.toml"),
+            text: text.to_string(),
+            origin: Origin::Shipped,
+        });
+    }
+    Err(ConfigError::new(format!(
+        "{kind} file `{spec}` not found: tried {} and the shipped {kind} files ({})",
+        tried.join(", "),
+        shipped_names(kind)
+    )))
+}
+
+/// Reads `path`, naming it `name` in messages.
+fn read(kind: FileKind, name: String, path: &Path) -> Result<SourceFile, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(SourceFile {
+            kind,
+            name,
+            text,
+            origin: Origin::Path(path.to_path_buf()),
+        }),
+        Err(e) => Err(ConfigError::new(format!("cannot read {name}: {e}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// A fresh empty directory under the system temp directory.
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("emu-lookup-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn bare_name_falls_back_to_shipped_with_and_without_suffix() {
+        let empty = temp_dir("shipped");
+        for spec in ["hypercube8", "hypercube8.toml"] {
+            let f = find_source_in(FileKind::Topology, spec, &empty).expect("shipped");
+            assert_eq!(f.origin, Origin::Shipped);
+            assert_eq!(f.name, "hypercube8.toml");
+            assert!(f.text.contains("dimensions = 8"));
+        }
+        let f = find_source_in(FileKind::Traffic, "uniform", &empty).expect("shipped");
+        assert_eq!(f.name, "uniform.toml");
+        let _ = std::fs::remove_dir_all(&empty);
+    }
+
+    #[test]
+    fn bare_name_prefers_the_directory_file() {
+        let base = temp_dir("dir");
+        std::fs::create_dir_all(base.join("traffic")).expect("mkdir");
+        std::fs::write(base.join("traffic/mine.toml"), "description = \"mine\"\n").expect("write");
+        for spec in ["mine", "mine.toml"] {
+            let f = find_source_in(FileKind::Traffic, spec, &base).expect("found");
+            assert_eq!(
+                f.name,
+                Path::new("traffic").join("mine.toml").display().to_string()
+            );
+            assert_eq!(
+                f.origin,
+                Origin::Path(base.join("traffic").join("mine.toml"))
+            );
+            assert_eq!(f.text, "description = \"mine\"\n");
+        }
+        // The traffic directory is not searched for topologies.
+        assert!(find_source_in(FileKind::Topology, "mine", &base).is_err());
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn a_path_is_read_and_named_as_given() {
+        let base = temp_dir("path");
+        let path = base.join("my topo.toml");
+        std::fs::write(&path, "x = 1\n").expect("write");
+        let spec = path.display().to_string();
+        let f = find_source(FileKind::Topology, &spec).expect("found");
+        assert_eq!(f.name, spec);
+        assert_eq!(f.origin, Origin::Path(path.clone()));
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn not_found_names_what_was_tried_and_the_shipped_files() {
+        let base = temp_dir("missing");
+        let e = find_source_in(FileKind::Topology, "torus", &base).expect_err("missing");
+        let m = e.to_string();
+        assert!(m.contains("`torus` not found"), "{m}");
+        assert!(
+            m.contains(
+                &Path::new("topologies")
+                    .join("torus.toml")
+                    .display()
+                    .to_string()
+            ),
+            "{m}"
+        );
+        assert!(m.contains("hypercube8") && m.contains("ring4"), "{m}");
+        let e = find_source_in(FileKind::Traffic, "no/such.toml", &base).expect_err("missing");
+        assert!(e.to_string().contains("no/such.toml"), "{e}");
+        assert!(find_source_in(FileKind::Traffic, " ", &base).is_err());
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn unreadable_file_names_the_path_and_os_error() {
+        let base = temp_dir("unreadable");
+        let path = base.join("bad.toml");
+        std::fs::write(&path, [0xff, 0xfe, 0x00]).expect("write");
+        let spec = path.display().to_string();
+        let e = find_source(FileKind::Topology, &spec).expect_err("not UTF-8");
+        assert!(
+            e.to_string().starts_with(&format!("cannot read {spec}: ")),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&base);
+    }
+}

@@ -1,0 +1,71 @@
+//! Finding keys that deserialized without error but were ignored.
+//!
+//! serde's `deny_unknown_fields` does not reach the unit variants of an internally
+//! tagged enum, so `[pattern] kind = "uniform"` with `rotate = 2` would load with
+//! `rotate` silently dropped. Serializing the result back and comparing keys finds
+//! every such key, whatever the schema.
+
+use serde::Serialize;
+use std::ops::Range;
+use toml::de::{DeTable, DeValue};
+
+/// A key of the input that the deserialized value does not have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Unused {
+    /// The key's span in the input.
+    pub span: Range<usize>,
+    /// A message in serde's words: "unknown field `rotate`, ...".
+    pub message: String,
+}
+
+/// The first (in text order) key of `input` that `config` does not serialize, if any.
+/// If `config` cannot be serialized, nothing is reported.
+pub(crate) fn first_unused<T: Serialize>(input: &DeTable<'_>, config: &T) -> Option<Unused> {
+    let output = toml::Table::try_from(config).ok()?;
+    let mut found = Vec::new();
+    collect(input, &output, &mut found);
+    found.into_iter().min_by_key(|u| u.span.start)
+}
+
+fn collect(input: &DeTable<'_>, output: &toml::Table, found: &mut Vec<Unused>) {
+    for (key, value) in input.iter() {
+        match (value.get_ref(), output.get(key.get_ref().as_ref())) {
+            (DeValue::Table(inner), Some(toml::Value::Table(out))) => collect(inner, out, found),
+            (_, Some(_)) => {}
+            (_, None) => {
+                let kind = input.get("kind").and_then(|k| k.get_ref().as_str());
+                let why = kind
+                    .map(|k| format!(", which kind = \"{k}\" does not use"))
+                    .unwrap_or_default();
+                found.push(Unused {
+                    span: key.span(),
+                    message: format!("unknown field `{}`{why}", key.get_ref()),
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::TrafficConfig;
+
+    #[test]
+    fn keys_ignored_by_unit_variants_are_found() {
+        let text = "[pattern]\nkind = \"uniform\"\nrotate = 2\n[injection]\nkind = \"continuous\"\nload = 1\n";
+        let root = DeTable::parse(text).expect("toml").into_inner();
+        let config: TrafficConfig = toml::from_str(text).expect("serde accepts it");
+        let u = first_unused(&root, &config).expect("rotate is unused");
+        assert_eq!(&text[u.span.clone()], "rotate");
+        assert_eq!(
+            u.message,
+            "unknown field `rotate`, which kind = \"uniform\" does not use"
+        );
+        let text =
+            "[pattern]\nkind = \"shuffle\"\nrotate = 2\n[injection]\nkind = \"continuous\"\n";
+        let root = DeTable::parse(text).expect("toml").into_inner();
+        let config: TrafficConfig = toml::from_str(text).expect("valid");
+        assert_eq!(first_unused(&root, &config), None);
+    }
+}
