@@ -9,9 +9,9 @@
 //! stops the run; it never blocks.
 
 use super::check::check_links;
-use super::runner::{run_window, Full, NodeClock, RunError, Wires};
+use super::runner::{Full, NodeClock, RunError, Wires, run_window};
 use super::schedule::{Decision, Scheduler};
-use super::{deadlock_error, run_error, EngineError, ProgressFn, RunControl, RunOutcome};
+use super::{EngineError, ProgressFn, RunControl, RunOutcome, deadlock_error, run_error};
 use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
 use crate::network::{Network, NodeId};
 use crate::time::Tick;
@@ -66,8 +66,15 @@ impl Wires for ActorWires {
         self.slots[port].take().map(|(_, tok)| tok)
     }
 
-    fn push(&mut self, port: PortId, at: Tick, token: Token) -> Result<Option<(NodeId, Tick)>, Full> {
-        let Some(out) = &self.outputs[port] else { return Ok(None) };
+    fn push(
+        &mut self,
+        port: PortId,
+        at: Tick,
+        token: Token,
+    ) -> Result<Option<(NodeId, Tick)>, Full> {
+        let Some(out) = &self.outputs[port] else {
+            return Ok(None);
+        };
         let arrival = at + out.latency;
         match out.tx.try_send((arrival, token)) {
             Ok(()) => Ok(Some((out.to, arrival))),
@@ -90,7 +97,15 @@ async fn actor(
     let mut out = Outbox::default();
     while let Ok(Command::Run { end }) = commands.recv().await {
         let mut notify = Vec::new();
-        let result = run_window(node.as_mut(), ports, &mut wires, &mut clock, end, &mut out, &mut notify);
+        let result = run_window(
+            node.as_mut(),
+            ports,
+            &mut wires,
+            &mut clock,
+            end,
+            &mut out,
+            &mut notify,
+        );
         let (next, error) = match result {
             Ok(next) => (next, None),
             Err(e) => (None, Some(e)),
@@ -100,7 +115,14 @@ async fn actor(
             let peeked = wires.slots.iter().map(|s| u64::from(s.is_some())).collect();
             (counters, peeked)
         });
-        let report = Report { node: id, next, activity: std::mem::take(&mut out.activity), notify, check, error };
+        let report = Report {
+            node: id,
+            next,
+            activity: std::mem::take(&mut out.activity),
+            notify,
+            check,
+            error,
+        };
         if done.send(report).await.is_err() {
             break;
         }
@@ -109,7 +131,12 @@ async fn actor(
 }
 
 /// Runs `net` with one task per node on a tokio runtime of `threads` worker threads.
-pub fn run(net: &Network, ctl: &RunControl, threads: usize, progress: Option<ProgressFn>) -> Result<RunOutcome, EngineError> {
+pub fn run(
+    net: &Network,
+    ctl: &RunControl,
+    threads: usize,
+    progress: Option<ProgressFn>,
+) -> Result<RunOutcome, EngineError> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads.max(1))
         .build()
@@ -117,29 +144,54 @@ pub fn run(net: &Network, ctl: &RunControl, threads: usize, progress: Option<Pro
     rt.block_on(coordinate(net, ctl, progress))
 }
 
-async fn coordinate(net: &Network, ctl: &RunControl, mut progress: Option<ProgressFn<'_>>) -> Result<RunOutcome, EngineError> {
+async fn coordinate(
+    net: &Network,
+    ctl: &RunControl,
+    mut progress: Option<ProgressFn<'_>>,
+) -> Result<RunOutcome, EngineError> {
     let dirs = net.directions();
     let map = net.port_map();
-    let channels: Vec<(Sender<Wire>, Receiver<Wire>)> =
-        dirs.iter().map(|d| async_channel::bounded(d.capacity)).collect();
+    let channels: Vec<(Sender<Wire>, Receiver<Wire>)> = dirs
+        .iter()
+        .map(|d| async_channel::bounded(d.capacity))
+        .collect();
     let (done_tx, done_rx) = async_channel::unbounded::<Report>();
     let mut commands = Vec::with_capacity(net.nodes.len());
     let mut handles = Vec::with_capacity(net.nodes.len());
     for (id, node) in net.instantiate().into_iter().enumerate() {
         let wires = ActorWires {
-            inputs: map[id].iter().map(|w| w.inp.map(|d| channels[d].1.clone())).collect(),
+            inputs: map[id]
+                .iter()
+                .map(|w| w.inp.map(|d| channels[d].1.clone()))
+                .collect(),
             slots: vec![None; map[id].len()],
             outputs: map[id]
                 .iter()
-                .map(|w| w.out.map(|d| Out { tx: channels[d].0.clone(), latency: dirs[d].latency, to: dirs[d].to.node }))
+                .map(|w| {
+                    w.out.map(|d| Out {
+                        tx: channels[d].0.clone(),
+                        latency: dirs[d].latency,
+                        to: dirs[d].to.node,
+                    })
+                })
                 .collect(),
         };
         let (cmd_tx, cmd_rx) = async_channel::bounded(1);
         commands.push(cmd_tx);
-        handles.push(tokio::spawn(actor(id, node, wires, cmd_rx, done_tx.clone(), ctl.check)));
+        handles.push(tokio::spawn(actor(
+            id,
+            node,
+            wires,
+            cmd_rx,
+            done_tx.clone(),
+            ctl.check,
+        )));
     }
     let mut sched = Scheduler::new(net.nodes.len(), net.min_latency(), ctl.clone());
-    let mut counters: Vec<Vec<PortCounters>> = map.iter().map(|p| vec![PortCounters::default(); p.len()]).collect();
+    let mut counters: Vec<Vec<PortCounters>> = map
+        .iter()
+        .map(|p| vec![PortCounters::default(); p.len()])
+        .collect();
     let mut peeked: Vec<Vec<u64>> = map.iter().map(|p| vec![0; p.len()]).collect();
     let mut reports = Vec::new();
     let result = loop {
@@ -159,7 +211,9 @@ async fn coordinate(net: &Network, ctl: &RunControl, mut progress: Option<Progre
                     }
                 }
                 if reports.len() != due.len() {
-                    break Err(EngineError::Internal("a node task stopped unexpectedly".into()));
+                    break Err(EngineError::Internal(
+                        "a node task stopped unexpectedly".into(),
+                    ));
                 }
                 // Node order, so that errors and bookkeeping do not depend on timing.
                 reports.sort_unstable_by_key(|r| r.node);
@@ -181,8 +235,12 @@ async fn coordinate(net: &Network, ctl: &RunControl, mut progress: Option<Progre
                     }
                 }
                 if ctl.check {
-                    let in_flight = |d: usize| channels[d].0.len() as u64 + peeked[dirs[d].to.node][dirs[d].to.port];
-                    if let Err(e) = check_links(net, end - 1, |e| counters[e.node][e.port], in_flight) {
+                    let in_flight = |d: usize| {
+                        channels[d].0.len() as u64 + peeked[dirs[d].to.node][dirs[d].to.port]
+                    };
+                    if let Err(e) =
+                        check_links(net, end - 1, |e| counters[e.node][e.port], in_flight)
+                    {
                         break Err(e);
                     }
                 }
@@ -206,12 +264,18 @@ async fn coordinate(net: &Network, ctl: &RunControl, mut progress: Option<Progre
     drop(done_rx);
     let mut nodes = Vec::with_capacity(handles.len());
     for h in handles {
-        nodes.push(h.await.map_err(|e| EngineError::Internal(format!("a node task failed: {e}")))?);
+        nodes.push(
+            h.await
+                .map_err(|e| EngineError::Internal(format!("a node task failed: {e}")))?,
+        );
     }
     match result? {
         Ok(complete) => {
-            let stats =
-                net.terminals.iter().map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default()).collect();
+            let stats = net
+                .terminals
+                .iter()
+                .map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default())
+                .collect();
             Ok(sched.outcome(stats, complete))
         }
         Err((since, at)) => {

@@ -1,8 +1,8 @@
 //! The global credit invariant, checked at every barrier under `--check`.
 
 use super::EngineError;
-use crate::model::dslink::check_direction;
 use crate::model::PortCounters;
+use crate::model::dslink::check_direction;
 use crate::network::{End, Network};
 use crate::time::Tick;
 
@@ -18,7 +18,9 @@ pub(super) fn check_links(
     for (i, l) in net.links.iter().enumerate() {
         let (ca, cb) = (counters(l.a), counters(l.b));
         let (ab, ba) = (in_flight(2 * i), in_flight(2 * i + 1));
-        for (from, to, x, y, fwd, back) in [(l.a, l.b, &ca, &cb, ab, ba), (l.b, l.a, &cb, &ca, ba, ab)] {
+        for (from, to, x, y, fwd, back) in
+            [(l.a, l.b, &ca, &cb, ab, ba), (l.b, l.a, &cb, &ca, ba, ab)]
+        {
             check_direction(x, y, fwd, back).map_err(|what| EngineError::Invariant {
                 tick,
                 what: format!(

@@ -155,16 +155,31 @@ impl EngineError {
 }
 
 /// Builds the deadlock error from every node's wait report.
-fn deadlock_error(net: &crate::network::Network, nodes: &[&dyn crate::model::Node], since: Tick, at: Tick, in_flight: u64) -> EngineError {
+fn deadlock_error(
+    net: &crate::network::Network,
+    nodes: &[&dyn crate::model::Node],
+    since: Tick,
+    at: Tick,
+    in_flight: u64,
+) -> EngineError {
     let stuck = nodes
         .iter()
         .enumerate()
         .filter_map(|(i, n)| {
             let waits = n.waits();
-            (!waits.is_empty()).then(|| StuckNode { node: i, name: net.nodes[i].name.clone(), waits })
+            (!waits.is_empty()).then(|| StuckNode {
+                node: i,
+                name: net.nodes[i].name.clone(),
+                waits,
+            })
         })
         .collect();
-    EngineError::Deadlock { tick: at, since, in_flight, stuck }
+    EngineError::Deadlock {
+        tick: at,
+        since,
+        in_flight,
+        stuck,
+    }
 }
 
 /// Names the node, port and link of a failure inside a node's window.
@@ -180,17 +195,32 @@ fn run_error(
         map[node]
             .get(port)
             .and_then(|w| w.out)
-            .map(|d| format!(" (link to {} port {})", net.nodes[dirs[d].to.node].name, dirs[d].to.port))
+            .map(|d| {
+                format!(
+                    " (link to {} port {})",
+                    net.nodes[dirs[d].to.node].name, dirs[d].to.port
+                )
+            })
             .unwrap_or_default()
     };
     match e {
         runner::RunError::Model(tick, m) => {
             let (kind, port, what, fc) = match m {
-                ModelError::FlowControl { port, what } => ("flow-control violation", port, what, true),
+                ModelError::FlowControl { port, what } => {
+                    ("flow-control violation", port, what, true)
+                }
                 ModelError::Routing { port, what } => ("routing error", port, what, false),
                 ModelError::Protocol { port, what } => ("protocol error", port, what, false),
             };
-            EngineError::Model { kind, tick, node: net.nodes[node].name.clone(), port, peer: peer(port), what, flow_control: fc }
+            EngineError::Model {
+                kind,
+                tick,
+                node: net.nodes[node].name.clone(),
+                port,
+                peer: peer(port),
+                what,
+                flow_control: fc,
+            }
         }
         runner::RunError::Full(tick, f) => {
             let d = map[node][f.port].out.map(|d| dirs[d]);

@@ -21,7 +21,12 @@ pub(super) trait Wires {
     fn pop(&mut self, port: PortId) -> Option<Token>;
     /// Sends `token` out of `port`, leaving the transmitter at `at`. Returns the
     /// receiving node and the arrival tick, or `None` for an unconnected port.
-    fn push(&mut self, port: PortId, at: Tick, token: Token) -> Result<Option<(NodeId, Tick)>, Full>;
+    fn push(
+        &mut self,
+        port: PortId,
+        at: Tick,
+        token: Token,
+    ) -> Result<Option<(NodeId, Tick)>, Full>;
 }
 
 /// Why a window failed.

@@ -117,7 +117,9 @@ impl Scheduler {
 
     /// Packets injected and not yet ejected.
     pub fn in_flight(&self) -> u64 {
-        self.totals.packets_injected.saturating_sub(self.totals.packets_ejected)
+        self.totals
+            .packets_injected
+            .saturating_sub(self.totals.packets_ejected)
     }
 
     /// Accounts a finished window `[start, end)` with its activity, and decides.
@@ -139,7 +141,10 @@ impl Scheduler {
         }
         let in_flight = self.in_flight() > 0;
         if in_flight && self.now.saturating_sub(self.last_move) > self.ctl.deadlock_window {
-            return Decision::Deadlock { since: self.last_move, at: self.now };
+            return Decision::Deadlock {
+                since: self.last_move,
+                at: self.now,
+            };
         }
         if self.now >= self.ctl.hard_stop {
             return Decision::Done { complete: !open };
@@ -148,7 +153,10 @@ impl Scheduler {
             // Nothing will ever happen again.
             if in_flight {
                 let at = self.last_move + self.ctl.deadlock_window + 1;
-                return Decision::Deadlock { since: self.last_move, at };
+                return Decision::Deadlock {
+                    since: self.last_move,
+                    at,
+                };
             }
             self.now = self.now.max(self.ctl.end_after);
             return Decision::Done { complete: !open };
@@ -157,7 +165,11 @@ impl Scheduler {
     }
 
     /// The outcome of a run that ended normally.
-    pub fn outcome(&self, terminals: Vec<crate::stats::TerminalStats>, complete: bool) -> RunOutcome {
+    pub fn outcome(
+        &self,
+        terminals: Vec<crate::stats::TerminalStats>,
+        complete: bool,
+    ) -> RunOutcome {
         RunOutcome {
             end_tick: self.now,
             terminals,

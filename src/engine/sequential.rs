@@ -3,9 +3,9 @@
 //! byte for byte, and the baseline that measures what an engine costs.
 
 use super::check::check_links;
-use super::runner::{run_window, Full, NodeClock, Wires};
+use super::runner::{Full, NodeClock, Wires, run_window};
 use super::schedule::{Decision, Scheduler};
-use super::{deadlock_error, run_error, EngineError, ProgressFn, RunControl, RunOutcome};
+use super::{EngineError, ProgressFn, RunControl, RunOutcome, deadlock_error, run_error};
 use crate::model::{Activity, Node, Outbox, PortId, Token};
 use crate::network::{Direction, Network, NodeId, PortWires};
 use crate::time::Tick;
@@ -28,8 +28,15 @@ impl Wires for SeqWires<'_> {
         self.queues[d].pop_front().map(|(_, tok)| tok)
     }
 
-    fn push(&mut self, port: PortId, at: Tick, token: Token) -> Result<Option<(NodeId, Tick)>, Full> {
-        let Some(d) = self.ports[port].out else { return Ok(None) };
+    fn push(
+        &mut self,
+        port: PortId,
+        at: Tick,
+        token: Token,
+    ) -> Result<Option<(NodeId, Tick)>, Full> {
+        let Some(d) = self.ports[port].out else {
+            return Ok(None);
+        };
         let dir = &self.dirs[d];
         if self.queues[d].len() >= dir.capacity {
             return Err(Full { port });
@@ -41,11 +48,18 @@ impl Wires for SeqWires<'_> {
 }
 
 /// Runs `net` to completion on the calling thread.
-pub fn run(net: &Network, ctl: &RunControl, mut progress: Option<ProgressFn>) -> Result<RunOutcome, EngineError> {
+pub fn run(
+    net: &Network,
+    ctl: &RunControl,
+    mut progress: Option<ProgressFn>,
+) -> Result<RunOutcome, EngineError> {
     let mut nodes = net.instantiate();
     let dirs = net.directions();
     let map = net.port_map();
-    let mut queues: Vec<VecDeque<(Tick, Token)>> = dirs.iter().map(|d| VecDeque::with_capacity(d.capacity)).collect();
+    let mut queues: Vec<VecDeque<(Tick, Token)>> = dirs
+        .iter()
+        .map(|d| VecDeque::with_capacity(d.capacity))
+        .collect();
     let mut clocks: Vec<NodeClock> = (0..nodes.len()).map(|_| NodeClock::default()).collect();
     let mut sched = Scheduler::new(nodes.len(), net.min_latency(), ctl.clone());
     let mut out = Outbox::default();
@@ -56,9 +70,21 @@ pub fn run(net: &Network, ctl: &RunControl, mut progress: Option<ProgressFn>) ->
             Some((start, end, due)) => {
                 let mut act = Activity::default();
                 for n in due {
-                    let mut wires = SeqWires { queues: &mut queues, ports: &map[n], dirs: &dirs };
-                    let next = run_window(nodes[n].as_mut(), map[n].len(), &mut wires, &mut clocks[n], end, &mut out, &mut notify)
-                        .map_err(|e| run_error(net, &dirs, &map, n, e))?;
+                    let mut wires = SeqWires {
+                        queues: &mut queues,
+                        ports: &map[n],
+                        dirs: &dirs,
+                    };
+                    let next = run_window(
+                        nodes[n].as_mut(),
+                        map[n].len(),
+                        &mut wires,
+                        &mut clocks[n],
+                        end,
+                        &mut out,
+                        &mut notify,
+                    )
+                    .map_err(|e| run_error(net, &dirs, &map, n, e))?;
                     act.add(&out.activity);
                     out.activity = Activity::default();
                     sched.ran(n, next);
@@ -68,7 +94,12 @@ pub fn run(net: &Network, ctl: &RunControl, mut progress: Option<ProgressFn>) ->
                 }
                 if ctl.check {
                     let tick = end - 1;
-                    check_links(net, tick, |e| nodes[e.node].port_counters(e.port), |d| queues[d].len() as u64)?;
+                    check_links(
+                        net,
+                        tick,
+                        |e| nodes[e.node].port_counters(e.port),
+                        |d| queues[d].len() as u64,
+                    )?;
                 }
                 let decision = sched.after_window(start, end, &act);
                 if let Some(p) = progress.as_mut() {
@@ -94,4 +125,3 @@ pub fn run(net: &Network, ctl: &RunControl, mut progress: Option<ProgressFn>) ->
         }
     }
 }
-

@@ -1,20 +1,20 @@
 //! Turns a topology and a traffic file into a validated [`Network`]. Every check that
 //! can fail names the key it is about, so the front end can point at the file line.
 
-use super::{hypercube, ring, End, Link, Network, NodeId, NodeKind, NodeSpec, RunPlan};
+use super::{End, Link, Network, NodeId, NodeKind, NodeSpec, RunPlan, hypercube, ring};
 use crate::config::topology::NetworkConfig;
 use crate::config::traffic::{InjectionConfig, PatternConfig};
 use crate::config::{TopologyConfig, TrafficConfig};
+use crate::model::PortId;
 use crate::model::c104::C104Params;
 use crate::model::dslink::LinkParams;
 use crate::model::processor::ProcessorParams;
 use crate::model::terminal::TerminalParams;
 use crate::model::token::{CONTROL_TOKEN_BITS, DATA_TOKEN_BITS};
 use crate::model::vcp::VcpParams;
-use crate::model::PortId;
 use crate::routing::IntervalTable;
 use crate::time::{Tick, TimeBase};
-use crate::traffic::pattern::{resolve, Family};
+use crate::traffic::pattern::{Family, resolve};
 use crate::traffic::{Destination, Injection};
 use std::sync::Arc;
 
@@ -31,17 +31,28 @@ pub struct BuildError {
 }
 
 fn topo_err(key: &str, message: impl Into<String>) -> BuildError {
-    BuildError { file: "topology", key: key.into(), message: message.into() }
+    BuildError {
+        file: "topology",
+        key: key.into(),
+        message: message.into(),
+    }
 }
 
 fn traffic_err(key: &str, message: impl Into<String>) -> BuildError {
-    BuildError { file: "traffic", key: key.into(), message: message.into() }
+    BuildError {
+        file: "traffic",
+        key: key.into(),
+        message: message.into(),
+    }
 }
 
 /// Mixes a run seed with a stream number (SplitMix64), so every node gets its own
 /// independent generator (../shared/DESIGN.md "Determinism and randomness").
 pub fn mix_seed(seed: u64, stream: u64) -> u64 {
-    let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(0x632B_E59B_D9B4_E019);
+    let mut z = seed
+        ^ stream
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(0x632B_E59B_D9B4_E019);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -77,7 +88,11 @@ impl Parts {
             random_headers: vec![None; ports],
             seed: mix_seed(self.seed, id as u64),
         };
-        self.nodes.push(NodeSpec { name, kind: NodeKind::C104(p), ports });
+        self.nodes.push(NodeSpec {
+            name,
+            kind: NodeKind::C104(p),
+            ports,
+        });
         id
     }
 
@@ -90,8 +105,15 @@ impl Parts {
             seed: mix_seed(self.seed, id as u64),
             ..self.terminal.clone()
         };
-        let p = ProcessorParams { vcp: self.vcp.clone(), terminal };
-        self.nodes.push(NodeSpec { name: format!("t9000[{label}]"), kind: NodeKind::Processor(p), ports: 1 });
+        let p = ProcessorParams {
+            vcp: self.vcp.clone(),
+            terminal,
+        };
+        self.nodes.push(NodeSpec {
+            name: format!("t9000[{label}]"),
+            kind: NodeKind::Processor(p),
+            ports: 1,
+        });
         debug_assert_eq!(self.terminals.len(), label as usize);
         self.terminals.push(id);
         id
@@ -102,7 +124,12 @@ impl Parts {
         let latency = self.latency;
         // What the wire can hold (a token per control-token time) plus one being sent.
         let in_flight = (latency / CONTROL_TOKEN_BITS) as usize + 2;
-        self.links.push(Link { a: End { node: a, port: pa }, b: End { node: b, port: pb }, latency, in_flight });
+        self.links.push(Link {
+            a: End { node: a, port: pa },
+            b: End { node: b, port: pb },
+            latency,
+            in_flight,
+        });
     }
 }
 
@@ -112,7 +139,10 @@ fn ns_to_ticks(key: &str, ns: u32, rate_mbit_s: u32) -> Result<Tick, BuildError>
     if scaled % 1000 != 0 {
         return Err(topo_err(
             key,
-            format!("{ns} ns is not a whole number of bit periods at {rate_mbit_s} Mbit/s (one tick = {} ns)", 1000.0 / f64::from(rate_mbit_s)),
+            format!(
+                "{ns} ns is not a whole number of bit periods at {rate_mbit_s} Mbit/s (one tick = {} ns)",
+                1000.0 / f64::from(rate_mbit_s)
+            ),
         ));
     }
     Ok(scaled / 1000)
@@ -120,7 +150,10 @@ fn ns_to_ticks(key: &str, ns: u32, rate_mbit_s: u32) -> Result<Tick, BuildError>
 
 fn us_to_ticks(key: &str, us: f64, tick_ns: f64) -> Result<Tick, BuildError> {
     if !us.is_finite() || us < 0.0 {
-        return Err(traffic_err(key, format!("{us} is not a duration: give microseconds ≥ 0")));
+        return Err(traffic_err(
+            key,
+            format!("{us} is not a duration: give microseconds ≥ 0"),
+        ));
     }
     let t = (us * 1000.0 / tick_ns).round();
     if t > 1e15 {
@@ -130,32 +163,54 @@ fn us_to_ticks(key: &str, us: f64, tick_ns: f64) -> Result<Tick, BuildError> {
 }
 
 /// Builds the plan for `topology` under `traffic` with run seed `seed`.
-pub fn build(name: &str, topology: &TopologyConfig, traffic: &TrafficConfig, seed: u64) -> Result<Network, BuildError> {
+pub fn build(
+    name: &str,
+    topology: &TopologyConfig,
+    traffic: &TrafficConfig,
+    seed: u64,
+) -> Result<Network, BuildError> {
     let t = topology;
     // --- link and time base
     let rate = t.link.bit_rate_mbit_s;
     if rate == 0 || rate > 1_000_000 {
-        return Err(topo_err("link.bit_rate_mbit_s", format!("{rate} is not a link rate: give Mbit/s in 1..=1000000")));
+        return Err(topo_err(
+            "link.bit_rate_mbit_s",
+            format!("{rate} is not a link rate: give Mbit/s in 1..=1000000"),
+        ));
     }
-    let time = TimeBase { tick_ns: 1000.0 / f64::from(rate) };
+    let time = TimeBase {
+        tick_ns: 1000.0 / f64::from(rate),
+    };
     let wire = ns_to_ticks("link.wire_delay_ns", t.link.wire_delay_ns, rate)?;
     if wire == 0 {
-        return Err(topo_err("link.wire_delay_ns", "must be at least one bit period: every link has a delay"));
+        return Err(topo_err(
+            "link.wire_delay_ns",
+            "must be at least one bit period: every link has a delay",
+        ));
     }
     // --- packet format
     let hb = t.packet.header_bytes;
     if !(1..=2).contains(&hb) {
-        return Err(topo_err("packet.header_bytes", format!("{hb}: a C104 header is 1 or 2 bytes")));
+        return Err(topo_err(
+            "packet.header_bytes",
+            format!("{hb}: a C104 header is 1 or 2 bytes"),
+        ));
     }
     let max_data = t.packet.max_data_bytes;
     if !(1..=65_536).contains(&max_data) {
-        return Err(topo_err("packet.max_data_bytes", format!("{max_data}: give 1..=65536 bytes")));
+        return Err(topo_err(
+            "packet.max_data_bytes",
+            format!("{max_data}: give 1..=65536 bytes"),
+        ));
     }
     let packet_tokens = hb + max_data + 1;
     // --- buffers and credit
     let batch = t.link.fct_batch_tokens;
     if batch == 0 {
-        return Err(topo_err("link.fct_batch_tokens", "must be at least 1 token per FCT"));
+        return Err(topo_err(
+            "link.fct_batch_tokens",
+            "must be at least 1 token per FCT",
+        ));
     }
     let buffer = t.link.buffer_tokens.tokens(packet_tokens);
     if buffer < batch {
@@ -169,7 +224,10 @@ pub fn build(name: &str, topology: &TopologyConfig, traffic: &TrafficConfig, see
     }
     let output_buffer = t.c104.output_buffer_tokens.tokens(packet_tokens);
     if output_buffer == 0 {
-        return Err(topo_err("c104.output_buffer_tokens", "must be at least 1 token"));
+        return Err(topo_err(
+            "c104.output_buffer_tokens",
+            "must be at least 1 token",
+        ));
     }
     // --- header time
     let header_time = ns_to_ticks("c104.header_time_ns", t.c104.header_time_ns, rate)?;
@@ -187,19 +245,28 @@ pub fn build(name: &str, topology: &TopologyConfig, traffic: &TrafficConfig, see
         )
     })?;
     if t.vcp.channels == 0 || t.vcp.channels > 4096 {
-        return Err(topo_err("vcp.channels", format!("{}: give 1..=4096 channels", t.vcp.channels)));
+        return Err(topo_err(
+            "vcp.channels",
+            format!("{}: give 1..=4096 channels", t.vcp.channels),
+        ));
     }
     // --- network size
     let (family, terminals) = match t.network {
         NetworkConfig::Hypercube { dimensions } => {
             if !(1..=20).contains(&dimensions) {
-                return Err(topo_err("network.dimensions", format!("{dimensions}: give 1..=20 (2 to 1,048,576 switches)")));
+                return Err(topo_err(
+                    "network.dimensions",
+                    format!("{dimensions}: give 1..=20 (2 to 1,048,576 switches)"),
+                ));
             }
             (Family::Hypercube { dimensions }, 1u32 << dimensions)
         }
         NetworkConfig::Ring { switches } => {
             if !(2..=4096).contains(&switches) {
-                return Err(topo_err("network.switches", format!("{switches}: give 2..=4096 switches")));
+                return Err(topo_err(
+                    "network.switches",
+                    format!("{switches}: give 2..=4096 switches"),
+                ));
             }
             (Family::Ring, switches)
         }
@@ -214,20 +281,33 @@ pub fn build(name: &str, topology: &TopologyConfig, traffic: &TrafficConfig, see
     let tr = traffic;
     let bytes = tr.message.bytes;
     if bytes > 1 << 24 {
-        return Err(traffic_err("message.bytes", format!("{bytes}: give at most 16777216 bytes")));
+        return Err(traffic_err(
+            "message.bytes",
+            format!("{bytes}: give at most 16777216 bytes"),
+        ));
     }
     let start = us_to_ticks("phases.start_us", tr.phases.start_us, time.tick_ns)?;
     let warmup = us_to_ticks("phases.warmup_us", tr.phases.warmup_us, time.tick_ns)?;
     let measure = us_to_ticks("phases.measure_us", tr.phases.measure_us, time.tick_ns)?;
-    let drain = us_to_ticks("phases.drain_limit_us", tr.phases.drain_limit_us, time.tick_ns)?;
+    let drain = us_to_ticks(
+        "phases.drain_limit_us",
+        tr.phases.drain_limit_us,
+        time.tick_ns,
+    )?;
     let injection = match tr.injection {
         InjectionConfig::Continuous => Injection::Continuous,
         InjectionConfig::Rate { load } => {
             if !(load > 0.0 && load <= 1.0) {
-                return Err(traffic_err("injection.load", format!("{load}: give a fraction of link capacity in (0, 1]")));
+                return Err(traffic_err(
+                    "injection.load",
+                    format!("{load}: give a fraction of link capacity in (0, 1]"),
+                ));
             }
             if bytes == 0 {
-                return Err(traffic_err("message.bytes", "rate injection needs messages of at least 1 byte"));
+                return Err(traffic_err(
+                    "message.bytes",
+                    "rate injection needs messages of at least 1 byte",
+                ));
             }
             // messages per tick = load × (1 byte per data-token time) / bytes per message
             Injection::Bernoulli(load / (DATA_TOKEN_BITS as f64 * f64::from(bytes)))
@@ -241,14 +321,24 @@ pub fn build(name: &str, topology: &TopologyConfig, traffic: &TrafficConfig, see
     };
     let batch_run = matches!(injection, Injection::Batch(_));
     if !batch_run && measure == 0 {
-        return Err(traffic_err("phases.measure_us", "the measurement window must be longer than zero"));
+        return Err(traffic_err(
+            "phases.measure_us",
+            "the measurement window must be longer than zero",
+        ));
     }
-    let window = if batch_run { (start, Tick::MAX) } else { (start + warmup, start + warmup + measure) };
+    let window = if batch_run {
+        (start, Tick::MAX)
+    } else {
+        (start + warmup, start + warmup + measure)
+    };
     let mut senders = vec![tr.terminals.senders.is_empty(); terminals as usize];
     for &s in &tr.terminals.senders {
-        let slot = senders
-            .get_mut(s as usize)
-            .ok_or_else(|| traffic_err("terminals.senders", format!("{s} is not a terminal (0..{terminals})")))?;
+        let slot = senders.get_mut(s as usize).ok_or_else(|| {
+            traffic_err(
+                "terminals.senders",
+                format!("{s} is not a terminal (0..{terminals})"),
+            )
+        })?;
         *slot = true;
     }
     let pattern_key = pattern_key(&tr.pattern);
@@ -257,7 +347,11 @@ pub fn build(name: &str, topology: &TopologyConfig, traffic: &TrafficConfig, see
         .collect::<Result<Vec<_>, _>>()
         .map_err(|m| traffic_err(pattern_key, m))?;
 
-    let link = LinkParams { buffer, batch, extra_initial_credit: t.faults.extra_initial_credit };
+    let link = LinkParams {
+        buffer,
+        batch,
+        extra_initial_credit: t.faults.extra_initial_credit,
+    };
     let mut parts = Parts {
         link,
         header_bytes: hb,
@@ -303,7 +397,11 @@ pub fn build(name: &str, topology: &TopologyConfig, traffic: &TrafficConfig, see
         window,
         batch: batch_run,
         end_after: if batch_run { start } else { window.1 },
-        hard_stop: if batch_run { start.saturating_add(drain) } else { window.1.saturating_add(drain) },
+        hard_stop: if batch_run {
+            start.saturating_add(drain)
+        } else {
+            window.1.saturating_add(drain)
+        },
         deadlock_window: (10 * packet_time).max(2000),
     };
     Ok(Network {
@@ -339,11 +437,15 @@ mod tests {
     use crate::config::topology::BufferSize;
 
     fn topo(n: u32) -> TopologyConfig {
-        toml::from_str(&format!("[network]\nkind = \"hypercube\"\ndimensions = {n}\n")).unwrap()
+        toml::from_str(&format!(
+            "[network]\nkind = \"hypercube\"\ndimensions = {n}\n"
+        ))
+        .unwrap()
     }
 
     fn traffic() -> TrafficConfig {
-        toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n").unwrap()
+        toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
+            .unwrap()
     }
 
     #[test]
@@ -365,15 +467,30 @@ mod tests {
             f(&mut t);
             build("x", &t, &traffic(), 1).unwrap_err().key
         };
-        assert_eq!(bad(&|t| t.network = NetworkConfig::Hypercube { dimensions: 0 }), "network.dimensions");
-        assert_eq!(bad(&|t| t.network = NetworkConfig::Hypercube { dimensions: 21 }), "network.dimensions");
-        assert_eq!(bad(&|t| t.link.buffer_tokens = BufferSize::Tokens(0)), "link.buffer_tokens");
-        assert_eq!(bad(&|t| t.link.buffer_tokens = BufferSize::Tokens(7)), "link.buffer_tokens");
+        assert_eq!(
+            bad(&|t| t.network = NetworkConfig::Hypercube { dimensions: 0 }),
+            "network.dimensions"
+        );
+        assert_eq!(
+            bad(&|t| t.network = NetworkConfig::Hypercube { dimensions: 21 }),
+            "network.dimensions"
+        );
+        assert_eq!(
+            bad(&|t| t.link.buffer_tokens = BufferSize::Tokens(0)),
+            "link.buffer_tokens"
+        );
+        assert_eq!(
+            bad(&|t| t.link.buffer_tokens = BufferSize::Tokens(7)),
+            "link.buffer_tokens"
+        );
         assert_eq!(bad(&|t| t.link.wire_delay_ns = 205), "link.wire_delay_ns");
         assert_eq!(bad(&|t| t.c104.header_time_ns = 100), "c104.header_time_ns");
         assert_eq!(bad(&|t| t.packet.header_bytes = 3), "packet.header_bytes");
         let mut t = topo(9);
         t.packet.header_bytes = 1;
-        assert_eq!(build("x", &t, &traffic(), 1).unwrap_err().key, "packet.header_bytes");
+        assert_eq!(
+            build("x", &t, &traffic(), 1).unwrap_err().key,
+            "packet.header_bytes"
+        );
     }
 }

@@ -11,7 +11,11 @@ pub(super) fn build(parts: &mut Parts, n: u32) -> usize {
     let size = 1u32 << n;
     let terminal_port = n as usize;
     for s in 0..size {
-        parts.switch(format!("c104[{s}]"), n as usize + 1, ecube::table(n, s, terminal_port));
+        parts.switch(
+            format!("c104[{s}]"),
+            n as usize + 1,
+            ecube::table(n, s, terminal_port),
+        );
     }
     for s in 0..size {
         let p = parts.processor(s);

@@ -178,7 +178,9 @@ impl Network {
             .map(|n| -> Box<dyn crate::model::Node> {
                 match &n.kind {
                     NodeKind::C104(p) => Box::new(crate::model::c104::C104::new(p.clone())),
-                    NodeKind::Processor(p) => Box::new(crate::model::processor::Processor::new(p.clone())),
+                    NodeKind::Processor(p) => {
+                        Box::new(crate::model::processor::Processor::new(p.clone()))
+                    }
                 }
             })
             .collect()
@@ -187,7 +189,11 @@ impl Network {
     /// For every node and port, the link direction leaving it and the one arriving at
     /// it (indices into [`Network::directions`]).
     pub fn port_map(&self) -> Vec<Vec<PortWires>> {
-        let mut map: Vec<Vec<PortWires>> = self.nodes.iter().map(|n| vec![PortWires::default(); n.ports]).collect();
+        let mut map: Vec<Vec<PortWires>> = self
+            .nodes
+            .iter()
+            .map(|n| vec![PortWires::default(); n.ports])
+            .collect();
         for (i, d) in self.directions().iter().enumerate() {
             map[d.from.node][d.from.port].out = Some(i);
             map[d.to.node][d.to.port].inp = Some(i);
