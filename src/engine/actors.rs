@@ -53,10 +53,10 @@ struct ActorWires {
 
 impl Wires for ActorWires {
     fn peek(&mut self, port: PortId) -> Option<Tick> {
-        if self.slots[port].is_none() {
-            if let Some(rx) = &self.inputs[port] {
-                self.slots[port] = rx.try_recv().ok();
-            }
+        if self.slots[port].is_none()
+            && let Some(rx) = &self.inputs[port]
+        {
+            self.slots[port] = rx.try_recv().ok();
         }
         self.slots[port].map(|(t, _)| t)
     }

@@ -613,9 +613,9 @@ mod tests {
                 sw.step(t, &mut out).unwrap();
             }
         }
-        for p in 0..4 {
+        for (p, u) in used.iter_mut().enumerate() {
             let d = data_emits(&out, p);
-            used[p] = d.iter().filter(|e| e.token.kind == TokenKind::Eop).count();
+            *u = d.iter().filter(|e| e.token.kind == TokenKind::Eop).count();
             for e in d.iter().filter(|e| e.token.kind == TokenKind::Data) {
                 assert!(
                     e.token.byte == 3 || e.token.byte as usize == p,
