@@ -216,10 +216,10 @@ fn run(a: &RunArgs) -> u8 {
         })
     );
     let _ = std::io::stdout().flush();
-    if let Some(path) = &a.json {
-        if let Err(e) = std::fs::write(path, report.to_json()) {
-            return fail(1, format!("cannot write {}: {e}", path.display()));
-        }
+    if let Some(path) = &a.json
+        && let Err(e) = std::fs::write(path, report.to_json())
+    {
+        return fail(1, format!("cannot write {}: {e}", path.display()));
     }
     0
 }
