@@ -46,6 +46,10 @@ impl Node for Processor {
         self.term.generate(now);
         self.vcp.fill_channels(now, &mut self.term);
         self.vcp.transmit(now, out);
+        // A channel may have finished while transmitting: start the next message now,
+        // so the transmitter's next free tick accounts for it.
+        self.vcp.fill_channels(now, &mut self.term);
+        self.vcp.transmit(now, out);
         out.activity.add(&self.activity);
         out.activity.add(&self.term.take_activity());
         self.activity = Activity::default();
