@@ -1,7 +1,7 @@
 //! The topology file schema (`topologies/*.toml`).
 //!
 //! Every field has the source documents' default; unknown keys are errors. Semantic
-//! checks (ranges, consistency) live in [`crate::network::build`], so that each
+//! checks (ranges, consistency) live in [`crate::network::build()`], so that each
 //! message can name the key.
 
 use serde::de::{self, Visitor};

@@ -4,7 +4,7 @@
 //!
 //! A coordinator keeps virtual time. For each window it wakes only the nodes with
 //! something due in it, each of which runs its ticks of the window (see
-//! [`super::runner`]) and reports back when it next needs to run, whom it sent tokens
+//! `runner`) and reports back when it next needs to run, whom it sent tokens
 //! to, and its activity. A send into a full channel is a flow-control violation and
 //! stops the run; it never blocks.
 

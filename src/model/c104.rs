@@ -241,6 +241,13 @@ impl C104 {
     fn arbitrate(&mut self) -> bool {
         let n = self.p.ports;
         let mut granted = false;
+        if !self
+            .ports
+            .iter()
+            .any(|p| matches!(p.input, Input::Waiting { .. }))
+        {
+            return false;
+        }
         for o in 0..n {
             if self.owner[o].is_some() {
                 continue;
@@ -259,23 +266,26 @@ impl C104 {
         granted
     }
 
-    /// Starts tokens on every transmitter that can send at `now`; returns true if any did.
+    /// Starts tokens on every transmitter that can send at `now`. Returns true if an
+    /// output buffer that was full now has room: the only way sending can let another
+    /// token cross the crossbar in the same tick.
     fn transmit(&mut self, now: Tick, out: &mut Outbox) -> bool {
-        let mut sent = false;
+        let cap = self.p.output_buffer as usize;
+        let mut unblocked = false;
         for (k, port) in self.ports.iter_mut().enumerate() {
             while port.ep.ready_at(now, !port.out.is_empty()) == Some(now) {
                 if port.ep.next_is_fct() {
                     let (t, at) = port.ep.send_fct(now);
                     out.send(k, t, at);
                 } else if let Some(t) = port.out.pop_front() {
+                    unblocked |= port.out.len() + 1 == cap;
                     let at = port.ep.send_data(now, t);
                     out.send(k, t, at);
                     out.activity.tokens_moved += 1;
                 }
-                sent = true;
             }
         }
-        sent
+        unblocked
     }
 
     fn next_wake(&self, now: Tick) -> Option<Tick> {
