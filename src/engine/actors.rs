@@ -11,7 +11,7 @@
 use super::check::check_links;
 use super::runner::{Full, NodeClock, RunError, Wires, run_window};
 use super::schedule::{Decision, Scheduler};
-use super::{EngineError, ProgressFn, RunControl, RunOutcome, deadlock_error, run_error};
+use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
 use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
 use crate::network::{Network, NodeId};
 use crate::time::Tick;
@@ -197,7 +197,7 @@ async fn coordinate(
     let result = loop {
         let decision = match sched.next_window() {
             None => sched.decide(),
-            Some((start, end, due)) => {
+            Some((_start, end, due)) => {
                 for &n in &due {
                     if commands[n].send(Command::Run { end }).await.is_err() {
                         break;
@@ -244,7 +244,7 @@ async fn coordinate(
                         break Err(e);
                     }
                 }
-                let decision = sched.after_window(start, end, &act);
+                let decision = sched.after_window(end, &act);
                 if let Some(p) = progress.as_mut() {
                     p(sched.now(), &sched.totals);
                 }
@@ -269,18 +269,5 @@ async fn coordinate(
                 .map_err(|e| EngineError::Internal(format!("a node task failed: {e}")))?,
         );
     }
-    match result? {
-        Ok(complete) => {
-            let stats = net
-                .terminals
-                .iter()
-                .map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default())
-                .collect();
-            Ok(sched.outcome(stats, complete))
-        }
-        Err((since, at)) => {
-            let refs: Vec<&dyn Node> = nodes.iter().map(|n| n.as_ref()).collect();
-            Err(deadlock_error(net, &refs, since, at, sched.in_flight()))
-        }
-    }
+    conclude(net, &sched, &nodes, result?)
 }

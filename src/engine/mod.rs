@@ -238,3 +238,26 @@ fn run_error(
         }
     }
 }
+
+/// Turns the scheduler's final decision into the run's result, given the nodes.
+fn conclude(
+    net: &crate::network::Network,
+    sched: &schedule::Scheduler,
+    nodes: &[Box<dyn crate::model::Node>],
+    end: Result<bool, (Tick, Tick)>,
+) -> Result<RunOutcome, EngineError> {
+    match end {
+        Ok(complete) => {
+            let stats = net
+                .terminals
+                .iter()
+                .map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default())
+                .collect();
+            Ok(sched.outcome(stats, complete))
+        }
+        Err((since, at)) => {
+            let refs: Vec<&dyn crate::model::Node> = nodes.iter().map(|n| n.as_ref()).collect();
+            Err(deadlock_error(net, &refs, since, at, sched.in_flight()))
+        }
+    }
+}

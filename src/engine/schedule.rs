@@ -122,14 +122,13 @@ impl Scheduler {
             .saturating_sub(self.totals.packets_ejected)
     }
 
-    /// Accounts a finished window `[start, end)` with its activity, and decides.
-    pub fn after_window(&mut self, start: Tick, end: Tick, activity: &Activity) -> Decision {
+    /// Accounts a finished window ending at `end` with its activity, and decides.
+    pub fn after_window(&mut self, end: Tick, activity: &Activity) -> Decision {
         self.totals.add(activity);
         if activity.tokens_moved > 0 {
             self.last_move = end - 1;
         }
         self.now = end.max(self.now);
-        let _ = start;
         self.decide()
     }
 

@@ -5,8 +5,8 @@
 use super::check::check_links;
 use super::runner::{Full, NodeClock, Wires, run_window};
 use super::schedule::{Decision, Scheduler};
-use super::{EngineError, ProgressFn, RunControl, RunOutcome, deadlock_error, run_error};
-use crate::model::{Activity, Node, Outbox, PortId, Token};
+use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
+use crate::model::{Activity, Outbox, PortId, Token};
 use crate::network::{Direction, Network, NodeId, PortWires};
 use crate::time::Tick;
 use std::collections::VecDeque;
@@ -67,7 +67,7 @@ pub fn run(
     loop {
         let decision = match sched.next_window() {
             None => sched.decide(),
-            Some((start, end, due)) => {
+            Some((_start, end, due)) => {
                 let mut act = Activity::default();
                 for n in due {
                     let mut wires = SeqWires {
@@ -101,7 +101,7 @@ pub fn run(
                         |d| queues[d].len() as u64,
                     )?;
                 }
-                let decision = sched.after_window(start, end, &act);
+                let decision = sched.after_window(end, &act);
                 if let Some(p) = progress.as_mut() {
                     p(sched.now(), &sched.totals);
                 }
@@ -110,17 +110,9 @@ pub fn run(
         };
         match decision {
             Decision::Continue => {}
-            Decision::Done { complete } => {
-                let stats = net
-                    .terminals
-                    .iter()
-                    .map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default())
-                    .collect();
-                return Ok(sched.outcome(stats, complete));
-            }
+            Decision::Done { complete } => return conclude(net, &sched, &nodes, Ok(complete)),
             Decision::Deadlock { since, at } => {
-                let refs: Vec<&dyn Node> = nodes.iter().map(|n| n.as_ref()).collect();
-                return Err(deadlock_error(net, &refs, since, at, sched.in_flight()));
+                return conclude(net, &sched, &nodes, Err((since, at)));
             }
         }
     }
