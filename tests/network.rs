@@ -53,16 +53,21 @@ fn start_tick(busy: u64, ready: u64) -> u64 {
 /// (`hb` bytes) arrives `10·hb + w` after it started upstream, is routed in `r` ticks,
 /// and starts when the output link is free (waiting for a null to end if it is idle).
 /// Body tokens always arrive before they are needed, so they follow the header.
-fn predicted_delivery(
-    s: u32,
-    d: u32,
-    m: u32,
-    created: u64,
+/// Link and switch timing of an idle network, in ticks.
+#[derive(Clone, Copy)]
+struct Timing {
+    /// Wire delay.
     w: u64,
+    /// Header bytes.
     hb: u64,
+    /// C104 routing delay.
     r: u64,
+    /// Tick from which every link is idle (after its reset FCTs).
     idle: u64,
-) -> u64 {
+}
+
+fn predicted_delivery(s: u32, d: u32, m: u32, created: u64, t: &Timing) -> u64 {
+    let Timing { w, hb, r, idle } = *t;
     let links = (s ^ d).count_ones() as usize + 2; // VCP→switch, hops, switch→VCP
     let mut busy = vec![idle; links];
     let packets = m.div_ceil(32).max(1);
@@ -83,6 +88,14 @@ fn predicted_delivery(
     }
     eom
 }
+
+/// hypercube6 as shipped.
+const C6: Timing = Timing {
+    w: 20,
+    hb: 1,
+    r: 20,
+    idle: 16,
+};
 
 #[test]
 fn zero_load_latency_is_exactly_the_model() {
@@ -116,7 +129,7 @@ fn zero_load_latency_is_exactly_the_model() {
         let o = sequential::run(&net, &control(&net, true), None).expect("runs");
         let st = merged(&o);
         assert_eq!(st.counters.delivered, 1);
-        let expected = predicted_delivery(s, d, m, created, 20, 1, 20, 16) - created;
+        let expected = predicted_delivery(s, d, m, created, &C6) - created;
         assert_eq!(st.message_latency.min, expected, "{s}→{d}, {m} bytes");
         assert_eq!(st.message_latency.max, expected);
         checked += 1;
@@ -144,7 +157,7 @@ fn a_message_to_itself_also_carries_its_own_flow_control() {
     );
     let o = sequential::run(&net, &control(&net, true), None).expect("runs");
     let got = merged(&o).message_latency.max;
-    let bare = predicted_delivery(9, 9, 32, 1003, 20, 1, 20, 16) - 1003;
+    let bare = predicted_delivery(9, 9, 32, 1003, &C6) - 1003;
     assert!(got > bare && got <= bare + 2 * 5 * 4, "{got} vs {bare}");
 }
 
@@ -174,7 +187,18 @@ fn zero_load_latency_with_two_byte_headers_and_longer_wires() {
     let st = merged(&o);
     assert_eq!(
         st.message_latency.max,
-        predicted_delivery(6, 57, 16, 500, 50, 2, 30, 8) - 500
+        predicted_delivery(
+            6,
+            57,
+            16,
+            500,
+            &Timing {
+                w: 50,
+                hb: 2,
+                r: 30,
+                idle: 8
+            }
+        ) - 500
     );
 }
 
