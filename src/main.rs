@@ -240,21 +240,7 @@ fn engine_failure(
 ) -> u8 {
     let code = e.exit_code() as u8;
     let us = |t: u64| net.time.ticks_to_us(t as f64);
-    let mut sets = String::new();
-    for s in &a.sets {
-        sets.push_str(&format!(" --set {s}"));
-    }
-    let repro = format!(
-        "emu --topology {} --traffic {} --seed {}{sets}{}",
-        topo.file.name,
-        traf.file.name,
-        a.seed,
-        if a.engine == EngineKind::Sequential {
-            " --engine sequential"
-        } else {
-            ""
-        }
-    );
+    let repro = reproduce_line(a, topo, traf);
     match e {
         EngineError::Deadlock {
             tick,
@@ -279,9 +265,56 @@ fn engine_failure(
         other => {
             eprintln!("error: {other}");
             if code == 4 {
-                eprintln!("reproduce with: {repro} --check");
+                let check = if a.check { "" } else { " --check" };
+                eprintln!("reproduce with: {repro}{check}");
             }
         }
     }
     code
+}
+
+/// The command line that reproduces this run: everything that affects the result.
+fn reproduce_line(
+    a: &RunArgs,
+    topo: &Loaded<TopologyConfig>,
+    traf: &Loaded<TrafficConfig>,
+) -> String {
+    let mut args: Vec<String> = vec![
+        "emu".into(),
+        "--topology".into(),
+        topo.file.name.clone(),
+        "--traffic".into(),
+        traf.file.name.clone(),
+        "--seed".into(),
+        a.seed.to_string(),
+    ];
+    for s in &a.sets {
+        args.push("--set".into());
+        args.push(s.clone());
+    }
+    if a.engine == EngineKind::Sequential {
+        args.extend(["--engine".into(), "sequential".into()]);
+    }
+    if let Some(us) = a.deadlock_window_us {
+        args.extend(["--deadlock-window-us".into(), us.to_string()]);
+    }
+    if a.check {
+        args.push("--check".into());
+    }
+    args.iter()
+        .map(|s| shell_quote(s))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Quotes `s` for a POSIX shell if it needs it.
+fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }

@@ -859,7 +859,6 @@ fn deadlock_report_is_deterministic_and_reproducible() {
 }
 
 #[test]
-#[ignore = "bug: the `reproduce with:` line omits --deadlock-window-us, so it reports a different deadlock"]
 fn deadlock_reproduce_line_keeps_the_deadlock_window() {
     let dir = TempDir::new("deadlock-window");
     let r = emu_in(
@@ -890,7 +889,6 @@ fn deadlock_reproduce_line_keeps_the_deadlock_window() {
 }
 
 #[test]
-#[ignore = "bug: the `reproduce with:` line does not shell-quote file names or --set values with spaces"]
 fn reproduce_line_is_shell_quoted() {
     let dir = TempDir::new("repro-quote");
     dir.write(
@@ -1109,7 +1107,6 @@ fn shipped_topologies_run_one_message() {
 }
 
 #[test]
-#[ignore = "bug: shipped hypercube10.toml has header_bytes = 1, which emu rejects for 1024 terminals"]
 fn shipped_hypercube10_runs_one_message() {
     let dir = TempDir::new("hypercube10");
     let r = one_message(dir.path(), "hypercube10");
