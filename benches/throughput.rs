@@ -6,11 +6,14 @@
 //! (loading and building the network are timed separately).
 //!
 //! ```text
-//! cargo bench                       # every case, ~200 µs of measured virtual time
-//! cargo bench -- --quick            # every case, much shorter phases
-//! cargo bench -- shuffle            # only cases whose name contains "shuffle"
-//! cargo bench -- --quick actors-2t  # both
+//! cargo bench                                          # every case, 200 µs measured
+//! cargo bench --bench throughput -- --quick            # every case, much shorter phases
+//! cargo bench --bench throughput -- shuffle            # only cases whose name has "shuffle"
+//! cargo bench --bench throughput -- --quick actors-2t  # both
 //! ```
+//!
+//! Options need `--bench throughput`: a bare `cargo bench -- --quick` also hands
+//! `--quick` to the lib and bin unit-test harnesses (libtest), which reject it.
 //!
 //! Output: an aligned table, and one `BENCH_JSON {...}` line per case for machines.
 
