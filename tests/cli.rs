@@ -941,11 +941,15 @@ fn reproduce_line_is_shell_quoted() {
 #[test]
 fn extra_credit_is_a_flow_control_violation() {
     let dir = TempDir::new("flow");
+    // Extra credit only overflows a buffer that fills: oversubscribe the hot spot
+    // (64 terminals × 30 % of a link into one link).
     let base = [
         "--topology",
         "hypercube6",
         "--traffic",
         "hotspot",
+        "--set",
+        "injection.load=0.3",
         "--set",
         "faults.extra_initial_credit=8",
     ];
