@@ -244,11 +244,7 @@ async fn coordinate(
                         break Err(e);
                     }
                 }
-                let decision = sched.after_window(end, &act);
-                if let Some(p) = progress.as_mut() {
-                    p(sched.now(), &sched.totals);
-                }
-                decision
+                sched.close_window(end, &act, &mut progress)
             }
         };
         match decision {

@@ -63,11 +63,6 @@ impl Scheduler {
         }
     }
 
-    /// Virtual time reached so far.
-    pub fn now(&self) -> Tick {
-        self.now
-    }
-
     fn peek(&mut self) -> Option<Tick> {
         while let Some(&Reverse((t, n))) = self.heap.peek() {
             if self.next_due[n] == t {
@@ -130,6 +125,20 @@ impl Scheduler {
         }
         self.now = end.max(self.now);
         self.decide()
+    }
+
+    /// Closes a window: accounts its activity, tells the progress display, decides.
+    pub fn close_window(
+        &mut self,
+        end: Tick,
+        activity: &Activity,
+        progress: &mut Option<super::ProgressFn>,
+    ) -> Decision {
+        let decision = self.after_window(end, activity);
+        if let Some(p) = progress.as_mut() {
+            p(self.now, &self.totals);
+        }
+        decision
     }
 
     /// Decides what to do given the state so far (also when nothing is scheduled).

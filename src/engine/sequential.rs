@@ -101,11 +101,7 @@ pub fn run(
                         |d| queues[d].len() as u64,
                     )?;
                 }
-                let decision = sched.after_window(end, &act);
-                if let Some(p) = progress.as_mut() {
-                    p(sched.now(), &sched.totals);
-                }
-                decision
+                sched.close_window(end, &act, &mut progress)
             }
         };
         match decision {
