@@ -117,16 +117,6 @@ impl Scheduler {
             .saturating_sub(self.totals.packets_ejected)
     }
 
-    /// Accounts a finished window ending at `end` with its activity, and decides.
-    pub fn after_window(&mut self, end: Tick, activity: &Activity) -> Decision {
-        self.totals.add(activity);
-        if activity.tokens_moved > 0 {
-            self.last_move = end - 1;
-        }
-        self.now = end.max(self.now);
-        self.decide()
-    }
-
     /// Closes a window: accounts its activity, tells the progress display, decides.
     pub fn close_window(
         &mut self,
@@ -134,7 +124,12 @@ impl Scheduler {
         activity: &Activity,
         progress: &mut Option<super::ProgressFn>,
     ) -> Decision {
-        let decision = self.after_window(end, activity);
+        self.totals.add(activity);
+        if activity.tokens_moved > 0 {
+            self.last_move = end - 1;
+        }
+        self.now = end.max(self.now);
+        let decision = self.decide();
         if let Some(p) = progress.as_mut() {
             p(self.now, &self.totals);
         }

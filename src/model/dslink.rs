@@ -88,11 +88,6 @@ impl Endpoint {
         ep
     }
 
-    /// The parameters.
-    pub fn params(&self) -> &LinkParams {
-        &self.params
-    }
-
     /// Grants whole batches of free, ungranted buffer space (000 §6.2.1).
     fn regrant(&mut self) {
         let batch = u64::from(self.params.batch);
@@ -165,11 +160,6 @@ impl Endpoint {
     /// Output credit: tokens this end may still send.
     pub fn credit(&self) -> u64 {
         self.credit
-    }
-
-    /// True if an FCT is waiting to be sent.
-    pub fn fct_owed(&self) -> bool {
-        self.fct_owed > 0
     }
 
     /// The earliest tick ≥ `now` at which a token that is ready at `now` can start:
@@ -380,7 +370,7 @@ mod tests {
         assert_eq!((t.kind, end), (TokenKind::Fct, 4));
         let (_, end) = tx.send_fct(4);
         assert_eq!(end, 8);
-        assert!(!tx.fct_owed());
+        assert!(!tx.next_is_fct());
         assert_eq!(tx.send_data(8, data()), 18);
         assert_eq!(tx.credit(), 7);
         for i in 0..7 {

@@ -88,11 +88,6 @@ impl Terminal {
         }
     }
 
-    /// This terminal's label.
-    pub fn label(&self) -> u32 {
-        self.p.label
-    }
-
     fn in_window(&self, t: Tick) -> bool {
         self.p.window.0 <= t && t < self.p.window.1
     }
@@ -158,8 +153,9 @@ impl Terminal {
         }
         match self.p.injection {
             Injection::Bernoulli(_) => self.next_arrival,
-            Injection::Continuous => None, // refilled when the VCP takes a message
-            Injection::Batch(_) => (!self.batch_done).then_some(now),
+            // Continuous refills when the VCP takes a message; a batch is created at
+            // `start` by the `generate` call that precedes every `wake`.
+            Injection::Continuous | Injection::Batch(_) => None,
         }
     }
 

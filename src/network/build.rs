@@ -67,6 +67,7 @@ pub(super) struct Parts {
     vcp: VcpParams,
     terminal: TerminalParams,
     destinations: Vec<Destination>,
+    senders: Vec<bool>,
     latency: Tick,
     seed: u64,
     nodes: Vec<NodeSpec>,
@@ -101,6 +102,7 @@ impl Parts {
         let id = self.nodes.len();
         let terminal = TerminalParams {
             label,
+            sends: self.senders[label as usize],
             destination: self.destinations[label as usize],
             seed: mix_seed(self.seed, id as u64),
             ..self.terminal.clone()
@@ -376,6 +378,7 @@ pub fn build(
             seed: 0,
         },
         destinations,
+        senders,
         latency: wire,
         seed,
         nodes: Vec::new(),
@@ -386,11 +389,6 @@ pub fn build(
         NetworkConfig::Hypercube { dimensions } => hypercube::build(&mut parts, dimensions),
         NetworkConfig::Ring { switches } => ring::build(&mut parts, switches),
     };
-    for (label, &node) in parts.terminals.iter().enumerate() {
-        if let NodeKind::Processor(p) = &mut parts.nodes[node].kind {
-            p.terminal.sends = senders[label];
-        }
-    }
     let packet_time = Tick::from(packet_tokens) * DATA_TOKEN_BITS + header_time;
     let run = RunPlan {
         start,
@@ -413,7 +411,6 @@ pub fn build(
         switches,
         header_time,
         byte_ticks: DATA_TOKEN_BITS,
-        terminator_ticks: CONTROL_TOKEN_BITS,
         routing_delay,
         packet_tokens,
         max_data_bytes: max_data,

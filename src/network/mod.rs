@@ -107,8 +107,6 @@ pub struct Network {
     pub header_time: Tick,
     /// Ticks per payload byte on a link (a data token: 10).
     pub byte_ticks: Tick,
-    /// Ticks of a terminator token (4).
-    pub terminator_ticks: Tick,
     /// C104 routing delay in ticks (header time less header bits and wire delay).
     pub routing_delay: Tick,
     /// Payload bytes per message.

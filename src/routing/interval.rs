@@ -54,11 +54,6 @@ impl IntervalTable {
         }
         next >= n
     }
-
-    /// The intervals, sorted.
-    pub fn intervals(&self) -> &[(u32, u32, RouteAction)] {
-        &self.intervals
-    }
 }
 
 #[cfg(test)]
