@@ -10,7 +10,7 @@
 
 use super::check::check_links;
 use super::runner::{Full, NodeClock, RunError, Wires, run_window};
-use super::schedule::{Decision, Scheduler};
+use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
 use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
 use crate::network::{Network, NodeId};
@@ -21,8 +21,13 @@ type Wire = (Tick, Token);
 
 /// A command from the coordinator to a node task.
 enum Command {
-    /// Run every tick before `end` at which something is due.
-    Run { end: Tick },
+    /// Run every tick before `end` at which something is due, noting the receivers
+    /// of what is sent in `notify` (an empty vector lent by the coordinator, so that
+    /// no window allocates).
+    Run {
+        end: Tick,
+        notify: Vec<(NodeId, Tick)>,
+    },
     /// Return the node and stop.
     Stop,
 }
@@ -95,8 +100,7 @@ async fn actor(
     let ports = wires.slots.len();
     let mut clock = NodeClock::default();
     let mut out = Outbox::default();
-    while let Ok(Command::Run { end }) = commands.recv().await {
-        let mut notify = Vec::new();
+    while let Ok(Command::Run { end, mut notify }) = commands.recv().await {
         let result = run_window(
             node.as_mut(),
             ports,
@@ -187,7 +191,10 @@ async fn coordinate(
             ctl.check,
         )));
     }
-    let mut sched = Scheduler::new(net.nodes.len(), net.min_latency(), ctl.clone());
+    let mut due = DueQueue::new(net.nodes.len(), 0..net.nodes.len());
+    let mut clock = RunClock::new(net.min_latency(), ctl.clone());
+    let mut due_nodes = Vec::new();
+    let mut pool: Vec<Vec<(NodeId, Tick)>> = Vec::new();
     let mut counters: Vec<Vec<PortCounters>> = map
         .iter()
         .map(|p| vec![PortCounters::default(); p.len()])
@@ -195,22 +202,29 @@ async fn coordinate(
     let mut peeked: Vec<Vec<u64>> = map.iter().map(|p| vec![0; p.len()]).collect();
     let mut reports = Vec::new();
     let result = loop {
-        let decision = match sched.next_window() {
-            None => sched.decide(),
-            Some((_start, end, due)) => {
-                for &n in &due {
-                    if commands[n].send(Command::Run { end }).await.is_err() {
+        let decision = match due.peek() {
+            None => clock.decide(None),
+            Some(start) => {
+                let (_, end) = clock.window(start);
+                due.take_due(end, &mut due_nodes);
+                for &n in &due_nodes {
+                    let notify = pool.pop().unwrap_or_default();
+                    if commands[n]
+                        .send(Command::Run { end, notify })
+                        .await
+                        .is_err()
+                    {
                         break;
                     }
                 }
                 reports.clear();
-                for _ in 0..due.len() {
+                for _ in 0..due_nodes.len() {
                     match done_rx.recv().await {
                         Ok(r) => reports.push(r),
                         Err(_) => break,
                     }
                 }
-                if reports.len() != due.len() {
+                if reports.len() != due_nodes.len() {
                     break Err(EngineError::Internal(
                         "a node task stopped unexpectedly".into(),
                     ));
@@ -223,12 +237,15 @@ async fn coordinate(
                     break Err(e.unwrap_or_else(|| EngineError::Internal("lost error".into())));
                 }
                 let mut act = Activity::default();
-                for r in reports.drain(..) {
+                for mut r in reports.drain(..) {
                     act.add(&r.activity);
-                    sched.ran(r.node, r.next);
-                    for (to, t) in r.notify {
-                        sched.wake(to, t);
+                    if let Some(t) = r.next {
+                        due.wake(r.node, t);
                     }
+                    for (to, t) in r.notify.drain(..) {
+                        due.wake(to, t);
+                    }
+                    pool.push(r.notify);
                     if let Some((c, p)) = r.check {
                         counters[r.node] = c;
                         peeked[r.node] = p;
@@ -244,7 +261,8 @@ async fn coordinate(
                         break Err(e);
                     }
                 }
-                sched.close_window(end, &act, &mut progress)
+                let runs = due_nodes.len() as u64;
+                clock.close_window(end, &act, runs, due.peek(), &mut progress)
             }
         };
         match decision {
@@ -265,5 +283,5 @@ async fn coordinate(
                 .map_err(|e| EngineError::Internal(format!("a node task failed: {e}")))?,
         );
     }
-    conclude(net, &sched, &nodes, result?)
+    conclude(net, &clock, &nodes, result?)
 }
