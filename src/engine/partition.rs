@@ -67,8 +67,8 @@ mod tests {
         let (part, used) = partition(&n, 4);
         assert_eq!(used, 4);
         // 64 switches in 4 sub-cubes of 16: only dimensions 4 and 5 cross.
-        for s in 0..64 {
-            assert_eq!(part[s], s / 16);
+        for (s, &p) in part.iter().take(64).enumerate() {
+            assert_eq!(p, s / 16);
         }
         for &p in &n.terminals {
             let l = n

@@ -104,6 +104,10 @@ impl Wires for ShardWires<'_> {
     }
 }
 
+/// A worker's `--check` data: every port's counters, and tokens in flight per
+/// direction (index into [`Network::directions`]).
+type CheckData = (Vec<(End, PortCounters)>, Vec<(usize, u64)>);
+
 /// What a worker publishes for the others at each barrier.
 #[derive(Default)]
 struct Slot {
@@ -115,7 +119,7 @@ struct Slot {
     /// Under `--check`: counters of every port of this worker's nodes, and the tokens
     /// in flight on every direction this worker receives that only it can see (its
     /// queues, and tokens taken off a channel but not yet due).
-    check: Option<(Vec<(End, PortCounters)>, Vec<(usize, u64)>)>,
+    check: Option<CheckData>,
 }
 
 struct Shared {
@@ -266,7 +270,7 @@ impl Worker<'_> {
     }
 
     /// This worker's share of the `--check` data.
-    fn check_data(&self) -> (Vec<(End, PortCounters)>, Vec<(usize, u64)>) {
+    fn check_data(&self) -> CheckData {
         let mut counters = Vec::new();
         for (n, node) in &self.nodes {
             for port in 0..self.map[*n].len() {
