@@ -100,6 +100,7 @@ async fn actor(
     let ports = wires.slots.len();
     let mut clock = NodeClock::default();
     let mut out = Outbox::default();
+    let mut arrivals = Vec::new();
     while let Ok(Command::Run { end, mut notify }) = commands.recv().await {
         let result = run_window(
             node.as_mut(),
@@ -109,6 +110,7 @@ async fn actor(
             end,
             &mut out,
             &mut notify,
+            &mut arrivals,
         );
         let (next, error) = match result {
             Ok(next) => (next, None),

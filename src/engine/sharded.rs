@@ -169,6 +169,7 @@ impl Worker<'_> {
         let mut due = Vec::new();
         let mut out = Outbox::default();
         let mut notify = Vec::new();
+        let mut arrivals = Vec::new();
         let mut outgoing: Vec<Vec<(NodeId, Tick)>> = vec![Vec::new(); self.parts];
         loop {
             let (_, end) = self.clock.window(start);
@@ -190,6 +191,7 @@ impl Worker<'_> {
                     end,
                     &mut out,
                     &mut notify,
+                    &mut arrivals,
                 );
                 match result {
                     Ok(Some(t)) => self.due.wake(n, t),
