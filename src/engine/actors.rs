@@ -66,9 +66,11 @@ impl Wires for ActorWires {
         self.slots[port].map(|(t, _)| t)
     }
 
-    fn pop(&mut self, port: PortId) -> Option<Token> {
-        self.peek(port);
-        self.slots[port].take().map(|(_, tok)| tok)
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token> {
+        match self.peek(port) {
+            Some(a) if a <= t => self.slots[port].take().map(|(_, tok)| tok),
+            _ => None,
+        }
     }
 
     fn push(

@@ -17,8 +17,8 @@ pub(super) struct Full {
 pub(super) trait Wires {
     /// Arrival tick of the next token waiting on input `port`, if any.
     fn peek(&mut self, port: PortId) -> Option<Tick>;
-    /// Takes the next token waiting on input `port`.
-    fn pop(&mut self, port: PortId) -> Option<Token>;
+    /// Takes the next token waiting on input `port` if it has arrived by tick `t`.
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token>;
     /// Sends `token` out of `port`, leaving the transmitter at `at`. Returns the
     /// receiving node and the arrival tick, or `None` for an unconnected port.
     fn push(
@@ -81,10 +81,8 @@ pub(super) fn run_window(
             if *next > t {
                 continue;
             }
-            while wires.peek(p).is_some_and(|a| a <= t) {
-                if let Some(tok) = wires.pop(p) {
-                    node.receive(t, p, tok).map_err(|e| RunError::Model(t, e))?;
-                }
+            while let Some(tok) = wires.pop_due(p, t) {
+                node.receive(t, p, tok).map_err(|e| RunError::Model(t, e))?;
             }
             *next = wires.peek(p).unwrap_or(Tick::MAX);
         }

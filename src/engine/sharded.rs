@@ -64,13 +64,24 @@ impl Wires for ShardWires<'_> {
         }
     }
 
-    fn pop(&mut self, port: PortId) -> Option<Token> {
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token> {
         match &mut self.lanes[self.ports[port].inp?] {
-            Lane::Local(q) => q.pop_front().map(|(_, tok)| tok),
-            Lane::From(rx, slot) => slot
-                .take()
-                .or_else(|| rx.try_recv().ok())
-                .map(|(_, tok)| tok),
+            Lane::Local(q) => match q.front() {
+                Some(&(a, _)) if a <= t => q.pop_front().map(|(_, tok)| tok),
+                _ => None,
+            },
+            Lane::From(rx, slot) => {
+                if slot.is_none() {
+                    *slot = rx.try_recv().ok();
+                }
+                match *slot {
+                    Some((a, tok)) if a <= t => {
+                        *slot = None;
+                        Some(tok)
+                    }
+                    _ => None,
+                }
+            }
             Lane::To(_) | Lane::Elsewhere => None,
         }
     }

@@ -98,6 +98,9 @@ pub struct C104 {
     waiting: u64,
     /// Inputs in `Connected`.
     connected: u64,
+    /// Ports whose transmitter has something it may send: an owed FCT, or a token in
+    /// the output buffer and credit for it.
+    sending: u64,
 }
 
 /// Most ports a C104 model has (the masks are 64 bits; the part has 32).
@@ -119,7 +122,7 @@ impl C104 {
             })
             .collect();
         let rng = ChaCha8Rng::seed_from_u64(p.seed);
-        C104 {
+        let mut c = C104 {
             owner: vec![None; p.ports],
             rr: vec![0; p.ports],
             ports,
@@ -128,6 +131,22 @@ impl C104 {
             advancing: 0,
             waiting: 0,
             connected: 0,
+            sending: 0,
+        };
+        for k in 0..c.p.ports {
+            c.refresh_sending(k);
+        }
+        c
+    }
+
+    /// Recomputes whether port `k`'s transmitter has something it may send.
+    fn refresh_sending(&mut self, k: PortId) {
+        let port = &self.ports[k];
+        let may = port.ep.next_is_fct() || (!port.out.is_empty() && port.ep.credit() > 0);
+        if may {
+            self.sending |= 1 << k;
+        } else {
+            self.sending &= !(1u64 << k);
         }
     }
 
@@ -168,6 +187,7 @@ impl C104 {
         let port = &mut self.ports[i];
         match port.prefix.pop_front() {
             Some(t) => Some(t),
+            // Freeing buffer space may owe the peer an FCT: callers refresh `sending`.
             None => port.ep.rx_pop(),
         }
     }
@@ -237,6 +257,7 @@ impl C104 {
                             for _ in 0..self.p.header_bytes {
                                 self.stream_pop(i);
                             }
+                            self.refresh_sending(i);
                             self.set_input(i, Input::Header);
                         }
                         RouteAction::Output(o) => {
@@ -266,16 +287,24 @@ impl C104 {
             return false;
         };
         let cap = self.p.output_buffer as usize;
+        let mut moved = false;
+        let mut reopened = false;
         while self.ports[output].out.len() < cap {
             let Some(t) = self.stream_pop(i) else { break };
+            moved = true;
             self.ports[output].out.push_back(t);
             if t.kind.is_terminator() {
                 self.owner[output] = None;
                 self.set_input(i, Input::Idle);
-                return self.stream_len(i) > 0;
+                reopened = self.stream_len(i) > 0;
+                break;
             }
         }
-        false
+        if moved {
+            self.refresh_sending(i);
+            self.refresh_sending(output);
+        }
+        reopened
     }
 
     /// Grants every free output to a waiting input, round-robin: for output `o`, the
@@ -319,7 +348,8 @@ impl C104 {
     fn transmit(&mut self, now: Tick, out: &mut Outbox) -> bool {
         let cap = self.p.output_buffer as usize;
         let mut unblocked = false;
-        for (k, port) in self.ports.iter_mut().enumerate() {
+        for k in bits(self.sending) {
+            let port = &mut self.ports[k];
             while port.ep.ready_at(now, !port.out.is_empty()) == Some(now) {
                 if port.ep.next_is_fct() {
                     let (t, at) = port.ep.send_fct(now);
@@ -331,6 +361,7 @@ impl C104 {
                     out.activity.tokens_moved += 1;
                 }
             }
+            self.refresh_sending(k);
         }
         unblocked
     }
@@ -338,10 +369,13 @@ impl C104 {
     fn next_wake(&self, now: Tick) -> Option<Tick> {
         let mut wake: Option<Tick> = None;
         let mut note = |t: Tick| wake = Some(wake.map_or(t, |w| w.min(t)));
-        for port in &self.ports {
-            if let Input::Routing { ready, .. } = port.input {
+        for i in bits(self.advancing) {
+            if let Input::Routing { ready, .. } = self.ports[i].input {
                 note(ready.max(now + 1));
             }
+        }
+        for k in bits(self.sending) {
+            let port = &self.ports[k];
             if let Some(t) = port.ep.ready_at(now, !port.out.is_empty()) {
                 note(t.max(now + 1));
             }
@@ -358,6 +392,8 @@ impl C104 {
 impl Node for C104 {
     fn receive(&mut self, _now: Tick, port: PortId, token: Token) -> Result<(), ModelError> {
         self.ports[port].ep.receive(port, token)?;
+        // An FCT adds credit.
+        self.refresh_sending(port);
         if self.ports[port].input == Input::Idle {
             self.advancing |= 1 << port;
         }
