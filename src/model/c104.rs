@@ -109,10 +109,7 @@ pub const MAX_PORTS: usize = 64;
 impl C104 {
     /// A reset switch.
     pub fn new(p: C104Params) -> C104 {
-        assert!(
-            p.ports <= MAX_PORTS,
-            "a C104 has at most {MAX_PORTS} ports"
-        );
+        assert!(p.ports <= MAX_PORTS, "a C104 has at most {MAX_PORTS} ports");
         let ports = (0..p.ports)
             .map(|_| Port {
                 ep: Endpoint::new(p.link),
@@ -168,7 +165,10 @@ impl C104 {
         };
         set(&mut self.advancing, advancing);
         set(&mut self.waiting, matches!(state, Input::Waiting { .. }));
-        set(&mut self.connected, matches!(state, Input::Connected { .. }));
+        set(
+            &mut self.connected,
+            matches!(state, Input::Connected { .. }),
+        );
     }
 
     fn stream_len(&self, i: PortId) -> usize {
