@@ -12,6 +12,7 @@ pub mod engine;
 pub mod model;
 pub mod network;
 pub mod routing;
+pub mod session;
 pub mod stats;
 pub mod time;
 pub mod traffic;

@@ -3,8 +3,9 @@
 use clap::{Args, Parser, Subcommand};
 use emu::config::{self, FileKind, Loaded, TopologyConfig, TrafficConfig};
 use emu::engine::{self, EngineError, EngineKind, RunControl};
-use emu::network::{self, Network};
-use emu::stats::{Progress, Report, ReportInput, RunInfo};
+use emu::network::Network;
+use emu::session::Case;
+use emu::stats::{Progress, RunInfo};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -123,34 +124,13 @@ fn run(a: &RunArgs) -> u8 {
             "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
         );
     };
-    if let Err(e) = config::validate_sets(&a.sets) {
-        return fail(2, e);
-    }
-    let topo = match config::load_topology(topology, &a.sets) {
-        Ok(t) => t,
+    let case = match Case::load(topology, traffic, &a.sets, a.seed) {
+        Ok(c) => c,
         Err(e) => return fail(2, e),
     };
-    let traf = match config::load_traffic(traffic, &a.sets) {
-        Ok(t) => t,
-        Err(e) => return fail(2, e),
-    };
-    let net = match network::build(&stem(&topo.file.name), &topo.config, &traf.config, a.seed) {
-        Ok(n) => n,
-        Err(e) => {
-            let loc = if e.file == "topology" {
-                topo.locate(&e.key)
-            } else {
-                traf.locate(&e.key)
-            };
-            return fail(2, format!("{loc}: {}", e.message));
-        }
-    };
-    let mut ctl = RunControl {
-        end_after: net.run.end_after,
-        hard_stop: net.run.hard_stop,
-        deadlock_window: net.run.deadlock_window,
-        check: a.check,
-    };
+    let net = &case.net;
+    let mut ctl = case.control();
+    ctl.check = a.check;
     if let Some(us) = a.deadlock_window_us {
         if !(us.is_finite() && us > 0.0) {
             return fail(
@@ -167,7 +147,7 @@ fn run(a: &RunArgs) -> u8 {
         return fail(2, "--threads 0: give at least one thread");
     }
     if a.verify_engines {
-        return verify_engines(&net, &ctl, threads, a, &topo, &traf);
+        return verify_engines(&case, &ctl, threads, a);
     }
     let mut progress = if a.quiet {
         Progress::disabled()
@@ -176,14 +156,14 @@ fn run(a: &RunArgs) -> u8 {
     };
     let mut on_progress = |t: u64, act: &emu::model::Activity| progress.update(t, act);
     let wall = Instant::now();
-    let result = execute(a.engine, threads, &net, &ctl, Some(&mut on_progress));
+    let result = execute(a.engine, threads, net, &ctl, Some(&mut on_progress));
     progress.finish();
     let wall_seconds = wall.elapsed().as_secs_f64();
     let outcome = match result {
         Ok(o) => o,
-        Err(e) => return engine_failure(&e, &net, a, &topo, &traf),
+        Err(e) => return engine_failure(&e, net, a, &case.topology, &case.traffic),
     };
-    let report = make_report(&net, a, &topo, &traf, &outcome);
+    let report = case.report(&outcome);
     print!(
         "{}",
         report.render_text(&RunInfo {
@@ -221,48 +201,11 @@ fn execute(
     }
 }
 
-fn make_report(
-    net: &Network,
-    a: &RunArgs,
-    topo: &Loaded<TopologyConfig>,
-    traf: &Loaded<TrafficConfig>,
-    outcome: &engine::RunOutcome,
-) -> Report {
-    Report::new(&ReportInput {
-        topology_name: &stem(&topo.file.name),
-        traffic_name: &stem(&traf.file.name),
-        topology: &topo.config,
-        traffic: &traf.config,
-        seed: a.seed,
-        terminals: net.terminal_count(),
-        switches: net.switches,
-        tick_ns: net.time.tick_ns,
-        header_time: net.header_time,
-        byte_ticks: net.byte_ticks,
-        header_bytes: net.header_bytes,
-        max_data_bytes: net.max_data_bytes,
-        message_bytes: net.message_bytes,
-        window: if net.run.batch {
-            (net.run.window.0, outcome.end_tick)
-        } else {
-            net.run.window
-        },
-        batch: net.run.batch,
-        outcome,
-    })
-}
-
 /// `--verify-engines`: runs the case on every engine and thread count and compares the
 /// JSON reports (or, for a failed run, the error and what every stuck node waits for)
 /// byte for byte.
-fn verify_engines(
-    net: &Network,
-    ctl: &RunControl,
-    threads: usize,
-    a: &RunArgs,
-    topo: &Loaded<TopologyConfig>,
-    traf: &Loaded<TrafficConfig>,
-) -> u8 {
+fn verify_engines(case: &Case, ctl: &RunControl, threads: usize, a: &RunArgs) -> u8 {
+    let net = &case.net;
     let mut cases = vec![
         (EngineKind::Sharded, threads),
         (EngineKind::Actors, threads),
@@ -279,7 +222,7 @@ fn verify_engines(
         );
         let wall = Instant::now();
         let text = match execute(engine, t, net, ctl, None) {
-            Ok(o) => make_report(net, a, topo, traf, &o).to_json(),
+            Ok(o) => case.report(&o).to_json(),
             Err(e) => failure_text(&e),
         };
         eprintln!(
@@ -339,13 +282,6 @@ fn failure_text(e: &EngineError) -> String {
         }
     }
     s
-}
-
-fn stem(name: &str) -> String {
-    let base = std::path::Path::new(name)
-        .file_name()
-        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    base.strip_suffix(".toml").unwrap_or(&base).to_string()
 }
 
 fn engine_failure(

@@ -1150,3 +1150,28 @@ fn a_lone_sender_keeps_sending() {
         r1.describe()
     );
 }
+
+#[test]
+fn verify_engines_runs_every_engine_and_reports_agreement() {
+    let mut args = short(&["--topology", "hypercube6", "--traffic", "shuffle"]);
+    args.extend_from_slice(&["--verify-engines", "--threads", "2"]);
+    let r = emu(&args);
+    r.assert_code(0);
+    r.assert_stdout_has(&[
+        "engines agree",
+        "sharded on 2 threads",
+        "actors on 2 threads",
+        "sharded on 1 thread",
+        "actors on 1 thread",
+    ]);
+    // A run that ends in deadlock is compared by its diagnosis.
+    let r = emu(&[
+        "--topology",
+        "ring4",
+        "--traffic",
+        "uniform",
+        "--verify-engines",
+    ]);
+    r.assert_code(0);
+    r.assert_stdout_has(&["engines agree"]);
+}

@@ -18,9 +18,9 @@
 
 mod bare;
 
-use emu::config;
 use emu::engine::{self, RunControl, RunOutcome};
-use emu::network::{self, Network};
+use emu::network::Network;
+use emu::session::Case;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
@@ -136,18 +136,9 @@ fn build(
     let mut sets: Vec<String> = w.sets.iter().map(|s| s.to_string()).collect();
     sets.push(format!("phases.warmup_us={}", phases.0));
     sets.push(format!("phases.measure_us={}", phases.1));
-    config::validate_sets(&sets).map_err(|e| e.to_string())?;
-    let topo = config::load_topology(topology, &sets).map_err(|e| e.to_string())?;
-    let traf = config::load_traffic(w.traffic, &sets).map_err(|e| e.to_string())?;
-    let net = network::build(topology, &topo.config, &traf.config, SEED)
-        .map_err(|e| format!("{} {e}", e.file))?;
-    let ctl = RunControl {
-        end_after: net.run.end_after,
-        hard_stop: net.run.hard_stop,
-        deadlock_window: net.run.deadlock_window,
-        check: false,
-    };
-    Ok((net, ctl))
+    let case = Case::load(topology, w.traffic, &sets, SEED)?;
+    let ctl = case.control();
+    Ok((case.net, ctl))
 }
 
 fn run_engine(e: Engine, net: &Network, ctl: &RunControl) -> Result<RunOutcome, String> {
