@@ -16,6 +16,7 @@ use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
 use crate::network::{Network, NodeId};
 use crate::time::Tick;
 use async_channel::{Receiver, Sender, TrySendError};
+use std::sync::Arc;
 
 type Wire = (Tick, Token);
 
@@ -139,6 +140,10 @@ async fn actor(
 }
 
 /// Runs `net` with one task per node on a tokio runtime of `threads` worker threads.
+///
+/// The coordinator is itself a task on the runtime, so that its commands and the
+/// nodes' reports wake tasks on the same worker threads (with one thread, no wake-up
+/// crosses threads at all); the calling thread only relays progress to `progress`.
 pub fn run(
     net: &Network,
     ctl: &RunControl,
@@ -149,14 +154,38 @@ pub fn run(
         .worker_threads(threads.max(1))
         .build()
         .map_err(|e| EngineError::Internal(format!("cannot start the tokio runtime: {e}")))?;
-    rt.block_on(coordinate(net, ctl, progress))
+    let net = Arc::new(net.clone());
+    let ctl = ctl.clone();
+    let (progress_tx, progress_rx) = if progress.is_some() {
+        let (tx, rx) = async_channel::unbounded::<(Tick, Activity)>();
+        (Some(tx), Some(rx))
+    } else {
+        (None, None)
+    };
+    let coordinator = rt.spawn(async move { coordinate(&net, &ctl, progress_tx).await });
+    rt.block_on(async move {
+        if let (Some(rx), Some(p)) = (progress_rx, progress) {
+            while let Ok((t, act)) = rx.recv().await {
+                p(t, &act);
+            }
+        }
+        coordinator
+            .await
+            .map_err(|e| EngineError::Internal(format!("the coordinator task failed: {e}")))?
+    })
 }
 
 async fn coordinate(
     net: &Network,
     ctl: &RunControl,
-    mut progress: Option<ProgressFn<'_>>,
+    progress_tx: Option<Sender<(Tick, Activity)>>,
 ) -> Result<RunOutcome, EngineError> {
+    let mut relay = |t: Tick, act: &Activity| {
+        if let Some(tx) = &progress_tx {
+            let _ = tx.try_send((t, *act));
+        }
+    };
+    let mut progress: Option<ProgressFn> = progress_tx.as_ref().map(|_| &mut relay as ProgressFn);
     let dirs = net.directions();
     let map = net.port_map();
     let channels: Vec<(Sender<Wire>, Receiver<Wire>)> = dirs
