@@ -150,10 +150,15 @@ pub fn run(
     threads: usize,
     progress: Option<ProgressFn>,
 ) -> Result<RunOutcome, EngineError> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads.max(1))
-        .build()
-        .map_err(|e| EngineError::Internal(format!("cannot start the tokio runtime: {e}")))?;
+    // One thread: tokio's single-threaded scheduler, on the calling thread.
+    let rt = if threads <= 1 {
+        tokio::runtime::Builder::new_current_thread().build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .build()
+    }
+    .map_err(|e| EngineError::Internal(format!("cannot start the tokio runtime: {e}")))?;
     let net = Arc::new(net.clone());
     let ctl = ctl.clone();
     let (progress_tx, progress_rx) = if progress.is_some() {
