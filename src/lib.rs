@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod deadlock;
 pub mod engine;
 pub mod model;
 pub mod network;

@@ -2,6 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use emu::config::{self, FileKind, Loaded, TopologyConfig, TrafficConfig};
+use emu::deadlock;
 use emu::engine::{self, EngineError, EngineKind, RunControl};
 use emu::network::Network;
 use emu::session::Case;
@@ -274,7 +275,14 @@ fn verify_engines(case: &Case, ctl: &RunControl, threads: usize, a: &RunArgs) ->
 /// A failed run as text: the error, and what every stuck node waits for.
 fn failure_text(e: &EngineError) -> String {
     let mut s = format!("{e}\n");
-    if let EngineError::Deadlock { stuck, .. } = e {
+    if let EngineError::Deadlock { stuck, cycle, .. } = e {
+        for line in cycle
+            .as_deref()
+            .map(deadlock::waitfor::render)
+            .unwrap_or_default()
+        {
+            s.push_str(&format!("{line}\n"));
+        }
         for n in stuck {
             for w in &n.waits {
                 s.push_str(&format!("{} {w}\n", n.name));
@@ -300,6 +308,7 @@ fn engine_failure(
             since,
             in_flight,
             stuck,
+            cycle,
         } => {
             eprintln!(
                 "error: deadlock at tick {tick} ({:.3} µs): no token has moved since tick {since} ({:.3} µs), \
@@ -307,6 +316,25 @@ fn engine_failure(
                 us(*tick),
                 us(*since)
             );
+            match cycle {
+                Some(c) => {
+                    let links = deadlock::waitfor::channels(c).len();
+                    eprintln!(
+                        "wait-for cycle ({} places, {links} link{}), each waiting for the next:",
+                        c.len(),
+                        if links == 1 { "" } else { "s" }
+                    );
+                    for line in deadlock::waitfor::render(c) {
+                        eprintln!("  {line}");
+                    }
+                    if let Some(first) = c.first() {
+                        eprintln!("  … which is where the cycle started ({})", first.node_name);
+                    }
+                }
+                None => eprintln!(
+                    "no wait-for cycle among the stuck nodes (a packet waits for something outside them)"
+                ),
+            }
             eprintln!("stuck nodes ({}):", stuck.len());
             for s in stuck {
                 for w in &s.waits {
@@ -314,6 +342,29 @@ fn engine_failure(
                 }
             }
             eprintln!("reproduce with: {repro}");
+            if let Some(path) = &a.json {
+                let doc = serde_json::json!({
+                    "schema": 1,
+                    "emu_version": env!("CARGO_PKG_VERSION"),
+                    "outcome": "deadlock",
+                    "seed": a.seed,
+                    "tick": tick,
+                    "tick_ns": net.time.tick_ns,
+                    "last_move_tick": since,
+                    "packets_in_flight": in_flight,
+                    "reproduce": repro,
+                    "cycle": cycle,
+                    "cycle_text": cycle.as_deref().map(deadlock::waitfor::render),
+                    "stuck": stuck.iter().map(|s| serde_json::json!({
+                        "node": s.name,
+                        "waits": s.waits.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                });
+                let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+                if let Err(err) = std::fs::write(path, text + "\n") {
+                    eprintln!("error: cannot write {}: {err}", path.display());
+                }
+            }
         }
         other => {
             eprintln!("error: {other}");

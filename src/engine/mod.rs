@@ -138,6 +138,9 @@ pub enum EngineError {
         in_flight: u64,
         /// Nodes holding packets, with what they wait for.
         stuck: Vec<StuckNode>,
+        /// The cycle of the wait-for graph that explains the deadlock, if the waits
+        /// close one (see [`crate::deadlock::waitfor`]).
+        cycle: Option<Vec<crate::deadlock::CycleStep>>,
     },
     /// The engine itself failed (a task panicked, a channel closed).
     #[error("engine failure: {0}")]
@@ -166,16 +169,16 @@ fn deadlock_error(
     at: Tick,
     in_flight: u64,
 ) -> EngineError {
-    let stuck = nodes
-        .iter()
+    let waits: Vec<Vec<Wait>> = nodes.iter().map(|n| n.waits()).collect();
+    let cycle = crate::deadlock::find_cycle(net, &waits);
+    let stuck = waits
+        .into_iter()
         .enumerate()
-        .filter_map(|(i, n)| {
-            let waits = n.waits();
-            (!waits.is_empty()).then(|| StuckNode {
-                node: i,
-                name: net.nodes[i].name.clone(),
-                waits,
-            })
+        .filter(|(_, w)| !w.is_empty())
+        .map(|(i, waits)| StuckNode {
+            node: i,
+            name: net.nodes[i].name.clone(),
+            waits,
         })
         .collect();
     EngineError::Deadlock {
@@ -183,6 +186,7 @@ fn deadlock_error(
         since,
         in_flight,
         stuck,
+        cycle,
     }
 }
 

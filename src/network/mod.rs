@@ -16,7 +16,7 @@ pub use build::{BuildError, build};
 pub type NodeId = usize;
 
 /// One end of a link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub struct End {
     /// The node.
     pub node: NodeId,
