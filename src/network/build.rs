@@ -365,6 +365,7 @@ pub fn build(
             max_data_bytes: max_data,
             acknowledge: t.vcp.acknowledge,
             channels: t.vcp.channels,
+            channels_per_destination: 1,
         },
         terminal: TerminalParams {
             label: 0,
