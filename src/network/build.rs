@@ -215,12 +215,13 @@ pub fn build(
         ));
     }
     let buffer = t.link.buffer_tokens.tokens(packet_tokens);
-    if buffer < batch {
+    if buffer < batch && !t.faults.allow_buffer_below_batch {
         return Err(topo_err(
             "link.buffer_tokens",
             format!(
                 "{buffer} tokens is smaller than the flow-control batch of {batch}: no data could ever be sent \
-                 (000 §6.2.1: the input buffer must be at least the batch size)"
+                 (000 §6.2.1: the input buffer must be at least the batch size); \
+                 set faults.allow_buffer_below_batch = true to run it anyway"
             ),
         ));
     }
@@ -482,6 +483,15 @@ mod tests {
             "link.buffer_tokens"
         );
         assert_eq!(bad(&|t| t.link.wire_delay_ns = 205), "link.wire_delay_ns");
+        let mut t = topo(4);
+        t.link.buffer_tokens = BufferSize::Tokens(7);
+        let e = build("x", &t, &traffic(), 1).unwrap_err();
+        assert!(e.message.contains("faults.allow_buffer_below_batch"), "{e}");
+        t.faults.allow_buffer_below_batch = true;
+        assert!(
+            build("x", &t, &traffic(), 1).is_ok(),
+            "the opt-in accepts it"
+        );
         assert_eq!(bad(&|t| t.c104.header_time_ns = 100), "c104.header_time_ns");
         assert_eq!(bad(&|t| t.packet.header_bytes = 3), "packet.header_bytes");
         let mut t = topo(9);
