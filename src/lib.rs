@@ -11,6 +11,7 @@ pub mod config;
 pub mod engine;
 pub mod model;
 pub mod network;
+pub mod reproduce;
 pub mod routing;
 pub mod stats;
 pub mod time;

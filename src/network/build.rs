@@ -10,7 +10,7 @@ use crate::model::c104::C104Params;
 use crate::model::dslink::LinkParams;
 use crate::model::processor::ProcessorParams;
 use crate::model::terminal::TerminalParams;
-use crate::model::token::{CONTROL_TOKEN_BITS, DATA_TOKEN_BITS};
+use crate::model::token::DATA_TOKEN_BITS;
 use crate::model::vcp::VcpParams;
 use crate::routing::IntervalTable;
 use crate::time::{Tick, TimeBase};
@@ -123,15 +123,11 @@ impl Parts {
 
     /// Connects port `pa` of node `a` to port `pb` of node `b`.
     pub(super) fn link(&mut self, a: NodeId, pa: PortId, b: NodeId, pb: PortId) {
-        let latency = self.latency;
-        // What the wire can hold (a token per control-token time) plus one being sent.
-        let in_flight = (latency / CONTROL_TOKEN_BITS) as usize + 2;
-        self.links.push(Link {
-            a: End { node: a, port: pa },
-            b: End { node: b, port: pb },
-            latency,
-            in_flight,
-        });
+        self.links.push(Link::new(
+            End { node: a, port: pa },
+            End { node: b, port: pb },
+            self.latency,
+        ));
     }
 }
 
