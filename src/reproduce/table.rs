@@ -39,6 +39,7 @@ impl Tolerance {
         match self {
             Tolerance::Relative(f) => format!("±{}%", pct(f)),
             Tolerance::Absolute(a) => format!("±{} {unit}", num(a)),
+            Tolerance::AtMost(f) if f < 0.0 => format!("≤ −{}%", pct(-f)),
             Tolerance::AtMost(f) => format!("≤ +{}%", pct(f)),
             Tolerance::AtLeast(f) => format!("≥ −{}%", pct(f)),
         }
@@ -185,9 +186,9 @@ impl Report {
             ];
             let mut cells: Vec<[String; 9]> = vec![head.map(String::from)];
             for r in &t.rows {
-                let diff = match r.relative() {
-                    Some(f) => format!("{:+.2}%", 100.0 * f),
-                    None => format!("{:+}", num(r.difference())),
+                let diff = match (r.tolerance, r.relative()) {
+                    (Tolerance::Absolute(_), _) | (_, None) => signed(r.difference()),
+                    (_, Some(f)) => format!("{:+.2}%", 100.0 * f),
                 };
                 cells.push([
                     r.parameter.clone(),
@@ -291,6 +292,14 @@ pub fn json(reports: &[Report]) -> serde_json::Value {
         "emu_version": env!("CARGO_PKG_VERSION"),
         "reports": rep,
     })
+}
+
+fn signed(v: f64) -> String {
+    if v >= 0.0 {
+        format!("+{}", num(v))
+    } else {
+        num(v)
+    }
 }
 
 fn pct(f: f64) -> String {
