@@ -93,12 +93,8 @@ pub fn main(a: &ReproduceArgs) -> u8 {
         for r in &reports {
             for (title, passed, rows, worst) in r.summary() {
                 println!(
-                    "  {:<20} {:>4}/{:<4} rows pass, largest |diff| {:>6.2}%  {}",
-                    r.experiment,
-                    passed,
-                    rows,
-                    100.0 * worst,
-                    title
+                    "  {:<20} {:>4}/{:<4} pass  {}\n  {:<20} {:>9}  closest to its tolerance: {}",
+                    r.experiment, passed, rows, title, "", "", worst
                 );
             }
         }

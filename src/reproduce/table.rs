@@ -107,6 +107,38 @@ impl Row {
     pub fn pass(&self) -> bool {
         self.tolerance.accepts(self.reference, self.emulated)
     }
+
+    /// The share of the tolerance the difference uses (> 1 fails); a one-sided bound
+    /// counts as 0 when met.
+    pub fn tolerance_used(&self) -> f64 {
+        let d = self.difference().abs();
+        match self.tolerance {
+            Tolerance::Relative(f) => d / (f * self.reference.abs()).max(1e-12),
+            Tolerance::Absolute(a) => {
+                if d == 0.0 {
+                    0.0
+                } else {
+                    d / a.max(1e-12)
+                }
+            }
+            Tolerance::AtMost(_) | Tolerance::AtLeast(_) => {
+                if self.pass() {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            }
+        }
+    }
+
+    /// The difference as printed: relative for relative and bound tolerances, in the
+    /// unit for absolute ones.
+    pub fn diff_text(&self) -> String {
+        match (self.tolerance, self.relative()) {
+            (Tolerance::Absolute(_), _) | (_, None) => signed(self.difference()),
+            (_, Some(f)) => format!("{:+.2}%", 100.0 * f),
+        }
+    }
 }
 
 /// A group of rows about one figure or table of the paper.
@@ -150,17 +182,25 @@ impl Report {
         self.tables.iter().map(|t| t.rows.len()).sum()
     }
 
-    /// The largest |relative difference| over the rows of each table, with the rows
-    /// passed and counted: one summary line per table.
-    pub fn summary(&self) -> Vec<(String, usize, usize, f64)> {
+    /// One summary line per table: its title, rows passed, rows, and the row that used
+    /// the largest share of its tolerance, as "parameter: diff (tolerance)".
+    pub fn summary(&self) -> Vec<(String, usize, usize, String)> {
         self.tables
             .iter()
             .map(|t| {
                 let worst = t
                     .rows
                     .iter()
-                    .filter_map(|r| r.relative())
-                    .fold(0.0f64, |a, d| a.max(d.abs()));
+                    .max_by(|a, b| a.tolerance_used().total_cmp(&b.tolerance_used()))
+                    .map(|r| {
+                        format!(
+                            "{}: {} ({})",
+                            r.parameter,
+                            r.diff_text(),
+                            r.tolerance.label(&r.unit)
+                        )
+                    })
+                    .unwrap_or_default();
                 let passed = t.rows.iter().filter(|r| r.pass()).count();
                 (t.title.clone(), passed, t.rows.len(), worst)
             })
@@ -186,10 +226,7 @@ impl Report {
             ];
             let mut cells: Vec<[String; 9]> = vec![head.map(String::from)];
             for r in &t.rows {
-                let diff = match (r.tolerance, r.relative()) {
-                    (Tolerance::Absolute(_), _) | (_, None) => signed(r.difference()),
-                    (_, Some(f)) => format!("{:+.2}%", 100.0 * f),
-                };
+                let diff = r.diff_text();
                 cells.push([
                     r.parameter.clone(),
                     num(r.reference),
