@@ -18,6 +18,14 @@ pub enum Tolerance {
     AtMost(f64),
     /// emulated ≥ reference × (1 − this): the reference is a lower bound.
     AtLeast(f64),
+    /// reference × (1 − below) ≤ emulated ≤ reference × (1 + above): a reference that
+    /// leaves out delays which can only lower the emulated value.
+    Within {
+        /// Fraction allowed below the reference.
+        below: f64,
+        /// Fraction allowed above the reference.
+        above: f64,
+    },
 }
 
 impl Tolerance {
@@ -32,6 +40,10 @@ impl Tolerance {
             Tolerance::Absolute(a) => d.abs() <= a + 1e-12,
             Tolerance::AtMost(f) => emulated <= reference * (1.0 + f) + 1e-12,
             Tolerance::AtLeast(f) => emulated >= reference * (1.0 - f) - 1e-12,
+            Tolerance::Within { below, above } => {
+                emulated >= reference * (1.0 - below) - 1e-12
+                    && emulated <= reference * (1.0 + above) + 1e-12
+            }
         }
     }
 
@@ -41,7 +53,9 @@ impl Tolerance {
             Tolerance::Absolute(a) => format!("±{} {unit}", num(a)),
             Tolerance::AtMost(f) if f < 0.0 => format!("≤ −{}%", pct(-f)),
             Tolerance::AtMost(f) => format!("≤ +{}%", pct(f)),
+            Tolerance::AtLeast(f) if f < 0.0 => format!("≥ +{}%", pct(-f)),
             Tolerance::AtLeast(f) => format!("≥ −{}%", pct(f)),
+            Tolerance::Within { below, above } => format!("−{}%/+{}%", pct(below), pct(above)),
         }
     }
 }
@@ -120,6 +134,11 @@ impl Row {
                 } else {
                     d / a.max(1e-12)
                 }
+            }
+            Tolerance::Within { below, above } => {
+                let d = self.difference();
+                let room = if d < 0.0 { below } else { above };
+                d.abs() / (room * self.reference.abs()).max(1e-12)
             }
             Tolerance::AtMost(_) | Tolerance::AtLeast(_) => {
                 if self.pass() {
@@ -378,6 +397,12 @@ mod tests {
         assert!(Tolerance::AtLeast(0.01).accepts(100.0, 150.0));
         assert!(!Tolerance::AtLeast(0.01).accepts(100.0, 98.0));
         assert!(!Tolerance::Relative(1.0).accepts(1.0, f64::NAN));
+        let w = Tolerance::Within {
+            below: 0.2,
+            above: 0.01,
+        };
+        assert!(w.accepts(100.0, 81.0) && w.accepts(100.0, 100.9));
+        assert!(!w.accepts(100.0, 79.0) && !w.accepts(100.0, 101.1));
     }
 
     #[test]
