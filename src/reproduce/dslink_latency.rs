@@ -147,6 +147,24 @@ pub fn run(quick: bool) -> Result<Report, String> {
             );
         }
     }
+    // The paper's headline: 13.5 token times of 70 ns = 945 ns round trip.
+    let b20 = knee(
+        20,
+        true,
+        k,
+        (max_delay(20, 8, true) * TOKEN_TICKS) as Tick + 40,
+    )?;
+    rows.push(
+        Row::new(
+            "buffer 20, bidirectional, round trip in ns",
+            945.0,
+            "§6.2.2 text",
+            2.0 * b20 as f64 * setups::TICK_NS,
+            "ns",
+            Tolerance::Absolute(2.0 * TOKEN_TICKS * setups::TICK_NS),
+        )
+        .note("±140 ns: the same ±2 token times"),
+    );
     // Beyond the bound, bandwidth is lost: at twice the analytic delay, throughput is
     // below the line rate.
     for &bidir in &[false, true] {
