@@ -154,3 +154,34 @@ fn a_buffer_below_the_batch_needs_the_opt_in_and_then_moves_nothing() {
     assert!(out.contains("0 delivered"), "{out}");
     assert!(out.contains("token hops  0"), "{out}");
 }
+
+#[test]
+fn the_set_ups_run_identically_on_both_engines() {
+    use emu::engine::{RunControl, actors, sequential};
+    use emu::reproduce::setups::{self, Spec};
+    use emu::traffic::{Destination, Injection};
+    let mut spec = Spec::new(16, Injection::Continuous);
+    spec.acknowledge = false;
+    spec.window = (setups::START + 2000, setups::START + 12_000);
+    let star = setups::star(&spec, 8, 8, Destination::AnyOf { count: 8 }, 20, 18);
+    let mut spec = Spec::new(40, Injection::Batch(20));
+    spec.channels = 4;
+    let pair = setups::pair(&spec, [true, true]);
+    for net in [star, pair] {
+        let ctl = RunControl {
+            end_after: net.run.end_after,
+            hard_stop: net.run.hard_stop,
+            deadlock_window: net.run.deadlock_window,
+            check: true,
+        };
+        let a = sequential::run(&net, &ctl, None).expect("sequential");
+        let b = actors::run(&net, &ctl, 2, None).expect("actors");
+        assert_eq!(a.end_tick, b.end_tick, "{}", net.name);
+        assert_eq!(a.activity, b.activity, "{}", net.name);
+        for (x, y) in a.terminals.iter().zip(&b.terminals) {
+            assert_eq!(x.counters, y.counters, "{}", net.name);
+            assert_eq!(x.network_latency.sum, y.network_latency.sum, "{}", net.name);
+        }
+        assert!(a.terminals.iter().any(|t| t.counters.delivered > 0));
+    }
+}
