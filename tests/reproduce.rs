@@ -132,8 +132,6 @@ fn a_buffer_below_the_batch_needs_the_opt_in_and_then_moves_nothing() {
         "--traffic",
         "uniform",
         "-q",
-        "--engine",
-        "sequential",
         "--set",
         "link.buffer_tokens=4",
         "--set",
