@@ -13,6 +13,7 @@ pub mod model;
 pub mod network;
 pub mod reproduce;
 pub mod routing;
+pub mod session;
 pub mod stats;
 pub mod time;
 pub mod traffic;

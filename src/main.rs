@@ -3,8 +3,9 @@
 use clap::{Args, Parser, Subcommand};
 use emu::config::{self, FileKind, Loaded, TopologyConfig, TrafficConfig};
 use emu::engine::{self, EngineError, EngineKind, RunControl};
-use emu::network::{self, Network};
-use emu::stats::{Progress, Report, ReportInput, RunInfo};
+use emu::network::Network;
+use emu::session::Case;
+use emu::stats::{Progress, RunInfo};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -19,6 +20,8 @@ Examples:
       the chapter 7 worst case, full report written as JSON
   emu --topology ring4 --traffic uniform
       a network whose routing can deadlock: emu stops and shows what is stuck
+  emu --topology hypercube6 --traffic shuffle --verify-engines
+      run with both engines and every thread count, and check the reports are identical
   emu list
       the shipped topologies and traffic files
   emu reproduce all
@@ -55,12 +58,17 @@ struct RunArgs {
     /// Run seed: the same seed gives the same result, byte for byte.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads for the actors engine (default: the number of cores).
+    /// Worker threads (default: the number of cores). Results never depend on it.
     #[arg(long)]
     threads: Option<usize>,
-    /// Engine: actors (one task per node) or sequential (one loop, the reference).
-    #[arg(long, value_enum, default_value_t = EngineKind::Actors)]
+    /// Engine: sharded (one worker per core, each stepping a partition of the nodes;
+    /// the fast one) or actors (one tokio task per node). Results never depend on it.
+    #[arg(long, value_enum, default_value_t = EngineKind::Sharded)]
     engine: EngineKind,
+    /// Run the case with every engine (sharded and actors, on --threads and on one
+    /// thread) and check that the reports are byte-identical; exit 1 if not.
+    #[arg(long)]
+    verify_engines: bool,
     /// Override a field: section.key=value (prefix topology. or traffic. if ambiguous).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
@@ -121,34 +129,13 @@ fn run(a: &RunArgs) -> u8 {
             "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
         );
     };
-    if let Err(e) = config::validate_sets(&a.sets) {
-        return fail(2, e);
-    }
-    let topo = match config::load_topology(topology, &a.sets) {
-        Ok(t) => t,
+    let case = match Case::load(topology, traffic, &a.sets, a.seed) {
+        Ok(c) => c,
         Err(e) => return fail(2, e),
     };
-    let traf = match config::load_traffic(traffic, &a.sets) {
-        Ok(t) => t,
-        Err(e) => return fail(2, e),
-    };
-    let net = match network::build(&stem(&topo.file.name), &topo.config, &traf.config, a.seed) {
-        Ok(n) => n,
-        Err(e) => {
-            let loc = if e.file == "topology" {
-                topo.locate(&e.key)
-            } else {
-                traf.locate(&e.key)
-            };
-            return fail(2, format!("{loc}: {}", e.message));
-        }
-    };
-    let mut ctl = RunControl {
-        end_after: net.run.end_after,
-        hard_stop: net.run.hard_stop,
-        deadlock_window: net.run.deadlock_window,
-        check: a.check,
-    };
+    let net = &case.net;
+    let mut ctl = case.control();
+    ctl.check = a.check;
     if let Some(us) = a.deadlock_window_us {
         if !(us.is_finite() && us > 0.0) {
             return fail(
@@ -164,6 +151,9 @@ fn run(a: &RunArgs) -> u8 {
     if threads == 0 {
         return fail(2, "--threads 0: give at least one thread");
     }
+    if a.verify_engines {
+        return verify_engines(&case, &ctl, threads, a);
+    }
     let mut progress = if a.quiet {
         Progress::disabled()
     } else {
@@ -171,52 +161,19 @@ fn run(a: &RunArgs) -> u8 {
     };
     let mut on_progress = |t: u64, act: &emu::model::Activity| progress.update(t, act);
     let wall = Instant::now();
-    let result = match a.engine {
-        EngineKind::Actors => engine::actors::run(&net, &ctl, threads, Some(&mut on_progress)),
-        EngineKind::Sequential => engine::sequential::run(&net, &ctl, Some(&mut on_progress)),
-    };
+    let result = execute(a.engine, threads, net, &ctl, Some(&mut on_progress));
     progress.finish();
     let wall_seconds = wall.elapsed().as_secs_f64();
     let outcome = match result {
         Ok(o) => o,
-        Err(e) => return engine_failure(&e, &net, a, &topo, &traf),
+        Err(e) => return engine_failure(&e, net, a, &case.topology, &case.traffic),
     };
-    let report = Report::new(&ReportInput {
-        topology_name: &stem(&topo.file.name),
-        traffic_name: &stem(&traf.file.name),
-        topology: &topo.config,
-        traffic: &traf.config,
-        seed: a.seed,
-        terminals: net.terminal_count(),
-        switches: net.switches,
-        tick_ns: net.time.tick_ns,
-        header_time: net.header_time,
-        byte_ticks: net.byte_ticks,
-        header_bytes: net.header_bytes,
-        max_data_bytes: net.max_data_bytes,
-        message_bytes: net.message_bytes,
-        window: if net.run.batch {
-            (net.run.window.0, outcome.end_tick)
-        } else {
-            net.run.window
-        },
-        batch: net.run.batch,
-        outcome: &outcome,
-    });
-    let engine_name = match a.engine {
-        EngineKind::Actors => "actors",
-        EngineKind::Sequential => "sequential",
-    };
-    let threads_used = if a.engine == EngineKind::Actors {
-        threads
-    } else {
-        1
-    };
+    let report = case.report(&outcome);
     print!(
         "{}",
         report.render_text(&RunInfo {
-            engine: engine_name.into(),
-            threads: threads_used,
+            engine: engine_name(a.engine).into(),
+            threads,
             wall_seconds
         })
     );
@@ -229,11 +186,107 @@ fn run(a: &RunArgs) -> u8 {
     0
 }
 
-fn stem(name: &str) -> String {
-    let base = std::path::Path::new(name)
-        .file_name()
-        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    base.strip_suffix(".toml").unwrap_or(&base).to_string()
+fn engine_name(e: EngineKind) -> &'static str {
+    match e {
+        EngineKind::Sharded => "sharded",
+        EngineKind::Actors => "actors",
+    }
+}
+
+fn execute(
+    engine: EngineKind,
+    threads: usize,
+    net: &Network,
+    ctl: &RunControl,
+    progress: Option<engine::ProgressFn>,
+) -> Result<engine::RunOutcome, EngineError> {
+    match engine {
+        EngineKind::Sharded => engine::sharded::run(net, ctl, threads, progress),
+        EngineKind::Actors => engine::actors::run(net, ctl, threads, progress),
+    }
+}
+
+/// `--verify-engines`: runs the case on every engine and thread count and compares the
+/// JSON reports (or, for a failed run, the error and what every stuck node waits for)
+/// byte for byte.
+fn verify_engines(case: &Case, ctl: &RunControl, threads: usize, a: &RunArgs) -> u8 {
+    let net = &case.net;
+    let mut cases = vec![
+        (EngineKind::Sharded, threads),
+        (EngineKind::Actors, threads),
+    ];
+    if threads != 1 {
+        cases.extend([(EngineKind::Sharded, 1), (EngineKind::Actors, 1)]);
+    }
+    let mut results: Vec<(String, String)> = Vec::new();
+    for (engine, t) in cases {
+        let label = format!(
+            "{} on {t} thread{}",
+            engine_name(engine),
+            if t == 1 { "" } else { "s" }
+        );
+        let wall = Instant::now();
+        let text = match execute(engine, t, net, ctl, None) {
+            Ok(o) => case.report(&o).to_json(),
+            Err(e) => failure_text(&e),
+        };
+        eprintln!(
+            "{label}: {:.2} s, {} bytes of report",
+            wall.elapsed().as_secs_f64(),
+            text.len()
+        );
+        results.push((label, text));
+    }
+    let (ref_label, reference) = &results[0];
+    let mut same = true;
+    for (label, text) in &results[1..] {
+        if text != reference {
+            same = false;
+            let line = reference
+                .lines()
+                .zip(text.lines())
+                .position(|(x, y)| x != y)
+                .unwrap_or_else(|| reference.lines().count().min(text.lines().count()));
+            println!(
+                "DIFFER: {label} and {ref_label} first differ at line {}:",
+                line + 1
+            );
+            println!(
+                "  {ref_label}: {}",
+                reference.lines().nth(line).unwrap_or("(end)")
+            );
+            println!("  {label}: {}", text.lines().nth(line).unwrap_or("(end)"));
+        }
+    }
+    if same {
+        let names: Vec<&str> = results.iter().map(|(l, _)| l.as_str()).collect();
+        println!(
+            "engines agree: {} gave byte-identical results ({} bytes)",
+            names.join(", "),
+            reference.len()
+        );
+        if let Some(path) = &a.json
+            && let Err(e) = std::fs::write(path, reference)
+        {
+            return fail(1, format!("cannot write {}: {e}", path.display()));
+        }
+        0
+    } else {
+        1
+    }
+}
+
+/// A failed run as text: the error, and what every stuck node waits for.
+fn failure_text(e: &EngineError) -> String {
+    let mut s = format!("{e}\n");
+    if let EngineError::Deadlock { stuck, .. } = e {
+        for n in stuck {
+            for w in &n.waits {
+                s.push_str(&format!("{} {w}\n", n.name));
+            }
+        }
+    }
+    s
 }
 
 fn engine_failure(
@@ -296,9 +349,6 @@ fn reproduce_line(
     for s in &a.sets {
         args.push("--set".into());
         args.push(s.clone());
-    }
-    if a.engine == EngineKind::Sequential {
-        args.extend(["--engine".into(), "sequential".into()]);
     }
     if let Some(us) = a.deadlock_window_us {
         args.extend(["--deadlock-window-us".into(), us.to_string()]);

@@ -355,8 +355,8 @@ fn same_seed_gives_identical_json_across_threads_engines_and_runs() {
         ("threads1.json", &["--seed", "11", "--threads", "1"]),
         ("threads2.json", &["--seed", "11", "--threads", "2"]),
         (
-            "sequential.json",
-            &["--seed", "11", "--engine", "sequential"],
+            "actors.json",
+            &["--seed", "11", "--engine", "actors", "--threads", "2"],
         ),
         ("again.json", &["--seed", "11", "--threads", "2"]),
         ("other-seed.json", &["--seed", "12", "--threads", "2"]),
@@ -392,7 +392,7 @@ fn same_seed_gives_identical_json_across_threads_engines_and_runs() {
 fn json_report_has_the_expected_content() {
     let dir = TempDir::new("json");
     let mut args = short(&["--topology", "hypercube6", "--traffic", "uniform"]);
-    args.extend_from_slice(&["--seed", "7", "--engine", "sequential", "--json", "r.json"]);
+    args.extend_from_slice(&["--seed", "7", "--engine", "actors", "--json", "r.json"]);
     let r = emu_in(dir.path(), &args);
     r.assert_code(0);
     let j = read_json(&dir.path().join("r.json"));
@@ -710,7 +710,7 @@ fn unwritable_json_is_exit_1() {
             "--traffic",
             "shuffle",
             "--engine",
-            "sequential",
+            "sharded",
             "--set",
             "phases.warmup_us=2",
             "--set",
@@ -738,7 +738,7 @@ fn names_resolve_from_any_directory_and_local_files_come_first() {
             "--traffic",
             "shuffle",
             "--engine",
-            "sequential",
+            "sharded",
             "--set",
             "phases.warmup_us=2",
             "--set",
@@ -762,7 +762,7 @@ fn names_resolve_from_any_directory_and_local_files_come_first() {
             "--traffic",
             "shuffle",
             "--engine",
-            "sequential",
+            "sharded",
         ],
     );
     r.assert_code(0);
@@ -812,7 +812,7 @@ fn deadlock_report_is_deterministic_and_reproducible() {
     };
     let one = with(&["--threads", "1"]);
     let two = with(&["--threads", "2"]);
-    let seq = with(&["--engine", "sequential"]);
+    let seq = with(&["--engine", "actors"]);
     assert_eq!(
         one.stderr,
         two.stderr,
@@ -834,12 +834,12 @@ fn deadlock_report_is_deterministic_and_reproducible() {
         one.describe(),
         seq.describe()
     );
-    assert!(
-        seq.repro_args()
-            .windows(2)
-            .any(|w| w == ["--engine", "sequential"]),
-        "the sequential engine is not in the reproduce line\n{}",
-        seq.describe()
+    assert_eq!(
+        seq.repro_args(),
+        one.repro_args(),
+        "the reproduce line depends on the engine or threads (results do not)\n{}\n{}",
+        seq.describe(),
+        one.describe()
     );
 
     // The reproduce line gives the same report.
@@ -957,7 +957,7 @@ fn extra_credit_is_a_flow_control_violation() {
     for extra in [
         &[][..],
         &["--check"][..],
-        &["--engine", "sequential"][..],
+        &["--engine", "actors"][..],
         &["--threads", "1"][..],
     ] {
         let mut args = base.to_vec();
@@ -1025,7 +1025,7 @@ fn check_has_no_false_alarm() {
         "--traffic",
         "uniform",
         "--engine",
-        "sequential",
+        "sharded",
         "--check",
     ]));
     r.assert_code(0);
@@ -1057,7 +1057,7 @@ fn every_shipped_traffic_file_runs_on_hypercube6() {
                 "--traffic",
                 traffic,
                 "--engine",
-                "sequential",
+                "sharded",
                 "--set",
                 "phases.warmup_us=5",
                 "--set",
@@ -1087,7 +1087,7 @@ fn one_message(dir: &Path, topology: &str) -> Run {
             "--traffic",
             "shuffle20",
             "--engine",
-            "sequential",
+            "sharded",
             "--set",
             "injection.messages=1",
             "--set",
@@ -1149,4 +1149,29 @@ fn a_lone_sender_keeps_sending() {
         "terminal 1 alone created {one} measured messages, terminal 0 alone {zero}\n{}",
         r1.describe()
     );
+}
+
+#[test]
+fn verify_engines_runs_every_engine_and_reports_agreement() {
+    let mut args = short(&["--topology", "hypercube6", "--traffic", "shuffle"]);
+    args.extend_from_slice(&["--verify-engines", "--threads", "2"]);
+    let r = emu(&args);
+    r.assert_code(0);
+    r.assert_stdout_has(&[
+        "engines agree",
+        "sharded on 2 threads",
+        "actors on 2 threads",
+        "sharded on 1 thread",
+        "actors on 1 thread",
+    ]);
+    // A run that ends in deadlock is compared by its diagnosis.
+    let r = emu(&[
+        "--topology",
+        "ring4",
+        "--traffic",
+        "uniform",
+        "--verify-engines",
+    ]);
+    r.assert_code(0);
+    r.assert_stdout_has(&["engines agree"]);
 }

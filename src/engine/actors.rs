@@ -10,19 +10,25 @@
 
 use super::check::check_links;
 use super::runner::{Full, NodeClock, RunError, Wires, run_window};
-use super::schedule::{Decision, Scheduler};
+use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
 use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
 use crate::network::{Network, NodeId};
 use crate::time::Tick;
 use async_channel::{Receiver, Sender, TrySendError};
+use std::sync::Arc;
 
 type Wire = (Tick, Token);
 
 /// A command from the coordinator to a node task.
 enum Command {
-    /// Run every tick before `end` at which something is due.
-    Run { end: Tick },
+    /// Run every tick before `end` at which something is due, noting the receivers
+    /// of what is sent in `notify` (an empty vector lent by the coordinator, so that
+    /// no window allocates).
+    Run {
+        end: Tick,
+        notify: Vec<(NodeId, Tick)>,
+    },
     /// Return the node and stop.
     Stop,
 }
@@ -61,9 +67,11 @@ impl Wires for ActorWires {
         self.slots[port].map(|(t, _)| t)
     }
 
-    fn pop(&mut self, port: PortId) -> Option<Token> {
-        self.peek(port);
-        self.slots[port].take().map(|(_, tok)| tok)
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token> {
+        match self.peek(port) {
+            Some(a) if a <= t => self.slots[port].take().map(|(_, tok)| tok),
+            _ => None,
+        }
     }
 
     fn push(
@@ -95,8 +103,8 @@ async fn actor(
     let ports = wires.slots.len();
     let mut clock = NodeClock::default();
     let mut out = Outbox::default();
-    while let Ok(Command::Run { end }) = commands.recv().await {
-        let mut notify = Vec::new();
+    let mut arrivals = Vec::new();
+    while let Ok(Command::Run { end, mut notify }) = commands.recv().await {
         let result = run_window(
             node.as_mut(),
             ports,
@@ -105,6 +113,7 @@ async fn actor(
             end,
             &mut out,
             &mut notify,
+            &mut arrivals,
         );
         let (next, error) = match result {
             Ok(next) => (next, None),
@@ -131,24 +140,57 @@ async fn actor(
 }
 
 /// Runs `net` with one task per node on a tokio runtime of `threads` worker threads.
+///
+/// The coordinator is itself a task on the runtime, so that its commands and the
+/// nodes' reports wake tasks on the same worker threads (with one thread, no wake-up
+/// crosses threads at all); the calling thread only relays progress to `progress`.
 pub fn run(
     net: &Network,
     ctl: &RunControl,
     threads: usize,
     progress: Option<ProgressFn>,
 ) -> Result<RunOutcome, EngineError> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads.max(1))
-        .build()
-        .map_err(|e| EngineError::Internal(format!("cannot start the tokio runtime: {e}")))?;
-    rt.block_on(coordinate(net, ctl, progress))
+    // One thread: tokio's single-threaded scheduler, on the calling thread.
+    let rt = if threads <= 1 {
+        tokio::runtime::Builder::new_current_thread().build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .build()
+    }
+    .map_err(|e| EngineError::Internal(format!("cannot start the tokio runtime: {e}")))?;
+    let net = Arc::new(net.clone());
+    let ctl = ctl.clone();
+    let (progress_tx, progress_rx) = if progress.is_some() {
+        let (tx, rx) = async_channel::unbounded::<(Tick, Activity)>();
+        (Some(tx), Some(rx))
+    } else {
+        (None, None)
+    };
+    let coordinator = rt.spawn(async move { coordinate(&net, &ctl, progress_tx).await });
+    rt.block_on(async move {
+        if let (Some(rx), Some(p)) = (progress_rx, progress) {
+            while let Ok((t, act)) = rx.recv().await {
+                p(t, &act);
+            }
+        }
+        coordinator
+            .await
+            .map_err(|e| EngineError::Internal(format!("the coordinator task failed: {e}")))?
+    })
 }
 
 async fn coordinate(
     net: &Network,
     ctl: &RunControl,
-    mut progress: Option<ProgressFn<'_>>,
+    progress_tx: Option<Sender<(Tick, Activity)>>,
 ) -> Result<RunOutcome, EngineError> {
+    let mut relay = |t: Tick, act: &Activity| {
+        if let Some(tx) = &progress_tx {
+            let _ = tx.try_send((t, *act));
+        }
+    };
+    let mut progress: Option<ProgressFn> = progress_tx.as_ref().map(|_| &mut relay as ProgressFn);
     let dirs = net.directions();
     let map = net.port_map();
     let channels: Vec<(Sender<Wire>, Receiver<Wire>)> = dirs
@@ -187,7 +229,10 @@ async fn coordinate(
             ctl.check,
         )));
     }
-    let mut sched = Scheduler::new(net.nodes.len(), net.min_latency(), ctl.clone());
+    let mut due = DueQueue::new(net.nodes.len(), 0..net.nodes.len());
+    let mut clock = RunClock::new(net.min_latency(), ctl.clone());
+    let mut due_nodes = Vec::new();
+    let mut pool: Vec<Vec<(NodeId, Tick)>> = Vec::new();
     let mut counters: Vec<Vec<PortCounters>> = map
         .iter()
         .map(|p| vec![PortCounters::default(); p.len()])
@@ -195,22 +240,29 @@ async fn coordinate(
     let mut peeked: Vec<Vec<u64>> = map.iter().map(|p| vec![0; p.len()]).collect();
     let mut reports = Vec::new();
     let result = loop {
-        let decision = match sched.next_window() {
-            None => sched.decide(),
-            Some((_start, end, due)) => {
-                for &n in &due {
-                    if commands[n].send(Command::Run { end }).await.is_err() {
+        let decision = match due.peek() {
+            None => clock.decide(None),
+            Some(start) => {
+                let (_, end) = clock.window(start);
+                due.take_due(end, &mut due_nodes);
+                for &n in &due_nodes {
+                    let notify = pool.pop().unwrap_or_default();
+                    if commands[n]
+                        .send(Command::Run { end, notify })
+                        .await
+                        .is_err()
+                    {
                         break;
                     }
                 }
                 reports.clear();
-                for _ in 0..due.len() {
+                for _ in 0..due_nodes.len() {
                     match done_rx.recv().await {
                         Ok(r) => reports.push(r),
                         Err(_) => break,
                     }
                 }
-                if reports.len() != due.len() {
+                if reports.len() != due_nodes.len() {
                     break Err(EngineError::Internal(
                         "a node task stopped unexpectedly".into(),
                     ));
@@ -223,12 +275,15 @@ async fn coordinate(
                     break Err(e.unwrap_or_else(|| EngineError::Internal("lost error".into())));
                 }
                 let mut act = Activity::default();
-                for r in reports.drain(..) {
+                for mut r in reports.drain(..) {
                     act.add(&r.activity);
-                    sched.ran(r.node, r.next);
-                    for (to, t) in r.notify {
-                        sched.wake(to, t);
+                    if let Some(t) = r.next {
+                        due.wake(r.node, t);
                     }
+                    for (to, t) in r.notify.drain(..) {
+                        due.wake(to, t);
+                    }
+                    pool.push(r.notify);
                     if let Some((c, p)) = r.check {
                         counters[r.node] = c;
                         peeked[r.node] = p;
@@ -244,7 +299,8 @@ async fn coordinate(
                         break Err(e);
                     }
                 }
-                sched.close_window(end, &act, &mut progress)
+                let runs = due_nodes.len() as u64;
+                clock.close_window(end, &act, runs, due.peek(), &mut progress)
             }
         };
         match decision {
@@ -265,5 +321,5 @@ async fn coordinate(
                 .map_err(|e| EngineError::Internal(format!("a node task failed: {e}")))?,
         );
     }
-    conclude(net, &sched, &nodes, result?)
+    conclude(net, &clock, &nodes, result?)
 }

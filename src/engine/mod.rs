@@ -11,10 +11,13 @@
 //! something due in the window run, and empty ticks are skipped.
 
 pub mod actors;
+mod barrier;
 mod check;
+pub mod partition;
 mod runner;
 mod schedule;
 pub mod sequential;
+pub mod sharded;
 
 use crate::model::{Activity, Wait};
 use crate::network::{End, NodeId};
@@ -39,10 +42,11 @@ pub struct RunControl {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EngineKind {
+    /// One worker thread per core, each stepping its partition of the nodes; bounded
+    /// channels only between partitions. The fast one.
+    Sharded,
     /// One tokio task per hardware node, bounded async channels per link direction.
     Actors,
-    /// All nodes stepped by one loop on the calling thread (the reference baseline).
-    Sequential,
 }
 
 /// Called at barriers so a front end can show progress: (virtual tick, totals so far).
@@ -242,7 +246,7 @@ fn run_error(
 /// Turns the scheduler's final decision into the run's result, given the nodes.
 fn conclude(
     net: &crate::network::Network,
-    sched: &schedule::Scheduler,
+    sched: &schedule::RunClock,
     nodes: &[Box<dyn crate::model::Node>],
     end: Result<bool, (Tick, Tick)>,
 ) -> Result<RunOutcome, EngineError> {

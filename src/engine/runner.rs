@@ -17,8 +17,8 @@ pub(super) struct Full {
 pub(super) trait Wires {
     /// Arrival tick of the next token waiting on input `port`, if any.
     fn peek(&mut self, port: PortId) -> Option<Tick>;
-    /// Takes the next token waiting on input `port`.
-    fn pop(&mut self, port: PortId) -> Option<Token>;
+    /// Takes the next token waiting on input `port` if it has arrived by tick `t`.
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token>;
     /// Sends `token` out of `port`, leaving the transmitter at `at`. Returns the
     /// receiving node and the arrival tick, or `None` for an unconnected port.
     fn push(
@@ -53,7 +53,11 @@ impl Default for NodeClock {
 
 /// Runs `node` for every tick in `[.., end)` at which it has something due. Returns
 /// its next due tick. Receivers of what it sent are appended to `notify` (one entry
-/// per receiver, with the earliest arrival).
+/// per receiver, with the earliest arrival). `arrivals` is scratch space.
+///
+/// Nothing sent during the window can arrive before `end`, so the input ports are
+/// peeked once and then only after they are read.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run_window(
     node: &mut dyn Node,
     ports: usize,
@@ -62,23 +66,25 @@ pub(super) fn run_window(
     end: Tick,
     out: &mut Outbox,
     notify: &mut Vec<(NodeId, Tick)>,
+    arrivals: &mut Vec<Tick>,
 ) -> Result<Option<Tick>, RunError> {
+    arrivals.clear();
+    arrivals.extend((0..ports).map(|p| wires.peek(p).unwrap_or(Tick::MAX)));
     loop {
-        let mut t = clock.timer.unwrap_or(Tick::MAX);
-        for p in 0..ports {
-            if let Some(a) = wires.peek(p) {
-                t = t.min(a);
-            }
-        }
+        let t = arrivals
+            .iter()
+            .fold(clock.timer.unwrap_or(Tick::MAX), |t, &a| t.min(a));
         if t >= end {
             return Ok((t != Tick::MAX).then_some(t));
         }
-        for p in 0..ports {
-            while wires.peek(p).is_some_and(|a| a <= t) {
-                if let Some(tok) = wires.pop(p) {
-                    node.receive(t, p, tok).map_err(|e| RunError::Model(t, e))?;
-                }
+        for (p, next) in arrivals.iter_mut().enumerate() {
+            if *next > t {
+                continue;
             }
+            while let Some(tok) = wires.pop_due(p, t) {
+                node.receive(t, p, tok).map_err(|e| RunError::Model(t, e))?;
+            }
+            *next = wires.peek(p).unwrap_or(Tick::MAX);
         }
         clock.timer = node.step(t, out).map_err(|e| RunError::Model(t, e))?;
         for e in out.emits.drain(..) {

@@ -1,6 +1,7 @@
-//! The window scheduler shared by the engines: who is due when, progress, completion
-//! and deadlock detection. It knows nothing of any protocol: nodes only report when
-//! they next need to run, who they sent to, and the [`Activity`] counters.
+//! Window scheduling shared by the engines: who is due when ([`DueQueue`]), and the
+//! run's clock, progress, completion and deadlock detection ([`RunClock`]). Neither
+//! knows any protocol: nodes only report when they next need to run, whom they sent
+//! tokens to, and the [`Activity`] counters.
 
 use super::{RunControl, RunOutcome};
 use crate::model::Activity;
@@ -30,10 +31,68 @@ pub(super) enum Decision {
     },
 }
 
-/// Tracks every node's next due tick and the run's progress.
-pub(super) struct Scheduler {
+/// Every node's next due tick (for the nodes one engine worker owns).
+pub(super) struct DueQueue {
     next_due: Vec<Tick>,
     heap: BinaryHeap<Reverse<(Tick, NodeId)>>,
+}
+
+impl DueQueue {
+    /// The nodes `owned` all due at tick 0 (links reset and grant their first credit
+    /// then). `nodes` is the size of the whole network.
+    pub fn new(nodes: usize, owned: impl IntoIterator<Item = NodeId>) -> DueQueue {
+        let mut next_due = vec![NEVER; nodes];
+        let heap = owned
+            .into_iter()
+            .map(|n| {
+                next_due[n] = 0;
+                Reverse((0, n))
+            })
+            .collect();
+        DueQueue { next_due, heap }
+    }
+
+    /// The earliest tick any node is due, if any.
+    pub fn peek(&mut self) -> Option<Tick> {
+        while let Some(&Reverse((t, n))) = self.heap.peek() {
+            if self.next_due[n] == t {
+                return Some(t);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+
+    /// Takes every node due before `end` into `due`, in node order.
+    pub fn take_due(&mut self, end: Tick, due: &mut Vec<NodeId>) {
+        due.clear();
+        while let Some(&Reverse((t, n))) = self.heap.peek() {
+            if t >= end {
+                break;
+            }
+            self.heap.pop();
+            if self.next_due[n] == t {
+                self.next_due[n] = NEVER;
+                due.push(n);
+            }
+        }
+        due.sort_unstable();
+    }
+
+    /// Node `n` must run at tick `t` (or earlier, if it already must).
+    pub fn wake(&mut self, n: NodeId, t: Tick) {
+        if t < self.next_due[n] {
+            self.next_due[n] = t;
+            self.heap.push(Reverse((t, n)));
+        }
+    }
+}
+
+/// Virtual time and the run's totals: decides after each window whether the run goes
+/// on, is over, or is deadlocked. Every worker of an engine can keep its own copy and
+/// reach the same decisions from the same inputs.
+#[derive(Clone)]
+pub(super) struct RunClock {
     lookahead: Tick,
     ctl: RunControl,
     /// Activity totals.
@@ -46,13 +105,10 @@ pub(super) struct Scheduler {
     pub node_runs: u64,
 }
 
-impl Scheduler {
-    /// Every node due at tick 0 (links reset and grant their first credit then).
-    pub fn new(nodes: usize, lookahead: Tick, ctl: RunControl) -> Scheduler {
-        let heap = (0..nodes).map(|n| Reverse((0, n))).collect();
-        Scheduler {
-            next_due: vec![0; nodes],
-            heap,
+impl RunClock {
+    /// A clock at tick 0 whose windows are `lookahead` ticks long.
+    pub fn new(lookahead: Tick, ctl: RunControl) -> RunClock {
+        RunClock {
             lookahead: lookahead.max(1),
             ctl,
             totals: Activity::default(),
@@ -63,51 +119,10 @@ impl Scheduler {
         }
     }
 
-    fn peek(&mut self) -> Option<Tick> {
-        while let Some(&Reverse((t, n))) = self.heap.peek() {
-            if self.next_due[n] == t {
-                return Some(t);
-            }
-            self.heap.pop();
-        }
-        None
-    }
-
-    /// The next window `[start, end)` and the nodes due in it, in node order; `None`
-    /// if no node has anything due.
-    pub fn next_window(&mut self) -> Option<(Tick, Tick, Vec<NodeId>)> {
-        let start = self.peek()?;
-        let end = start.saturating_add(self.lookahead);
-        let mut due = Vec::new();
-        while let Some(&Reverse((t, n))) = self.heap.peek() {
-            if t >= end {
-                break;
-            }
-            self.heap.pop();
-            if self.next_due[n] == t {
-                self.next_due[n] = NEVER;
-                due.push(n);
-            }
-        }
-        due.sort_unstable();
+    /// The window that starts at the earliest due tick `start`: `[start, end)`.
+    pub fn window(&mut self, start: Tick) -> (Tick, Tick) {
         self.windows += 1;
-        self.node_runs += due.len() as u64;
-        Some((start, end, due))
-    }
-
-    /// Node `n` finished its window and next needs to run at `due`.
-    pub fn ran(&mut self, n: NodeId, due: Option<Tick>) {
-        if let Some(t) = due {
-            self.wake(n, t);
-        }
-    }
-
-    /// Something arrives for node `n` at tick `t`.
-    pub fn wake(&mut self, n: NodeId, t: Tick) {
-        if t < self.next_due[n] {
-            self.next_due[n] = t;
-            self.heap.push(Reverse((t, n)));
-        }
+        (start, start.saturating_add(self.lookahead))
     }
 
     /// Packets injected and not yet ejected.
@@ -117,27 +132,31 @@ impl Scheduler {
             .saturating_sub(self.totals.packets_ejected)
     }
 
-    /// Closes a window: accounts its activity, tells the progress display, decides.
+    /// Closes the window ending at `end`: accounts its activity and `runs` node runs,
+    /// tells the progress display, and decides given the next tick anything is due.
     pub fn close_window(
         &mut self,
         end: Tick,
         activity: &Activity,
+        runs: u64,
+        next_due: Option<Tick>,
         progress: &mut Option<super::ProgressFn>,
     ) -> Decision {
         self.totals.add(activity);
+        self.node_runs += runs;
         if activity.tokens_moved > 0 {
             self.last_move = end - 1;
         }
         self.now = end.max(self.now);
-        let decision = self.decide();
+        let decision = self.decide(next_due);
         if let Some(p) = progress.as_mut() {
             p(self.now, &self.totals);
         }
         decision
     }
 
-    /// Decides what to do given the state so far (also when nothing is scheduled).
-    pub fn decide(&mut self) -> Decision {
+    /// Decides what to do given the state so far and the next due tick, if any.
+    pub fn decide(&mut self, next_due: Option<Tick>) -> Decision {
         let open = self.totals.obligations_opened > self.totals.obligations_closed;
         if self.now >= self.ctl.end_after && !open {
             return Decision::Done { complete: true };
@@ -152,7 +171,7 @@ impl Scheduler {
         if self.now >= self.ctl.hard_stop {
             return Decision::Done { complete: !open };
         }
-        if self.peek().is_none() {
+        if next_due.is_none() {
             // Nothing will ever happen again.
             if in_flight {
                 let at = self.last_move + self.ctl.deadlock_window + 1;

@@ -90,11 +90,26 @@ pub struct C104 {
     /// For each output, the input to consider first at the next grant.
     rr: Vec<PortId>,
     rng: ChaCha8Rng,
+    /// Inputs that header handling may advance: in `Header` or `Routing`, or `Idle`
+    /// with a token buffered. Bit i is input i. The masks only let `step` skip
+    /// inputs on which a pass would do nothing; they change no rule.
+    advancing: u64,
+    /// Inputs in `Waiting`.
+    waiting: u64,
+    /// Inputs in `Connected`.
+    connected: u64,
+    /// Ports whose transmitter has something it may send: an owed FCT, or a token in
+    /// the output buffer and credit for it.
+    sending: u64,
 }
+
+/// Most ports a C104 model has (the masks are 64 bits; the part has 32).
+pub const MAX_PORTS: usize = 64;
 
 impl C104 {
     /// A reset switch.
     pub fn new(p: C104Params) -> C104 {
+        assert!(p.ports <= MAX_PORTS, "a C104 has at most {MAX_PORTS} ports");
         let ports = (0..p.ports)
             .map(|_| Port {
                 ep: Endpoint::new(p.link),
@@ -104,13 +119,56 @@ impl C104 {
             })
             .collect();
         let rng = ChaCha8Rng::seed_from_u64(p.seed);
-        C104 {
+        let mut c = C104 {
             owner: vec![None; p.ports],
             rr: vec![0; p.ports],
             ports,
             rng,
             p,
+            advancing: 0,
+            waiting: 0,
+            connected: 0,
+            sending: 0,
+        };
+        for k in 0..c.p.ports {
+            c.refresh_sending(k);
         }
+        c
+    }
+
+    /// Recomputes whether port `k`'s transmitter has something it may send.
+    fn refresh_sending(&mut self, k: PortId) {
+        let port = &self.ports[k];
+        let may = port.ep.next_is_fct() || (!port.out.is_empty() && port.ep.credit() > 0);
+        if may {
+            self.sending |= 1 << k;
+        } else {
+            self.sending &= !(1u64 << k);
+        }
+    }
+
+    /// Sets input `i`'s state and keeps the masks in step with it.
+    fn set_input(&mut self, i: PortId, state: Input) {
+        self.ports[i].input = state;
+        let bit = 1u64 << i;
+        let advancing = match state {
+            Input::Header | Input::Routing { .. } => true,
+            Input::Idle => self.stream_len(i) > 0,
+            Input::Waiting { .. } | Input::Connected { .. } => false,
+        };
+        let set = |mask: &mut u64, on: bool| {
+            if on {
+                *mask |= bit;
+            } else {
+                *mask &= !bit;
+            }
+        };
+        set(&mut self.advancing, advancing);
+        set(&mut self.waiting, matches!(state, Input::Waiting { .. }));
+        set(
+            &mut self.connected,
+            matches!(state, Input::Connected { .. }),
+        );
     }
 
     fn stream_len(&self, i: PortId) -> usize {
@@ -129,6 +187,7 @@ impl C104 {
         let port = &mut self.ports[i];
         match port.prefix.pop_front() {
             Some(t) => Some(t),
+            // Freeing buffer space may owe the peer an FCT: callers refresh `sending`.
             None => port.ep.rx_pop(),
         }
     }
@@ -152,7 +211,7 @@ impl C104 {
                                 .push_back(Token::data((label >> (8 * b)) as u8, first.stamp));
                         }
                     }
-                    self.ports[i].input = Input::Header;
+                    self.set_input(i, Input::Header);
                 }
                 Input::Header => {
                     let hb = self.p.header_bytes as usize;
@@ -181,10 +240,13 @@ impl C104 {
                             port: i,
                             what: format!("no interval contains header {label}"),
                         })?;
-                    self.ports[i].input = Input::Routing {
-                        ready: now + self.p.routing_delay,
-                        action,
-                    };
+                    self.set_input(
+                        i,
+                        Input::Routing {
+                            ready: now + self.p.routing_delay,
+                            action,
+                        },
+                    );
                 }
                 Input::Routing { ready, action } => {
                     if now < ready {
@@ -195,7 +257,8 @@ impl C104 {
                             for _ in 0..self.p.header_bytes {
                                 self.stream_pop(i);
                             }
-                            self.ports[i].input = Input::Header;
+                            self.refresh_sending(i);
+                            self.set_input(i, Input::Header);
                         }
                         RouteAction::Output(o) => {
                             if o >= self.p.ports {
@@ -206,7 +269,7 @@ impl C104 {
                                     ),
                                 });
                             }
-                            self.ports[i].input = Input::Waiting { output: o };
+                            self.set_input(i, Input::Waiting { output: o });
                         }
                     }
                 }
@@ -218,48 +281,61 @@ impl C104 {
     }
 
     /// Moves tokens of input `i` across the crossbar while its output has room.
+    /// Returns true if the packet ended and the next one has already begun arriving.
     fn transfer(&mut self, i: PortId) -> bool {
         let Input::Connected { output } = self.ports[i].input else {
             return false;
         };
         let cap = self.p.output_buffer as usize;
         let mut moved = false;
+        let mut reopened = false;
         while self.ports[output].out.len() < cap {
             let Some(t) = self.stream_pop(i) else { break };
-            self.ports[output].out.push_back(t);
             moved = true;
+            self.ports[output].out.push_back(t);
             if t.kind.is_terminator() {
                 self.owner[output] = None;
-                self.ports[i].input = Input::Idle;
+                self.set_input(i, Input::Idle);
+                reopened = self.stream_len(i) > 0;
                 break;
             }
         }
-        moved
+        if moved {
+            self.refresh_sending(i);
+            self.refresh_sending(output);
+        }
+        reopened
     }
 
-    /// Grants every free output to a waiting input, round-robin.
+    /// Grants every free output to a waiting input, round-robin: for output `o`, the
+    /// first waiting input at or after `rr[o]`, cyclically.
     fn arbitrate(&mut self) -> bool {
-        let n = self.p.ports;
-        let mut granted = false;
-        if !self
-            .ports
-            .iter()
-            .any(|p| matches!(p.input, Input::Waiting { .. }))
-        {
+        if self.waiting == 0 {
             return false;
         }
-        for o in 0..n {
+        let n = self.p.ports;
+        // Each waiting input requests one output, so outputs can be granted in any order.
+        let mut requested = 0u64;
+        for i in bits(self.waiting) {
+            if let Input::Waiting { output } = self.ports[i].input {
+                requested |= 1 << output;
+            }
+        }
+        let mut granted = false;
+        for o in bits(requested) {
             if self.owner[o].is_some() {
                 continue;
             }
             let start = self.rr[o];
-            let pick = (0..n)
-                .map(|k| (start + k) % n)
-                .find(|&i| self.ports[i].input == Input::Waiting { output: o });
+            let wants = |i: PortId| self.ports[i].input == Input::Waiting { output: o };
+            let low = self.waiting & ((1u64 << start) - 1);
+            let pick = bits(self.waiting & !((1u64 << start) - 1))
+                .chain(bits(low))
+                .find(|&i| wants(i));
             if let Some(i) = pick {
                 self.owner[o] = Some(i);
                 self.rr[o] = (i + 1) % n;
-                self.ports[i].input = Input::Connected { output: o };
+                self.set_input(i, Input::Connected { output: o });
                 granted = true;
             }
         }
@@ -272,7 +348,8 @@ impl C104 {
     fn transmit(&mut self, now: Tick, out: &mut Outbox) -> bool {
         let cap = self.p.output_buffer as usize;
         let mut unblocked = false;
-        for (k, port) in self.ports.iter_mut().enumerate() {
+        for k in bits(self.sending) {
+            let port = &mut self.ports[k];
             while port.ep.ready_at(now, !port.out.is_empty()) == Some(now) {
                 if port.ep.next_is_fct() {
                     let (t, at) = port.ep.send_fct(now);
@@ -284,6 +361,7 @@ impl C104 {
                     out.activity.tokens_moved += 1;
                 }
             }
+            self.refresh_sending(k);
         }
         unblocked
     }
@@ -291,10 +369,13 @@ impl C104 {
     fn next_wake(&self, now: Tick) -> Option<Tick> {
         let mut wake: Option<Tick> = None;
         let mut note = |t: Tick| wake = Some(wake.map_or(t, |w| w.min(t)));
-        for port in &self.ports {
-            if let Input::Routing { ready, .. } = port.input {
+        for i in bits(self.advancing) {
+            if let Input::Routing { ready, .. } = self.ports[i].input {
                 note(ready.max(now + 1));
             }
+        }
+        for k in bits(self.sending) {
+            let port = &self.ports[k];
             if let Some(t) = port.ep.ready_at(now, !port.out.is_empty()) {
                 note(t.max(now + 1));
             }
@@ -310,26 +391,38 @@ impl C104 {
 
 impl Node for C104 {
     fn receive(&mut self, _now: Tick, port: PortId, token: Token) -> Result<(), ModelError> {
-        self.ports[port].ep.receive(port, token)
+        self.ports[port].ep.receive(port, token)?;
+        // An FCT adds credit.
+        self.refresh_sending(port);
+        if self.ports[port].input == Input::Idle {
+            self.advancing |= 1 << port;
+        }
+        Ok(())
     }
 
     fn step(&mut self, now: Tick, out: &mut Outbox) -> Result<Option<Tick>, ModelError> {
+        // Each pass handles headers, then the crossbar, then arbitration, then the
+        // transmitters, so within a pass every change feeds the phases after it. A
+        // further pass can only do something if a phase fed an earlier one: an input
+        // finished a packet with the next one already buffered (header handling), a
+        // grant was made (the packet it let through may free its output again for
+        // arbitration), or a full output buffer sent a token (the crossbar).
         loop {
-            let mut progress = false;
-            for i in 0..self.p.ports {
-                progress |= self.advance_input(now, i)?;
+            for i in bits(self.advancing) {
+                self.advance_input(now, i)?;
             }
-            for i in 0..self.p.ports {
-                progress |= self.transfer(i);
+            let mut again = false;
+            for i in bits(self.connected) {
+                again |= self.transfer(i);
             }
-            if self.arbitrate() {
-                progress = true;
-                for i in 0..self.p.ports {
-                    self.transfer(i);
+            let granted = self.arbitrate();
+            if granted {
+                for i in bits(self.connected) {
+                    again |= self.transfer(i);
                 }
             }
-            progress |= self.transmit(now, out);
-            if !progress {
+            let unblocked = self.transmit(now, out);
+            if !(again || granted || unblocked) {
                 break;
             }
         }
@@ -387,6 +480,17 @@ impl Node for C104 {
         }
         v
     }
+}
+
+/// The set bits of `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
 
 #[cfg(test)]

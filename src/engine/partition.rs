@@ -1,0 +1,94 @@
+//! Splits a network into partitions for the sharded engine so that few links cross
+//! between them (../shared/DESIGN.md "The engine contract": "channels only between
+//! partitions").
+//!
+//! The rule is deliberately simple and generic: the *hub* nodes (switches: every node
+//! that is not a lone leaf hanging off another node) are cut into equal contiguous runs
+//! in node-id order, and every leaf (a terminal's processor, with its single link)
+//! joins the part of the node it hangs off. The builders number switches so that
+//! contiguous ids are close in the network: on a binary n-cube a contiguous run of
+//! 2^k switches is a k-dimensional sub-cube, so with 2^p parts only the links of the
+//! top p dimensions cross; on a ring a run is an arc (two links cross per part).
+
+use crate::network::{Network, NodeId};
+
+/// The part (0..parts) of every node, and the number of parts actually used (at most
+/// the number of hubs, at least 1).
+pub fn partition(net: &Network, parts: usize) -> (Vec<usize>, usize) {
+    let n = net.nodes.len();
+    let mut degree = vec![0usize; n];
+    let mut neighbour: Vec<Option<NodeId>> = vec![None; n];
+    for l in &net.links {
+        degree[l.a.node] += 1;
+        degree[l.b.node] += 1;
+        neighbour[l.a.node] = Some(l.b.node);
+        neighbour[l.b.node] = Some(l.a.node);
+    }
+    let leaf_of = |v: NodeId| -> Option<NodeId> {
+        let u = neighbour[v]?;
+        (degree[v] == 1 && degree[u] > 1).then_some(u)
+    };
+    let hubs: Vec<NodeId> = (0..n).filter(|&v| leaf_of(v).is_none()).collect();
+    let parts = parts.clamp(1, hubs.len().max(1));
+    let mut part = vec![0usize; n];
+    for (k, &h) in hubs.iter().enumerate() {
+        part[h] = k * parts / hubs.len();
+    }
+    for v in 0..n {
+        if let Some(u) = leaf_of(v) {
+            part[v] = part[u];
+        }
+    }
+    (part, parts)
+}
+
+/// Number of links whose two ends are in different parts.
+pub fn crossing_links(net: &Network, part: &[usize]) -> usize {
+    net.links
+        .iter()
+        .filter(|l| part[l.a.node] != part[l.b.node])
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{load_topology, load_traffic};
+
+    fn net(topology: &str) -> Network {
+        let t = load_topology(topology, &[]).expect("shipped topology");
+        let p = load_traffic("uniform", &[]).expect("shipped traffic");
+        crate::network::build(topology, &t.config, &p.config, 1).expect("builds")
+    }
+
+    #[test]
+    fn hypercube_parts_are_subcubes_and_terminals_stay_with_their_switch() {
+        let n = net("hypercube6");
+        let (part, used) = partition(&n, 4);
+        assert_eq!(used, 4);
+        // 64 switches in 4 sub-cubes of 16: only dimensions 4 and 5 cross.
+        for (s, &p) in part.iter().take(64).enumerate() {
+            assert_eq!(p, s / 16);
+        }
+        for &p in &n.terminals {
+            let l = n
+                .links
+                .iter()
+                .find(|l| l.a.node == p || l.b.node == p)
+                .unwrap();
+            assert_eq!(part[l.a.node], part[l.b.node]);
+        }
+        // 2 crossing dimensions × 32 links each.
+        assert_eq!(crossing_links(&n, &part), 64);
+    }
+
+    #[test]
+    fn one_part_has_no_crossing_and_parts_never_exceed_switches() {
+        let n = net("ring4");
+        let (part, used) = partition(&n, 1);
+        assert_eq!(used, 1);
+        assert_eq!(crossing_links(&n, &part), 0);
+        let (_, used) = partition(&n, 64);
+        assert_eq!(used, 4);
+    }
+}

@@ -1,0 +1,461 @@
+//! The sharded engine: the network's nodes split into one partition per worker
+//! thread, each worker stepping its own nodes in a tight loop (../shared/DESIGN.md
+//! "The engine contract").
+//!
+//! - Link directions inside a partition are plain queues; directions that cross
+//!   partitions are the same bounded `async-channel`s the actors engine uses, with the
+//!   same capacity (receiver buffer plus wire), so a full channel is the same
+//!   flow-control violation.
+//! - Workers advance in the same windows as every engine here: a window starts at the
+//!   earliest tick any node has something due and is the smallest link latency long,
+//!   so nothing sent in a window arrives in it and the workers need not talk while
+//!   they run. Only nodes with something due run; empty ticks are skipped.
+//! - Workers meet twice per window at a spinning barrier: after running their nodes
+//!   (then they swap wake-ups for nodes in other partitions and add up activity), and
+//!   after each has published its next due tick. Every worker then takes the same
+//!   decision from the same numbers, so no coordinator thread is needed.
+//! - With one thread the only worker runs on the calling thread and never waits.
+
+use super::barrier::SpinBarrier;
+use super::check::check_links;
+use super::partition::partition;
+use super::runner::{Full, NodeClock, RunError, Wires, run_window};
+use super::schedule::{Decision, DueQueue, RunClock};
+use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
+use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
+use crate::network::{Direction, End, Network, NodeId, PortWires};
+use crate::time::Tick;
+use async_channel::{Receiver, Sender};
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+type Wire = (Tick, Token);
+
+/// How one link direction appears to one worker.
+enum Lane {
+    /// Both ends in this worker's partition: a plain queue.
+    Local(VecDeque<Wire>),
+    /// Arriving from another partition: the channel, and a token taken off it but not
+    /// yet due.
+    From(Receiver<Wire>, Option<Wire>),
+    /// Leaving for another partition.
+    To(Sender<Wire>),
+    /// Neither end is here.
+    Elsewhere,
+}
+
+struct ShardWires<'a> {
+    lanes: &'a mut [Lane],
+    ports: &'a [PortWires],
+    dirs: &'a [Direction],
+}
+
+impl Wires for ShardWires<'_> {
+    fn peek(&mut self, port: PortId) -> Option<Tick> {
+        match &mut self.lanes[self.ports[port].inp?] {
+            Lane::Local(q) => q.front().map(|&(t, _)| t),
+            Lane::From(rx, slot) => {
+                if slot.is_none() {
+                    *slot = rx.try_recv().ok();
+                }
+                slot.map(|(t, _)| t)
+            }
+            Lane::To(_) | Lane::Elsewhere => None,
+        }
+    }
+
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token> {
+        match &mut self.lanes[self.ports[port].inp?] {
+            Lane::Local(q) => match q.front() {
+                Some(&(a, _)) if a <= t => q.pop_front().map(|(_, tok)| tok),
+                _ => None,
+            },
+            Lane::From(rx, slot) => {
+                if slot.is_none() {
+                    *slot = rx.try_recv().ok();
+                }
+                match *slot {
+                    Some((a, tok)) if a <= t => {
+                        *slot = None;
+                        Some(tok)
+                    }
+                    _ => None,
+                }
+            }
+            Lane::To(_) | Lane::Elsewhere => None,
+        }
+    }
+
+    fn push(
+        &mut self,
+        port: PortId,
+        at: Tick,
+        token: Token,
+    ) -> Result<Option<(NodeId, Tick)>, Full> {
+        let Some(d) = self.ports[port].out else {
+            return Ok(None);
+        };
+        let dir = &self.dirs[d];
+        let arrival = at + dir.latency;
+        match &mut self.lanes[d] {
+            Lane::Local(q) => {
+                if q.len() >= dir.capacity {
+                    return Err(Full { port });
+                }
+                q.push_back((arrival, token));
+            }
+            Lane::To(tx) => {
+                if tx.try_send((arrival, token)).is_err() {
+                    return Err(Full { port });
+                }
+            }
+            Lane::From(..) | Lane::Elsewhere => return Err(Full { port }),
+        }
+        Ok(Some((dir.to.node, arrival)))
+    }
+}
+
+/// A worker's `--check` data: every port's counters, and tokens in flight per
+/// direction (index into [`Network::directions`]).
+type CheckData = (Vec<(End, PortCounters)>, Vec<(usize, u64)>);
+
+/// What a worker publishes for the others at each barrier.
+#[derive(Default)]
+struct Slot {
+    activity: Activity,
+    runs: u64,
+    /// The first node (in node order) that failed in the last window, and why.
+    error: Option<(NodeId, RunError)>,
+    next_due: Option<Tick>,
+    /// Under `--check`: counters of every port of this worker's nodes, and the tokens
+    /// in flight on every direction this worker receives that only it can see (its
+    /// queues, and tokens taken off a channel but not yet due).
+    check: Option<CheckData>,
+}
+
+struct Shared {
+    barrier: SpinBarrier,
+    /// Wake-ups for another partition's nodes: `mail[to * parts + from]`.
+    mail: Vec<Mutex<Vec<(NodeId, Tick)>>>,
+    slots: Vec<Mutex<Slot>>,
+    check_error: Mutex<Option<EngineError>>,
+    /// Every channel that crosses partitions, by direction, so that the `--check`
+    /// can count its tokens while no worker runs.
+    crossing: Vec<(usize, Sender<Wire>)>,
+}
+
+/// Why a worker stopped.
+enum Stop {
+    Decided(Decision),
+    Failed,
+}
+
+struct Worker<'a> {
+    id: usize,
+    parts: usize,
+    net: &'a Network,
+    ctl: &'a RunControl,
+    dirs: &'a [Direction],
+    map: &'a [Vec<PortWires>],
+    owner: &'a [usize],
+    /// For each node of the network, its index in this worker's `nodes` (if it owns it).
+    index: Vec<usize>,
+    nodes: Vec<(NodeId, Box<dyn Node>)>,
+    clocks: Vec<NodeClock>,
+    lanes: Vec<Lane>,
+    due: DueQueue,
+    clock: RunClock,
+    shared: &'a Shared,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A poisoned lock means another worker panicked; its data is still consistent
+    // for reading (the panic is reported when the thread is joined).
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Worker<'_> {
+    fn run(&mut self, mut progress: Option<ProgressFn>) -> Stop {
+        let mut start: Tick = 0;
+        let mut due = Vec::new();
+        let mut out = Outbox::default();
+        let mut notify = Vec::new();
+        let mut arrivals = Vec::new();
+        let mut outgoing: Vec<Vec<(NodeId, Tick)>> = vec![Vec::new(); self.parts];
+        loop {
+            let (_, end) = self.clock.window(start);
+            self.due.take_due(end, &mut due);
+            let mut act = Activity::default();
+            let mut error = None;
+            for &n in &due {
+                let li = self.index[n];
+                let mut wires = ShardWires {
+                    lanes: &mut self.lanes,
+                    ports: &self.map[n],
+                    dirs: self.dirs,
+                };
+                let result = run_window(
+                    self.nodes[li].1.as_mut(),
+                    self.map[n].len(),
+                    &mut wires,
+                    &mut self.clocks[li],
+                    end,
+                    &mut out,
+                    &mut notify,
+                    &mut arrivals,
+                );
+                match result {
+                    Ok(Some(t)) => self.due.wake(n, t),
+                    Ok(None) => {}
+                    Err(e) => {
+                        error = Some((n, e));
+                        break;
+                    }
+                }
+                act.add(&out.activity);
+                out.activity = Activity::default();
+                for (to, t) in notify.drain(..) {
+                    let w = self.owner[to];
+                    if w == self.id {
+                        self.due.wake(to, t);
+                    } else {
+                        outgoing[w].push((to, t));
+                    }
+                }
+            }
+            for (w, wakes) in outgoing.iter_mut().enumerate() {
+                if !wakes.is_empty() {
+                    lock(&self.shared.mail[w * self.parts + self.id]).append(wakes);
+                }
+            }
+            {
+                let mut slot = lock(&self.shared.slots[self.id]);
+                slot.activity = act;
+                slot.runs = due.len() as u64;
+                slot.error = error;
+                slot.check = self.ctl.check.then(|| self.check_data());
+            }
+            if self.shared.barrier.wait().is_err() {
+                return Stop::Failed;
+            }
+            for from in 0..self.parts {
+                let mut mail = lock(&self.shared.mail[self.id * self.parts + from]);
+                for (n, t) in mail.drain(..) {
+                    self.due.wake(n, t);
+                }
+            }
+            let mut total = Activity::default();
+            let mut runs = 0;
+            let mut failed = false;
+            for s in &self.shared.slots {
+                let s = lock(s);
+                total.add(&s.activity);
+                runs += s.runs;
+                failed |= s.error.is_some();
+            }
+            lock(&self.shared.slots[self.id]).next_due = self.due.peek();
+            if self.id == 0 && self.ctl.check && !failed {
+                self.check_all(end - 1);
+            }
+            if self.shared.barrier.wait().is_err() {
+                return Stop::Failed;
+            }
+            let next = self
+                .shared
+                .slots
+                .iter()
+                .filter_map(|s| lock(s).next_due)
+                .min();
+            if failed || (self.ctl.check && lock(&self.shared.check_error).is_some()) {
+                return Stop::Failed;
+            }
+            match self
+                .clock
+                .close_window(end, &total, runs, next, &mut progress)
+            {
+                Decision::Continue => match next {
+                    Some(t) => start = t,
+                    None => return Stop::Decided(self.clock.decide(None)),
+                },
+                d => return Stop::Decided(d),
+            }
+        }
+    }
+
+    /// This worker's share of the `--check` data.
+    fn check_data(&self) -> CheckData {
+        let mut counters = Vec::new();
+        for (n, node) in &self.nodes {
+            for port in 0..self.map[*n].len() {
+                counters.push((End { node: *n, port }, node.port_counters(port)));
+            }
+        }
+        let in_flight = self
+            .lanes
+            .iter()
+            .enumerate()
+            .filter_map(|(d, lane)| match lane {
+                Lane::Local(q) => Some((d, q.len() as u64)),
+                Lane::From(_, slot) => Some((d, u64::from(slot.is_some()))),
+                Lane::To(_) | Lane::Elsewhere => None,
+            })
+            .collect();
+        (counters, in_flight)
+    }
+
+    /// Worker 0 checks every link with every worker's data (between the barriers,
+    /// while no node runs).
+    fn check_all(&self, tick: Tick) {
+        let mut counters: Vec<Vec<PortCounters>> = self
+            .map
+            .iter()
+            .map(|p| vec![PortCounters::default(); p.len()])
+            .collect();
+        let mut in_flight = vec![0u64; self.dirs.len()];
+        for s in &self.shared.slots {
+            if let Some((c, f)) = &lock(s).check {
+                for (e, pc) in c {
+                    counters[e.node][e.port] = *pc;
+                }
+                for &(d, k) in f {
+                    in_flight[d] = k;
+                }
+            }
+        }
+        for (d, tx) in &self.shared.crossing {
+            in_flight[*d] += tx.len() as u64;
+        }
+        if let Err(e) = check_links(
+            self.net,
+            tick,
+            |e| counters[e.node][e.port],
+            |d| in_flight[d],
+        ) {
+            *lock(&self.shared.check_error) = Some(e);
+        }
+    }
+}
+
+/// Runs `net` on `threads` worker threads (the calling thread is one of them).
+pub fn run(
+    net: &Network,
+    ctl: &RunControl,
+    threads: usize,
+    progress: Option<ProgressFn>,
+) -> Result<RunOutcome, EngineError> {
+    let (owner, parts) = partition(net, threads);
+    let dirs = net.directions();
+    let map = net.port_map();
+    let mut lanes: Vec<Vec<Lane>> = (0..parts)
+        .map(|_| (0..dirs.len()).map(|_| Lane::Elsewhere).collect())
+        .collect();
+    let mut crossing = Vec::new();
+    for (d, dir) in dirs.iter().enumerate() {
+        let (from, to) = (owner[dir.from.node], owner[dir.to.node]);
+        if from == to {
+            lanes[from][d] = Lane::Local(VecDeque::with_capacity(dir.capacity));
+        } else {
+            let (tx, rx) = async_channel::bounded(dir.capacity);
+            if ctl.check {
+                crossing.push((d, tx.clone()));
+            }
+            lanes[from][d] = Lane::To(tx);
+            lanes[to][d] = Lane::From(rx, None);
+        }
+    }
+    let mut owned: Vec<Vec<(NodeId, Box<dyn Node>)>> = (0..parts).map(|_| Vec::new()).collect();
+    let mut index = vec![usize::MAX; net.nodes.len()];
+    for (n, node) in net.instantiate().into_iter().enumerate() {
+        index[n] = owned[owner[n]].len();
+        owned[owner[n]].push((n, node));
+    }
+    let shared = Shared {
+        barrier: SpinBarrier::new(parts),
+        mail: (0..parts * parts).map(|_| Mutex::new(Vec::new())).collect(),
+        slots: (0..parts).map(|_| Mutex::new(Slot::default())).collect(),
+        check_error: Mutex::new(None),
+        crossing,
+    };
+    let clock = RunClock::new(net.min_latency(), ctl.clone());
+    let mut workers: Vec<Worker> = owned
+        .into_iter()
+        .zip(lanes)
+        .enumerate()
+        .map(|(id, (nodes, lanes))| Worker {
+            id,
+            parts,
+            net,
+            ctl,
+            dirs: &dirs,
+            map: &map,
+            owner: &owner,
+            index: index.clone(),
+            due: DueQueue::new(net.nodes.len(), nodes.iter().map(|(n, _)| *n)),
+            clocks: (0..nodes.len()).map(|_| NodeClock::default()).collect(),
+            nodes,
+            lanes,
+            clock: clock.clone(),
+            shared: &shared,
+        })
+        .collect();
+    let mut first = workers.remove(0);
+    let shared = &shared;
+    let (stop, others) = std::thread::scope(|s| {
+        let handles: Vec<_> = workers
+            .into_iter()
+            .map(|mut w| {
+                s.spawn(move || {
+                    let guard = shared.barrier.poison_on_panic();
+                    let stop = w.run(None);
+                    drop(guard);
+                    (stop, w)
+                })
+            })
+            .collect();
+        let guard = shared.barrier.poison_on_panic();
+        let stop = first.run(progress);
+        drop(guard);
+        let others: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
+        (stop, others)
+    });
+    let mut all = vec![first];
+    for o in others {
+        match o {
+            Ok((_, w)) => all.push(w),
+            Err(_) => return Err(EngineError::Internal("a worker thread panicked".into())),
+        }
+    }
+    let clock = all[0].clock.clone();
+    let mut nodes: Vec<Option<Box<dyn Node>>> = (0..net.nodes.len()).map(|_| None).collect();
+    for w in &mut all {
+        for (n, node) in w.nodes.drain(..) {
+            nodes[n] = Some(node);
+        }
+    }
+    let nodes: Vec<Box<dyn Node>> = nodes
+        .into_iter()
+        .map(|n| n.ok_or_else(|| EngineError::Internal("a node was lost".into())))
+        .collect::<Result<_, _>>()?;
+    match stop {
+        Stop::Decided(Decision::Done { complete }) => conclude(net, &clock, &nodes, Ok(complete)),
+        Stop::Decided(Decision::Deadlock { since, at }) => {
+            conclude(net, &clock, &nodes, Err((since, at)))
+        }
+        Stop::Decided(Decision::Continue) => Err(EngineError::Internal(
+            "the run stopped without a decision".into(),
+        )),
+        Stop::Failed => {
+            let first_error = shared
+                .slots
+                .iter()
+                .filter_map(|s| lock(s).error.take())
+                .min_by_key(|(n, _)| *n);
+            if let Some((n, e)) = first_error {
+                return Err(run_error(net, &dirs, &map, n, e));
+            }
+            Err(lock(&shared.check_error)
+                .take()
+                .unwrap_or_else(|| EngineError::Internal("a worker thread panicked".into())))
+        }
+    }
+}

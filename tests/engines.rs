@@ -1,0 +1,97 @@
+//! The engine contract (../shared/DESIGN.md): for every shipped topology and traffic
+//! file small enough for CI, the sharded engine on 1, 2 and 3 threads and the actors
+//! engine on 1 and 2 threads give byte-identical JSON reports for the same seed — or,
+//! when the run fails (a deadlock on a ring), the same error and the same list of
+//! what every stuck node waits for.
+
+use emu::config::{FileKind, list_shipped};
+use emu::engine::{self, EngineError, RunOutcome};
+use emu::session::Case;
+
+/// Phases that keep each run short.
+fn short() -> Vec<String> {
+    vec!["phases.warmup_us=10".into(), "phases.measure_us=30".into()]
+}
+
+/// Networks above this many nodes are left to `--verify-engines` by hand.
+const MAX_NODES: usize = 200;
+
+fn text(case: &Case, r: Result<RunOutcome, EngineError>) -> String {
+    match r {
+        Ok(o) => case.report(&o).to_json(),
+        Err(e) => {
+            let mut s = format!("{e}\n");
+            if let EngineError::Deadlock { stuck, .. } = &e {
+                for n in stuck {
+                    for w in &n.waits {
+                        s.push_str(&format!("{} {w}\n", n.name));
+                    }
+                }
+            }
+            s
+        }
+    }
+}
+
+#[test]
+fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped_case() {
+    let shipped = list_shipped();
+    let names = |k: FileKind| -> Vec<String> {
+        shipped
+            .iter()
+            .filter(|e| e.kind == k)
+            .map(|e| e.name.clone())
+            .collect()
+    };
+    let mut compared = 0;
+    for topology in names(FileKind::Topology) {
+        for traffic in names(FileKind::Traffic) {
+            let case = match Case::load(&topology, &traffic, &short(), 5) {
+                Ok(c) => c,
+                // A pattern that does not fit the topology is bad input, not a result.
+                Err(_) => continue,
+            };
+            if case.net.nodes.len() > MAX_NODES {
+                continue;
+            }
+            let ctl = case.control();
+            let reference = text(&case, engine::sharded::run(&case.net, &ctl, 1, None));
+            for (label, result) in [
+                (
+                    "sharded, 2 threads",
+                    engine::sharded::run(&case.net, &ctl, 2, None),
+                ),
+                (
+                    "sharded, 3 threads",
+                    engine::sharded::run(&case.net, &ctl, 3, None),
+                ),
+                (
+                    "actors, 1 thread",
+                    engine::actors::run(&case.net, &ctl, 1, None),
+                ),
+                (
+                    "actors, 2 threads",
+                    engine::actors::run(&case.net, &ctl, 2, None),
+                ),
+            ] {
+                let t = text(&case, result);
+                assert!(
+                    t == reference,
+                    "{topology} × {traffic}: {label} differs from sharded on 1 thread\n--- reference ---\n{reference}\n--- {label} ---\n{t}"
+                );
+            }
+            compared += 1;
+        }
+    }
+    // hypercube6 with every traffic file, and the ring: the comparison really ran.
+    assert!(compared >= 10, "only {compared} cases compared");
+}
+
+#[test]
+fn the_partition_really_splits_the_network_across_threads() {
+    let case = Case::load("hypercube6", "uniform", &short(), 1).expect("shipped case");
+    let (part, used) = engine::partition::partition(&case.net, 2);
+    assert_eq!(used, 2);
+    assert!(part.contains(&0) && part.contains(&1));
+    assert_eq!(engine::partition::crossing_links(&case.net, &part), 32);
+}
