@@ -2,7 +2,15 @@
 //! passes, 1 a row failed or a run broke, 2 unknown experiment or bad flag).
 
 use super::{EXPERIMENTS, Report, find, table};
+use std::io::Write;
 use std::path::PathBuf;
+
+/// Prints to stdout; a closed pipe (`emu reproduce all | head`) is not an error.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
 
 /// Examples shown by `emu reproduce --help`.
 pub const EXAMPLES: &str = "\
@@ -48,9 +56,9 @@ fn names() -> String {
 pub fn main(a: &ReproduceArgs) -> u8 {
     if a.list {
         for e in EXPERIMENTS {
-            println!("  {:<20} {:<14} {}", e.name, e.section, e.about);
+            say!("  {:<20} {:<14} {}", e.name, e.section, e.about);
         }
-        println!("  {:<20} {:<14} every experiment above", "all", "");
+        say!("  {:<20} {:<14} every experiment above", "all", "");
         return 0;
     }
     let Some(name) = &a.name else {
@@ -79,7 +87,7 @@ pub fn main(a: &ReproduceArgs) -> u8 {
     for e in chosen {
         match (e.run)(a.quick) {
             Ok(r) => {
-                println!("{}", r.text());
+                say!("{}", r.text());
                 reports.push(r);
             }
             Err(msg) => {
@@ -89,12 +97,18 @@ pub fn main(a: &ReproduceArgs) -> u8 {
         }
     }
     if reports.len() > 1 {
-        println!("summary");
+        say!("summary");
         for r in &reports {
             for (title, passed, rows, worst) in r.summary() {
-                println!(
+                say!(
                     "  {:<20} {:>4}/{:<4} pass  {}\n  {:<20} {:>9}  closest to its tolerance: {}",
-                    r.experiment, passed, rows, title, "", "", worst
+                    r.experiment,
+                    passed,
+                    rows,
+                    title,
+                    "",
+                    "",
+                    worst
                 );
             }
         }
