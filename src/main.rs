@@ -25,6 +25,8 @@ Examples:
       run with both engines and every thread count, and check the reports are identical
   emu list
       the shipped topologies and traffic files
+  emu reproduce all
+      reproduce the chapter 6 DS-Link, VCP and C104 models by emulation
 
 Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control violation.";
 
@@ -42,6 +44,8 @@ struct Cli {
 enum Command {
     /// List the shipped topologies and traffic files.
     List,
+    /// Reproduce the chapter 6 models (000 §6.1-6.3) by emulation: emu reproduce --list.
+    Reproduce(emu::reproduce::cli::ReproduceArgs),
 }
 
 #[derive(Args, Debug)]
@@ -88,6 +92,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Some(Command::List) => list(),
+        Some(Command::Reproduce(a)) => emu::reproduce::cli::main(&a),
         None => run(&cli.run),
     };
     ExitCode::from(code)

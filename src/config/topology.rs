@@ -152,6 +152,11 @@ pub struct FaultConfig {
     /// Every receiver grants this many tokens of credit beyond its buffer at start-up,
     /// as a misprogrammed link would. Any value > 0 eventually overflows a buffer.
     pub extra_initial_credit: u32,
+    /// Accept an input buffer smaller than the flow-control batch. Such a link can never
+    /// grant a whole FCT, so no data ever moves (000_e95d114b48e985aa.txt §6.2.1); the
+    /// check in [`crate::network::build()`] rejects it unless this is set, and
+    /// `emu reproduce dslink-latency` sets it to show the stall.
+    pub allow_buffer_below_batch: bool,
 }
 
 /// A buffer size: a number of tokens, or `"packet"` for one maximum-size packet

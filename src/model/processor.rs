@@ -97,6 +97,7 @@ mod tests {
                 max_data_bytes: 32,
                 acknowledge,
                 channels,
+                channels_per_destination: 1,
             },
             terminal: TerminalParams {
                 label,
@@ -196,6 +197,41 @@ mod tests {
             "the message completed at the source"
         );
         assert_eq!(a.term.stats().counters.acks_received, 2);
+    }
+
+    #[test]
+    fn several_channels_to_one_destination_interleave_their_packets() {
+        // Two channels to the same destination: while one waits for its acknowledge
+        // the other sends (000 §6.2.3, latency hidden by more active channels).
+        let two = |label, sends| {
+            let mut p = t9000(label, sends, true, 2, 64, 2);
+            let params = VcpParams {
+                channels_per_destination: 2,
+                ..p.vcp.params().clone()
+            };
+            p.vcp = Vcp::new(params, label);
+            p
+        };
+        let mut a = two(0, true);
+        let mut b = two(1, false);
+        let [la, _] = run(&mut a, &mut b, 4000);
+        let order: Vec<(u32, u16)> = data(&la)
+            .iter()
+            .filter(|e| e.token.kind.is_terminator())
+            .map(|e| (e.token.stamp.seq, e.token.stamp.pkt))
+            .collect();
+        assert_eq!(order, vec![(0, 0), (1, 0), (0, 1), (1, 1)]);
+        assert_eq!(b.term.stats().counters.delivered, 2);
+        // With one channel per destination the second message waits for the first.
+        let mut a = t9000(0, true, true, 2, 64, 2);
+        let mut b = t9000(1, false, true, 2, 0, 0);
+        let [la, _] = run(&mut a, &mut b, 4000);
+        let order: Vec<(u32, u16)> = data(&la)
+            .iter()
+            .filter(|e| e.token.kind.is_terminator())
+            .map(|e| (e.token.stamp.seq, e.token.stamp.pkt))
+            .collect();
+        assert_eq!(order, vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
     }
 
     #[test]

@@ -46,6 +46,12 @@ pub struct VcpParams {
     pub acknowledge: bool,
     /// Channels that may be sending at once.
     pub channels: u32,
+    /// Of those, how many may carry messages to the same destination at once. With 1,
+    /// messages to one destination go one after another on one channel and arrive in
+    /// order; more models several occam channels between the same two processors
+    /// (000 §6.2.3: "Latency can be hidden by having more channels active at once"),
+    /// and messages on different channels may then overtake each other.
+    pub channels_per_destination: u32,
 }
 
 /// Number of packets for a message of `bytes` (000 §6.1.1).
@@ -121,6 +127,11 @@ impl Vcp {
             rx: RxPacket::default(),
             p,
         }
+    }
+
+    /// The parameters this VCP was made with.
+    pub fn params(&self) -> &VcpParams {
+        &self.p
     }
 
     /// Accepts a token from the link.
@@ -226,7 +237,9 @@ impl Vcp {
     pub fn fill_channels(&mut self, now: Tick, term: &mut Terminal) {
         while self.channels.len() < self.p.channels as usize && term.has_message() {
             let chans = &self.channels;
-            let Some(msg) = term.take(now, |d| chans.iter().any(|c| c.msg.dst == d)) else {
+            let per_dst = self.p.channels_per_destination.max(1) as usize;
+            let busy = |d| chans.iter().filter(|c| c.msg.dst == d).count() >= per_dst;
+            let Some(msg) = term.take(now, busy) else {
                 break;
             };
             self.channels.push(Channel {

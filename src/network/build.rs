@@ -10,7 +10,7 @@ use crate::model::c104::C104Params;
 use crate::model::dslink::LinkParams;
 use crate::model::processor::ProcessorParams;
 use crate::model::terminal::TerminalParams;
-use crate::model::token::{CONTROL_TOKEN_BITS, DATA_TOKEN_BITS};
+use crate::model::token::DATA_TOKEN_BITS;
 use crate::model::vcp::VcpParams;
 use crate::routing::IntervalTable;
 use crate::time::{Tick, TimeBase};
@@ -123,15 +123,11 @@ impl Parts {
 
     /// Connects port `pa` of node `a` to port `pb` of node `b`.
     pub(super) fn link(&mut self, a: NodeId, pa: PortId, b: NodeId, pb: PortId) {
-        let latency = self.latency;
-        // What the wire can hold (a token per control-token time) plus one being sent.
-        let in_flight = (latency / CONTROL_TOKEN_BITS) as usize + 2;
-        self.links.push(Link {
-            a: End { node: a, port: pa },
-            b: End { node: b, port: pb },
-            latency,
-            in_flight,
-        });
+        self.links.push(Link::new(
+            End { node: a, port: pa },
+            End { node: b, port: pb },
+            self.latency,
+        ));
     }
 }
 
@@ -215,12 +211,13 @@ pub fn build(
         ));
     }
     let buffer = t.link.buffer_tokens.tokens(packet_tokens);
-    if buffer < batch {
+    if buffer < batch && !t.faults.allow_buffer_below_batch {
         return Err(topo_err(
             "link.buffer_tokens",
             format!(
                 "{buffer} tokens is smaller than the flow-control batch of {batch}: no data could ever be sent \
-                 (000 §6.2.1: the input buffer must be at least the batch size)"
+                 (000 §6.2.1: the input buffer must be at least the batch size); \
+                 set faults.allow_buffer_below_batch = true to run it anyway"
             ),
         ));
     }
@@ -365,6 +362,7 @@ pub fn build(
             max_data_bytes: max_data,
             acknowledge: t.vcp.acknowledge,
             channels: t.vcp.channels,
+            channels_per_destination: 1,
         },
         terminal: TerminalParams {
             label: 0,
@@ -481,6 +479,15 @@ mod tests {
             "link.buffer_tokens"
         );
         assert_eq!(bad(&|t| t.link.wire_delay_ns = 205), "link.wire_delay_ns");
+        let mut t = topo(4);
+        t.link.buffer_tokens = BufferSize::Tokens(7);
+        let e = build("x", &t, &traffic(), 1).unwrap_err();
+        assert!(e.message.contains("faults.allow_buffer_below_batch"), "{e}");
+        t.faults.allow_buffer_below_batch = true;
+        assert!(
+            build("x", &t, &traffic(), 1).is_ok(),
+            "the opt-in accepts it"
+        );
         assert_eq!(bad(&|t| t.c104.header_time_ns = 100), "c104.header_time_ns");
         assert_eq!(bad(&|t| t.packet.header_bytes = 3), "packet.header_bytes");
         let mut t = topo(9);

@@ -38,6 +38,19 @@ pub struct Link {
     pub in_flight: usize,
 }
 
+impl Link {
+    /// A link between `a` and `b` with `latency` ticks each way; its channels hold
+    /// what the wire can (a token per control-token time) plus one being sent.
+    pub fn new(a: End, b: End, latency: Tick) -> Link {
+        Link {
+            a,
+            b,
+            latency,
+            in_flight: (latency / crate::model::token::CONTROL_TOKEN_BITS) as usize + 2,
+        }
+    }
+}
+
 /// What a node is.
 #[derive(Clone, Debug)]
 pub enum NodeKind {

@@ -26,6 +26,14 @@ pub enum Destination {
     },
     /// Always this terminal.
     Fixed(u32),
+    /// Uniformly at random among terminals `0..count`, the source itself included, per
+    /// message: the C104 contention model's assumption that each input picks any of
+    /// the `out` output links at random (000_e95d114b48e985aa.txt §6.3.2; footnote 20:
+    /// a packet may leave by the link it arrived on).
+    AnyOf {
+        /// Number of candidate destinations (terminals 0..count).
+        count: u32,
+    },
 }
 
 impl Destination {
@@ -33,6 +41,7 @@ impl Destination {
     pub fn pick(&self, src: u32, rng: &mut impl rand::Rng) -> u32 {
         match *self {
             Destination::Fixed(d) => d,
+            Destination::AnyOf { count } => rng.random_range(0..count.max(1)),
             Destination::Uniform { terminals } => {
                 if terminals < 2 {
                     return src;

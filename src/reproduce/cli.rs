@@ -1,0 +1,147 @@
+//! The `emu reproduce` subcommand: arguments, output and exit codes (0 every row
+//! passes, 1 a row failed or a run broke, 2 unknown experiment or bad flag).
+
+use super::{EXPERIMENTS, Report, find, table};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Prints to stdout; a closed pipe (`emu reproduce all | head`) is not an error.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// Examples shown by `emu reproduce --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  emu reproduce --list
+      the experiments and the sections of 000 chapter 6 they reproduce
+  emu reproduce dslink-bandwidth
+      Figures 6.1-6.4 and Table 6.1: link throughput vs message size
+  emu reproduce c104-contention --quick --json c104.json
+      the scaled-down sweep the tests run, also written as JSON
+  emu reproduce all
+      every experiment (under a minute on 2 cores)
+
+Exit codes: 0 every row within its tolerance, 1 a row failed (listed on stderr),
+2 unknown experiment or bad flag.";
+
+/// Arguments of `emu reproduce`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = EXAMPLES)]
+pub struct ReproduceArgs {
+    /// Experiment name (see --list), or `all`.
+    pub name: Option<String>,
+    /// List the experiments.
+    #[arg(long)]
+    pub list: bool,
+    /// Write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// The scaled-down version (fewer points, shorter runs) that the tests run.
+    #[arg(long)]
+    pub quick: bool,
+}
+
+fn names() -> String {
+    EXPERIMENTS
+        .iter()
+        .map(|e| e.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Runs `emu reproduce`; returns the process exit code.
+pub fn main(a: &ReproduceArgs) -> u8 {
+    if a.list {
+        for e in EXPERIMENTS {
+            say!("  {:<20} {:<14} {}", e.name, e.section, e.about);
+        }
+        say!("  {:<20} {:<14} every experiment above", "all", "");
+        return 0;
+    }
+    let Some(name) = &a.name else {
+        eprintln!(
+            "error: give an experiment name or `all` (one of: {})",
+            names()
+        );
+        return 2;
+    };
+    let chosen: Vec<_> = if name == "all" {
+        EXPERIMENTS.iter().collect()
+    } else {
+        match find(name) {
+            Some(e) => vec![e],
+            None => {
+                eprintln!(
+                    "error: unknown experiment `{name}`: give one of {}, or all",
+                    names()
+                );
+                return 2;
+            }
+        }
+    };
+    let mut reports: Vec<Report> = Vec::new();
+    let mut broken = false;
+    for e in chosen {
+        match (e.run)(a.quick) {
+            Ok(r) => {
+                say!("{}", r.text());
+                reports.push(r);
+            }
+            Err(msg) => {
+                eprintln!("error: {}: run failed: {msg}", e.name);
+                broken = true;
+            }
+        }
+    }
+    if reports.len() > 1 {
+        say!("summary");
+        for r in &reports {
+            for (title, passed, rows, worst) in r.summary() {
+                say!(
+                    "  {:<20} {:>4}/{:<4} pass  {}\n  {:<20} {:>9}  closest to its tolerance: {}",
+                    r.experiment,
+                    passed,
+                    rows,
+                    title,
+                    "",
+                    "",
+                    worst
+                );
+            }
+        }
+    }
+    if let Some(path) = &a.json {
+        let text = match serde_json::to_string_pretty(&table::json(&reports)) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: --json: {e}");
+                return 1;
+            }
+        };
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            eprintln!("error: --json {}: {e}", path.display());
+            return 2;
+        }
+    }
+    let mut failed = false;
+    for r in &reports {
+        for (title, row) in r.failures() {
+            failed = true;
+            eprintln!(
+                "FAIL {}: {} — {}: emulated {} {} vs {} ({}), tolerance {:?}",
+                r.experiment,
+                title,
+                row.parameter,
+                table::num(row.emulated),
+                row.unit,
+                table::num(row.reference),
+                row.source,
+                row.tolerance
+            );
+        }
+    }
+    if failed || broken { 1 } else { 0 }
+}

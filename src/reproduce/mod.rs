@@ -1,0 +1,70 @@
+//! `emu reproduce`: the analytic models of 000_e95d114b48e985aa.txt chapter 6 (DS-Link
+//! bandwidth, link latency, single virtual channel, C104 contention and worst case)
+//! reproduced by emulation, with the paper's figure next to the emulator's.
+//!
+//! Every emulated number comes from running the model's state machines through the
+//! reference engine ([`crate::engine::sequential::run`]) on a small plan built by
+//! [`setups`]; the reference column is a number the paper prints, or one computed here
+//! from the paper's formula (each row names which). One file per experiment.
+
+pub mod c104_contention;
+pub mod c104_worst_case;
+pub mod cli;
+pub mod dslink_bandwidth;
+pub mod dslink_latency;
+pub mod setups;
+pub mod table;
+pub mod vcp_single_channel;
+
+pub use table::{Report, Row, Table, Tolerance};
+
+/// One reproducible experiment.
+pub struct Experiment {
+    /// Name used on the command line.
+    pub name: &'static str,
+    /// Section of 000_e95d114b48e985aa.txt it reproduces.
+    pub section: &'static str,
+    /// One line saying what it shows.
+    pub about: &'static str,
+    /// Runs it (`quick` = the scaled-down version the tests use).
+    pub run: fn(bool) -> Result<Report, String>,
+}
+
+/// Every experiment, in the order of the chapter.
+pub const EXPERIMENTS: &[Experiment] = &[
+    Experiment {
+        name: "dslink-bandwidth",
+        section: "§6.1",
+        about: "link throughput vs message size, 1/2-byte headers, uni/bidirectional; Table 6.1",
+        run: dslink_bandwidth::run,
+    },
+    Experiment {
+        name: "dslink-latency",
+        section: "§6.2.1-6.2.2",
+        about: "full bandwidth up to the delay the buffer slack allows; no data with buffer < batch",
+        run: dslink_latency::run,
+    },
+    Experiment {
+        name: "vcp-single-channel",
+        section: "§6.2.3",
+        about: "one acknowledged virtual channel vs message size; more channels hide latency",
+        run: vcp_single_channel::run,
+    },
+    Experiment {
+        name: "c104-contention",
+        section: "§6.3.1-6.3.6",
+        about: "C104 throughput and delay with random outputs vs the slotted model T, D",
+        run: c104_contention::run,
+    },
+    Experiment {
+        name: "c104-worst-case",
+        section: "§6.3.7",
+        about: "32 packets to one output at once: the unlucky packet's delay (~115 µs)",
+        run: c104_worst_case::run,
+    },
+];
+
+/// The experiment called `name`.
+pub fn find(name: &str) -> Option<&'static Experiment> {
+    EXPERIMENTS.iter().find(|e| e.name == name)
+}

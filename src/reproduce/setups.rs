@@ -1,0 +1,263 @@
+//! The small networks the chapter 6 experiments run on, built directly as validated
+//! [`Network`] plans (the config path has no two-processor or single-switch family),
+//! and the measurements taken from runs of the reference engine.
+//!
+//! - [`pair`]: two T9000s joined by one DS-Link (000_e95d114b48e985aa.txt §6.1,
+//!   §6.2: "a pair of links connected together"; §6.2.3: "two T9000s directly
+//!   connected by short wires").
+//! - [`star`]: one C104 with a T9000 on each of its links (000 §6.3: inputs of one
+//!   C104 routing to its outputs).
+
+use crate::engine::{RunControl, RunOutcome, sequential};
+use crate::model::c104::C104Params;
+use crate::model::dslink::LinkParams;
+use crate::model::processor::ProcessorParams;
+use crate::model::terminal::TerminalParams;
+use crate::model::token::DATA_TOKEN_BITS;
+use crate::model::vcp::VcpParams;
+use crate::network::build::mix_seed;
+use crate::network::{End, Link, Network, NodeKind, NodeSpec, RunPlan};
+use crate::routing::{IntervalTable, RouteAction};
+use crate::time::{Tick, TimeBase};
+use crate::traffic::{Destination, Injection};
+use std::sync::Arc;
+
+/// Nanoseconds per tick at 100 Mbit/s: one bit period (../shared/DESIGN.md "Time").
+pub const TICK_NS: f64 = 10.0;
+
+/// Tick at which sources start: after the links' reset FCTs have crossed.
+pub const START: Tick = 200;
+
+/// Link, packet and traffic parameters shared by both set-ups.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// One-way link latency in ticks (wire plus link circuitry).
+    pub wire: Tick,
+    /// DS-Link receiver buffer and FCT batch.
+    pub link: LinkParams,
+    /// Header bytes (1 or 2).
+    pub header_bytes: u32,
+    /// Largest packet payload.
+    pub max_data_bytes: u32,
+    /// Every data packet acknowledged (000 §6.1.1, §6.2.3).
+    pub acknowledge: bool,
+    /// Virtual channels a VCP may have sending at once, all of which may go to the
+    /// same destination.
+    pub channels: u32,
+    /// Message payload in bytes.
+    pub bytes: u32,
+    /// How sources create messages.
+    pub injection: Injection,
+    /// Measurement window `[from, to)` (`to` = `Tick::MAX` for batches).
+    pub window: (Tick, Tick),
+    /// Run seed.
+    pub seed: u64,
+}
+
+impl Spec {
+    /// The default link of 000 §6.2.2 (20-token buffer, batch 8, 200 ns each way),
+    /// 1-byte headers, 32-byte packets, acknowledges on, one channel.
+    pub fn new(bytes: u32, injection: Injection) -> Spec {
+        Spec {
+            wire: 20,
+            link: LinkParams::default(),
+            header_bytes: 1,
+            max_data_bytes: 32,
+            acknowledge: true,
+            channels: 1,
+            bytes,
+            injection,
+            window: (START, Tick::MAX),
+            seed: 1,
+        }
+    }
+
+    fn vcp(&self) -> VcpParams {
+        VcpParams {
+            link: self.link,
+            header_bytes: self.header_bytes,
+            max_data_bytes: self.max_data_bytes,
+            acknowledge: self.acknowledge,
+            channels: self.channels,
+            channels_per_destination: self.channels,
+        }
+    }
+
+    fn terminal(&self, label: u32, sends: bool, dst: Destination, n: u32) -> TerminalParams {
+        TerminalParams {
+            label,
+            sends,
+            destination: dst,
+            injection: self.injection,
+            message_bytes: self.bytes,
+            start: START,
+            window: self.window,
+            terminals: n,
+            seed: mix_seed(self.seed, u64::from(label) + 1000),
+        }
+    }
+
+    fn plan(&self, name: &str, nodes: Vec<NodeSpec>, links: Vec<Link>, routing: Tick) -> Network {
+        let batch = matches!(self.injection, Injection::Batch(_));
+        let packet_tokens = self.header_bytes + self.max_data_bytes + 1;
+        let end_after = if batch { START } else { self.window.1 };
+        let terminals = nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| matches!(n.kind, NodeKind::Processor(_)))
+            .map(|(i, _)| i)
+            .collect();
+        let switches = nodes
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::C104(_)))
+            .count();
+        Network {
+            name: name.into(),
+            time: TimeBase { tick_ns: TICK_NS },
+            nodes,
+            links,
+            terminals,
+            switches,
+            header_time: routing + Tick::from(self.header_bytes) * DATA_TOKEN_BITS + self.wire,
+            byte_ticks: DATA_TOKEN_BITS,
+            routing_delay: routing,
+            message_bytes: self.bytes,
+            run: RunPlan {
+                start: START,
+                window: self.window,
+                batch,
+                end_after,
+                hard_stop: end_after.saturating_add(50_000_000),
+                deadlock_window: 200_000,
+            },
+            packet_tokens,
+            max_data_bytes: self.max_data_bytes,
+            header_bytes: self.header_bytes,
+        }
+    }
+}
+
+/// Two T9000s, labels 0 and 1, joined by one link; `senders[i]` says whether terminal
+/// i sends (to the other one).
+pub fn pair(spec: &Spec, senders: [bool; 2]) -> Network {
+    let nodes = (0..2u32)
+        .map(|label| NodeSpec {
+            name: format!("t9000[{label}]"),
+            kind: NodeKind::Processor(ProcessorParams {
+                vcp: spec.vcp(),
+                terminal: spec.terminal(
+                    label,
+                    senders[label as usize],
+                    Destination::Fixed(1 - label),
+                    2,
+                ),
+            }),
+            ports: 1,
+        })
+        .collect();
+    let link = Link::new(
+        End { node: 0, port: 0 },
+        End { node: 1, port: 0 },
+        spec.wire,
+    );
+    spec.plan("pair", nodes, vec![link], 0)
+}
+
+/// One C104 (node 0) with `terminals` T9000s, terminal i on port i; terminals
+/// `0..senders` send, each message to `destination`. The switch routes label i to port
+/// i after `routing_delay` ticks, with `output_buffer` tokens of output buffering.
+pub fn star(
+    spec: &Spec,
+    terminals: u32,
+    senders: u32,
+    destination: Destination,
+    routing_delay: Tick,
+    output_buffer: u32,
+) -> Network {
+    let table = IntervalTable::new(
+        (0..terminals)
+            .map(|i| (i, i + 1, RouteAction::Output(i as usize)))
+            .collect(),
+    )
+    .unwrap_or_default();
+    let ports = terminals as usize;
+    let mut nodes = vec![NodeSpec {
+        name: "c104".into(),
+        kind: NodeKind::C104(C104Params {
+            ports,
+            link: spec.link,
+            header_bytes: spec.header_bytes,
+            routing_delay,
+            output_buffer,
+            table: Arc::new(table),
+            random_headers: vec![None; ports],
+            seed: mix_seed(spec.seed, 0),
+        }),
+        ports,
+    }];
+    let mut links = Vec::new();
+    for label in 0..terminals {
+        nodes.push(NodeSpec {
+            name: format!("t9000[{label}]"),
+            kind: NodeKind::Processor(ProcessorParams {
+                vcp: spec.vcp(),
+                terminal: spec.terminal(label, label < senders, destination, terminals),
+            }),
+            ports: 1,
+        });
+        links.push(Link::new(
+            End {
+                node: 0,
+                port: label as usize,
+            },
+            End {
+                node: label as usize + 1,
+                port: 0,
+            },
+            spec.wire,
+        ));
+    }
+    spec.plan("star", nodes, links, routing_delay)
+}
+
+/// Runs `net` on the reference engine.
+pub fn run(net: &Network) -> Result<RunOutcome, String> {
+    let ctl = RunControl {
+        end_after: net.run.end_after,
+        hard_stop: net.run.hard_stop,
+        deadlock_window: net.run.deadlock_window,
+        check: false,
+    };
+    sequential::run(net, &ctl, None).map_err(|e| format!("{}: {e}", net.name))
+}
+
+/// Tick of the last message delivery anywhere in a finished run.
+pub fn last_delivery(out: &RunOutcome) -> Tick {
+    out.terminals
+        .iter()
+        .map(|t| t.counters.last_delivery)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Steady-state ticks per message of a batch experiment: runs `make(k)` (every sender
+/// queues `k` messages at the start) for `k1` and `k2` and divides the difference in
+/// completion time by `k2 − k1`. Start-up and drain are the same in both runs and
+/// cancel, so the result is the period of the steady state itself.
+pub fn batch_period(make: impl Fn(u32) -> Network, k1: u32, k2: u32) -> Result<f64, String> {
+    let t = |k: u32| -> Result<Tick, String> {
+        let out = run(&make(k))?;
+        if !out.complete {
+            return Err(format!("a batch of {k} messages was not all delivered"));
+        }
+        Ok(last_delivery(&out))
+    };
+    let (a, b) = (t(k1)?, t(k2)?);
+    Ok((b as f64 - a as f64) / f64::from(k2 - k1))
+}
+
+/// Converts payload bytes per tick to Mbit/s of user data (8 bits a byte; a tick is
+/// [`TICK_NS`]).
+pub fn mbit_s(bytes_per_tick: f64) -> f64 {
+    bytes_per_tick * 8.0 * 1000.0 / TICK_NS
+}

@@ -1,0 +1,428 @@
+//! The result of a reproduction: tables of rows that lay a published or analytic
+//! value next to the emulator's, with the difference and a pass/fail against a stated
+//! tolerance; rendered as text or JSON.
+
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// How far an emulated value may be from its reference and still pass.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Tolerance {
+    /// |emulated − reference| ≤ this fraction of |reference|.
+    Relative(f64),
+    /// |emulated − reference| ≤ this, in the row's unit.
+    Absolute(f64),
+    /// emulated ≤ reference × (1 + this): the reference is an upper bound (an
+    /// envelope the emulator must stay under).
+    AtMost(f64),
+    /// emulated ≥ reference × (1 − this): the reference is a lower bound.
+    AtLeast(f64),
+    /// reference × (1 − below) ≤ emulated ≤ reference × (1 + above): a reference that
+    /// leaves out delays which can only lower the emulated value.
+    Within {
+        /// Fraction allowed below the reference.
+        below: f64,
+        /// Fraction allowed above the reference.
+        above: f64,
+    },
+}
+
+impl Tolerance {
+    /// True if `emulated` is within this tolerance of `reference`.
+    pub fn accepts(self, reference: f64, emulated: f64) -> bool {
+        let d = emulated - reference;
+        if !emulated.is_finite() {
+            return false;
+        }
+        match self {
+            Tolerance::Relative(f) => d.abs() <= f * reference.abs() + 1e-12,
+            Tolerance::Absolute(a) => d.abs() <= a + 1e-12,
+            Tolerance::AtMost(f) => emulated <= reference * (1.0 + f) + 1e-12,
+            Tolerance::AtLeast(f) => emulated >= reference * (1.0 - f) - 1e-12,
+            Tolerance::Within { below, above } => {
+                emulated >= reference * (1.0 - below) - 1e-12
+                    && emulated <= reference * (1.0 + above) + 1e-12
+            }
+        }
+    }
+
+    fn label(self, unit: &str) -> String {
+        match self {
+            Tolerance::Relative(f) => format!("±{}%", pct(f)),
+            Tolerance::Absolute(a) => format!("±{} {unit}", num(a)),
+            Tolerance::AtMost(f) if f < 0.0 => format!("≤ −{}%", pct(-f)),
+            Tolerance::AtMost(f) => format!("≤ +{}%", pct(f)),
+            Tolerance::AtLeast(f) if f < 0.0 => format!("≥ +{}%", pct(-f)),
+            Tolerance::AtLeast(f) => format!("≥ −{}%", pct(f)),
+            Tolerance::Within { below, above } => format!("−{}%/+{}%", pct(below), pct(above)),
+        }
+    }
+}
+
+/// One comparison: a parameter point, the reference value (a number the paper prints,
+/// or one computed from its formula), the emulated value and the tolerance.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// The parameter point, e.g. `s=1 uni m=17`.
+    pub parameter: String,
+    /// The published or analytic value the emulator is compared with.
+    pub reference: f64,
+    /// Where the reference comes from, e.g. `Table 6.1` or `§6.1.1 eq.`.
+    pub source: String,
+    /// The value the emulator produced.
+    pub emulated: f64,
+    /// Unit of both values.
+    pub unit: String,
+    /// How far apart they may be.
+    pub tolerance: Tolerance,
+    /// Anything the reader needs to interpret the row (e.g. the paper's rounded value).
+    pub note: String,
+}
+
+impl Row {
+    /// A row with no note.
+    pub fn new(
+        parameter: impl Into<String>,
+        reference: f64,
+        source: impl Into<String>,
+        emulated: f64,
+        unit: impl Into<String>,
+        tolerance: Tolerance,
+    ) -> Row {
+        Row {
+            parameter: parameter.into(),
+            reference,
+            source: source.into(),
+            emulated,
+            unit: unit.into(),
+            tolerance,
+            note: String::new(),
+        }
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, note: impl Into<String>) -> Row {
+        self.note = note.into();
+        self
+    }
+
+    /// emulated − reference, in the unit.
+    pub fn difference(&self) -> f64 {
+        self.emulated - self.reference
+    }
+
+    /// (emulated − reference) / |reference|, or `None` for a zero reference.
+    pub fn relative(&self) -> Option<f64> {
+        (self.reference != 0.0).then(|| self.difference() / self.reference.abs())
+    }
+
+    /// True if the emulated value is within the tolerance.
+    pub fn pass(&self) -> bool {
+        self.tolerance.accepts(self.reference, self.emulated)
+    }
+
+    /// The share of the tolerance the difference uses (> 1 fails); a one-sided bound
+    /// counts as 0 when met.
+    pub fn tolerance_used(&self) -> f64 {
+        let d = self.difference().abs();
+        match self.tolerance {
+            Tolerance::Relative(f) => d / (f * self.reference.abs()).max(1e-12),
+            Tolerance::Absolute(a) => {
+                if d == 0.0 {
+                    0.0
+                } else {
+                    d / a.max(1e-12)
+                }
+            }
+            Tolerance::Within { below, above } => {
+                let d = self.difference();
+                let room = if d < 0.0 { below } else { above };
+                d.abs() / (room * self.reference.abs()).max(1e-12)
+            }
+            Tolerance::AtMost(_) | Tolerance::AtLeast(_) => {
+                if self.pass() {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            }
+        }
+    }
+
+    /// The difference as printed: relative for relative and bound tolerances, in the
+    /// unit for absolute ones.
+    pub fn diff_text(&self) -> String {
+        match (self.tolerance, self.relative()) {
+            (Tolerance::Absolute(_), _) | (_, None) => signed(self.difference()),
+            (_, Some(f)) => format!("{:+.2}%", 100.0 * f),
+        }
+    }
+}
+
+/// A group of rows about one figure or table of the paper.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Table {
+    /// What the table shows.
+    pub title: String,
+    /// The rows.
+    pub rows: Vec<Row>,
+    /// Notes printed under the table: set-up, definitions, reasons for differences.
+    pub notes: Vec<String>,
+}
+
+/// Everything one experiment produced.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Experiment name, e.g. `dslink-bandwidth`.
+    pub experiment: String,
+    /// Section of the source document it reproduces.
+    pub section: String,
+    /// The tables.
+    pub tables: Vec<Table>,
+}
+
+impl Report {
+    /// Rows that failed, as `(table title, row)`.
+    pub fn failures(&self) -> Vec<(&str, &Row)> {
+        self.tables
+            .iter()
+            .flat_map(|t| {
+                t.rows
+                    .iter()
+                    .filter(|r| !r.pass())
+                    .map(move |r| (t.title.as_str(), r))
+            })
+            .collect()
+    }
+
+    /// Number of rows.
+    pub fn row_count(&self) -> usize {
+        self.tables.iter().map(|t| t.rows.len()).sum()
+    }
+
+    /// One summary line per table: its title, rows passed, rows, and the row that used
+    /// the largest share of its tolerance, as "parameter: diff (tolerance)".
+    pub fn summary(&self) -> Vec<(String, usize, usize, String)> {
+        self.tables
+            .iter()
+            .map(|t| {
+                let worst = t
+                    .rows
+                    .iter()
+                    .max_by(|a, b| a.tolerance_used().total_cmp(&b.tolerance_used()))
+                    .map(|r| {
+                        format!(
+                            "{}: {} ({})",
+                            r.parameter,
+                            r.diff_text(),
+                            r.tolerance.label(&r.unit)
+                        )
+                    })
+                    .unwrap_or_default();
+                let passed = t.rows.iter().filter(|r| r.pass()).count();
+                (t.title.clone(), passed, t.rows.len(), worst)
+            })
+            .collect()
+    }
+
+    /// The report as text: one aligned table per group, notes under it.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "== {} ({})", self.experiment, self.section);
+        for t in &self.tables {
+            let _ = writeln!(s, "\n{}", t.title);
+            let head = [
+                "parameter",
+                "reference",
+                "source",
+                "emulated",
+                "unit",
+                "diff",
+                "tolerance",
+                "",
+                "note",
+            ];
+            let mut cells: Vec<[String; 9]> = vec![head.map(String::from)];
+            for r in &t.rows {
+                let diff = r.diff_text();
+                cells.push([
+                    r.parameter.clone(),
+                    num(r.reference),
+                    r.source.clone(),
+                    num(r.emulated),
+                    r.unit.clone(),
+                    diff,
+                    r.tolerance.label(&r.unit),
+                    if r.pass() { "ok" } else { "FAIL" }.into(),
+                    r.note.clone(),
+                ]);
+            }
+            let widths: Vec<usize> = (0..9)
+                .map(|c| {
+                    cells
+                        .iter()
+                        .map(|r| r[c].chars().count())
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect();
+            for row in &cells {
+                let mut line = String::new();
+                for (c, cell) in row.iter().enumerate() {
+                    let pad = widths[c].saturating_sub(cell.chars().count());
+                    let right = matches!(c, 1 | 3 | 5);
+                    if c > 0 {
+                        line.push_str("  ");
+                    }
+                    if right {
+                        line.push_str(&" ".repeat(pad));
+                        line.push_str(cell);
+                    } else {
+                        line.push_str(cell);
+                        if c < 8 {
+                            line.push_str(&" ".repeat(pad));
+                        }
+                    }
+                }
+                let _ = writeln!(s, "  {}", line.trim_end());
+            }
+            for n in &t.notes {
+                let _ = writeln!(s, "  note: {n}");
+            }
+        }
+        let fails = self.failures().len();
+        let _ = writeln!(
+            s,
+            "\n{}: {} of {} rows pass{}",
+            self.experiment,
+            self.row_count() - fails,
+            self.row_count(),
+            if fails > 0 { " — FAILED" } else { "" }
+        );
+        s
+    }
+}
+
+/// The JSON form of a set of reports (one stable schema, with each row's difference and
+/// pass/fail spelled out).
+pub fn json(reports: &[Report]) -> serde_json::Value {
+    let rep: Vec<serde_json::Value> = reports
+        .iter()
+        .map(|r| {
+            let tables: Vec<serde_json::Value> = r
+                .tables
+                .iter()
+                .map(|t| {
+                    let rows: Vec<serde_json::Value> = t
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            serde_json::json!({
+                                "parameter": row.parameter,
+                                "reference": row.reference,
+                                "source": row.source,
+                                "emulated": row.emulated,
+                                "unit": row.unit,
+                                "difference": row.difference(),
+                                "relative_difference": row.relative(),
+                                "tolerance": row.tolerance,
+                                "pass": row.pass(),
+                                "note": row.note,
+                            })
+                        })
+                        .collect();
+                    serde_json::json!({"title": t.title, "rows": rows, "notes": t.notes})
+                })
+                .collect();
+            serde_json::json!({
+                "experiment": r.experiment,
+                "section": r.section,
+                "pass": r.failures().is_empty(),
+                "tables": tables,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "schema": "emu-reproduce/1",
+        "emu_version": env!("CARGO_PKG_VERSION"),
+        "reports": rep,
+    })
+}
+
+fn signed(v: f64) -> String {
+    if v >= 0.0 {
+        format!("+{}", num(v))
+    } else {
+        num(v)
+    }
+}
+
+fn pct(f: f64) -> String {
+    num(100.0 * f)
+}
+
+/// A number with up to 4 significant decimals, trailing zeros trimmed.
+pub fn num(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let digits = if v.abs() >= 1000.0 {
+        1
+    } else if v.abs() >= 10.0 {
+        3
+    } else {
+        4
+    };
+    let s = format!("{v:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tolerances_accept_and_reject() {
+        assert!(Tolerance::Relative(0.01).accepts(100.0, 100.9));
+        assert!(!Tolerance::Relative(0.01).accepts(100.0, 101.1));
+        assert!(Tolerance::Absolute(0.0).accepts(0.0, 0.0));
+        assert!(!Tolerance::Absolute(0.0).accepts(0.0, 1.0));
+        assert!(Tolerance::AtMost(0.01).accepts(100.0, 50.0));
+        assert!(!Tolerance::AtMost(0.01).accepts(100.0, 102.0));
+        assert!(Tolerance::AtLeast(0.01).accepts(100.0, 150.0));
+        assert!(!Tolerance::AtLeast(0.01).accepts(100.0, 98.0));
+        assert!(!Tolerance::Relative(1.0).accepts(1.0, f64::NAN));
+        let w = Tolerance::Within {
+            below: 0.2,
+            above: 0.01,
+        };
+        assert!(w.accepts(100.0, 81.0) && w.accepts(100.0, 100.9));
+        assert!(!w.accepts(100.0, 79.0) && !w.accepts(100.0, 101.1));
+    }
+
+    #[test]
+    fn a_failing_row_is_reported() {
+        let r = Report {
+            experiment: "x".into(),
+            section: "§0".into(),
+            tables: vec![Table {
+                title: "t".into(),
+                rows: vec![
+                    Row::new("a", 10.0, "eq", 10.05, "u", Tolerance::Relative(0.01)),
+                    Row::new("b", 10.0, "eq", 12.0, "u", Tolerance::Relative(0.01)),
+                ],
+                notes: vec![],
+            }],
+        };
+        let f = r.failures();
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].1.parameter, "b");
+        assert!(r.text().contains("FAIL"));
+        assert_eq!(json(&[r])["reports"][0]["pass"], false);
+    }
+}

@@ -1,0 +1,185 @@
+//! The chapter 6 reproductions (`emu reproduce`) in their scaled-down `--quick` form:
+//! every row must be within its tolerance, so a regression in any DS-Link, VCP or C104
+//! protocol rule fails here. Also the subcommand's exit codes and JSON, and the
+//! buffer-below-batch opt-in of 000 §6.2.1.
+
+use emu::reproduce::{EXPERIMENTS, Report, find};
+use std::process::Command;
+
+const EMU: &str = env!("CARGO_BIN_EXE_emu");
+
+fn check(name: &str) -> Report {
+    let e = find(name).unwrap_or_else(|| panic!("experiment {name} is registered"));
+    let r = (e.run)(true).unwrap_or_else(|err| panic!("{name}: {err}"));
+    let fails: Vec<String> = r
+        .failures()
+        .iter()
+        .map(|(t, row)| {
+            format!(
+                "{t}: {}: emulated {} vs {} ({}) {:?}",
+                row.parameter, row.emulated, row.reference, row.source, row.tolerance
+            )
+        })
+        .collect();
+    assert!(
+        fails.is_empty(),
+        "{name}:\n{}\n{}",
+        fails.join("\n"),
+        r.text()
+    );
+    assert!(r.row_count() > 0, "{name} produced no rows");
+    r
+}
+
+#[test]
+fn dslink_bandwidth_matches_section_6_1_and_table_6_1() {
+    let r = check("dslink-bandwidth");
+    // The four Table 6.1 asymptotes are among the rows.
+    let table = r
+        .tables
+        .iter()
+        .flat_map(|t| &t.rows)
+        .filter(|row| row.source == "Table 6.1")
+        .count();
+    assert_eq!(table, 4);
+}
+
+#[test]
+fn dslink_latency_knee_and_no_data_below_the_batch() {
+    check("dslink-latency");
+}
+
+#[test]
+fn vcp_single_channel_follows_the_acknowledge_rule_and_envelope() {
+    check("vcp-single-channel");
+}
+
+#[test]
+fn c104_contention_is_within_the_stated_band_of_the_model() {
+    check("c104-contention");
+}
+
+#[test]
+fn c104_worst_case_delay_is_about_115_us() {
+    check("c104-worst-case");
+}
+
+#[test]
+fn the_same_run_gives_the_same_numbers() {
+    let a = (find("c104-contention").map(|e| e.run).unwrap())(true).unwrap();
+    let b = (find("c104-contention").map(|e| e.run).unwrap())(true).unwrap();
+    assert_eq!(a.text(), b.text());
+}
+
+#[test]
+fn every_experiment_has_a_unique_name() {
+    let mut names: Vec<_> = EXPERIMENTS.iter().map(|e| e.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), EXPERIMENTS.len());
+}
+
+fn emu(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(EMU).args(args).output().expect("run emu");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_lists_runs_and_rejects_unknown_names() {
+    let (code, out, _) = emu(&["reproduce", "--list"]);
+    assert_eq!(code, 0);
+    for e in EXPERIMENTS {
+        assert!(out.contains(e.name), "{out}");
+    }
+    let (code, _, err) = emu(&["reproduce", "no-such-thing"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no-such-thing") && err.contains("dslink-bandwidth"),
+        "{err}"
+    );
+    let (code, _, err) = emu(&["reproduce", "--bogus"]);
+    assert_eq!(code, 2, "{err}");
+
+    let dir = std::env::temp_dir().join(format!("emu-reproduce-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("worst.json");
+    let (code, out, err) = emu(&[
+        "reproduce",
+        "c104-worst-case",
+        "--quick",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("unlucky packet"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["reports"][0]["experiment"], "c104-worst-case");
+    assert_eq!(v["reports"][0]["pass"], true);
+    assert!(v["reports"][0]["tables"][0]["rows"][0]["emulated"].is_number());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_buffer_below_the_batch_needs_the_opt_in_and_then_moves_nothing() {
+    let base = [
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+        "-q",
+        "--set",
+        "link.buffer_tokens=4",
+        "--set",
+        "phases.warmup_us=5",
+        "--set",
+        "phases.measure_us=20",
+    ];
+    let (code, _, err) = emu(&base);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("link.buffer_tokens") && err.contains("faults.allow_buffer_below_batch"),
+        "{err}"
+    );
+    let mut args = base.to_vec();
+    args.extend(["--set", "faults.allow_buffer_below_batch=true"]);
+    let (code, out, err) = emu(&args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("0 delivered"), "{out}");
+    assert!(out.contains("token hops  0"), "{out}");
+}
+
+#[test]
+fn the_set_ups_run_identically_on_both_engines() {
+    use emu::engine::{RunControl, actors, sequential};
+    use emu::reproduce::setups::{self, Spec};
+    use emu::traffic::{Destination, Injection};
+    let mut spec = Spec::new(16, Injection::Continuous);
+    spec.acknowledge = false;
+    spec.window = (setups::START + 2000, setups::START + 12_000);
+    let star = setups::star(&spec, 8, 8, Destination::AnyOf { count: 8 }, 20, 18);
+    let mut spec = Spec::new(40, Injection::Batch(20));
+    spec.channels = 4;
+    let pair = setups::pair(&spec, [true, true]);
+    for net in [star, pair] {
+        let ctl = RunControl {
+            end_after: net.run.end_after,
+            hard_stop: net.run.hard_stop,
+            deadlock_window: net.run.deadlock_window,
+            check: true,
+        };
+        let a = sequential::run(&net, &ctl, None).expect("sequential");
+        let b = actors::run(&net, &ctl, 2, None).expect("actors");
+        assert_eq!(a.end_tick, b.end_tick, "{}", net.name);
+        assert_eq!(a.activity, b.activity, "{}", net.name);
+        for (x, y) in a.terminals.iter().zip(&b.terminals) {
+            assert_eq!(x.counters, y.counters, "{}", net.name);
+            assert_eq!(x.network_latency.sum, y.network_latency.sum, "{}", net.name);
+        }
+        assert!(a.terminals.iter().any(|t| t.counters.delivered > 0));
+    }
+}
