@@ -13,5 +13,6 @@ pub mod model;
 pub mod network;
 pub mod routing;
 pub mod stats;
+pub mod sweep;
 pub mod time;
 pub mod traffic;

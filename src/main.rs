@@ -21,6 +21,8 @@ Examples:
       a network whose routing can deadlock: emu stops and shows what is stuck
   emu list
       the shipped topologies and traffic files
+  emu sweep --topology grid8 --traffic uniform --load 0.05:0.6:0.05 --csv grid8.csv
+      load sweep in parallel: throughput/delay table, saturation point, CSV
 
 Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control violation.";
 
@@ -38,6 +40,9 @@ struct Cli {
 enum Command {
     /// List the shipped topologies and traffic files.
     List,
+    /// Load sweep: throughput and delay against offered load, runs spread over the cores.
+    #[command(after_help = emu::sweep::cli::EXAMPLES)]
+    Sweep(emu::sweep::cli::SweepArgs),
 }
 
 #[derive(Args, Debug)]
@@ -79,6 +84,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Some(Command::List) => list(),
+        Some(Command::Sweep(a)) => emu::sweep::cli::main(&a),
         None => run(&cli.run),
     };
     ExitCode::from(code)
