@@ -178,6 +178,31 @@ fn universal_tables_visit_the_random_intermediate_and_delete_its_header_there() 
             }
         }
     }
+    // 1024-way MIN: random label 16c + j reaches centre network c's inner right switch
+    // j / 8 (node 64 + 6c + 4 + j / 8), which deletes it; every packet crosses 5
+    // switches. A sample of pairs and every random label.
+    let net = plan("min1024-universal", "uniform", &[]);
+    let w = Walker::new(&net);
+    for (s, d) in [
+        (0u32, 0u32),
+        (0, 17),
+        (5, 300),
+        (1000, 3),
+        (517, 518),
+        (1023, 1008),
+    ] {
+        for x in 0..256u32 {
+            let r = w.route(s, d, Some(1024 + x), &mut |_| 0).unwrap();
+            assert_eq!(r.terminal, d);
+            let (c, j) = ((x / 16) as usize, (x % 16) as usize);
+            assert_eq!(
+                r.deleted_at,
+                vec![64 + 6 * c + 4 + j / 8],
+                "{s}→{d} via {x}"
+            );
+            assert_eq!(r.switches.len(), 5);
+        }
+    }
 }
 
 // ---------------------------------------------------------------- conservation

@@ -27,7 +27,12 @@
 //! Universal routing (002 §7.5): "sends a packet via a randomly chosen node on the
 //! right hand side". The terminal links prepend a random label from [N, N + 16):
 //! label N + j leaves on right link j (a random right switch and a random one of its
-//! parallel links) and is deleted on arrival at the right (or centre) stage.
+//! parallel links) and is deleted on arrival at the right stage. With 64-way centre
+//! networks (N = 1024) the right-hand side is the centre networks' right switches, so
+//! the random labels are [N, N + 256): label N + 16c + j goes to centre network c and
+//! leaves its left switch on inner right link j; the inner right switch deletes it.
+//! Every packet then crosses the full depth (5 switches), as a random intermediate
+//! should, rather than turning back early inside a centre network.
 //!
 //! Adaptive routing (002 §7.5, last paragraph: "even better results can be obtained by
 //! using grouped adaptive routing to make the selection of link to the right hand
@@ -74,18 +79,20 @@ impl Min {
         SIDE / self.right()
     }
 
-    /// Labels the tables cover: terminals, plus 16 random labels if universal.
+    /// Labels the tables cover: terminals, plus the random labels if universal.
     pub fn labels(&self) -> u32 {
         if self.routing == RoutingMode::Universal {
-            self.terminals + SIDE
+            self.random_range().1
         } else {
             self.terminals
         }
     }
 
-    /// The random labels the terminal links draw from (universal routing).
+    /// The random labels the terminal links draw from (universal routing): one per
+    /// right link, or per centre network and inner right link when nested.
     pub fn random_range(&self) -> (u32, u32) {
-        (self.terminals, self.terminals + SIDE)
+        let count = if self.nested() { SIDE * SIDE } else { SIDE };
+        (self.terminals, self.terminals + count)
     }
 
     /// The right link (0..16) a switch of block `own` (out of `blocks` blocks of 16)
@@ -111,7 +118,8 @@ impl Min {
         let n = self.terminals;
         table::from_fn(self.labels(), |d| {
             if d >= n {
-                RouteAction::Output((SIDE + d - n) as PortId)
+                let j = if self.nested() { (d - n) / SIDE } else { d - n };
+                RouteAction::Output((SIDE + j) as PortId)
             } else if d / SIDE == l {
                 RouteAction::Output((d % SIDE) as PortId)
             } else {
@@ -140,7 +148,7 @@ impl Min {
         let n = self.terminals;
         table::from_fn(self.labels(), |d| {
             if d >= n {
-                return RouteAction::Delete;
+                return RouteAction::Output((SIDE + (d - n) % SIDE) as PortId);
             }
             let outer = d / SIDE;
             if outer / SIDE == i {
