@@ -332,3 +332,29 @@ fn systematic_traffic_on_the_6_cube_is_within_2_points_of_table_7_2() {
         "throughput {thr:.2} % of the link maximum"
     );
 }
+
+#[test]
+fn figure_7_8_shape_on_the_6_cube_deterministic_varies_universal_does_not() {
+    // 002 §7.7 on the 8-cube: deterministic completion time of the 20-permutation
+    // varies with the shuffle rotation (rotate 3 takes twice rotate 2), universal stays
+    // roughly constant. Scaled down to the 6-cube for CI; the bands: ≥ 2×
+    // variation, universal within ±15 % of its mean.
+    let finish = |topo: &str, r: u32| {
+        let rotate = format!("pattern.rotate={r}");
+        let net = plan(topo, "shuffle20", &["network.dimensions=6", &rotate]);
+        let o = sequential::run(&net, &control(&net, false), None).unwrap();
+        assert!(o.complete);
+        merged(&o).counters.last_delivery as f64
+    };
+    let det: Vec<f64> = (0..=6).map(|r| finish("hypercube6", r)).collect();
+    let uni: Vec<f64> = (0..=6).map(|r| finish("hypercube6-universal", r)).collect();
+    let (lo, hi) = det
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!(hi >= 2.0 * lo, "deterministic {det:?}");
+    assert!(det[2] >= 1.8 * det[1], "rotate 2 vs 1: {det:?}");
+    let mean = uni.iter().sum::<f64>() / uni.len() as f64;
+    for u in &uni {
+        assert!((u / mean - 1.0).abs() <= 0.15, "universal {uni:?}");
+    }
+}
