@@ -227,3 +227,56 @@ pub(super) fn build(parts: &mut Parts, net: &NetworkConfig) -> usize {
         NetworkConfig::Min { terminals, routing } => min::build(parts, Min { terminals, routing }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{TopologyConfig, TrafficConfig};
+    use crate::network::build;
+
+    fn err(network: &str, packet: &str) -> (String, String) {
+        let t: TopologyConfig =
+            toml::from_str(&format!("[network]\n{network}\n{packet}")).expect("parses");
+        let f: TrafficConfig =
+            toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
+                .expect("parses");
+        let e = build("x", &t, &f, 1).expect_err("rejected");
+        (e.key, e.message)
+    }
+
+    #[test]
+    fn shapes_that_do_not_fit_a_c104_name_their_key_and_the_32_links() {
+        let (k, m) = err("kind = \"kary_ncube\"\nk = 3\nn = 8", "");
+        assert_eq!(k, "network.n");
+        assert!(m.contains("33 links") && m.contains("32"), "{m}");
+        let (k, m) = err("kind = \"crossbar\"\nterminals = 33", "");
+        assert_eq!(k, "network.terminals");
+        assert!(m.contains("32 links"), "{m}");
+        let (k, _) = err("kind = \"min\"\nterminals = 100", "");
+        assert_eq!(k, "network.terminals");
+        let (k, m) = err(
+            "kind = \"hypercube\"\ndimensions = 16\nrouting = \"universal\"",
+            "",
+        );
+        assert_eq!(k, "network.dimensions");
+        assert!(m.contains("32 links"), "{m}");
+        let (k, _) = err("kind = \"torus\"\nside = 4\nwrap = \"none\"", "");
+        assert_eq!(k, "network.wrap");
+        let (k, m) = err("kind = \"grid\"\nside = 4\nrouting = \"adaptive\"", "");
+        assert_eq!(k, "network.routing");
+        assert!(m.contains("\"universal\""), "{m}");
+        let (k, _) = err("kind = \"grid\"\nside = 1", "");
+        assert_eq!(k, "network.side");
+    }
+
+    #[test]
+    fn random_labels_count_against_the_header_size() {
+        // 256 terminals fit one byte; their 16 random columns do not.
+        let (k, m) = err(
+            "kind = \"grid\"\nside = 16\nrouting = \"universal\"",
+            "[packet]\nheader_bytes = 1",
+        );
+        assert_eq!(k, "packet.header_bytes");
+        assert!(m.contains("272 labels"), "{m}");
+    }
+}
