@@ -230,7 +230,6 @@ pub(super) fn build(parts: &mut Parts, net: &NetworkConfig) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::config::{TopologyConfig, TrafficConfig};
     use crate::network::build;
 
