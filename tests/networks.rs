@@ -381,3 +381,19 @@ fn the_actors_engine_gives_the_same_bytes_on_the_new_families() {
         assert_eq!(s.activity.tokens_moved, a.activity.tokens_moved, "{topo}");
     }
 }
+
+#[test]
+fn out_of_order_under_universal_routing_is_explained_in_the_summary() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_emu"))
+        .args(["-t", "hypercube6-universal", "-p", "uniform", "-q"])
+        .args(["--engine", "sequential", "--set", "phases.measure_us=50"])
+        .output()
+        .expect("emu runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(text.contains("out of order"), "{text}");
+    assert!(
+        text.contains("expected here: universal or adaptive routing"),
+        "{text}"
+    );
+}

@@ -106,6 +106,20 @@ pub enum NetworkConfig {
     },
 }
 
+impl NetworkConfig {
+    /// True if the packets of one source–destination pair can take different paths
+    /// (universal or adaptive routing), so that without acknowledges they may arrive
+    /// out of order (002 §7.5).
+    pub fn multipath(&self) -> bool {
+        match self {
+            NetworkConfig::Hypercube { routing, .. }
+            | NetworkConfig::Grid { routing, .. }
+            | NetworkConfig::Min { routing, .. } => *routing != RoutingMode::Deterministic,
+            _ => false,
+        }
+    }
+}
+
 /// How packets choose their path (002 §7.5).
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
