@@ -16,5 +16,6 @@ pub mod reproduce;
 pub mod routing;
 pub mod session;
 pub mod stats;
+pub mod sweep;
 pub mod time;
 pub mod traffic;

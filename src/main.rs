@@ -27,6 +27,8 @@ Examples:
       the shipped topologies and traffic files
   emu reproduce all
       reproduce the chapter 6 DS-Link, VCP and C104 models by emulation
+  emu sweep --topology grid8 --traffic uniform --load 0.05:0.6:0.05 --csv grid8.csv
+      load sweep in parallel: throughput/delay table, saturation point, CSV
 
 Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control violation.";
 
@@ -46,6 +48,9 @@ enum Command {
     List,
     /// Reproduce the chapter 6 models (000 §6.1-6.3) by emulation: emu reproduce --list.
     Reproduce(emu::reproduce::cli::ReproduceArgs),
+    /// Load sweep: throughput and delay against offered load, runs spread over the cores.
+    #[command(after_help = emu::sweep::cli::EXAMPLES)]
+    Sweep(emu::sweep::cli::SweepArgs),
 }
 
 #[derive(Args, Debug)]
@@ -93,6 +98,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Some(Command::List) => list(),
         Some(Command::Reproduce(a)) => emu::reproduce::cli::main(&a),
+        Some(Command::Sweep(a)) => emu::sweep::cli::main(&a),
         None => run(&cli.run),
     };
     ExitCode::from(code)

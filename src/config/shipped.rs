@@ -6,18 +6,82 @@ use toml::de::DeTable;
 
 static TOPOLOGIES: &[(&str, &str)] = &[
     (
+        "crossbar32",
+        include_str!("../../topologies/crossbar32.toml"),
+    ),
+    ("grid16", include_str!("../../topologies/grid16.toml")),
+    (
+        "grid16-universal",
+        include_str!("../../topologies/grid16-universal.toml"),
+    ),
+    ("grid32", include_str!("../../topologies/grid32.toml")),
+    (
+        "grid32-universal",
+        include_str!("../../topologies/grid32-universal.toml"),
+    ),
+    ("grid8", include_str!("../../topologies/grid8.toml")),
+    (
+        "grid8-universal",
+        include_str!("../../topologies/grid8-universal.toml"),
+    ),
+    (
         "hypercube10",
         include_str!("../../topologies/hypercube10.toml"),
+    ),
+    (
+        "hypercube10-universal",
+        include_str!("../../topologies/hypercube10-universal.toml"),
     ),
     (
         "hypercube6",
         include_str!("../../topologies/hypercube6.toml"),
     ),
     (
+        "hypercube6-universal",
+        include_str!("../../topologies/hypercube6-universal.toml"),
+    ),
+    (
         "hypercube8",
         include_str!("../../topologies/hypercube8.toml"),
     ),
+    (
+        "hypercube8-universal",
+        include_str!("../../topologies/hypercube8-universal.toml"),
+    ),
+    ("kary4-3", include_str!("../../topologies/kary4-3.toml")),
+    ("min1024", include_str!("../../topologies/min1024.toml")),
+    (
+        "min1024-adaptive",
+        include_str!("../../topologies/min1024-adaptive.toml"),
+    ),
+    (
+        "min1024-universal",
+        include_str!("../../topologies/min1024-universal.toml"),
+    ),
+    ("min256", include_str!("../../topologies/min256.toml")),
+    (
+        "min256-adaptive",
+        include_str!("../../topologies/min256-adaptive.toml"),
+    ),
+    (
+        "min256-universal",
+        include_str!("../../topologies/min256-universal.toml"),
+    ),
+    ("min64", include_str!("../../topologies/min64.toml")),
+    (
+        "min64-adaptive",
+        include_str!("../../topologies/min64-adaptive.toml"),
+    ),
+    (
+        "min64-universal",
+        include_str!("../../topologies/min64-universal.toml"),
+    ),
     ("ring4", include_str!("../../topologies/ring4.toml")),
+    ("torus8", include_str!("../../topologies/torus8.toml")),
+    (
+        "torus8-single",
+        include_str!("../../topologies/torus8-single.toml"),
+    ),
 ];
 
 static TRAFFIC: &[(&str, &str)] = &[

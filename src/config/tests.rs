@@ -48,8 +48,9 @@ fn err<T: std::fmt::Debug>(r: Result<T, String>) -> String {
 
 fn dimensions(c: &TopologyConfig) -> u32 {
     match c.network {
-        topology::NetworkConfig::Hypercube { dimensions } => dimensions,
+        topology::NetworkConfig::Hypercube { dimensions, .. } => dimensions,
         topology::NetworkConfig::Ring { switches } => 1000 + switches,
+        _ => 0,
     }
 }
 

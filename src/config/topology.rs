@@ -43,6 +43,11 @@ pub enum NetworkConfig {
     Hypercube {
         /// n: the cube has 2^n switches and 2^n terminals (1..=20).
         dimensions: u32,
+        /// `deterministic` (e-cube) or `universal`: two parallel cubes, the first to
+        /// a random intermediate switch, the second from it to the destination
+        /// (002 §7.5).
+        #[serde(default)]
+        routing: RoutingMode,
     },
     /// A ring of C104s, one terminal per switch, every packet routed clockwise: the
     /// simplest network whose channel dependency graph has a cycle, so it can
@@ -51,6 +56,99 @@ pub enum NetworkConfig {
         /// Number of switches (2..=1024).
         switches: u32,
     },
+    /// A square 2-D grid of C104s, one terminal per switch, edge links unused,
+    /// routed first in y then in x (002 §7.3.2). Terminal label = y·side + x.
+    Grid {
+        /// Switches per side (2..=256); the grid has side² switches and terminals.
+        side: u32,
+        /// `deterministic` (y then x) or `universal`: first to a random column of the
+        /// same row over an extra set of x links, then y then x (002 §7.5).
+        #[serde(default)]
+        routing: RoutingMode,
+    },
+    /// A k-ary 2-cube (2-D torus), one terminal per switch, dimension-order routing
+    /// (y then x) the shorter way round each ring (002 §7.3.2 on wrap-around links).
+    Torus {
+        /// Switches per side (2..=256).
+        side: u32,
+        /// `single` (one set of wrap-around links: can deadlock) or `doubled`.
+        #[serde(default)]
+        wrap: Wrap,
+    },
+    /// A general k-ary n-cube (or, with `wrap = "none"`, an n-dimensional mesh), one
+    /// terminal per switch, dimension-order routing highest dimension first.
+    KaryNcube {
+        /// Switches per dimension (2..=256).
+        k: u32,
+        /// Dimensions (1..=15, within a C104's 32 links).
+        n: u32,
+        /// `none` (a mesh), `single` or `doubled`.
+        #[serde(default)]
+        wrap: Wrap,
+    },
+    /// One C104 with a terminal on each of `terminals` links: a single-stage crossbar
+    /// network (004_084d320f46657248.txt, crossbar networks; 002 §7.1).
+    Crossbar {
+        /// Terminals (1..=32, the C104's links).
+        terminals: u32,
+    },
+    /// The indirect multistage network of 002 §7.2-7.3.3 (Figures 7.1-7.4): a left
+    /// column of C104s with 16 terminal links and 16 links to a right column; 1024
+    /// terminals use 64-way networks as centre stages.
+    Min {
+        /// 32, 64, 128, 256, 512 or 1024.
+        terminals: u32,
+        /// `deterministic` (a fixed right-hand switch per source switch and
+        /// destination), `universal` (a random right-hand link) or `adaptive` (grouped
+        /// adaptive routing over the right-hand links, 002 §7.5 last paragraph).
+        #[serde(default)]
+        routing: RoutingMode,
+    },
+}
+
+impl NetworkConfig {
+    /// True if the packets of one source–destination pair can take different paths
+    /// (universal or adaptive routing), so that without acknowledges they may arrive
+    /// out of order (002 §7.5).
+    pub fn multipath(&self) -> bool {
+        match self {
+            NetworkConfig::Hypercube { routing, .. }
+            | NetworkConfig::Grid { routing, .. }
+            | NetworkConfig::Min { routing, .. } => *routing != RoutingMode::Deterministic,
+            _ => false,
+        }
+    }
+}
+
+/// How packets choose their path (002 §7.5).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutingMode {
+    /// The same route every time between a source and a destination.
+    #[default]
+    Deterministic,
+    /// Via a random intermediate: a random header generated on the terminal link and
+    /// deleted where the random phase ends (002 §7.1, §7.5).
+    Universal,
+    /// Grouped adaptive routing: a packet takes any free link of a group of
+    /// consecutive outputs (002 §7.5, last paragraph). MIN only.
+    Adaptive,
+}
+
+/// Wrap-around links of a torus or k-ary n-cube (002 §7.3.2: "the number of links
+/// used to 'wrap around' must be doubled to avoid the possibility of deadlock").
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Wrap {
+    /// No wrap-around links: a mesh.
+    None,
+    /// One set of ring links: dimension-order routing has cyclic channel dependencies
+    /// and can deadlock.
+    Single,
+    /// Two sets of ring links, with a dateline: a packet uses the second set until it
+    /// has crossed the wrap-around link and the first after, so no cycle (deadlock-free).
+    #[default]
+    Doubled,
 }
 
 /// DS-Link parameters (000_e95d114b48e985aa.txt §6.1-6.2).

@@ -23,6 +23,10 @@
 //!   [`RouteAction::Delete`] intervals: the header is discarded and the packet routed
 //!   on the next header (002 §7.1, "All routing, header creation and deletion is
 //!   performed on a per link basis").
+//! - Grouped adaptive routing, via [`RouteAction::Group`] intervals: the packet may
+//!   take any free output of a group of consecutive links; when a group output comes
+//!   free it is granted, round-robin, to an input waiting for it or for its group (002
+//!   §7.5, last paragraph).
 
 use super::dslink::{Endpoint, LinkParams};
 use super::{ModelError, Node, Outbox, PortCounters, PortId, Token, Wait, WaitReason};
@@ -66,6 +70,8 @@ enum Input {
     Routing { ready: Tick, action: RouteAction },
     /// Requesting `output`.
     Waiting { output: PortId },
+    /// Requesting any output in `first..first + count` (grouped adaptive routing).
+    WaitingGroup { first: PortId, count: PortId },
     /// Connected through the crossbar to `output`.
     Connected { output: PortId },
 }
@@ -94,7 +100,7 @@ pub struct C104 {
     /// with a token buffered. Bit i is input i. The masks only let `step` skip
     /// inputs on which a pass would do nothing; they change no rule.
     advancing: u64,
-    /// Inputs in `Waiting`.
+    /// Inputs in `Waiting` or `WaitingGroup`.
     waiting: u64,
     /// Inputs in `Connected`.
     connected: u64,
@@ -154,7 +160,7 @@ impl C104 {
         let advancing = match state {
             Input::Header | Input::Routing { .. } => true,
             Input::Idle => self.stream_len(i) > 0,
-            Input::Waiting { .. } | Input::Connected { .. } => false,
+            Input::Waiting { .. } | Input::WaitingGroup { .. } | Input::Connected { .. } => false,
         };
         let set = |mask: &mut u64, on: bool| {
             if on {
@@ -164,7 +170,10 @@ impl C104 {
             }
         };
         set(&mut self.advancing, advancing);
-        set(&mut self.waiting, matches!(state, Input::Waiting { .. }));
+        set(
+            &mut self.waiting,
+            matches!(state, Input::Waiting { .. } | Input::WaitingGroup { .. }),
+        );
         set(
             &mut self.connected,
             matches!(state, Input::Connected { .. }),
@@ -271,9 +280,23 @@ impl C104 {
                             }
                             self.set_input(i, Input::Waiting { output: o });
                         }
+                        RouteAction::Group { first, count } => {
+                            if count == 0 || first + count > self.p.ports {
+                                return Err(ModelError::Routing {
+                                    port: i,
+                                    what: format!(
+                                        "routed to group {first}..{}, which this switch does not have",
+                                        first + count
+                                    ),
+                                });
+                            }
+                            self.set_input(i, Input::WaitingGroup { first, count });
+                        }
                     }
                 }
-                Input::Waiting { .. } | Input::Connected { .. } => break,
+                Input::Waiting { .. } | Input::WaitingGroup { .. } | Input::Connected { .. } => {
+                    break;
+                }
             }
             changed = true;
         }
@@ -314,11 +337,16 @@ impl C104 {
             return false;
         }
         let n = self.p.ports;
-        // Each waiting input requests one output, so outputs can be granted in any order.
+        // The outputs some waiting input could take, granted in ascending order (a
+        // group waiter takes the lowest free output of its group that picks it).
         let mut requested = 0u64;
         for i in bits(self.waiting) {
-            if let Input::Waiting { output } = self.ports[i].input {
-                requested |= 1 << output;
+            match self.ports[i].input {
+                Input::Waiting { output } => requested |= 1 << output,
+                Input::WaitingGroup { first, count } => {
+                    requested |= u64::MAX.checked_shr(64 - count as u32).unwrap_or(0) << first;
+                }
+                _ => {}
             }
         }
         let mut granted = false;
@@ -327,7 +355,11 @@ impl C104 {
                 continue;
             }
             let start = self.rr[o];
-            let wants = |i: PortId| self.ports[i].input == Input::Waiting { output: o };
+            let wants = |i: PortId| match self.ports[i].input {
+                Input::Waiting { output } => output == o,
+                Input::WaitingGroup { first, count } => (first..first + count).contains(&o),
+                _ => false,
+            };
             let low = self.waiting & ((1u64 << start) - 1);
             let pick = bits(self.waiting & !((1u64 << start) - 1))
                 .chain(bits(low))
@@ -453,6 +485,18 @@ impl Node for C104 {
                         packet,
                         reason: WaitReason::OutputHeld {
                             output,
+                            holder,
+                            holder_packet: self.head_packet(holder),
+                        },
+                    });
+                }
+                Input::WaitingGroup { first, .. } => {
+                    let holder = self.owner[first].unwrap_or(first);
+                    v.push(Wait {
+                        port: i,
+                        packet,
+                        reason: WaitReason::OutputHeld {
+                            output: first,
                             holder,
                             holder_packet: self.head_packet(holder),
                         },
@@ -742,6 +786,100 @@ mod tests {
         assert!(
             used[1] > 10 && used[2] > 10,
             "both random choices occur: {used:?}"
+        );
+    }
+
+    /// A switch on which label 5 may leave on port 2 or 3.
+    fn grouped_switch() -> C104 {
+        let mut sw = switch(0, 40);
+        let mut iv: Vec<_> = (0..4)
+            .map(|p| (p as u32, p as u32 + 1, RouteAction::Output(p)))
+            .collect();
+        iv.push((5, 6, RouteAction::Group { first: 2, count: 2 }));
+        sw.p.table = Arc::new(IntervalTable::new(iv).unwrap());
+        sw
+    }
+
+    fn eops(out: &Outbox, p: PortId) -> Vec<u32> {
+        data_emits(out, p)
+            .iter()
+            .filter(|e| e.token.kind == TokenKind::Eop)
+            .map(|e| e.token.stamp.src)
+            .collect()
+    }
+
+    #[test]
+    fn grouped_adaptive_routing_sends_two_packets_at_once_on_two_group_links() {
+        let mut sw = grouped_switch();
+        let mut out = Outbox::default();
+        prime(&mut sw, &mut out);
+        for inp in [0, 1] {
+            sw.receive(100, inp, Token::data(5, stamp(inp as u32)))
+                .unwrap();
+            sw.receive(100, inp, Token::end(false, stamp(inp as u32)))
+                .unwrap();
+        }
+        for t in 100..200 {
+            sw.step(t, &mut out).unwrap();
+        }
+        let (a, b) = (data_emits(&out, 2), data_emits(&out, 3));
+        assert_eq!((eops(&out, 2).len(), eops(&out, 3).len()), (1, 1));
+        assert_eq!(a[0].at, b[0].at, "both headers leave together");
+        assert_ne!(eops(&out, 2), eops(&out, 3));
+    }
+
+    #[test]
+    fn grouped_adaptive_routing_avoids_a_held_output_and_waits_when_all_are_held() {
+        let mut sw = grouped_switch();
+        let mut out = Outbox::default();
+        prime(&mut sw, &mut out);
+        // Input 0 holds port 2 with an unfinished packet (label 2).
+        let long = stamp(0);
+        sw.receive(100, 0, Token::data(2, long)).unwrap();
+        sw.step(100, &mut out).unwrap();
+        // Two group packets: both must use port 3, one after the other.
+        for (inp, src) in [(1, 1u32), (3, 3u32)] {
+            sw.receive(110, inp, Token::data(5, stamp(src))).unwrap();
+            sw.receive(110, inp, Token::end(false, stamp(src))).unwrap();
+        }
+        for t in 101..300 {
+            sw.step(t, &mut out).unwrap();
+        }
+        assert_eq!(
+            eops(&out, 2),
+            Vec::<u32>::new(),
+            "port 2 is held by input 0"
+        );
+        let mut on3 = eops(&out, 3);
+        on3.sort();
+        assert_eq!(on3, vec![1, 3]);
+        // A third group packet while port 3 is busy and port 2 held: it waits for the
+        // group, and takes port 2 when input 0's packet ends.
+        sw.receive(300, 1, Token::data(5, stamp(7))).unwrap();
+        sw.receive(300, 1, Token::data(0, stamp(7))).unwrap();
+        sw.receive(300, 3, Token::data(5, stamp(8))).unwrap();
+        sw.receive(300, 3, Token::data(0, stamp(8))).unwrap();
+        for t in 300..320 {
+            sw.step(t, &mut out).unwrap();
+        }
+        assert!(
+            sw.waits().iter().any(|w| (w.port == 3 || w.port == 1)
+                && matches!(w.reason, WaitReason::OutputHeld { .. })),
+            "one group packet waits: {:?}",
+            sw.waits()
+        );
+        sw.receive(320, 0, Token::end(false, long)).unwrap();
+        sw.receive(320, 1, Token::end(false, stamp(7))).unwrap();
+        sw.receive(320, 3, Token::end(false, stamp(8))).unwrap();
+        for t in 320..500 {
+            sw.step(t, &mut out).unwrap();
+        }
+        let mut all = [eops(&out, 2), eops(&out, 3)].concat();
+        all.sort();
+        assert_eq!(
+            all,
+            vec![0, 1, 3, 7, 8],
+            "every packet left once, on 2 or 3"
         );
     }
 

@@ -1,8 +1,7 @@
 //! Turns a topology and a traffic file into a validated [`Network`]. Every check that
 //! can fail names the key it is about, so the front end can point at the file line.
 
-use super::{End, Link, Network, NodeId, NodeKind, NodeSpec, RunPlan, hypercube, ring};
-use crate::config::topology::NetworkConfig;
+use super::{End, Link, Network, NodeId, NodeKind, NodeSpec, RunPlan, family};
 use crate::config::traffic::{InjectionConfig, PatternConfig};
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::model::PortId;
@@ -14,7 +13,7 @@ use crate::model::token::DATA_TOKEN_BITS;
 use crate::model::vcp::VcpParams;
 use crate::routing::IntervalTable;
 use crate::time::{Tick, TimeBase};
-use crate::traffic::pattern::{Family, resolve};
+use crate::traffic::pattern::resolve;
 use crate::traffic::{Destination, Injection};
 use std::sync::Arc;
 
@@ -30,7 +29,7 @@ pub struct BuildError {
     pub message: String,
 }
 
-fn topo_err(key: &str, message: impl Into<String>) -> BuildError {
+pub(super) fn topo_err(key: &str, message: impl Into<String>) -> BuildError {
     BuildError {
         file: "topology",
         key: key.into(),
@@ -119,6 +118,14 @@ impl Parts {
         debug_assert_eq!(self.terminals.len(), label as usize);
         self.terminals.push(id);
         id
+    }
+
+    /// Makes input `port` of switch `node` prepend a random header drawn from
+    /// `[lo, hi)` to every packet (002 §7.1, universal routing).
+    pub(super) fn random_headers(&mut self, node: NodeId, port: PortId, (lo, hi): (u32, u32)) {
+        if let NodeKind::C104(p) = &mut self.nodes[node].kind {
+            p.random_headers[port] = Some((lo, hi));
+        }
     }
 
     /// Connects port `pa` of node `a` to port `pb` of node `b`.
@@ -250,30 +257,15 @@ pub fn build(
         ));
     }
     // --- network size
-    let (family, terminals) = match t.network {
-        NetworkConfig::Hypercube { dimensions } => {
-            if !(1..=20).contains(&dimensions) {
-                return Err(topo_err(
-                    "network.dimensions",
-                    format!("{dimensions}: give 1..=20 (2 to 1,048,576 switches)"),
-                ));
-            }
-            (Family::Hypercube { dimensions }, 1u32 << dimensions)
-        }
-        NetworkConfig::Ring { switches } => {
-            if !(2..=4096).contains(&switches) {
-                return Err(topo_err(
-                    "network.switches",
-                    format!("{switches}: give 2..=4096 switches"),
-                ));
-            }
-            (Family::Ring, switches)
-        }
-    };
-    if u64::from(terminals) > 1u64 << (8 * hb) {
+    let shape = family::validate(&t.network)?;
+    let (family, terminals) = (shape.family, shape.terminals);
+    if u64::from(shape.labels) > 1u64 << (8 * hb) {
         return Err(topo_err(
             "packet.header_bytes",
-            format!("{terminals} terminals need more labels than a {hb}-byte header holds"),
+            format!(
+                "{terminals} terminals and their routing need {} labels, more than a {hb}-byte header holds",
+                shape.labels
+            ),
         ));
     }
     // --- traffic
@@ -383,10 +375,7 @@ pub fn build(
         links: Vec::new(),
         terminals: Vec::new(),
     };
-    let switches = match t.network {
-        NetworkConfig::Hypercube { dimensions } => hypercube::build(&mut parts, dimensions),
-        NetworkConfig::Ring { switches } => ring::build(&mut parts, switches),
-    };
+    let switches = family::build(&mut parts, &t.network);
     let packet_time = Tick::from(packet_tokens) * DATA_TOKEN_BITS + header_time;
     let run = RunPlan {
         start,
@@ -429,7 +418,7 @@ fn pattern_key(p: &PatternConfig) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::topology::BufferSize;
+    use crate::config::topology::{BufferSize, NetworkConfig, RoutingMode};
 
     fn topo(n: u32) -> TopologyConfig {
         toml::from_str(&format!(
@@ -463,11 +452,17 @@ mod tests {
             build("x", &t, &traffic(), 1).unwrap_err().key
         };
         assert_eq!(
-            bad(&|t| t.network = NetworkConfig::Hypercube { dimensions: 0 }),
+            bad(&|t| t.network = NetworkConfig::Hypercube {
+                dimensions: 0,
+                routing: RoutingMode::Deterministic,
+            }),
             "network.dimensions"
         );
         assert_eq!(
-            bad(&|t| t.network = NetworkConfig::Hypercube { dimensions: 21 }),
+            bad(&|t| t.network = NetworkConfig::Hypercube {
+                dimensions: 21,
+                routing: RoutingMode::Deterministic,
+            }),
             "network.dimensions"
         );
         assert_eq!(

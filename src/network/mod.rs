@@ -3,8 +3,13 @@
 //! config / build). All validation happens while building it, before any tick runs.
 
 pub mod build;
+mod crossbar;
+mod family;
 mod hypercube;
+mod kary;
+mod min;
 mod ring;
+pub mod walk;
 
 use crate::model::PortId;
 use crate::model::c104::C104Params;

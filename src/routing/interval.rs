@@ -10,6 +10,15 @@ pub enum RouteAction {
     /// Delete this header and route on the next one (002 §7.1: "At the randomly chosen
     /// intermediate node, this random header is deleted").
     Delete,
+    /// Grouped adaptive routing: send the packet out of any free port of the `count`
+    /// consecutive ports starting at `first` (002 §7.5: "grouped adaptive routing to
+    /// make the selection of link to the right hand switches").
+    Group {
+        /// First port of the group.
+        first: PortId,
+        /// Ports in the group (≥ 1).
+        count: PortId,
+    },
 }
 
 /// A sorted set of disjoint label intervals `[lo, hi)`, each with an action.

@@ -6,7 +6,11 @@
 //! same book). A header whose interval is marked for deletion is discarded and the
 //! packet is routed again on the header that follows (used by universal routing).
 
+pub mod dimension_order;
 pub mod ecube;
 mod interval;
+pub mod min;
+pub mod table;
+pub mod universal;
 
 pub use interval::{IntervalTable, RouteAction};

@@ -206,8 +206,15 @@ impl Report {
             );
         }
         if m.out_of_order > 0 {
+            let why = if self.topology.config.network.multipath()
+                && !self.topology.config.vcp.acknowledge
+            {
+                " (expected here: universal or adaptive routing sends one pair's packets along different paths, and acknowledges are off)"
+            } else {
+                ""
+            };
             warnings.push(format!(
-                "{} message{} arrived out of order or twice: message ordering was broken",
+                "{} message{} arrived out of order or twice: message ordering was broken{why}",
                 group(m.out_of_order),
                 if m.out_of_order == 1 { "" } else { "s" }
             ));

@@ -14,6 +14,19 @@ pub enum Family {
     },
     /// A ring (no systematic pattern defined).
     Ring,
+    /// A k-ary n-cube or n-dimensional mesh (the 2-D grid and torus are n = 2);
+    /// label = Σ coordinate_j · k^j.
+    Kary {
+        /// Switches per dimension.
+        k: u32,
+        /// Dimensions.
+        n: u32,
+    },
+    /// A single crossbar switch (no systematic pattern: every permutation is free of
+    /// contention).
+    Crossbar,
+    /// An indirect multistage network with 16 terminals per left switch (002 §7.3.3).
+    Min,
 }
 
 /// How one terminal picks the destination of each message.
@@ -111,7 +124,15 @@ pub fn resolve(
             Family::Hypercube { dimensions } => {
                 Destination::Fixed(cube_systematic(src, dimensions))
             }
+            Family::Kary { k, n } => Destination::Fixed(block_move(src, k, n)),
+            Family::Min => Destination::Fixed((src + MIN_SYSTEMATIC_OFFSET) % terminals),
             Family::Ring => return Err("no systematic pattern is defined for a ring".into()),
+            Family::Crossbar => {
+                return Err(
+                    "no systematic pattern is defined for a crossbar: every permutation is contention-free"
+                        .into(),
+                );
+            }
         },
     })
 }
@@ -130,6 +151,30 @@ pub fn rotate_left(x: u32, r: u32, n: u32) -> u32 {
         return x & mask(n);
     }
     ((x << r) | (x >> (n - r))) & mask(n)
+}
+
+/// The constant the MIN systematic pattern adds (002 §7.6.3: "the source node adds a
+/// particular value (modulo the number of nodes), to its own identity number. This
+/// number is chosen so that all traffic is routed through a single mid-layer switch").
+/// With the deterministic tables of [`crate::routing::min`], adding one left switch's
+/// worth of terminals (16) sends all of a left switch's traffic to the next left switch
+/// through right link 0's switch.
+pub const MIN_SYSTEMATIC_OFFSET: u32 = 16;
+
+/// The grid's systematic permutation (002 §7.6.2): "The grid is divided into four
+/// sets of nodes, with the nodes being bisected in both the x and y directions. The
+/// top left corner is translated onto the bottom right, and vice versa", and likewise
+/// the other two quadrants ("four separate block moves"). Every coordinate moves by
+/// ⌊k/2⌋ modulo k; in n dimensions, each of the 2^n blocks moves to the opposite one.
+pub fn block_move(src: u32, k: u32, n: u32) -> u32 {
+    let mut d = 0;
+    let mut stride = 1;
+    for _ in 0..n {
+        let c = src / stride % k;
+        d += (c + k / 2) % k * stride;
+        stride *= k;
+    }
+    d
 }
 
 /// The chapter 7 systematic permutation of an n-cube (002 §7.6.1).
@@ -237,6 +282,21 @@ mod tests {
             assert!(is_permutation(&PatternConfig::Systematic, n), "n={n}");
             assert_eq!(max_link_load(n), ways, "n={n}");
         }
+    }
+
+    #[test]
+    fn the_grid_block_move_swaps_opposite_quadrants() {
+        // 8×8: (x 1, y 2) → (x 5, y 6); (x 6, y 1) → (x 2, y 5).
+        assert_eq!(block_move(2 * 8 + 1, 8, 2), 6 * 8 + 5);
+        assert_eq!(block_move(8 + 6, 8, 2), 5 * 8 + 2);
+        let mut seen = [false; 64];
+        for s in 0..64 {
+            seen[block_move(s, 8, 2) as usize] = true;
+        }
+        assert!(seen.iter().all(|&x| x), "a permutation");
+        let min = |s| resolve(&PatternConfig::Systematic, Family::Min, 64, s).unwrap();
+        assert_eq!(min(60), Destination::Fixed(12));
+        assert!(resolve(&PatternConfig::Systematic, Family::Crossbar, 8, 0).is_err());
     }
 
     #[test]

@@ -1,0 +1,281 @@
+//! Validation and construction of each network family named by `network.kind`: the
+//! size and port-budget checks (a C104 has 32 links, 002_90368e98637f104c.txt §7.1),
+//! the number of terminals and header labels, and the dispatch to the family's builder.
+
+use super::build::{BuildError, Parts, topo_err};
+use super::{crossbar, hypercube, kary, min, ring};
+use crate::config::topology::{NetworkConfig, RoutingMode, Wrap};
+use crate::routing::dimension_order::Kary;
+use crate::routing::min::{Min, SIZES};
+use crate::traffic::pattern::Family;
+
+/// Links on one C104 (002 §7.1: "a 32-way crossbar switch").
+pub const C104_LINKS: u32 = 32;
+
+/// What a validated network configuration amounts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Shape {
+    /// The family, for resolving traffic patterns.
+    pub family: Family,
+    /// Number of terminals.
+    pub terminals: u32,
+    /// Header labels the routing tables use (terminals, plus random labels).
+    pub labels: u32,
+}
+
+fn only(key: &str, routing: RoutingMode, allowed: &[RoutingMode]) -> Result<(), BuildError> {
+    if allowed.contains(&routing) {
+        Ok(())
+    } else {
+        let names: Vec<_> = allowed
+            .iter()
+            .map(|r| format!("\"{}\"", format!("{r:?}").to_lowercase()))
+            .collect();
+        Err(topo_err(
+            key,
+            format!(
+                "\"{}\" routing is not defined for this network: give {}",
+                format!("{routing:?}").to_lowercase(),
+                names.join(" or ")
+            ),
+        ))
+    }
+}
+
+fn kary_shape(
+    k: u32,
+    n: u32,
+    wrap: Wrap,
+    universal: bool,
+    k_key: &str,
+) -> Result<Kary, BuildError> {
+    if !(2..=256).contains(&k) {
+        return Err(topo_err(
+            k_key,
+            format!("{k}: give 2..=256 switches per side"),
+        ));
+    }
+    let shape = Kary {
+        k,
+        n,
+        wrap,
+        universal,
+    };
+    if shape.ports() > C104_LINKS as usize {
+        return Err(topo_err(
+            "network.n",
+            format!(
+                "{n} dimensions need {} links per switch (terminal, {} per dimension{}), and a C104 has {C104_LINKS}",
+                shape.ports(),
+                2 * shape.classes(),
+                if universal { ", 2 extra x links" } else { "" }
+            ),
+        ));
+    }
+    match k.checked_pow(n) {
+        Some(size) if size <= 65_536 => Ok(shape),
+        _ => Err(topo_err(
+            k_key,
+            format!("{k}^{n} switches: at most 65536 terminals (2-byte headers)"),
+        )),
+    }
+}
+
+/// Checks `net` and says how many terminals and labels it has.
+pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
+    use RoutingMode::{Adaptive, Deterministic, Universal};
+    Ok(match *net {
+        NetworkConfig::Hypercube {
+            dimensions,
+            routing,
+        } => {
+            only("network.routing", routing, &[Deterministic, Universal])?;
+            let universal = routing == Universal;
+            let max = if universal { 15 } else { 20 };
+            if !(1..=max).contains(&dimensions) {
+                let why = if universal {
+                    " (universal routing uses 2n + 1 of a C104's 32 links)"
+                } else {
+                    ""
+                };
+                return Err(topo_err(
+                    "network.dimensions",
+                    format!("{dimensions}: give 1..={max}{why}"),
+                ));
+            }
+            let n = 1u32 << dimensions;
+            Shape {
+                family: Family::Hypercube { dimensions },
+                terminals: n,
+                labels: if universal { 2 * n } else { n },
+            }
+        }
+        NetworkConfig::Ring { switches } => {
+            if !(2..=4096).contains(&switches) {
+                return Err(topo_err(
+                    "network.switches",
+                    format!("{switches}: give 2..=4096 switches"),
+                ));
+            }
+            Shape {
+                family: Family::Ring,
+                terminals: switches,
+                labels: switches,
+            }
+        }
+        NetworkConfig::Grid { side, routing } => {
+            only("network.routing", routing, &[Deterministic, Universal])?;
+            let s = kary_shape(side, 2, Wrap::None, routing == Universal, "network.side")?;
+            mesh_shape(&s)
+        }
+        NetworkConfig::Torus { side, wrap } => {
+            if wrap == Wrap::None {
+                return Err(topo_err(
+                    "network.wrap",
+                    "a torus has wrap-around links: give \"single\" or \"doubled\" (or use kind = \"grid\")",
+                ));
+            }
+            mesh_shape(&kary_shape(side, 2, wrap, false, "network.side")?)
+        }
+        NetworkConfig::KaryNcube { k, n, wrap } => {
+            if n == 0 {
+                return Err(topo_err("network.n", "give at least 1 dimension"));
+            }
+            mesh_shape(&kary_shape(k, n, wrap, false, "network.k")?)
+        }
+        NetworkConfig::Crossbar { terminals } => {
+            if !(1..=C104_LINKS).contains(&terminals) {
+                return Err(topo_err(
+                    "network.terminals",
+                    format!("{terminals}: one C104 has {C104_LINKS} links, give 1..={C104_LINKS}"),
+                ));
+            }
+            Shape {
+                family: Family::Crossbar,
+                terminals,
+                labels: terminals,
+            }
+        }
+        NetworkConfig::Min { terminals, routing } => {
+            only(
+                "network.routing",
+                routing,
+                &[Deterministic, Universal, Adaptive],
+            )?;
+            if !SIZES.contains(&terminals) {
+                return Err(topo_err(
+                    "network.terminals",
+                    format!(
+                        "{terminals}: give 32, 64, 128, 256, 512 or 1024 (16 terminals and 16 right links per left C104; 1024 uses 64-way centre networks, 002 §7.3.3)"
+                    ),
+                ));
+            }
+            let m = Min { terminals, routing };
+            Shape {
+                family: Family::Min,
+                terminals,
+                labels: m.labels(),
+            }
+        }
+    })
+}
+
+fn mesh_shape(s: &Kary) -> Shape {
+    Shape {
+        family: Family::Kary { k: s.k, n: s.n },
+        terminals: s.switches(),
+        labels: s.labels(),
+    }
+}
+
+/// Adds the nodes and links of `net` (already validated); returns the switch count.
+pub(super) fn build(parts: &mut Parts, net: &NetworkConfig) -> usize {
+    match *net {
+        NetworkConfig::Hypercube {
+            dimensions,
+            routing,
+        } => hypercube::build(parts, dimensions, routing == RoutingMode::Universal),
+        NetworkConfig::Ring { switches } => ring::build(parts, switches),
+        NetworkConfig::Grid { side, routing } => kary::build(
+            parts,
+            Kary {
+                k: side,
+                n: 2,
+                wrap: Wrap::None,
+                universal: routing == RoutingMode::Universal,
+            },
+        ),
+        NetworkConfig::Torus { side, wrap } => kary::build(
+            parts,
+            Kary {
+                k: side,
+                n: 2,
+                wrap,
+                universal: false,
+            },
+        ),
+        NetworkConfig::KaryNcube { k, n, wrap } => kary::build(
+            parts,
+            Kary {
+                k,
+                n,
+                wrap,
+                universal: false,
+            },
+        ),
+        NetworkConfig::Crossbar { terminals } => crossbar::build(parts, terminals),
+        NetworkConfig::Min { terminals, routing } => min::build(parts, Min { terminals, routing }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{TopologyConfig, TrafficConfig};
+    use crate::network::build;
+
+    fn err(network: &str, packet: &str) -> (String, String) {
+        let t: TopologyConfig =
+            toml::from_str(&format!("[network]\n{network}\n{packet}")).expect("parses");
+        let f: TrafficConfig =
+            toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
+                .expect("parses");
+        let e = build("x", &t, &f, 1).expect_err("rejected");
+        (e.key, e.message)
+    }
+
+    #[test]
+    fn shapes_that_do_not_fit_a_c104_name_their_key_and_the_32_links() {
+        let (k, m) = err("kind = \"kary_ncube\"\nk = 3\nn = 8", "");
+        assert_eq!(k, "network.n");
+        assert!(m.contains("33 links") && m.contains("32"), "{m}");
+        let (k, m) = err("kind = \"crossbar\"\nterminals = 33", "");
+        assert_eq!(k, "network.terminals");
+        assert!(m.contains("32 links"), "{m}");
+        let (k, _) = err("kind = \"min\"\nterminals = 100", "");
+        assert_eq!(k, "network.terminals");
+        let (k, m) = err(
+            "kind = \"hypercube\"\ndimensions = 16\nrouting = \"universal\"",
+            "",
+        );
+        assert_eq!(k, "network.dimensions");
+        assert!(m.contains("32 links"), "{m}");
+        let (k, _) = err("kind = \"torus\"\nside = 4\nwrap = \"none\"", "");
+        assert_eq!(k, "network.wrap");
+        let (k, m) = err("kind = \"grid\"\nside = 4\nrouting = \"adaptive\"", "");
+        assert_eq!(k, "network.routing");
+        assert!(m.contains("\"universal\""), "{m}");
+        let (k, _) = err("kind = \"grid\"\nside = 1", "");
+        assert_eq!(k, "network.side");
+    }
+
+    #[test]
+    fn random_labels_count_against_the_header_size() {
+        // 256 terminals fit one byte; their 16 random columns do not.
+        let (k, m) = err(
+            "kind = \"grid\"\nside = 16\nrouting = \"universal\"",
+            "[packet]\nheader_bytes = 1",
+        );
+        assert_eq!(k, "packet.header_bytes");
+        assert!(m.contains("272 labels"), "{m}");
+    }
+}

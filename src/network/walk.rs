@@ -1,0 +1,108 @@
+//! Following a packet's headers through a plan's routing tables, without running
+//! anything: which switches it crosses, where headers are deleted and which terminal
+//! it reaches. Used to check that every family's tables route every
+//! source–destination pair to the right terminal (002_90368e98637f104c.txt §7.1:
+//! interval labelling, random header generation and deletion per link).
+
+use super::{End, Network, NodeId, NodeKind};
+use crate::model::PortId;
+use crate::routing::RouteAction;
+
+/// Where a packet went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// The switches it crossed, in order.
+    pub switches: Vec<NodeId>,
+    /// The switches at which a header was deleted.
+    pub deleted_at: Vec<NodeId>,
+    /// The terminal (label) it reached.
+    pub terminal: u32,
+}
+
+/// Walks packets through one plan.
+pub struct Walker<'a> {
+    net: &'a Network,
+    peer: Vec<Vec<Option<End>>>,
+    terminal_of: Vec<Option<u32>>,
+}
+
+impl<'a> Walker<'a> {
+    /// Prepares to walk `net`.
+    pub fn new(net: &'a Network) -> Walker<'a> {
+        let mut peer: Vec<Vec<Option<End>>> =
+            net.nodes.iter().map(|n| vec![None; n.ports]).collect();
+        for l in &net.links {
+            peer[l.a.node][l.a.port] = Some(l.b);
+            peer[l.b.node][l.b.port] = Some(l.a);
+        }
+        let mut terminal_of = vec![None; net.nodes.len()];
+        for (label, &node) in net.terminals.iter().enumerate() {
+            terminal_of[node] = Some(label as u32);
+        }
+        Walker {
+            net,
+            peer,
+            terminal_of,
+        }
+    }
+
+    /// Follows a packet from terminal `src` with header `dst`. A link that generates
+    /// random headers prepends `random` (which must be in its range); a
+    /// [`RouteAction::Group`] takes port `first + pick(count)`.
+    pub fn route(
+        &self,
+        src: u32,
+        dst: u32,
+        random: Option<u32>,
+        pick: &mut dyn FnMut(PortId) -> PortId,
+    ) -> Result<Route, String> {
+        let start = *self
+            .net
+            .terminals
+            .get(src as usize)
+            .ok_or_else(|| format!("no terminal {src}"))?;
+        let mut at = self.peer[start][0].ok_or("terminal not linked")?;
+        let mut headers = vec![dst];
+        let mut route = Route {
+            switches: Vec::new(),
+            deleted_at: Vec::new(),
+            terminal: 0,
+        };
+        for _ in 0..=self.net.nodes.len() * 2 {
+            let NodeKind::C104(p) = &self.net.nodes[at.node].kind else {
+                route.terminal = self.terminal_of[at.node].ok_or("not a terminal")?;
+                if headers.len() != 1 {
+                    return Err(format!("arrived with headers {headers:?}"));
+                }
+                return Ok(route);
+            };
+            route.switches.push(at.node);
+            if let Some((lo, hi)) = p.random_headers[at.port] {
+                let r = random.ok_or("a random header is generated, and no label given")?;
+                if !(lo..hi).contains(&r) {
+                    return Err(format!("random label {r} is outside [{lo}, {hi})"));
+                }
+                headers.insert(0, r);
+            }
+            let out = loop {
+                let h = *headers.first().ok_or("no header left")?;
+                match p.table.lookup(h) {
+                    None => return Err(format!("{}: no interval for {h}", self.name(at.node))),
+                    Some(RouteAction::Delete) => {
+                        headers.remove(0);
+                        route.deleted_at.push(at.node);
+                    }
+                    Some(RouteAction::Output(o)) => break o,
+                    Some(RouteAction::Group { first, count }) => break first + pick(count),
+                }
+            };
+            at = self.peer[at.node][out]
+                .ok_or_else(|| format!("{} port {out} is not linked", self.name(at.node)))?;
+        }
+        Err("the route loops".into())
+    }
+
+    fn name(&self, node: NodeId) -> &str {
+        &self.net.nodes[node].name
+    }
+}

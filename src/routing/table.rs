@@ -1,0 +1,53 @@
+//! Building an interval table from a routing function over every label.
+//!
+//! The C104 routes by interval labelling (002_90368e98637f104c.txt §7.1): each output
+//! is given intervals of header labels. For the regular families the routing function
+//! is easiest to state label by label; runs of consecutive labels with the same action
+//! are then exactly the table's intervals.
+
+use super::{IntervalTable, RouteAction};
+
+/// The interval table that takes `f(label)` for every label in `[0, labels)`, with
+/// consecutive labels of equal action merged into one interval.
+pub fn from_fn(labels: u32, mut f: impl FnMut(u32) -> RouteAction) -> IntervalTable {
+    let mut iv = Vec::new();
+    let mut run: Option<(u32, RouteAction)> = None;
+    for d in 0..labels {
+        let a = f(d);
+        match run {
+            Some((_, c)) if c == a => {}
+            Some((lo, c)) => {
+                iv.push((lo, d, c));
+                run = Some((d, a));
+            }
+            None => run = Some((d, a)),
+        }
+    }
+    if let Some((lo, c)) = run {
+        iv.push((lo, labels, c));
+    }
+    // Consecutive, non-empty runs are disjoint by construction.
+    IntervalTable::new(iv).expect("runs of labels are disjoint")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_become_intervals_and_every_label_keeps_its_action() {
+        let f = |d: u32| {
+            if d == 7 {
+                RouteAction::Delete
+            } else {
+                RouteAction::Output((d / 3) as usize)
+            }
+        };
+        let t = from_fn(10, f);
+        assert!(t.covers(10));
+        for d in 0..10 {
+            assert_eq!(t.lookup(d), Some(f(d)), "label {d}");
+        }
+        assert_eq!(t.lookup(10), None);
+    }
+}

@@ -1,0 +1,70 @@
+//! Universal routing on a binary n-cube (002_90368e98637f104c.txt §7.5): "a packet is
+//! sent to a random intermediate node in the network, then it continues to its
+//! destination ... The links are partitioned into two parallel networks, one of which
+//! carries the traffic on its journey to the random intermediate node, and the other
+//! carries the traffic from the random intermediate node to the required destination."
+//!
+//! Labels `[0, N)` are terminals; label `N + i` names intermediate switch i. The
+//! terminal link of every switch prepends a random label from `[N, 2N)` (002 §7.1:
+//! "Any of the links on the C104 can be set to create a random header"); switch i
+//! deletes label `N + i` ("At the randomly chosen intermediate node, this random header
+//! is deleted"). Both journeys are e-cube, highest dimension first, so each network is
+//! deadlock-free and a packet only ever moves from the first to the second.
+//!
+//! Ports: `k` is the first network's dimension-k link, `n + k` the second's, `2n` the
+//! terminal.
+
+use super::{IntervalTable, RouteAction, ecube::next_dimension, table};
+use crate::model::PortId;
+
+/// The random labels the terminal link of every switch of an `n`-cube draws from.
+pub fn random_range(n: u32) -> (u32, u32) {
+    (1 << n, 2 << n)
+}
+
+/// The terminal port of a switch of a universally routed `n`-cube.
+pub fn terminal_port(n: u32) -> PortId {
+    2 * n as PortId
+}
+
+/// The interval table of switch `s` of a universally routed `n`-cube.
+pub fn table(n: u32, s: u32) -> IntervalTable {
+    let size = 1u32 << n;
+    table::from_fn(2 * size, |label| {
+        if label >= size {
+            let i = label - size;
+            match next_dimension(s, i) {
+                None => RouteAction::Delete,
+                Some(k) => RouteAction::Output(k as PortId),
+            }
+        } else {
+            match next_dimension(s, label) {
+                None => RouteAction::Output(terminal_port(n)),
+                Some(k) => RouteAction::Output((n + k) as PortId),
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_labels_use_the_first_network_and_are_deleted_at_their_switch() {
+        let n = 4;
+        for s in 0..16 {
+            let t = table(n, s);
+            assert!(t.covers(32));
+            assert_eq!(t.lookup(16 + s), Some(RouteAction::Delete));
+            assert_eq!(t.lookup(s), Some(RouteAction::Output(8)));
+            for d in 0..16u32 {
+                if d != s {
+                    let k = 31 - (s ^ d).leading_zeros();
+                    assert_eq!(t.lookup(d), Some(RouteAction::Output((n + k) as usize)));
+                    assert_eq!(t.lookup(16 + d), Some(RouteAction::Output(k as usize)));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! One point of a sweep: build the plan at one offered load and seed, run it on the
+//! sequential engine, and keep the chapter 7 measures (002_90368e98637f104c.txt §7.6:
+//! "throughput is measured as a percentage of the maximum possible throughput of each
+//! input link. Delay is measured in terms of header times").
+
+use crate::config::traffic::InjectionConfig;
+use crate::config::{TopologyConfig, TrafficConfig};
+use crate::engine::{EngineError, RunControl, sequential};
+use crate::network::{BuildError, build};
+use crate::stats::{Report, ReportInput};
+
+/// What one run measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measures {
+    /// Payload created per terminal in the window, % of link data capacity.
+    pub offered_pct: f64,
+    /// Payload delivered per terminal in the window, % of link data capacity.
+    pub throughput_pct: f64,
+    /// The same as a % of the most a link can carry in this packet format (headers and
+    /// terminators take wire time): chapter 7's "maximum possible throughput of each
+    /// input link".
+    pub link_max_pct: f64,
+    /// Message delay (creation to delivery), mean, in header times.
+    pub mean_delay_ht: f64,
+    /// 99th percentile of the delay, header times.
+    pub p99_delay_ht: f64,
+    /// Largest delay, header times.
+    pub max_delay_ht: f64,
+    /// Measured messages not delivered by the drain limit.
+    pub undelivered: u64,
+}
+
+/// One run of a sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// Offered load, fraction of link data capacity.
+    pub load: f64,
+    /// Run seed.
+    pub seed: u64,
+    /// The measures, or the tick at which the run deadlocked.
+    pub measures: Result<Measures, u64>,
+}
+
+/// Why a point could not be run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum PointError {
+    /// The plan does not build (bad configuration).
+    #[error("{0}")]
+    Build(BuildError),
+    /// The engine failed for a reason other than deadlock.
+    #[error("{0}")]
+    Engine(EngineError),
+}
+
+/// Runs `topology` under `traffic` with Bernoulli injection at `load`, seed `seed`.
+pub fn run_point(
+    topology_name: &str,
+    topology: &TopologyConfig,
+    traffic: &TrafficConfig,
+    load: f64,
+    seed: u64,
+) -> Result<Point, PointError> {
+    let mut traffic = traffic.clone();
+    traffic.injection = InjectionConfig::Rate { load };
+    let net = build(topology_name, topology, &traffic, seed).map_err(PointError::Build)?;
+    let ctl = RunControl {
+        end_after: net.run.end_after,
+        hard_stop: net.run.hard_stop,
+        deadlock_window: net.run.deadlock_window,
+        check: false,
+    };
+    let outcome = match sequential::run(&net, &ctl, None) {
+        Ok(o) => o,
+        Err(EngineError::Deadlock { tick, .. }) => {
+            return Ok(Point {
+                load,
+                seed,
+                measures: Err(tick),
+            });
+        }
+        Err(e) => return Err(PointError::Engine(e)),
+    };
+    let r = Report::new(&ReportInput {
+        topology_name,
+        traffic_name: "",
+        topology,
+        traffic: &traffic,
+        seed,
+        terminals: net.terminal_count(),
+        switches: net.switches,
+        tick_ns: net.time.tick_ns,
+        header_time: net.header_time,
+        byte_ticks: net.byte_ticks,
+        header_bytes: net.header_bytes,
+        max_data_bytes: net.max_data_bytes,
+        message_bytes: net.message_bytes,
+        window: net.run.window,
+        batch: false,
+        outcome: &outcome,
+    });
+    let t = &r.throughput;
+    let d = &r.latency.message_latency.header_times;
+    Ok(Point {
+        load,
+        seed,
+        measures: Ok(Measures {
+            offered_pct: t.offered_pct.mean,
+            throughput_pct: t.delivered_pct.mean,
+            link_max_pct: t.delivered_pct.mean / t.format_max_pct * 100.0,
+            mean_delay_ht: d.mean,
+            p99_delay_ht: d.p99,
+            max_delay_ht: d.max,
+            undelivered: r.messages.undelivered,
+        }),
+    })
+}
