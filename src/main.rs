@@ -29,6 +29,8 @@ Examples:
       reproduce the chapter 6 DS-Link, VCP and C104 models by emulation
   emu sweep --topology grid8 --traffic uniform --load 0.05:0.6:0.05 --csv grid8.csv
       load sweep in parallel: throughput/delay table, saturation point, CSV
+  emu stress --topology ring4 --buffers small --out deadlock.toml
+      search many seeds and patterns for a deadlock; shrink it to a rerunnable traffic file
 
 Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control violation.";
 
@@ -51,6 +53,10 @@ enum Command {
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
     #[command(after_help = emu::sweep::cli::EXAMPLES)]
     Sweep(emu::sweep::cli::SweepArgs),
+    /// Deadlock search: many seeds and traffic patterns at saturation, the first
+    /// deadlock shrunk to a small traffic file.
+    #[command(after_help = emu::deadlock::stress::cli::EXAMPLES)]
+    Stress(emu::deadlock::stress::cli::StressArgs),
 }
 
 #[derive(Args, Debug)]
@@ -99,6 +105,7 @@ fn main() -> ExitCode {
         Some(Command::List) => list(),
         Some(Command::Reproduce(a)) => emu::reproduce::cli::main(&a),
         Some(Command::Sweep(a)) => emu::sweep::cli::main(&a),
+        Some(Command::Stress(a)) => emu::deadlock::stress::cli::main(&a),
         None => run(&cli.run),
     };
     ExitCode::from(code)

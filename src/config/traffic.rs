@@ -55,6 +55,13 @@ pub enum PatternConfig {
         /// The destination terminal.
         destination: u32,
     },
+    /// An explicit destination per source: `destinations[s]` is where terminal `s`
+    /// sends every message. One entry per terminal. Expresses any permutation or
+    /// set of flows, e.g. the smallest deadlocking case `emu stress` finds (issue 6).
+    Table {
+        /// Destination of each source terminal, indexed by source label.
+        destinations: Vec<u32>,
+    },
 }
 
 fn one() -> u32 {

@@ -411,6 +411,7 @@ fn pattern_key(p: &PatternConfig) -> &'static str {
     match p {
         PatternConfig::Shuffle { .. } => "pattern.rotate",
         PatternConfig::Fixed { .. } => "pattern.destination",
+        PatternConfig::Table { .. } => "pattern.destinations",
         _ => "pattern.kind",
     }
 }
