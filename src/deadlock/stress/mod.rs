@@ -15,4 +15,4 @@ pub mod write;
 
 pub use case::{CaseKind, StressCase, generate};
 pub use run::{Found, SearchResult, StressError, Target, Verdict, run_one, search};
-pub use shrink::{Shrunk, shrink};
+pub use shrink::{Shrunk, Size, shrink};
