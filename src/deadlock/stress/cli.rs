@@ -200,7 +200,7 @@ pub fn main(a: &StressArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail(e.exit_code(), e),
     };
-    report_shrunk(a, &name, &sets, &found, &case.kind.name(), &shrunk)
+    report_shrunk(a, &name, &sets, &found, case.kind.name(), &shrunk)
 }
 
 /// One line per case for `--verbose`.
