@@ -78,6 +78,13 @@ pub struct StressArgs {
     pub out: Option<PathBuf>,
 }
 
+/// `println!` that ignores a closed stdout (`emu stress | head`) instead of panicking.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
     eprintln!("error: {msg}");
     code
@@ -152,7 +159,7 @@ pub fn main(a: &StressArgs) -> u8 {
         let mut l = lines.into_inner().unwrap_or_else(|p| p.into_inner());
         l.sort();
         for (_, line) in l.iter().take(found.tried) {
-            println!("{line}");
+            say!("{line}");
         }
     }
     let buffers = match a.buffers {
@@ -163,7 +170,7 @@ pub fn main(a: &StressArgs) -> u8 {
         Buffers::Topology => "the topology's buffers".to_string(),
     };
     let Some((case, first)) = found.first.clone() else {
-        println!(
+        say!(
             "no deadlock in {} cases ({:.3e} ticks) on {name}: seeds {}..={} × permutation, hotspot, burst; {buffers}",
             found.tried,
             found.ticks as f64,
@@ -171,7 +178,7 @@ pub fn main(a: &StressArgs) -> u8 {
             a.seed + u64::from(a.seeds) - 1
         );
         if found.incomplete > 0 {
-            println!(
+            say!(
                 "{} of them ended with measured messages undelivered at the drain limit (2 × --run-us after injection): \
                  slow or starved flows, or part of the network stuck while the rest kept moving; -v lists them",
                 found.incomplete
@@ -179,7 +186,7 @@ pub fn main(a: &StressArgs) -> u8 {
         }
         return write_json(a, &json_clean(&name, &found));
     };
-    println!(
+    say!(
         "deadlock in case {} of {} ({} traffic, seed {}) at tick {}, after {} cases ({:.3e} ticks); {buffers}",
         case.index + 1,
         cases.len(),
@@ -243,7 +250,7 @@ fn report_shrunk(
     kind: &str,
     s: &Shrunk,
 ) -> u8 {
-    println!(
+    say!(
         "shrunk in {} candidate runs ({:.3e} ticks): senders {} → {}, messages per sender {} → {}, message bytes {} → {}",
         s.candidates,
         s.ticks as f64,
@@ -254,8 +261,8 @@ fn report_shrunk(
         s.original.bytes,
         s.size.bytes
     );
-    for step in &s.steps {
-        println!("  accepted: {step}");
+    if !s.steps.is_empty() {
+        say!("  accepted, in order: {}", s.steps.join(", "));
     }
     let path = a
         .out
@@ -291,7 +298,7 @@ fn report_shrunk(
         Ok(t) => t,
         Err(e) => return fail(1, e),
     };
-    println!(
+    say!(
         "\ntraffic file{}:\n",
         if a.out.is_some() {
             format!(" (written to {path})")
@@ -299,21 +306,21 @@ fn report_shrunk(
             format!(" (save it as {path})")
         }
     );
-    print!("{text}");
-    println!("\nreproduce with: {cmd}");
+    let _ = write!(std::io::stdout(), "{text}");
+    say!("\nreproduce with: {cmd}");
     match &s.found.cycle {
         Some(c) => {
-            println!(
+            say!(
                 "wait-for cycle at tick {} ({} places, {} links), each waiting for the next:",
                 s.found.tick,
                 c.len(),
                 waitfor::channels(c).len()
             );
             for line in waitfor::render(c) {
-                println!("  {line}");
+                say!("  {line}");
             }
         }
-        None => println!("no wait-for cycle among the stuck nodes"),
+        None => say!("no wait-for cycle among the stuck nodes"),
     }
     let _ = std::io::stdout().flush();
     if let Some(p) = &a.out
