@@ -207,3 +207,45 @@ fn bad_input_exits_2_naming_the_flag_or_key() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn on_a_single_wrap_torus_the_shrunk_deadlock_is_one_ring_of_links() {
+    // Small buffers (input = FCT batch = 8 tokens, output 8), as `--buffers small`.
+    let sets = vec![
+        "link.buffer_tokens=8".to_string(),
+        "c104.output_buffer_tokens=8".to_string(),
+    ];
+    let topo = config::load_topology("torus8-single", &sets).expect("shipped");
+    let target = Target {
+        name: "torus8-single",
+        topology: &topo.config,
+    };
+    let cases = generate(1, 2, 64, 100.0);
+    let r = search(target, &cases, 2, |_, _| {}).expect("runs");
+    let (case, found) = r.first.expect("torus8-single deadlocks within 2 seeds");
+    let original = Size::of(&case.traffic, 64);
+    let s = shrink(target, 64, &case.traffic, case.seed, found, 150).expect("shrinks");
+    assert!(s.size.within(&original), "{:?} vs {original:?}", s.size);
+    assert!(s.size.senders < original.senders, "{:?}", s.steps);
+    let cycle = s.found.cycle.as_deref().expect("a wait-for cycle");
+    // The links of the cycle close one ring of the torus: 8 switches, each link
+    // leaving the switch the previous one entered.
+    let links = emu::deadlock::waitfor::channels(cycle);
+    assert_eq!(
+        links.len(),
+        8,
+        "{:#?}",
+        emu::deadlock::waitfor::render(cycle)
+    );
+    for (i, (_, to)) in links.iter().enumerate() {
+        assert_eq!(to.node, links[(i + 1) % links.len()].0.node);
+    }
+    let dir = temp("torus");
+    let file = dir.join("deadlock.toml");
+    std::fs::write(&file, write::traffic_file(&s.traffic, &[]).expect("writes")).expect("write");
+    assert_eq!(
+        rerun("torus8-single", &file, &sets, case.seed),
+        s.found.tick
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
