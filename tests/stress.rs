@@ -249,3 +249,25 @@ fn on_a_single_wrap_torus_the_shrunk_deadlock_is_one_ring_of_links() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_flow_control_violation_is_exit_4_not_a_deadlock() {
+    let out = Command::new(EMU)
+        .args([
+            "stress",
+            "-t",
+            "hypercube6",
+            "--seeds",
+            "1",
+            "--set",
+            "faults.extra_initial_credit=8",
+        ])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("flow-control violation") && err.contains("(link to c104["),
+        "{err}"
+    );
+}
