@@ -105,23 +105,28 @@ fn main() -> ExitCode {
 }
 
 fn list() -> u8 {
+    let shipped = config::list_shipped();
+    let width = shipped.iter().map(|e| e.name.len()).max().unwrap_or(0);
+    let mut text = String::new();
     for kind in [FileKind::Topology, FileKind::Traffic] {
-        println!(
-            "{}:",
-            if kind == FileKind::Topology {
-                "topologies"
-            } else {
-                "traffic"
-            }
-        );
-        for e in config::list_shipped()
-            .into_iter()
-            .filter(|e| e.kind == kind)
-        {
-            println!("  {:<16} {}", e.name, e.description);
+        text.push_str(if kind == FileKind::Topology {
+            "topologies:\n"
+        } else {
+            "traffic:\n"
+        });
+        for e in shipped.iter().filter(|e| e.kind == kind) {
+            text.push_str(&format!("  {:<width$}  {}\n", e.name, e.description));
         }
     }
+    emit(&text);
     0
+}
+
+/// Writes `text` to stdout. A reader that went away (`emu list | head`) is not an
+/// error worth a panic: the output is simply cut short.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
@@ -176,15 +181,11 @@ fn run(a: &RunArgs) -> u8 {
         Err(e) => return engine_failure(&e, net, a, &case.topology, &case.traffic),
     };
     let report = case.report(&outcome);
-    print!(
-        "{}",
-        report.render_text(&RunInfo {
-            engine: engine_name(a.engine).into(),
-            threads,
-            wall_seconds
-        })
-    );
-    let _ = std::io::stdout().flush();
+    emit(&report.render_text(&RunInfo {
+        engine: engine_name(a.engine).into(),
+        threads,
+        wall_seconds,
+    }));
     if let Some(path) = &a.json
         && let Err(e) = std::fs::write(path, report.to_json())
     {
