@@ -23,8 +23,9 @@
 //! - an input link that generates random headers prepends a label from its range: the
 //!   closure branches over the whole range;
 //! - [`RouteAction::Group`] may take any output of the group: it branches over all;
-//! - a terminal (T9000) always accepts what arrives for it, so the channels into
-//!   terminals depend on nothing.
+//! - a terminal (T9000) always accepts what arrives for it (the VCP model consumes
+//!   every token it receives and queues its acknowledges, [`crate::model::vcp`]), so
+//!   the channels into terminals depend on nothing.
 //!
 //! The closure runs over states (channel, top label, whether a random header is on
 //! top), each visited once (a bitset per channel and kind). Every terminal injects
@@ -424,15 +425,6 @@ impl Cdg {
             }
         }
         cyclic
-    }
-
-    /// "c104[0] port 1 → c104[1] port 2": a channel, readable.
-    pub fn describe(&self, net: &Network, c: Channel) -> String {
-        let d = &self.channels[c];
-        format!(
-            "{} port {} → {} port {}",
-            net.nodes[d.from.node].name, d.from.port, net.nodes[d.to.node].name, d.to.port
-        )
     }
 }
 
