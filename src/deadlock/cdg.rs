@@ -487,6 +487,27 @@ mod tests {
     }
 
     #[test]
+    fn a_table_that_routes_to_an_unlinked_port_or_deletes_a_destination_is_an_error() {
+        let mut n = net("kind = \"grid\"\nside = 2");
+        // Switch 0 is at x 0, y 0: its -x link (port 2) is an unused edge link.
+        let set = |n: &mut Network, action: RouteAction| {
+            if let NodeKind::C104(p) = &mut n.nodes[0].kind {
+                p.table = std::sync::Arc::new(crate::routing::table::from_fn(4, |_| action));
+            }
+        };
+        set(&mut n, RouteAction::Output(2));
+        let e = Cdg::build(&n).expect_err("unlinked port");
+        assert!(
+            e.0.contains("c104[0] port 0") && e.0.contains("port 2"),
+            "{e}"
+        );
+        assert!(e.0.contains("not linked"), "{e}");
+        set(&mut n, RouteAction::Delete);
+        let e = Cdg::build(&n).expect_err("deleted destination");
+        assert!(e.0.contains("no header is left"), "{e}");
+    }
+
+    #[test]
     fn a_hand_made_cycle_is_found_and_a_chain_is_not() {
         // Cdg with explicit edges: 0 → 1 → 2 → 1, 3 → 3.
         let dir = |i: usize| Direction {
