@@ -29,6 +29,8 @@ Examples:
       reproduce the chapter 6 DS-Link, VCP and C104 models by emulation
   emu sweep --topology grid8 --traffic uniform --load 0.05:0.6:0.05 --csv grid8.csv
       load sweep in parallel: throughput/delay table, saturation point, CSV
+  emu check --topology torus8-single
+      static deadlock check: prove the routing's channel dependencies acyclic, or print a cycle
 
 Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control violation.";
 
@@ -51,6 +53,9 @@ enum Command {
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
     #[command(after_help = emu::sweep::cli::EXAMPLES)]
     Sweep(emu::sweep::cli::SweepArgs),
+    /// Static deadlock check: the channel dependency graph of the routing, acyclic or a cycle.
+    #[command(after_help = emu::deadlock::check_cli::EXAMPLES)]
+    Check(emu::deadlock::check_cli::CheckArgs),
 }
 
 #[derive(Args, Debug)]
@@ -99,6 +104,7 @@ fn main() -> ExitCode {
         Some(Command::List) => list(),
         Some(Command::Reproduce(a)) => emu::reproduce::cli::main(&a),
         Some(Command::Sweep(a)) => emu::sweep::cli::main(&a),
+        Some(Command::Check(a)) => emu::deadlock::check_cli::main(&a),
         None => run(&cli.run),
     };
     ExitCode::from(code)

@@ -55,6 +55,13 @@ pub enum PatternConfig {
         /// The destination terminal.
         destination: u32,
     },
+    /// An explicit destination per source: terminal i sends every message to
+    /// `destinations[i]` (one entry per terminal). For a traffic that loads exactly
+    /// the channels of a dependency cycle found by `emu check`, or a shrunk case.
+    Table {
+        /// Index = source terminal, value = its destination.
+        destinations: Vec<u32>,
+    },
 }
 
 fn one() -> u32 {

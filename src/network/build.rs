@@ -411,6 +411,7 @@ fn pattern_key(p: &PatternConfig) -> &'static str {
     match p {
         PatternConfig::Shuffle { .. } => "pattern.rotate",
         PatternConfig::Fixed { .. } => "pattern.destination",
+        PatternConfig::Table { .. } => "pattern.destinations",
         _ => "pattern.kind",
     }
 }
@@ -455,6 +456,7 @@ mod tests {
             bad(&|t| t.network = NetworkConfig::Hypercube {
                 dimensions: 0,
                 routing: RoutingMode::Deterministic,
+                link_sets: None,
             }),
             "network.dimensions"
         );
@@ -462,6 +464,7 @@ mod tests {
             bad(&|t| t.network = NetworkConfig::Hypercube {
                 dimensions: 21,
                 routing: RoutingMode::Deterministic,
+                link_sets: None,
             }),
             "network.dimensions"
         );

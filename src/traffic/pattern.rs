@@ -120,6 +120,21 @@ pub fn resolve(
             }
             Destination::Fixed(rotate_left(src, n / 2, n))
         }
+        PatternConfig::Table { destinations } => {
+            if destinations.len() != terminals as usize {
+                return Err(format!(
+                    "{} entries, and this network has {terminals} terminals: give one destination per terminal",
+                    destinations.len()
+                ));
+            }
+            let d = destinations[src as usize];
+            if d >= terminals {
+                return Err(format!(
+                    "entry {src} is {d}, which is not a terminal (0..{terminals})"
+                ));
+            }
+            Destination::Fixed(d)
+        }
         PatternConfig::Systematic => match family {
             Family::Hypercube { dimensions } => {
                 Destination::Fixed(cube_systematic(src, dimensions))
@@ -221,6 +236,25 @@ mod tests {
             seen[fixed(p, n, s) as usize] = true;
         }
         seen.iter().all(|&x| x)
+    }
+
+    #[test]
+    fn a_table_gives_each_source_its_entry_and_rejects_bad_tables() {
+        let p = PatternConfig::Table {
+            destinations: vec![2, 3, 0, 1],
+        };
+        assert_eq!(fixed(&p, 2, 0), 2);
+        assert_eq!(fixed(&p, 2, 3), 1);
+        let short = resolve(&p, Family::Ring, 5, 0).unwrap_err();
+        assert!(
+            short.contains("4 entries") && short.contains("5 terminals"),
+            "{short}"
+        );
+        let big = PatternConfig::Table {
+            destinations: vec![0, 9],
+        };
+        let e = resolve(&big, Family::Ring, 2, 1).unwrap_err();
+        assert!(e.contains("entry 1 is 9"), "{e}");
     }
 
     #[test]
