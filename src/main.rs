@@ -29,6 +29,8 @@ Examples:
       reproduce the chapter 6 DS-Link, VCP and C104 models by emulation
   emu sweep --topology grid8 --traffic uniform --load 0.05:0.6:0.05 --csv grid8.csv
       load sweep in parallel: throughput/delay table, saturation point, CSV
+  emu check --topology torus8-single
+      static deadlock check: prove the routing's channel dependencies acyclic, or print a cycle
   emu stress --topology ring4 --buffers small --out deadlock.toml
       search many seeds and patterns for a deadlock; shrink it to a rerunnable traffic file
 
@@ -53,6 +55,9 @@ enum Command {
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
     #[command(after_help = emu::sweep::cli::EXAMPLES)]
     Sweep(emu::sweep::cli::SweepArgs),
+    /// Static deadlock check: the channel dependency graph of the routing, acyclic or a cycle.
+    #[command(after_help = emu::deadlock::check_cli::EXAMPLES)]
+    Check(emu::deadlock::check_cli::CheckArgs),
     /// Deadlock search: many seeds and traffic patterns at saturation, the first
     /// deadlock shrunk to a small traffic file.
     #[command(after_help = emu::deadlock::stress::cli::EXAMPLES)]
@@ -105,6 +110,7 @@ fn main() -> ExitCode {
         Some(Command::List) => list(),
         Some(Command::Reproduce(a)) => emu::reproduce::cli::main(&a),
         Some(Command::Sweep(a)) => emu::sweep::cli::main(&a),
+        Some(Command::Check(a)) => emu::deadlock::check_cli::main(&a),
         Some(Command::Stress(a)) => emu::deadlock::stress::cli::main(&a),
         None => run(&cli.run),
     };
@@ -112,23 +118,28 @@ fn main() -> ExitCode {
 }
 
 fn list() -> u8 {
+    let shipped = config::list_shipped();
+    let width = shipped.iter().map(|e| e.name.len()).max().unwrap_or(0);
+    let mut text = String::new();
     for kind in [FileKind::Topology, FileKind::Traffic] {
-        println!(
-            "{}:",
-            if kind == FileKind::Topology {
-                "topologies"
-            } else {
-                "traffic"
-            }
-        );
-        for e in config::list_shipped()
-            .into_iter()
-            .filter(|e| e.kind == kind)
-        {
-            println!("  {:<16} {}", e.name, e.description);
+        text.push_str(if kind == FileKind::Topology {
+            "topologies:\n"
+        } else {
+            "traffic:\n"
+        });
+        for e in shipped.iter().filter(|e| e.kind == kind) {
+            text.push_str(&format!("  {:<width$}  {}\n", e.name, e.description));
         }
     }
+    emit(&text);
     0
+}
+
+/// Writes `text` to stdout. A reader that went away (`emu list | head`) is not an
+/// error worth a panic: the output is simply cut short.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
@@ -183,15 +194,11 @@ fn run(a: &RunArgs) -> u8 {
         Err(e) => return engine_failure(&e, net, a, &case.topology, &case.traffic),
     };
     let report = case.report(&outcome);
-    print!(
-        "{}",
-        report.render_text(&RunInfo {
-            engine: engine_name(a.engine).into(),
-            threads,
-            wall_seconds
-        })
-    );
-    let _ = std::io::stdout().flush();
+    emit(&report.render_text(&RunInfo {
+        engine: engine_name(a.engine).into(),
+        threads,
+        wall_seconds,
+    }));
     if let Some(path) = &a.json
         && let Err(e) = std::fs::write(path, report.to_json())
     {

@@ -45,39 +45,20 @@ impl Case {
 
     /// The run control the plan asks for (no `--check`).
     pub fn control(&self) -> RunControl {
-        RunControl {
-            end_after: self.net.run.end_after,
-            hard_stop: self.net.run.hard_stop,
-            deadlock_window: self.net.run.deadlock_window,
-            check: false,
-        }
+        RunControl::for_plan(&self.net)
     }
 
     /// The report of a run of this case.
     pub fn report(&self, outcome: &RunOutcome) -> Report {
-        let net = &self.net;
-        Report::new(&ReportInput {
-            topology_name: &stem(&self.topology.file.name),
-            traffic_name: &stem(&self.traffic.file.name),
-            topology: &self.topology.config,
-            traffic: &self.traffic.config,
-            seed: self.seed,
-            terminals: net.terminal_count(),
-            switches: net.switches,
-            tick_ns: net.time.tick_ns,
-            header_time: net.header_time,
-            byte_ticks: net.byte_ticks,
-            header_bytes: net.header_bytes,
-            max_data_bytes: net.max_data_bytes,
-            message_bytes: net.message_bytes,
-            window: if net.run.batch {
-                (net.run.window.0, outcome.end_tick)
-            } else {
-                net.run.window
-            },
-            batch: net.run.batch,
+        Report::new(&ReportInput::for_run(
+            &stem(&self.topology.file.name),
+            &stem(&self.traffic.file.name),
+            &self.topology.config,
+            &self.traffic.config,
+            self.seed,
+            &self.net,
             outcome,
-        })
+        ))
     }
 }
 

@@ -1175,3 +1175,56 @@ fn verify_engines_runs_every_engine_and_reports_agreement() {
     r.assert_code(0);
     r.assert_stdout_has(&["engines agree"]);
 }
+
+#[test]
+fn a_deadlock_writes_its_cycle_to_the_json_report() {
+    let dir = TempDir::new("deadlock-json");
+    let r = emu_in(
+        dir.path(),
+        &[
+            "--topology",
+            "ring4",
+            "--traffic",
+            "uniform",
+            "--json",
+            "d.json",
+        ],
+    );
+    r.assert_code(3);
+    r.assert_stderr_has(&["wait-for cycle", "each waiting for the next"]);
+    let j = read_json(&dir.path().join("d.json"));
+    assert_eq!(j["outcome"], "deadlock", "{j:#}");
+    assert_eq!(j["seed"], 1);
+    let cycle = j["cycle"].as_array().expect("a cycle");
+    assert!(cycle.len() >= 4, "{j:#}");
+    // Each place waits for the next one, and the last for the first.
+    for k in 0..cycle.len() {
+        assert_eq!(
+            cycle[k]["next"],
+            cycle[(k + 1) % cycle.len()]["place"],
+            "{j:#}"
+        );
+    }
+    assert!(
+        j["reproduce"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("emu --topology")),
+        "{j:#}"
+    );
+}
+
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    let mut child = Command::new(EMU)
+        .arg("list")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("emu starts");
+    // Close our end before emu writes.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("emu ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}

@@ -19,10 +19,8 @@ fn plan(topology: &str, traffic: &str, overrides: &[&str]) -> Network {
 
 fn control(net: &Network, check: bool) -> RunControl {
     RunControl {
-        end_after: net.run.end_after,
-        hard_stop: net.run.hard_stop,
-        deadlock_window: net.run.deadlock_window,
         check,
+        ..RunControl::for_plan(net)
     }
 }
 

@@ -167,10 +167,8 @@ fn the_set_ups_run_identically_on_both_engines() {
     let pair = setups::pair(&spec, [true, true]);
     for net in [star, pair] {
         let ctl = RunControl {
-            end_after: net.run.end_after,
-            hard_stop: net.run.hard_stop,
-            deadlock_window: net.run.deadlock_window,
             check: true,
+            ..RunControl::for_plan(&net)
         };
         let a = sequential::run(&net, &ctl, None).expect("sequential");
         let b = actors::run(&net, &ctl, 2, None).expect("actors");

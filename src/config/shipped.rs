@@ -33,6 +33,10 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         include_str!("../../topologies/hypercube10-universal.toml"),
     ),
     (
+        "hypercube4-universal-oneset",
+        include_str!("../../topologies/hypercube4-universal-oneset.toml"),
+    ),
+    (
         "hypercube6",
         include_str!("../../topologies/hypercube6.toml"),
     ),
@@ -77,6 +81,10 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         include_str!("../../topologies/min64-universal.toml"),
     ),
     ("ring4", include_str!("../../topologies/ring4.toml")),
+    (
+        "torus4-single",
+        include_str!("../../topologies/torus4-single.toml"),
+    ),
     ("torus8", include_str!("../../topologies/torus8.toml")),
     (
         "torus8-single",
@@ -91,6 +99,10 @@ static TRAFFIC: &[(&str, &str)] = &[
     ("shuffle", include_str!("../../traffic/shuffle.toml")),
     ("shuffle20", include_str!("../../traffic/shuffle20.toml")),
     ("systematic", include_str!("../../traffic/systematic.toml")),
+    (
+        "torus4-ring",
+        include_str!("../../traffic/torus4-ring.toml"),
+    ),
     ("transpose", include_str!("../../traffic/transpose.toml")),
     (
         "uniform-rate",

@@ -48,6 +48,11 @@ pub enum NetworkConfig {
         /// (002 §7.5).
         #[serde(default)]
         routing: RoutingMode,
+        /// Universal routing only: 2 (the default) gives each journey its own cube of
+        /// links (002 §7.5); 1 forces both journeys onto one set of links, whose
+        /// channel dependencies then have cycles (for deadlock studies: `emu check`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        link_sets: Option<u32>,
     },
     /// A ring of C104s, one terminal per switch, every packet routed clockwise: the
     /// simplest network whose channel dependency graph has a cycle, so it can

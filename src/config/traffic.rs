@@ -55,11 +55,11 @@ pub enum PatternConfig {
         /// The destination terminal.
         destination: u32,
     },
-    /// An explicit destination per source: `destinations[s]` is where terminal `s`
-    /// sends every message. One entry per terminal. Expresses any permutation or
-    /// set of flows, e.g. the smallest deadlocking case `emu stress` finds (issue 6).
+    /// An explicit destination per source: terminal i sends every message to
+    /// `destinations[i]` (one entry per terminal). For a traffic that loads exactly
+    /// the channels of a dependency cycle found by `emu check`, or a shrunk case.
     Table {
-        /// Destination of each source terminal, indexed by source label.
+        /// Index = source terminal, value = its destination.
         destinations: Vec<u32>,
     },
 }

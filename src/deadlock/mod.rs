@@ -1,6 +1,9 @@
 //! Deadlock: explaining it when it happens (the wait-for cycle of a stuck network),
-//! and searching for it ([`stress`]).
+//! proving it impossible beforehand (the channel dependency graph, `emu check`), and
+//! searching for it by running many cases (`emu stress`, [`stress`]).
 
+pub mod cdg;
+pub mod check_cli;
 pub mod stress;
 pub mod waitfor;
 

@@ -38,6 +38,18 @@ pub struct RunControl {
     pub check: bool,
 }
 
+impl RunControl {
+    /// What the plan's run phases ask for, without `--check`.
+    pub fn for_plan(net: &crate::network::Network) -> RunControl {
+        RunControl {
+            end_after: net.run.end_after,
+            hard_stop: net.run.hard_stop,
+            deadlock_window: net.run.deadlock_window,
+            check: false,
+        }
+    }
+}
+
 /// Which engine runs the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

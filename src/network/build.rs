@@ -456,6 +456,7 @@ mod tests {
             bad(&|t| t.network = NetworkConfig::Hypercube {
                 dimensions: 0,
                 routing: RoutingMode::Deterministic,
+                link_sets: None,
             }),
             "network.dimensions"
         );
@@ -463,6 +464,7 @@ mod tests {
             bad(&|t| t.network = NetworkConfig::Hypercube {
                 dimensions: 21,
                 routing: RoutingMode::Deterministic,
+                link_sets: None,
             }),
             "network.dimensions"
         );

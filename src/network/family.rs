@@ -88,9 +88,11 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
         NetworkConfig::Hypercube {
             dimensions,
             routing,
+            link_sets,
         } => {
             only("network.routing", routing, &[Deterministic, Universal])?;
             let universal = routing == Universal;
+            hypercube_link_sets(universal, link_sets)?;
             let max = if universal { 15 } else { 20 };
             if !(1..=max).contains(&dimensions) {
                 let why = if universal {
@@ -180,6 +182,27 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
     })
 }
 
+/// The link sets of a hypercube: 1 for e-cube; 2 (default) or 1 for universal routing.
+fn hypercube_link_sets(universal: bool, sets: Option<u32>) -> Result<u32, BuildError> {
+    match (universal, sets) {
+        (false, None | Some(1)) => Ok(1),
+        (true, None) => Ok(2),
+        (true, Some(s @ (1 | 2))) => Ok(s),
+        (false, Some(s)) => Err(topo_err(
+            "network.link_sets",
+            format!(
+                "{s}: deterministic (e-cube) routing uses one set of links; give 1, or routing = \"universal\""
+            ),
+        )),
+        (true, Some(s)) => Err(topo_err(
+            "network.link_sets",
+            format!(
+                "{s}: universal routing uses 2 link sets (one per journey, 002 §7.5), or 1 to force both journeys onto one"
+            ),
+        )),
+    }
+}
+
 fn mesh_shape(s: &Kary) -> Shape {
     Shape {
         family: Family::Kary { k: s.k, n: s.n },
@@ -194,7 +217,12 @@ pub(super) fn build(parts: &mut Parts, net: &NetworkConfig) -> usize {
         NetworkConfig::Hypercube {
             dimensions,
             routing,
-        } => hypercube::build(parts, dimensions, routing == RoutingMode::Universal),
+            link_sets,
+        } => {
+            let universal = routing == RoutingMode::Universal;
+            let sets = hypercube_link_sets(universal, link_sets).unwrap_or(1);
+            hypercube::build(parts, dimensions, universal, sets)
+        }
         NetworkConfig::Ring { switches } => ring::build(parts, switches),
         NetworkConfig::Grid { side, routing } => kary::build(
             parts,

@@ -6,22 +6,23 @@
 //!
 //! Universal (002 §7.5): the links are doubled into two parallel cubes, ports k and
 //! n + k, the terminal is port 2n and its link generates the random header
-//! ([`crate::routing::universal`]).
+//! ([`crate::routing::universal`]). With `network.link_sets = 1` both journeys share
+//! one cube, ports 0..n, terminal n: the variant whose channel dependencies have
+//! cycles (`emu check`, issue 6).
 
 use super::build::Parts;
 use crate::routing::{ecube, universal};
 
 /// Adds the switches, processors and links of an `n`-cube; returns the switch count.
-pub(super) fn build(parts: &mut Parts, n: u32, universal: bool) -> usize {
+pub(super) fn build(parts: &mut Parts, n: u32, universal: bool, sets: u32) -> usize {
     let size = 1u32 << n;
-    let (terminal_port, ports, networks) = if universal {
-        (universal::terminal_port(n), 2 * n as usize + 1, 2)
-    } else {
-        (n as usize, n as usize + 1, 1)
-    };
+    let networks = if universal { sets } else { 1 };
+    let terminal_port = (networks * n) as usize;
+    let ports = terminal_port + 1;
     for s in 0..size {
         if universal {
-            let id = parts.switch(format!("c104[{s}]"), ports, universal::table(n, s));
+            let table = universal::table_on(n, s, sets);
+            let id = parts.switch(format!("c104[{s}]"), ports, table);
             parts.random_headers(id, terminal_port, universal::random_range(n));
         } else {
             parts.switch(

@@ -222,12 +222,7 @@ pub fn star(
 
 /// Runs `net` on the reference engine.
 pub fn run(net: &Network) -> Result<RunOutcome, String> {
-    let ctl = RunControl {
-        end_after: net.run.end_after,
-        hard_stop: net.run.hard_stop,
-        deadlock_window: net.run.deadlock_window,
-        check: false,
-    };
+    let ctl = RunControl::for_plan(net);
     sequential::run(net, &ctl, None).map_err(|e| format!("{}: {e}", net.name))
 }
 

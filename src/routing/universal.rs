@@ -12,7 +12,9 @@
 //! deadlock-free and a packet only ever moves from the first to the second.
 //!
 //! Ports: `k` is the first network's dimension-k link, `n + k` the second's, `2n` the
-//! terminal.
+//! terminal. [`table_on`] with one link set routes both journeys on ports `0..n`
+//! (terminal `n`): the two e-cube journeys then depend on each other's links in a
+//! cycle, which `emu check` finds (issue 6).
 
 use super::{IntervalTable, RouteAction, ecube::next_dimension, table};
 use crate::model::PortId;
@@ -29,7 +31,16 @@ pub fn terminal_port(n: u32) -> PortId {
 
 /// The interval table of switch `s` of a universally routed `n`-cube.
 pub fn table(n: u32, s: u32) -> IntervalTable {
+    table_on(n, s, 2)
+}
+
+/// The interval table of switch `s` of a universally routed `n`-cube whose journeys
+/// use `sets` link sets: 2 (the second journey on ports `n + k`, terminal `2n`) or 1
+/// (both on ports `k`, terminal `n`).
+pub fn table_on(n: u32, s: u32, sets: u32) -> IntervalTable {
     let size = 1u32 << n;
+    let second = if sets == 1 { 0 } else { n };
+    let terminal = (second + n) as PortId;
     table::from_fn(2 * size, |label| {
         if label >= size {
             let i = label - size;
@@ -39,8 +50,8 @@ pub fn table(n: u32, s: u32) -> IntervalTable {
             }
         } else {
             match next_dimension(s, label) {
-                None => RouteAction::Output(terminal_port(n)),
-                Some(k) => RouteAction::Output((n + k) as PortId),
+                None => RouteAction::Output(terminal),
+                Some(k) => RouteAction::Output((second + k) as PortId),
             }
         }
     })
@@ -49,6 +60,22 @@ pub fn table(n: u32, s: u32) -> IntervalTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_link_set_puts_both_journeys_on_the_same_ports() {
+        let n = 3;
+        for s in 0..8 {
+            let t = table_on(n, s, 1);
+            assert!(t.covers(16));
+            assert_eq!(t.lookup(8 + s), Some(RouteAction::Delete));
+            assert_eq!(t.lookup(s), Some(RouteAction::Output(3)));
+            for d in (0..8u32).filter(|&d| d != s) {
+                let k = (31 - (s ^ d).leading_zeros()) as PortId;
+                assert_eq!(t.lookup(d), Some(RouteAction::Output(k)));
+                assert_eq!(t.lookup(8 + d), Some(RouteAction::Output(k)));
+            }
+        }
+    }
 
     #[test]
     fn random_labels_use_the_first_network_and_are_deleted_at_their_switch() {

@@ -90,7 +90,17 @@ impl Progress {
 /// The text after the bar: "123.4 / 600.0 µs · 1,234 messages · 56,789 token hops".
 fn status(tick: Tick, end_tick: Tick, tick_ns: f64, activity: &Activity) -> String {
     let us = |t: Tick| fixed(t as f64 * tick_ns / 1000.0, 1);
-    let phase = if tick > end_tick { " (draining)" } else { "" };
+    // After the measurement window (from the start, for a batch run) the run waits
+    // for the measured messages: say how many are still out.
+    let phase = if tick > end_tick {
+        format!(
+            " (draining: {} of {} measured messages delivered)",
+            group(activity.obligations_closed),
+            group(activity.obligations_opened)
+        )
+    } else {
+        String::new()
+    };
     format!(
         "{} / {} µs{phase} · {} messages · {} token hops",
         us(tick),
@@ -123,12 +133,17 @@ mod tests {
         let a = Activity {
             messages_delivered: 1234,
             tokens_moved: 56_789,
+            obligations_opened: 1000,
+            obligations_closed: 990,
             ..Activity::default()
         };
         assert_eq!(
             status(12_340, 60_000, 10.0, &a),
             "123.4 / 600.0 µs · 1,234 messages · 56,789 token hops"
         );
-        assert!(status(70_000, 60_000, 10.0, &a).contains("(draining)"));
+        assert!(
+            status(70_000, 60_000, 10.0, &a)
+                .contains("(draining: 990 of 1,000 measured messages delivered)")
+        );
     }
 }

@@ -58,6 +58,44 @@ pub struct ReportInput<'a> {
     pub outcome: &'a RunOutcome,
 }
 
+impl<'a> ReportInput<'a> {
+    /// The input for a run of the plan `net`, built from `topology` and `traffic`
+    /// (named `topology_name` and `traffic_name`) with `seed`, that ended with
+    /// `outcome`. A batch run's window ends where the run ended.
+    pub fn for_run(
+        topology_name: &'a str,
+        traffic_name: &'a str,
+        topology: &'a TopologyConfig,
+        traffic: &'a TrafficConfig,
+        seed: u64,
+        net: &crate::network::Network,
+        outcome: &'a RunOutcome,
+    ) -> ReportInput<'a> {
+        ReportInput {
+            topology_name,
+            traffic_name,
+            topology,
+            traffic,
+            seed,
+            terminals: net.terminal_count(),
+            switches: net.switches,
+            tick_ns: net.time.tick_ns,
+            header_time: net.header_time,
+            byte_ticks: net.byte_ticks,
+            header_bytes: net.header_bytes,
+            max_data_bytes: net.max_data_bytes,
+            message_bytes: net.message_bytes,
+            window: if net.run.batch {
+                (net.run.window.0, outcome.end_tick)
+            } else {
+                net.run.window
+            },
+            batch: net.run.batch,
+            outcome,
+        }
+    }
+}
+
 /// The whole report. Field order is the JSON order.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {

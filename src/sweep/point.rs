@@ -63,12 +63,7 @@ pub fn run_point(
     let mut traffic = traffic.clone();
     traffic.injection = InjectionConfig::Rate { load };
     let net = build(topology_name, topology, &traffic, seed).map_err(PointError::Build)?;
-    let ctl = RunControl {
-        end_after: net.run.end_after,
-        hard_stop: net.run.hard_stop,
-        deadlock_window: net.run.deadlock_window,
-        check: false,
-    };
+    let ctl = RunControl::for_plan(&net);
     let outcome = match sequential::run(&net, &ctl, None) {
         Ok(o) => o,
         Err(EngineError::Deadlock { tick, .. }) => {
@@ -80,24 +75,15 @@ pub fn run_point(
         }
         Err(e) => return Err(PointError::Engine(e)),
     };
-    let r = Report::new(&ReportInput {
+    let r = Report::new(&ReportInput::for_run(
         topology_name,
-        traffic_name: "",
+        "",
         topology,
-        traffic: &traffic,
+        &traffic,
         seed,
-        terminals: net.terminal_count(),
-        switches: net.switches,
-        tick_ns: net.time.tick_ns,
-        header_time: net.header_time,
-        byte_ticks: net.byte_ticks,
-        header_bytes: net.header_bytes,
-        max_data_bytes: net.max_data_bytes,
-        message_bytes: net.message_bytes,
-        window: net.run.window,
-        batch: false,
-        outcome: &outcome,
-    });
+        &net,
+        &outcome,
+    ));
     let t = &r.throughput;
     let d = &r.latency.message_latency.header_times;
     Ok(Point {

@@ -92,7 +92,6 @@ pub fn resolve(
             }
             Destination::Fixed(*destination)
         }
-        PatternConfig::Table { destinations } => table_entry(destinations, terminals, src)?,
         PatternConfig::Shuffle { rotate } => {
             let n = bits()?;
             if *rotate > n {
@@ -121,6 +120,21 @@ pub fn resolve(
             }
             Destination::Fixed(rotate_left(src, n / 2, n))
         }
+        PatternConfig::Table { destinations } => {
+            if destinations.len() != terminals as usize {
+                return Err(format!(
+                    "{} entries, and this network has {terminals} terminals: give one destination per terminal",
+                    destinations.len()
+                ));
+            }
+            let d = destinations[src as usize];
+            if d >= terminals {
+                return Err(format!(
+                    "entry {src} is {d}, which is not a terminal (0..{terminals})"
+                ));
+            }
+            Destination::Fixed(d)
+        }
         PatternConfig::Systematic => match family {
             Family::Hypercube { dimensions } => {
                 Destination::Fixed(cube_systematic(src, dimensions))
@@ -136,24 +150,6 @@ pub fn resolve(
             }
         },
     })
-}
-
-/// Terminal `src`'s entry of a `table` pattern: the table must have one entry per
-/// terminal, each a terminal.
-fn table_entry(destinations: &[u32], terminals: u32, src: u32) -> Result<Destination, String> {
-    if destinations.len() != terminals as usize {
-        return Err(format!(
-            "has {} entries, and the network has {terminals} terminals: give one destination per source terminal",
-            destinations.len()
-        ));
-    }
-    match destinations.get(src as usize) {
-        Some(&d) if d < terminals => Ok(Destination::Fixed(d)),
-        Some(&d) => Err(format!(
-            "entry {src} is {d}, which is not a terminal (0..{terminals})"
-        )),
-        None => Err(format!("has no entry for terminal {src}")),
-    }
 }
 
 fn mask(n: u32) -> u32 {
@@ -243,6 +239,25 @@ mod tests {
     }
 
     #[test]
+    fn a_table_gives_each_source_its_entry_and_rejects_bad_tables() {
+        let p = PatternConfig::Table {
+            destinations: vec![2, 3, 0, 1],
+        };
+        assert_eq!(fixed(&p, 2, 0), 2);
+        assert_eq!(fixed(&p, 2, 3), 1);
+        let short = resolve(&p, Family::Ring, 5, 0).unwrap_err();
+        assert!(
+            short.contains("4 entries") && short.contains("5 terminals"),
+            "{short}"
+        );
+        let big = PatternConfig::Table {
+            destinations: vec![0, 9],
+        };
+        let e = resolve(&big, Family::Ring, 2, 1).unwrap_err();
+        assert!(e.contains("entry 1 is 9"), "{e}");
+    }
+
+    #[test]
     fn shuffle_rotates_left() {
         let p = PatternConfig::Shuffle { rotate: 1 };
         assert_eq!(fixed(&p, 8, 0b1000_0001), 0b0000_0011);
@@ -316,25 +331,6 @@ mod tests {
         let min = |s| resolve(&PatternConfig::Systematic, Family::Min, 64, s).unwrap();
         assert_eq!(min(60), Destination::Fixed(12));
         assert!(resolve(&PatternConfig::Systematic, Family::Crossbar, 8, 0).is_err());
-    }
-
-    #[test]
-    fn a_table_gives_each_source_its_entry_and_rejects_bad_tables() {
-        let t = PatternConfig::Table {
-            destinations: vec![3, 0, 0, 1],
-        };
-        let r = |p: &PatternConfig, s| resolve(p, Family::Ring, 4, s);
-        assert_eq!(r(&t, 0), Ok(Destination::Fixed(3)));
-        assert_eq!(r(&t, 3), Ok(Destination::Fixed(1)));
-        let short = PatternConfig::Table {
-            destinations: vec![1, 2, 3],
-        };
-        assert!(r(&short, 0).unwrap_err().contains("3 entries"));
-        let out = PatternConfig::Table {
-            destinations: vec![1, 2, 9, 0],
-        };
-        assert_eq!(r(&out, 1), Ok(Destination::Fixed(2)));
-        assert!(r(&out, 2).unwrap_err().contains("entry 2 is 9"));
     }
 
     #[test]

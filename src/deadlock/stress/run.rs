@@ -91,12 +91,7 @@ impl StressError {
 pub fn run_one(target: Target, traffic: &TrafficConfig, seed: u64) -> Result<Verdict, StressError> {
     let net = network::build(target.name, target.topology, traffic, seed)
         .map_err(|e| StressError::Build(format!("{} {}: {}", e.file, e.key, e.message)))?;
-    let ctl = RunControl {
-        end_after: net.run.end_after,
-        hard_stop: net.run.hard_stop,
-        deadlock_window: net.run.deadlock_window,
-        check: false,
-    };
+    let ctl = RunControl::for_plan(&net);
     match engine::sharded::run(&net, &ctl, 1, None) {
         Ok(o) => Ok(Verdict::Clean {
             ticks: o.end_tick,
