@@ -31,6 +31,8 @@ Examples:
       load sweep in parallel: throughput/delay table, saturation point, CSV
   emu check --topology torus8-single
       static deadlock check: prove the routing's channel dependencies acyclic, or print a cycle
+  emu stress --topology ring4 --buffers small --out deadlock.toml
+      search many seeds and patterns for a deadlock; shrink it to a rerunnable traffic file
 
 Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control violation.";
 
@@ -56,6 +58,10 @@ enum Command {
     /// Static deadlock check: the channel dependency graph of the routing, acyclic or a cycle.
     #[command(after_help = emu::deadlock::check_cli::EXAMPLES)]
     Check(emu::deadlock::check_cli::CheckArgs),
+    /// Deadlock search: many seeds and traffic patterns at saturation, the first
+    /// deadlock shrunk to a small traffic file.
+    #[command(after_help = emu::deadlock::stress::cli::EXAMPLES)]
+    Stress(emu::deadlock::stress::cli::StressArgs),
 }
 
 #[derive(Args, Debug)]
@@ -105,6 +111,7 @@ fn main() -> ExitCode {
         Some(Command::Reproduce(a)) => emu::reproduce::cli::main(&a),
         Some(Command::Sweep(a)) => emu::sweep::cli::main(&a),
         Some(Command::Check(a)) => emu::deadlock::check_cli::main(&a),
+        Some(Command::Stress(a)) => emu::deadlock::stress::cli::main(&a),
         None => run(&cli.run),
     };
     ExitCode::from(code)

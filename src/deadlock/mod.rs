@@ -1,8 +1,10 @@
 //! Deadlock: explaining it when it happens (the wait-for cycle of a stuck network),
-//! and proving it impossible beforehand (the channel dependency graph, `emu check`).
+//! proving it impossible beforehand (the channel dependency graph, `emu check`), and
+//! searching for it by running many cases (`emu stress`, [`stress`]).
 
 pub mod cdg;
 pub mod check_cli;
+pub mod stress;
 pub mod waitfor;
 
 pub use waitfor::{CycleStep, Place, find_cycle};

@@ -1,0 +1,381 @@
+//! `emu stress`: the command-line front end of the deadlock search (issue 6, part 3).
+//! Bad input gets one line naming the flag or key and exit code 2; a deadlock found
+//! exits 3, a flow-control violation 4, a clean search 0.
+
+use super::case::{StressCase, generate};
+use super::run::{SearchResult, Target, Verdict, search};
+use super::shrink::{Shrunk, shrink};
+use super::write::{command, traffic_file};
+use crate::config::traffic::InjectionConfig;
+use crate::config::{self, TrafficConfig};
+use crate::deadlock::waitfor;
+use crate::session::stem;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Examples shown by `emu stress --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  emu stress --topology ring4
+      16 seeds × (random permutation, hot spot, random burst) at saturation; the
+      first deadlock is shrunk and printed as a traffic file with the command to rerun it
+  emu stress -t torus8-single --buffers small --out deadlock.toml --json stress.json
+      smallest legal buffers; the shrunk case written to deadlock.toml, everything to JSON
+  emu stress -t hypercube6 --seeds 32 --buffers small
+      a deadlock-free network: reports how many cases and ticks were tried
+
+Every case is one single-threaded run (continuous injection for --run-us, or a burst of
+queued messages); a deadlock is no token moving for the deadlock window while packets are
+in flight. --buffers small sets link.buffer_tokens to the FCT batch (the smallest legal
+input buffer, 000 §6.2.1) and c104.output_buffer_tokens to the same, so one packet spans
+several switches. Exit codes: 0 no deadlock, 2 bad input, 3 deadlock, 4 flow-control
+violation.";
+
+/// Buffer sizes for the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Buffers {
+    /// The topology file's own buffers.
+    Topology,
+    /// Input buffer = the FCT batch (the smallest legal one), output buffer the same.
+    Small,
+}
+
+/// Arguments of `emu stress`.
+#[derive(clap::Args, Debug)]
+pub struct StressArgs {
+    /// Topology file, or the name of a shipped one (e.g. ring4, torus8-single, hypercube6).
+    #[arg(long, short = 't')]
+    pub topology: String,
+    /// Seeds to try; each runs a random permutation, a hot spot and a random burst.
+    #[arg(long, default_value_t = 16)]
+    pub seeds: u32,
+    /// First seed (seeds SEED, SEED+1, …).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Buffer sizes: the topology's own, or small (see below).
+    #[arg(long, value_enum, default_value_t = Buffers::Topology)]
+    pub buffers: Buffers,
+    /// Injection time of the continuous cases, in microseconds of virtual time.
+    #[arg(long, default_value_t = 100.0, value_name = "MICROSECONDS")]
+    pub run_us: f64,
+    /// Most candidate runs the shrinker may try.
+    #[arg(long, default_value_t = 400)]
+    pub max_candidates: usize,
+    /// Runs at once (default: the number of cores). Results never depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Override a topology field: section.key=value (traffic is generated).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Write the outcome (and the shrunk case, its cycle and command) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Also print one line per case run, in case order.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Write the shrunk deadlocking traffic file here.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `println!` that ignores a closed stdout (`emu stress | head`) instead of panicking.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
+    eprintln!("error: {msg}");
+    code
+}
+
+/// Runs the search; returns the process exit code.
+pub fn main(a: &StressArgs) -> u8 {
+    if a.seeds == 0 || a.seeds > 100_000 {
+        return fail(2, format!("--seeds {}: give 1..=100000", a.seeds));
+    }
+    if !(a.run_us.is_finite() && a.run_us >= 1.0 && a.run_us <= 1e6) {
+        return fail(
+            2,
+            format!("--run-us {}: give 1..=1000000 microseconds", a.run_us),
+        );
+    }
+    if a.threads == Some(0) {
+        return fail(2, "--threads 0: give at least one thread");
+    }
+    if let Err(e) = config::validate_sets(&a.sets) {
+        return fail(2, e);
+    }
+    let topo = match config::load_topology(&a.topology, &a.sets) {
+        Ok(t) => t,
+        Err(e) => return fail(2, e),
+    };
+    if topo.overrides.len() != a.sets.len() {
+        return fail(
+            2,
+            "--set: emu stress generates its own traffic; give only topology keys",
+        );
+    }
+    let mut sets = a.sets.clone();
+    if a.buffers == Buffers::Small {
+        let b = topo.config.link.fct_batch_tokens;
+        sets.push(format!("link.buffer_tokens={b}"));
+        sets.push(format!("c104.output_buffer_tokens={b}"));
+    }
+    let topo = match config::load_topology(&a.topology, &sets) {
+        Ok(t) => t,
+        Err(e) => return fail(2, e),
+    };
+    let name = stem(&topo.file.name);
+    let target = Target {
+        name: &name,
+        topology: &topo.config,
+    };
+    let probe: TrafficConfig =
+        match toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
+        {
+            Ok(t) => t,
+            Err(e) => return fail(1, e),
+        };
+    let terminals = match crate::network::build(&name, &topo.config, &probe, a.seed) {
+        Ok(n) => n.terminal_count() as u32,
+        Err(e) => return fail(2, format!("{}: {}", topo.locate(&e.key), e.message)),
+    };
+    let cases = generate(a.seed, a.seeds, terminals, a.run_us);
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let lines = std::sync::Mutex::new(Vec::new());
+    let found = match search(target, &cases, threads, |c, v| {
+        if let Ok(mut l) = lines.lock() {
+            l.push((c.index, case_line(c, v)));
+        }
+    }) {
+        Ok(r) => r,
+        Err(e) => return fail(e.exit_code(), e),
+    };
+    if a.verbose {
+        let mut l = lines.into_inner().unwrap_or_else(|p| p.into_inner());
+        l.sort();
+        for (_, line) in l.iter().take(found.tried) {
+            say!("{line}");
+        }
+    }
+    let buffers = match a.buffers {
+        Buffers::Small => format!(
+            "small buffers (input {0} tokens, output {0} tokens)",
+            topo.config.link.fct_batch_tokens
+        ),
+        Buffers::Topology => "the topology's buffers".to_string(),
+    };
+    let Some((case, first)) = found.first.clone() else {
+        say!(
+            "no deadlock in {} cases ({:.3e} ticks) on {name}: seeds {}..={} × permutation, hotspot, burst; {buffers}",
+            found.tried,
+            found.ticks as f64,
+            a.seed,
+            a.seed + u64::from(a.seeds) - 1
+        );
+        if found.incomplete > 0 {
+            say!(
+                "{} of them ended with measured messages undelivered at the drain limit (2 × --run-us after injection): \
+                 slow or starved flows, or part of the network stuck while the rest kept moving; -v lists them",
+                found.incomplete
+            );
+        }
+        return write_json(a, &json_clean(&name, &found));
+    };
+    say!(
+        "deadlock in case {} of {} ({} traffic, seed {}) at tick {}, after {} cases ({:.3e} ticks); {buffers}",
+        case.index + 1,
+        cases.len(),
+        case.kind.name(),
+        case.seed,
+        first.tick,
+        found.tried,
+        found.ticks as f64
+    );
+    let shrunk = match shrink(
+        target,
+        terminals,
+        &case.traffic,
+        case.seed,
+        first,
+        a.max_candidates,
+    ) {
+        Ok(s) => s,
+        Err(e) => return fail(e.exit_code(), e),
+    };
+    report_shrunk(a, &name, &sets, &found, case.kind.name(), &shrunk)
+}
+
+/// One line per case for `--verbose`.
+fn case_line(c: &StressCase, v: &Verdict) -> String {
+    let what = match v {
+        Verdict::Clean {
+            ticks,
+            complete: true,
+        } => format!("no deadlock, {ticks} ticks"),
+        Verdict::Clean {
+            ticks,
+            complete: false,
+        } => {
+            format!("no deadlock, {ticks} ticks, measured messages undelivered at the drain limit")
+        }
+        Verdict::Deadlock(f) => format!("DEADLOCK at tick {}", f.tick),
+    };
+    format!(
+        "case {:>4}: {:<11} seed {:<6} {:>3}-byte messages, {}: {what}",
+        c.index + 1,
+        c.kind.name(),
+        c.seed,
+        c.traffic.message.bytes,
+        match c.traffic.injection {
+            InjectionConfig::Batch { messages } => format!(
+                "{} senders × {messages} queued",
+                c.traffic.terminals.senders.len()
+            ),
+            _ => "continuous".to_string(),
+        }
+    )
+}
+
+/// Prints the shrunk case, writes `--out` and `--json`; exit 3.
+fn report_shrunk(
+    a: &StressArgs,
+    name: &str,
+    sets: &[String],
+    found: &SearchResult,
+    kind: &str,
+    s: &Shrunk,
+) -> u8 {
+    say!(
+        "shrunk in {} candidate runs ({:.3e} ticks): senders {} → {}, messages per sender {} → {}, message bytes {} → {}",
+        s.candidates,
+        s.ticks as f64,
+        s.original.senders,
+        s.size.senders,
+        count(s.original.messages),
+        count(s.size.messages),
+        s.original.bytes,
+        s.size.bytes
+    );
+    if !s.steps.is_empty() {
+        say!("  accepted, in order: {}", s.steps.join(", "));
+    }
+    let path = a
+        .out
+        .as_ref()
+        .map_or("stress-deadlock.toml".to_string(), |p| {
+            p.display().to_string()
+        });
+    let cmd = command(&a.topology, &path, s.seed, sets);
+    let mut traffic = s.traffic.clone();
+    traffic.description = format!(
+        "emu stress: smallest deadlocking case found on {name} ({kind} traffic, seed {})",
+        s.seed
+    );
+    let comments = vec![
+        format!(
+            "Found by: emu stress --topology {} --seeds {} --seed {}{}",
+            a.topology,
+            a.seeds,
+            a.seed,
+            if a.buffers == Buffers::Small {
+                " --buffers small"
+            } else {
+                ""
+            }
+        ),
+        format!(
+            "Deadlocks at tick {} with {} packets in flight; rerun with:",
+            s.found.tick, s.found.in_flight
+        ),
+        format!("  {cmd}"),
+    ];
+    let text = match traffic_file(&traffic, &comments) {
+        Ok(t) => t,
+        Err(e) => return fail(1, e),
+    };
+    say!(
+        "\ntraffic file{}:\n",
+        if a.out.is_some() {
+            format!(" (written to {path})")
+        } else {
+            format!(" (save it as {path})")
+        }
+    );
+    let _ = write!(std::io::stdout(), "{text}");
+    say!("\nreproduce with: {cmd}");
+    match &s.found.cycle {
+        Some(c) => {
+            say!(
+                "wait-for cycle at tick {} ({} places, {} links), each waiting for the next:",
+                s.found.tick,
+                c.len(),
+                waitfor::channels(c).len()
+            );
+            for line in waitfor::render(c) {
+                say!("  {line}");
+            }
+        }
+        None => say!("no wait-for cycle among the stuck nodes"),
+    }
+    let _ = std::io::stdout().flush();
+    if let Some(p) = &a.out
+        && let Err(e) = std::fs::write(p, &text)
+    {
+        return fail(1, format!("cannot write {}: {e}", p.display()));
+    }
+    let doc = serde_json::json!({
+        "schema": 1,
+        "emu_version": env!("CARGO_PKG_VERSION"),
+        "outcome": "deadlock",
+        "topology": name,
+        "cases_tried": found.tried,
+        "ticks_tried": found.ticks,
+        "original": {"kind": kind, "seed": s.seed, "size": s.original},
+        "shrunk": {
+            "size": s.size,
+            "candidates": s.candidates,
+            "candidate_ticks": s.ticks,
+            "steps": s.steps,
+            "tick": s.found.tick,
+            "packets_in_flight": s.found.in_flight,
+            "traffic_file": text,
+            "reproduce": cmd,
+            "cycle": s.found.cycle,
+            "cycle_text": s.found.cycle.as_deref().map(waitfor::render),
+        },
+    });
+    match write_json(a, &doc) {
+        0 => 3,
+        c => c,
+    }
+}
+
+fn count(m: Option<u32>) -> String {
+    m.map_or("continuous".to_string(), |k| k.to_string())
+}
+
+fn json_clean(name: &str, r: &SearchResult) -> serde_json::Value {
+    serde_json::json!({
+        "schema": 1,
+        "emu_version": env!("CARGO_PKG_VERSION"),
+        "outcome": "no_deadlock",
+        "topology": name,
+        "cases_tried": r.tried,
+        "ticks_tried": r.ticks,
+        "cases_incomplete": r.incomplete,
+    })
+}
+
+fn write_json(a: &StressArgs, doc: &serde_json::Value) -> u8 {
+    let Some(p) = &a.json else { return 0 };
+    let text = serde_json::to_string_pretty(doc).unwrap_or_default();
+    match std::fs::write(p, text + "\n") {
+        Ok(()) => 0,
+        Err(e) => fail(1, format!("cannot write {}: {e}", p.display())),
+    }
+}

@@ -1,0 +1,18 @@
+//! `emu stress`: a search for deadlocks by running many seeds and traffic patterns at
+//! saturation, and a shrinker that reduces the first deadlock found to the smallest
+//! case that still deadlocks, written out as a traffic file the user can rerun
+//! (issue 6, part 3; ../shared/DESIGN.md "Deadlock").
+//!
+//! One job per file: [`case`] generates the cases, [`run`] runs them over the cores
+//! and stops at the first deadlock, [`shrink`] reduces it, [`write`] turns it into a
+//! traffic file and a command line, [`cli`] is the command-line front end.
+
+pub mod case;
+pub mod cli;
+pub mod run;
+pub mod shrink;
+pub mod write;
+
+pub use case::{CaseKind, StressCase, generate};
+pub use run::{Found, SearchResult, StressError, Target, Verdict, run_one, search};
+pub use shrink::{Shrunk, Size, shrink};

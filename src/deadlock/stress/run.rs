@@ -1,0 +1,198 @@
+//! Running stress cases: one case is one full, deterministic, single-threaded run of
+//! the plan (`engine::sharded::run(net, ctl, 1, None)`); a search spreads the cases
+//! over plain threads taking jobs from a queue in index order, stops taking new ones
+//! once a case has deadlocked, and reports the lowest-numbered deadlocking case, so
+//! the answer never depends on how the threads were scheduled.
+//!
+//! A deadlock is the engine's verdict (../shared/DESIGN.md "Deadlock"): no token moved
+//! for the deadlock window while packets were in flight.
+
+use super::case::StressCase;
+use crate::config::{TopologyConfig, TrafficConfig};
+use crate::deadlock::CycleStep;
+use crate::engine::{self, EngineError, RunControl};
+use crate::network;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The network under test: its name (for the plan) and its configuration, buffers
+/// already chosen.
+#[derive(Clone, Copy, Debug)]
+pub struct Target<'a> {
+    /// Topology name, e.g. `ring4`.
+    pub name: &'a str,
+    /// The topology configuration.
+    pub topology: &'a TopologyConfig,
+}
+
+/// A deadlock a run ran into.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// Tick at which the engine declared it.
+    pub tick: u64,
+    /// Last tick a token moved.
+    pub since: u64,
+    /// Packets in flight.
+    pub in_flight: u64,
+    /// The wait-for cycle, if the stuck nodes' waits close one.
+    pub cycle: Option<Vec<CycleStep>>,
+}
+
+/// What one run did.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// It finished (or gave up waiting at the drain limit) at this tick.
+    Clean {
+        /// Ticks simulated.
+        ticks: u64,
+        /// False if measured messages were still undelivered at the drain limit: a
+        /// slow or starved flow, or part of the network stuck while another part
+        /// kept moving (which the engine's global no-progress test cannot call a
+        /// deadlock).
+        complete: bool,
+    },
+    /// It deadlocked.
+    Deadlock(Box<Found>),
+}
+
+impl Verdict {
+    /// Ticks simulated (to the deadlock, for a deadlock).
+    pub fn ticks(&self) -> u64 {
+        match self {
+            Verdict::Clean { ticks, .. } => *ticks,
+            Verdict::Deadlock(f) => f.tick,
+        }
+    }
+}
+
+/// Why a case could not be judged.
+#[derive(Debug, thiserror::Error)]
+pub enum StressError {
+    /// The plan does not build (a bad topology or override): exit 2.
+    #[error("{0}")]
+    Build(String),
+    /// The engine stopped for something other than a deadlock, e.g. a flow-control
+    /// violation (exit 4): that is an error, not a deadlock (issue 6 point 4).
+    #[error("{0}")]
+    Engine(EngineError),
+}
+
+impl StressError {
+    /// Process exit code: 2 for a build error, else the engine error's.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            StressError::Build(_) => 2,
+            StressError::Engine(e) => e.exit_code() as u8,
+        }
+    }
+}
+
+/// Builds and runs `traffic` with `seed` on `target`, single-threaded.
+pub fn run_one(target: Target, traffic: &TrafficConfig, seed: u64) -> Result<Verdict, StressError> {
+    let net = network::build(target.name, target.topology, traffic, seed)
+        .map_err(|e| StressError::Build(format!("{} {}: {}", e.file, e.key, e.message)))?;
+    let ctl = RunControl::for_plan(&net);
+    match engine::sharded::run(&net, &ctl, 1, None) {
+        Ok(o) => Ok(Verdict::Clean {
+            ticks: o.end_tick,
+            complete: o.complete,
+        }),
+        Err(EngineError::Deadlock {
+            tick,
+            since,
+            in_flight,
+            cycle,
+            ..
+        }) => Ok(Verdict::Deadlock(Box::new(Found {
+            tick,
+            since,
+            in_flight,
+            cycle,
+        }))),
+        Err(e) => Err(StressError::Engine(e)),
+    }
+}
+
+/// The outcome of a search.
+#[derive(Debug)]
+pub struct SearchResult {
+    /// Cases run, up to and including the first deadlocking one.
+    pub tried: usize,
+    /// Ticks simulated by those cases.
+    pub ticks: u64,
+    /// Of those, the cases that ended with measured messages undelivered.
+    pub incomplete: usize,
+    /// The first deadlocking case (lowest index) and its deadlock.
+    pub first: Option<(StressCase, Found)>,
+}
+
+/// Runs `cases` on up to `threads` threads and stops at the first deadlock. The
+/// result is that of running the cases one by one in index order and stopping at the
+/// first deadlock (or error): every case before it is run, none after it counts.
+/// `done(case, verdict)` is called as cases finish, in completion order.
+pub fn search(
+    target: Target,
+    cases: &[StressCase],
+    threads: usize,
+    done: impl Fn(&StressCase, &Verdict) + Sync,
+) -> Result<SearchResult, StressError> {
+    let next = AtomicUsize::new(0);
+    let stop_at = AtomicUsize::new(usize::MAX);
+    let results: Mutex<Vec<Option<Result<Verdict, StressError>>>> =
+        Mutex::new((0..cases.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, cases.len().max(1)) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= cases.len() || i > stop_at.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let c = &cases[i];
+                    let r = run_one(target, &c.traffic, c.seed);
+                    if !matches!(r, Ok(Verdict::Clean { .. })) {
+                        stop_at.fetch_min(i, Ordering::SeqCst);
+                    }
+                    if let Ok(v) = &r {
+                        done(c, v);
+                    }
+                    if let Ok(mut v) = results.lock() {
+                        v[i] = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    let (mut ticks, mut incomplete) = (0, 0);
+    // Indices are taken in increasing order and a worker only skips an index above a
+    // deadlock already found, so every case up to the first deadlock has run.
+    for (i, r) in results.into_iter().enumerate() {
+        match r {
+            Some(Ok(Verdict::Clean { ticks: t, complete })) => {
+                ticks += t;
+                incomplete += usize::from(!complete);
+            }
+            Some(Ok(Verdict::Deadlock(f))) => {
+                return Ok(SearchResult {
+                    tried: i + 1,
+                    ticks: ticks + f.tick,
+                    incomplete,
+                    first: Some((cases[i].clone(), *f)),
+                });
+            }
+            Some(Err(e)) => return Err(e),
+            None => {
+                return Err(StressError::Engine(EngineError::Internal(format!(
+                    "stress case {i} was never run"
+                ))));
+            }
+        }
+    }
+    Ok(SearchResult {
+        tried: cases.len(),
+        ticks,
+        incomplete,
+        first: None,
+    })
+}

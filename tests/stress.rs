@@ -1,0 +1,273 @@
+//! `emu stress` (issue 6, part 3): the search finds the deadlock of a network whose
+//! routing can deadlock, the shrinker turns it into a case no larger that still
+//! deadlocks when rerun from the printed traffic file, a deadlock-free network is
+//! reported clean with its case and tick counts, and the exit codes.
+
+use emu::config::{self, TrafficConfig};
+use emu::deadlock::stress::shrink::Size;
+use emu::deadlock::stress::{Target, Verdict, generate, run_one, search, shrink, write};
+use emu::engine::{self, EngineError};
+use emu::session::Case;
+use std::path::PathBuf;
+use std::process::Command;
+
+const EMU: &str = env!("CARGO_BIN_EXE_emu");
+
+fn temp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("emu-stress-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Reruns a traffic file the way the user would, through `Case::load` and the
+/// engine, and returns the deadlock tick.
+fn rerun(topology: &str, traffic: &std::path::Path, sets: &[String], seed: u64) -> u64 {
+    let path = traffic.to_string_lossy();
+    let case = Case::load(topology, &path, sets, seed).expect("the printed file loads");
+    match engine::sharded::run(&case.net, &case.control(), 1, None) {
+        Err(e @ EngineError::Deadlock { .. }) => {
+            assert_eq!(e.exit_code(), 3);
+            let EngineError::Deadlock { tick, cycle, .. } = e else {
+                unreachable!()
+            };
+            assert!(
+                cycle.is_some(),
+                "a deadlock on a ring closes a wait-for cycle"
+            );
+            tick
+        }
+        other => panic!("the shrunk case must deadlock when rerun, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_shrinker_makes_a_deadlocking_ring_case_smaller_and_it_still_deadlocks() {
+    // ring4 under the shipped continuous uniform traffic deadlocks (tests/deadlock.rs).
+    let topo = config::load_topology("ring4", &[]).expect("shipped");
+    let target = Target {
+        name: "ring4",
+        topology: &topo.config,
+    };
+    let traffic: TrafficConfig = config::load_traffic("uniform", &[])
+        .expect("shipped")
+        .config;
+    let Verdict::Deadlock(found) = run_one(target, &traffic, 1).expect("runs") else {
+        panic!("ring4 with uniform traffic deadlocks");
+    };
+    let s = shrink(target, 4, &traffic, 1, *found, 200).expect("shrinks");
+    let original = Size::of(&traffic, 4);
+    assert_eq!(original.senders, 4);
+    assert_eq!(original.messages, None, "continuous");
+    assert!(s.size.within(&original), "{:?} vs {original:?}", s.size);
+    // Continuous injection became a finite batch: strictly smaller.
+    assert!(s.size.messages.is_some(), "{:?}", s.steps);
+    assert!(s.candidates <= 200);
+    // The printed file reruns to the same deadlock, at the same tick.
+    let dir = temp("ring");
+    let file = dir.join("deadlock.toml");
+    let text = write::traffic_file(&s.traffic, &["test".into()]).expect("writes");
+    std::fs::write(&file, text).expect("write");
+    assert_eq!(rerun("ring4", &file, &[], 1), s.found.tick);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_search_stops_at_the_same_first_deadlock_on_any_thread_count() {
+    let topo = config::load_topology("ring4", &[]).expect("shipped");
+    let target = Target {
+        name: "ring4",
+        topology: &topo.config,
+    };
+    let cases = generate(1, 4, 4, 50.0);
+    let one = search(target, &cases, 1, |_, _| {}).expect("runs");
+    let two = search(target, &cases, 2, |_, _| {}).expect("runs");
+    let (c1, f1) = one.first.expect("ring4 deadlocks within 4 seeds");
+    let (c2, f2) = two.first.expect("same");
+    assert_eq!((c1.index, f1.tick), (c2.index, f2.tick));
+    assert_eq!((one.tried, one.ticks), (two.tried, two.ticks));
+    assert_eq!(one.tried, c1.index + 1);
+}
+
+#[test]
+fn a_deadlock_free_hypercube_reports_no_deadlock_with_counts() {
+    let out = Command::new(EMU)
+        .args([
+            "stress",
+            "-t",
+            "hypercube6",
+            "--seeds",
+            "2",
+            "--buffers",
+            "small",
+            "--run-us",
+            "30",
+        ])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("no deadlock in 6 cases ("), "{stdout}");
+    assert!(stdout.contains("ticks) on hypercube6"), "{stdout}");
+    assert!(
+        stdout.contains("small buffers (input 8 tokens, output 8 tokens)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_cli_prints_and_writes_a_rerunnable_case_and_exits_3() {
+    let dir = temp("cli");
+    let out_file = dir.join("d.toml");
+    let json = dir.join("s.json");
+    let out = Command::new(EMU)
+        .args([
+            "stress",
+            "-t",
+            "ring4",
+            "--seeds",
+            "2",
+            "--buffers",
+            "small",
+            "--out",
+        ])
+        .arg(&out_file)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("reproduce with: emu --topology ring4 --traffic"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("--set link.buffer_tokens=8 --set c104.output_buffer_tokens=8"));
+    assert!(stdout.contains("wait-for cycle at tick"), "{stdout}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json written")).expect("json");
+    assert_eq!(doc["outcome"], "deadlock");
+    assert!(doc["shrunk"]["cycle"].is_array());
+    let sets = vec![
+        "link.buffer_tokens=8".to_string(),
+        "c104.output_buffer_tokens=8".to_string(),
+    ];
+    let seed = doc["original"]["seed"].as_u64().expect("seed");
+    assert_eq!(
+        rerun("ring4", &out_file, &sets, seed),
+        doc["shrunk"]["tick"].as_u64().expect("tick")
+    );
+    // The emu command it prints exits 3 too.
+    let rerun_cli = Command::new(EMU)
+        .args(["-q", "--topology", "ring4", "--traffic"])
+        .arg(&out_file)
+        .args([
+            "--seed",
+            &seed.to_string(),
+            "--set",
+            &sets[0],
+            "--set",
+            &sets[1],
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(rerun_cli.status.code(), Some(3));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_flag_or_key() {
+    for (args, says) in [
+        (vec!["stress", "-t", "ring4", "--seeds", "0"], "--seeds 0"),
+        (vec!["stress", "-t", "ring4", "--run-us", "0"], "--run-us 0"),
+        (vec!["stress", "-t", "nosuch"], "nosuch"),
+        (
+            vec!["stress", "-t", "ring4", "--set", "pattern.kind=uniform"],
+            "give only topology keys",
+        ),
+        (
+            vec!["stress", "-t", "ring4", "--set", "link.buffer_tokens=3"],
+            "link.buffer_tokens",
+        ),
+    ] {
+        let out = Command::new(EMU).args(&args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn on_a_single_wrap_torus_the_shrunk_deadlock_is_one_ring_of_links() {
+    // Small buffers (input = FCT batch = 8 tokens, output 8), as `--buffers small`.
+    let sets = vec![
+        "link.buffer_tokens=8".to_string(),
+        "c104.output_buffer_tokens=8".to_string(),
+    ];
+    let topo = config::load_topology("torus8-single", &sets).expect("shipped");
+    let target = Target {
+        name: "torus8-single",
+        topology: &topo.config,
+    };
+    let cases = generate(1, 2, 64, 100.0);
+    let r = search(target, &cases, 2, |_, _| {}).expect("runs");
+    let (case, found) = r.first.expect("torus8-single deadlocks within 2 seeds");
+    let original = Size::of(&case.traffic, 64);
+    let s = shrink(target, 64, &case.traffic, case.seed, found, 150).expect("shrinks");
+    assert!(s.size.within(&original), "{:?} vs {original:?}", s.size);
+    assert!(s.size.senders < original.senders, "{:?}", s.steps);
+    let cycle = s.found.cycle.as_deref().expect("a wait-for cycle");
+    // The links of the cycle close one ring of the torus: 8 switches, each link
+    // leaving the switch the previous one entered.
+    let links = emu::deadlock::waitfor::channels(cycle);
+    assert_eq!(
+        links.len(),
+        8,
+        "{:#?}",
+        emu::deadlock::waitfor::render(cycle)
+    );
+    for (i, (_, to)) in links.iter().enumerate() {
+        assert_eq!(to.node, links[(i + 1) % links.len()].0.node);
+    }
+    let dir = temp("torus");
+    let file = dir.join("deadlock.toml");
+    std::fs::write(&file, write::traffic_file(&s.traffic, &[]).expect("writes")).expect("write");
+    assert_eq!(
+        rerun("torus8-single", &file, &sets, case.seed),
+        s.found.tick
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_flow_control_violation_is_exit_4_not_a_deadlock() {
+    let out = Command::new(EMU)
+        .args([
+            "stress",
+            "-t",
+            "hypercube6",
+            "--seeds",
+            "1",
+            "--set",
+            "faults.extra_initial_credit=8",
+        ])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("flow-control violation") && err.contains("(link to c104["),
+        "{err}"
+    );
+}
