@@ -329,18 +329,28 @@ fn engine_failure(
     let repro = reproduce_line(a, topo, traf);
     match e {
         EngineError::Deadlock {
+            partial,
             tick,
             since,
             in_flight,
             stuck,
             cycle,
         } => {
-            eprintln!(
-                "error: deadlock at tick {tick} ({:.3} µs): no token has moved since tick {since} ({:.3} µs), \
-                 with {in_flight} packets in flight",
-                us(*tick),
-                us(*since)
-            );
+            if *partial {
+                eprintln!(
+                    "error: partial deadlock at the end of the run, tick {tick} ({:.3} µs): of the {in_flight} \
+                     packets in flight, some are in a wait-for cycle that no credit can ever break, \
+                     while the rest of the network kept moving",
+                    us(*tick)
+                );
+            } else {
+                eprintln!(
+                    "error: deadlock at tick {tick} ({:.3} µs): no token has moved since tick {since} ({:.3} µs), \
+                     with {in_flight} packets in flight",
+                    us(*tick),
+                    us(*since)
+                );
+            }
             match cycle {
                 Some(c) => {
                     let links = deadlock::waitfor::channels(c).len();
@@ -371,7 +381,7 @@ fn engine_failure(
                 let doc = serde_json::json!({
                     "schema": 1,
                     "emu_version": env!("CARGO_PKG_VERSION"),
-                    "outcome": "deadlock",
+                    "outcome": if *partial { "partial_deadlock" } else { "deadlock" },
                     "seed": a.seed,
                     "tick": tick,
                     "tick_ns": net.time.tick_ns,

@@ -69,3 +69,31 @@ fn a_long_saturated_grid_run_is_never_called_a_deadlock() {
 fn a_long_saturated_hypercube_run_is_never_called_a_deadlock() {
     saturated_run_without_alarm("hypercube6", &[]);
 }
+
+#[test]
+fn a_deadlock_of_some_flows_while_others_move_is_found_at_the_end_of_the_run() {
+    // ring4, clockwise only: terminals 1, 2 and 3 send around the ring (1→3, 2→1, 3→2)
+    // and their long packets close the ring's dependency cycle; terminal 0 sends to
+    // itself and keeps moving, so the network as a whole never stops.
+    let dir = std::env::temp_dir().join(format!("emu-partial-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("partial.toml");
+    std::fs::write(
+        &file,
+        "[pattern]\nkind = \"table\"\ndestinations = [0, 3, 1, 2]\n\
+         [injection]\nkind = \"continuous\"\n[message]\nbytes = 128\n\
+         [phases]\nwarmup_us = 20\nmeasure_us = 100\ndrain_limit_us = 200\n",
+    )
+    .expect("write traffic");
+    let case = Case::load("ring4", &file.to_string_lossy(), &[], 1).expect("case");
+    let result = engine::sharded::run(&case.net, &case.control(), 1, None);
+    let _ = std::fs::remove_dir_all(&dir);
+    let Err(EngineError::Deadlock { partial, cycle, .. }) = result else {
+        panic!("the stuck ring flows were not reported: {result:?}");
+    };
+    assert!(partial, "the network kept moving, so this is a partial deadlock");
+    let cycle = cycle.expect("a cycle");
+    assert_eq!(waitfor::channels(&cycle).len(), 4, "{:#?}", waitfor::render(&cycle));
+    // Terminal 0's flow is not in it.
+    assert!(cycle.iter().all(|s| s.packet.is_some_and(|p| p.src != 0)));
+}

@@ -19,7 +19,7 @@
 //! through it is an explanation, not a proof — the proof is that no token moved for
 //! the whole deadlock window.
 
-use crate::model::{PortId, Stamp, Wait, WaitReason, wait::describe_packet};
+use crate::model::{PortCounters, PortId, Stamp, Wait, WaitReason, wait::describe_packet};
 use crate::network::{End, Network, NodeId};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -222,4 +222,26 @@ pub fn render(cycle: &[CycleStep]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// True if nothing outside `cycle` can ever break it: at every link the cycle crosses,
+/// the sender has no credit, no FCT is on the wire or owed by the receiver, and the
+/// receiver has no room to grant another batch even once every token in flight to it
+/// has arrived (000 §6.2.1: credit is granted only for free buffer space). Inside a
+/// switch, a packet waits only for another packet of the cycle (the holder of its
+/// output, or its full output buffer). So every place waits, forever, for the next:
+/// a deadlock of the cycle's packets even if the rest of the network keeps moving.
+pub fn is_permanent(cycle: &[CycleStep], counters: impl Fn(End) -> PortCounters) -> bool {
+    let links = channels(cycle);
+    !links.is_empty()
+        && links.iter().all(|&(from, to)| {
+            let tx = counters(from);
+            let rx = counters(to);
+            let fct_in_flight = rx.fct_sent.saturating_sub(tx.fct_received);
+            let data_in_flight = tx.flow_sent.saturating_sub(rx.flow_received);
+            tx.credit == 0
+                && fct_in_flight == 0
+                && rx.fct_owed == 0
+                && rx.occupied + data_in_flight + rx.batch > rx.capacity
+        })
 }

@@ -137,11 +137,13 @@ pub enum EngineError {
         /// Which link and what.
         what: String,
     },
-    /// No token moved for the deadlock window while packets were in flight.
-    #[error(
-        "deadlock: no token moved between tick {since} and tick {tick} with {in_flight} packets in flight"
-    )]
+    /// No token moved for the deadlock window while packets were in flight; or
+    /// (`partial`) at the end of the run some packets are in a wait-for cycle that
+    /// nothing can break, while the rest of the network kept moving.
+    #[error("{}", deadlock_message(*partial, *since, *tick, *in_flight))]
     Deadlock {
+        /// True for a deadlock of some packets while the rest of the network moved.
+        partial: bool,
         /// Tick of detection.
         tick: Tick,
         /// Last tick a token moved.
@@ -173,6 +175,18 @@ impl EngineError {
     }
 }
 
+fn deadlock_message(partial: bool, since: Tick, tick: Tick, in_flight: u64) -> String {
+    if partial {
+        format!(
+            "partial deadlock: at tick {tick}, with {in_flight} packets in flight, some are in a wait-for cycle that nothing can break"
+        )
+    } else {
+        format!(
+            "deadlock: no token moved between tick {since} and tick {tick} with {in_flight} packets in flight"
+        )
+    }
+}
+
 /// Builds the deadlock error from every node's wait report.
 fn deadlock_error(
     net: &crate::network::Network,
@@ -194,6 +208,7 @@ fn deadlock_error(
         })
         .collect();
     EngineError::Deadlock {
+        partial: false,
         tick: at,
         since,
         in_flight,
@@ -259,6 +274,17 @@ fn run_error(
     }
 }
 
+/// Every terminal's statistics, in terminal order.
+fn terminal_stats(
+    net: &crate::network::Network,
+    nodes: &[Box<dyn crate::model::Node>],
+) -> Vec<TerminalStats> {
+    net.terminals
+        .iter()
+        .map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default())
+        .collect()
+}
+
 /// Turns the scheduler's final decision into the run's result, given the nodes.
 fn conclude(
     net: &crate::network::Network,
@@ -268,12 +294,31 @@ fn conclude(
 ) -> Result<RunOutcome, EngineError> {
     match end {
         Ok(complete) => {
-            let stats = net
-                .terminals
-                .iter()
-                .map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default())
-                .collect();
-            Ok(sched.outcome(stats, complete))
+            // However the run ended, packets still in a wait-for cycle that nothing can
+            // break are deadlocked: part of the network while the rest kept moving
+            // (measured messages may all have been delivered: a stuck source creates
+            // no new ones).
+            let refs: Vec<&dyn crate::model::Node> = nodes.iter().map(|n| n.as_ref()).collect();
+            if let EngineError::Deadlock {
+                stuck,
+                cycle: Some(cycle),
+                in_flight,
+                ..
+            } = deadlock_error(net, &refs, sched.now(), sched.now(), sched.in_flight())
+                && crate::deadlock::waitfor::is_permanent(&cycle, |e| {
+                    nodes[e.node].port_counters(e.port)
+                })
+            {
+                return Err(EngineError::Deadlock {
+                    partial: true,
+                    tick: sched.now(),
+                    since: sched.now(),
+                    in_flight,
+                    stuck,
+                    cycle: Some(cycle),
+                });
+            }
+            Ok(sched.outcome(terminal_stats(net, nodes), complete))
         }
         Err((since, at)) => {
             let refs: Vec<&dyn crate::model::Node> = nodes.iter().map(|n| n.as_ref()).collect();

@@ -125,6 +125,11 @@ impl RunClock {
         (start, start.saturating_add(self.lookahead))
     }
 
+    /// Virtual time so far.
+    pub fn now(&self) -> Tick {
+        self.now
+    }
+
     /// Packets injected and not yet ejected.
     pub fn in_flight(&self) -> u64 {
         self.totals

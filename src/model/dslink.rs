@@ -216,6 +216,7 @@ impl Endpoint {
         PortCounters {
             credit: self.credit,
             occupied: self.rx.len() as u64,
+            fct_owed: u64::from(self.fct_owed),
             ..self.counters
         }
     }

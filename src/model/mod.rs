@@ -142,6 +142,8 @@ pub struct PortCounters {
     pub capacity: u64,
     /// Tokens of credit per FCT.
     pub batch: u64,
+    /// FCTs this end has decided to send but not yet sent.
+    pub fct_owed: u64,
 }
 
 /// A hardware part as the engine sees it.
