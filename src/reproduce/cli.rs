@@ -85,7 +85,14 @@ pub fn main(a: &ReproduceArgs) -> u8 {
     let mut reports: Vec<Report> = Vec::new();
     let mut broken = false;
     for e in chosen {
-        match (e.run)(a.quick) {
+        let started = std::time::Instant::now();
+        let result = (e.run)(a.quick);
+        eprintln!(
+            "{}: wall time {:.1} s",
+            e.name,
+            started.elapsed().as_secs_f64()
+        );
+        match result {
             Ok(r) => {
                 say!("{}", r.text());
                 reports.push(r);
