@@ -128,11 +128,11 @@ fn distances(w: &Wiring, target: usize) -> Vec<Option<u32>> {
     while let Some(s) = q.pop_front() {
         let here = d[s].unwrap_or(0);
         for peer in &w.ports[s] {
-            if let Peer::Switch(n, _) = *peer {
-                if d[n].is_none() {
-                    d[n] = Some(here + 1);
-                    q.push_back(n);
-                }
+            if let Peer::Switch(n, _) = *peer
+                && d[n].is_none()
+            {
+                d[n] = Some(here + 1);
+                q.push_back(n);
             }
         }
     }
@@ -153,8 +153,8 @@ fn computed(w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
     let mut next = vec![vec![0usize; labels as usize]; switches];
     for (t, &(ts, tp)) in w.at.iter().enumerate() {
         let d = dist[ts].as_ref().map_or(&[][..], |v| v.as_slice());
-        for s in 0..switches {
-            next[s][t] = if s == ts {
+        for (s, row) in next.iter_mut().enumerate() {
+            row[t] = if s == ts {
                 tp
             } else {
                 let Some(here) = d.get(s).copied().flatten() else {
