@@ -26,7 +26,11 @@ Examples:
   emu list
       the shipped topologies and traffic files
   emu reproduce all
-      reproduce the chapter 6 DS-Link, VCP and C104 models by emulation
+      every reproduction: the chapter 6 DS-Link, VCP and C104 models, and chapter 7
+  emu reproduce c104-networks --quick
+      chapter 7's C104 networks next to Tables 7.1-7.9 and Figure 7.8 (scaled down)
+  emu --topology netlist-tree --traffic uniform
+      a network drawn by hand: switches, terminals and links listed in the file
   emu sweep --topology grid8 --traffic uniform --load 0.05:0.6:0.05 --csv grid8.csv
       load sweep in parallel: throughput/delay table, saturation point, CSV
   emu check --topology torus8-single
@@ -50,7 +54,7 @@ struct Cli {
 enum Command {
     /// List the shipped topologies and traffic files.
     List,
-    /// Reproduce the chapter 6 models (000 §6.1-6.3) by emulation: emu reproduce --list.
+    /// Reproduce the chapter 6 models (000 §6.1-6.3) and chapter 7 networks (002 §7.6-7.7) by emulation: emu reproduce --list.
     Reproduce(emu::reproduce::cli::ReproduceArgs),
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
     #[command(after_help = emu::sweep::cli::EXAMPLES)]

@@ -181,3 +181,59 @@ fn the_set_ups_run_identically_on_both_engines() {
         assert!(a.terminals.iter().any(|t| t.counters.delivered > 0));
     }
 }
+
+/// Chapter 7 cells that miss their band in `--quick` form for reasons the notes column
+/// and the README give (the delay of a saturated cube permutation depends on source
+/// queueing the chapter does not state; the MIN universal tables are our reading of
+/// figures the text lacks). Any other failing row is a regression.
+const C104_NETWORKS_KNOWN_MISSES: [&str; 3] = [
+    "n-cube 64 systematic: mean delay",
+    "MIN 64 universal: throughput",
+    "MIN 256 universal: throughput",
+];
+
+#[test]
+fn c104_networks_quick_meets_the_chapter_7_bands_except_the_explained_misses() {
+    let r = (find("c104-networks").expect("registered").run)(true).expect("runs");
+    let unexpected: Vec<String> = r
+        .failures()
+        .iter()
+        .filter(|(_, row)| {
+            !C104_NETWORKS_KNOWN_MISSES
+                .iter()
+                .any(|k| row.parameter.starts_with(k))
+        })
+        .map(|(t, row)| {
+            format!(
+                "{t}: {} = {} vs {}",
+                row.parameter, row.emulated, row.reference
+            )
+        })
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "{}\n{}",
+        unexpected.join("\n"),
+        r.text()
+    );
+    for (_, row) in r.failures() {
+        assert!(!row.note.contains("not explained"), "{}", row.parameter);
+    }
+    let rows: Vec<_> = r.tables.iter().flat_map(|t| &t.rows).collect();
+    // 64 terminals: 9 cases; 256: the 6 cube and MIN cases; two rows each.
+    assert_eq!(
+        rows.iter()
+            .filter(|x| x.source.starts_with("Table 7."))
+            .count(),
+        30
+    );
+    let cube = rows
+        .iter()
+        .find(|x| x.parameter.starts_with("n-cube 64 systematic: throughput"))
+        .expect("the contention-bound cell");
+    assert!(cube.pass(), "{}", r.text());
+    assert!(
+        rows.iter()
+            .any(|x| x.source.starts_with("Figure 7.8") && x.pass())
+    );
+}

@@ -80,6 +80,10 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         "min64-universal",
         include_str!("../../topologies/min64-universal.toml"),
     ),
+    (
+        "netlist-tree",
+        include_str!("../../topologies/netlist-tree.toml"),
+    ),
     ("ring4", include_str!("../../topologies/ring4.toml")),
     (
         "torus4-single",

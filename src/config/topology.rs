@@ -109,6 +109,30 @@ pub enum NetworkConfig {
         #[serde(default)]
         routing: RoutingMode,
     },
+    /// A network drawn by the user: C104 switches, terminals and links listed
+    /// explicitly, routing tables given as intervals or computed as shortest paths
+    /// (interval labelling, 002 §7.1). See [`NetlistConfig`].
+    Netlist(NetlistConfig),
+}
+
+/// The explicit form of a network (`kind = "netlist"`): switches by port count,
+/// terminals by the switch port they hang on (terminal i has header label i), links
+/// between switch ports, and optionally each switch's interval table (002 §7.1: a C104
+/// routes by giving each output link intervals of header labels).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NetlistConfig {
+    /// Port count of each C104 switch (1..=32); switch i is the i-th entry.
+    pub switches: Vec<u32>,
+    /// `[switch, port]` of each terminal; terminal i has label i.
+    pub terminals: Vec<[u32; 2]>,
+    /// `[switch_a, port_a, switch_b, port_b]`: one bidirectional DS-Link each.
+    #[serde(default)]
+    pub links: Vec<[u32; 4]>,
+    /// Per switch, `[lo, hi, port]` intervals: labels lo..hi (hi exclusive) leave on
+    /// `port`. Empty: shortest-path tables are computed.
+    #[serde(default)]
+    pub tables: Vec<Vec<[u32; 3]>>,
 }
 
 impl NetworkConfig {

@@ -201,10 +201,7 @@ impl Vcp {
                         if self.p.acknowledge && !acked {
                             self.acks.push_back(t.stamp); // an empty last packet
                         }
-                        term.packet_delivered(now, data);
-                        if t.kind == TokenKind::Eom {
-                            term.message_delivered(now, &t.stamp);
-                        }
+                        term.packet_delivered(now, data, &t.stamp, t.kind == TokenKind::Eom);
                     }
                 }
                 TokenKind::Fct => unreachable!("FCTs never enter the buffer"),

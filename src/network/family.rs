@@ -3,7 +3,7 @@
 //! the number of terminals and header labels, and the dispatch to the family's builder.
 
 use super::build::{BuildError, Parts, topo_err};
-use super::{crossbar, hypercube, kary, min, ring};
+use super::{crossbar, hypercube, kary, min, netlist, ring};
 use crate::config::topology::{NetworkConfig, RoutingMode, Wrap};
 use crate::routing::dimension_order::Kary;
 use crate::routing::min::{Min, SIZES};
@@ -85,6 +85,14 @@ fn kary_shape(
 pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
     use RoutingMode::{Adaptive, Deterministic, Universal};
     Ok(match *net {
+        NetworkConfig::Netlist(ref n) => {
+            let terminals = netlist::validate(n)?;
+            Shape {
+                family: Family::Netlist,
+                terminals,
+                labels: terminals,
+            }
+        }
         NetworkConfig::Hypercube {
             dimensions,
             routing,
@@ -214,6 +222,7 @@ fn mesh_shape(s: &Kary) -> Shape {
 /// Adds the nodes and links of `net` (already validated); returns the switch count.
 pub(super) fn build(parts: &mut Parts, net: &NetworkConfig) -> usize {
     match *net {
+        NetworkConfig::Netlist(ref n) => netlist::build(parts, n),
         NetworkConfig::Hypercube {
             dimensions,
             routing,

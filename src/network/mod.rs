@@ -8,6 +8,7 @@ mod family;
 mod hypercube;
 mod kary;
 mod min;
+mod netlist;
 mod ring;
 pub mod walk;
 

@@ -1,5 +1,6 @@
 //! The `emu reproduce` subcommand: arguments, output and exit codes (0 every row
-//! passes, 1 a row failed or a run broke, 2 unknown experiment or bad flag).
+//! passes, 1 a row failed or a run broke, 2 unknown experiment or bad flag). Each
+//! experiment's wall time goes to stderr.
 
 use super::{EXPERIMENTS, Report, find, table};
 use std::io::Write;
@@ -21,8 +22,12 @@ Examples:
       Figures 6.1-6.4 and Table 6.1: link throughput vs message size
   emu reproduce c104-contention --quick --json c104.json
       the scaled-down sweep the tests run, also written as JSON
+  emu reproduce c104-networks --quick
+      chapter 7 (002 §7.6-7.7) on the 64-terminal networks and the 256-terminal cubes
+      and MINs, short phases; without --quick all 27 cases and Figure 7.8 on the
+      8-cube (long: the 1,024-terminal networks; the wall time goes to stderr)
   emu reproduce all
-      every experiment (under a minute on 2 cores)
+      every experiment (chapter 6 takes under a minute on 2 cores)
 
 Exit codes: 0 every row within its tolerance, 1 a row failed (listed on stderr),
 2 unknown experiment or bad flag.";
@@ -85,7 +90,14 @@ pub fn main(a: &ReproduceArgs) -> u8 {
     let mut reports: Vec<Report> = Vec::new();
     let mut broken = false;
     for e in chosen {
-        match (e.run)(a.quick) {
+        let started = std::time::Instant::now();
+        let result = (e.run)(a.quick);
+        eprintln!(
+            "{}: wall time {:.1} s",
+            e.name,
+            started.elapsed().as_secs_f64()
+        );
+        match result {
             Ok(r) => {
                 say!("{}", r.text());
                 reports.push(r);

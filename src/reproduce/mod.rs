@@ -8,6 +8,8 @@
 //! from the paper's formula (each row names which). One file per experiment.
 
 pub mod c104_contention;
+pub mod c104_networks;
+pub mod c104_published;
 pub mod c104_worst_case;
 pub mod cli;
 pub mod dslink_bandwidth;
@@ -22,7 +24,7 @@ pub use table::{Report, Row, Table, Tolerance};
 pub struct Experiment {
     /// Name used on the command line.
     pub name: &'static str,
-    /// Section of 000_e95d114b48e985aa.txt it reproduces.
+    /// Section it reproduces (of 000_e95d114b48e985aa.txt unless it names 002).
     pub section: &'static str,
     /// One line saying what it shows.
     pub about: &'static str,
@@ -61,6 +63,12 @@ pub const EXPERIMENTS: &[Experiment] = &[
         section: "§6.3.7",
         about: "32 packets to one output at once: the unlucky packet's delay (~115 µs)",
         run: c104_worst_case::run,
+    },
+    Experiment {
+        name: "c104-networks",
+        section: "002 §7.6-7.7",
+        about: "Tables 7.1-7.9 and Figure 7.8: C104 cubes, grids and MINs (full run: minutes)",
+        run: c104_networks::run,
     },
 ];
 

@@ -431,6 +431,7 @@ pub(crate) mod tests {
             packets_delivered: n,
             acks_received: 0,
             out_of_order: 0,
+            eom_overtook: 0,
             last_delivery: last,
         };
         t

@@ -22,8 +22,12 @@ pub struct TerminalCounters {
     pub packets_delivered: u64,
     /// Acknowledge packets received here.
     pub acks_received: u64,
-    /// Messages from one source that arrived out of sequence order, or twice.
+    /// Messages from one source that completed out of sequence order, or twice, and
+    /// packets that arrived twice.
     pub out_of_order: u64,
+    /// Messages whose EOM packet arrived here before another of their packets: the
+    /// message waited for it (only multipath routing can do that, 002 §7.5).
+    pub eom_overtook: u64,
     /// Tick of the last message delivered here (0 if none).
     pub last_delivery: Tick,
 }
@@ -32,9 +36,10 @@ pub struct TerminalCounters {
 /// destination for measured messages only (warm-up and drain traffic is not counted).
 #[derive(Clone, Debug, Default)]
 pub struct TerminalStats {
-    /// Creation of the message to its EOM arriving at the destination.
+    /// Creation of the message to its last packet arriving at the destination.
     pub message_latency: Metric,
-    /// First token of the message starting on the source link to its EOM arriving.
+    /// First token of the message starting on the source link to its last packet
+    /// arriving.
     pub network_latency: Metric,
     /// Creation of the message to its first token starting on the source link.
     pub source_queueing: Metric,
@@ -58,6 +63,7 @@ impl TerminalStats {
         a.packets_delivered += b.packets_delivered;
         a.acks_received += b.acks_received;
         a.out_of_order += b.out_of_order;
+        a.eom_overtook += b.eom_overtook;
         a.last_delivery = a.last_delivery.max(b.last_delivery);
     }
 }

@@ -27,6 +27,8 @@ pub enum Family {
     Crossbar,
     /// An indirect multistage network with 16 terminals per left switch (002 §7.3.3).
     Min,
+    /// A network listed by the user (`kind = "netlist"`): no systematic pattern.
+    Netlist,
 }
 
 /// How one terminal picks the destination of each message.
@@ -142,6 +144,9 @@ pub fn resolve(
             Family::Kary { k, n } => Destination::Fixed(block_move(src, k, n)),
             Family::Min => Destination::Fixed((src + MIN_SYSTEMATIC_OFFSET) % terminals),
             Family::Ring => return Err("no systematic pattern is defined for a ring".into()),
+            Family::Netlist => {
+                return Err("no systematic pattern is defined for a netlist network".into());
+            }
             Family::Crossbar => {
                 return Err(
                     "no systematic pattern is defined for a crossbar: every permutation is contention-free"

@@ -1,0 +1,313 @@
+//! A network the user draws: C104 switches, terminals and links listed explicitly in
+//! the topology file (`network.kind = "netlist"`), with the routing tables given as
+//! intervals per switch or computed as shortest paths.
+//!
+//! A C104 routes by interval labelling (002_90368e98637f104c.txt §7.1): each output
+//! link owns intervals of header labels. Here a terminal's label is its index in
+//! `network.terminals`. A computed table sends label d along a shortest path (in switch
+//! hops) to d's switch, taking the lowest-numbered port among equally short ones, and
+//! is then compressed into intervals ([`crate::routing::table::from_fn`]): runs of
+//! consecutive labels with the same output become one interval. That is always a
+//! correct table; it is a compact interval labelling only as far as the user numbered
+//! the terminals so that neighbours share outputs (renumbering is not attempted).
+//! Shortest-path routing on an irregular network can have cyclic channel
+//! dependencies and deadlock under load (002 §7.3.2 on wrap-around links); the run's
+//! deadlock diagnosis reports it.
+//!
+//! Every table, given or computed, is walked for every (switch, label) before the run:
+//! it must reach the label's terminal in fewer hops than there are switches.
+
+use super::build::{BuildError, Parts, topo_err};
+use super::family::C104_LINKS;
+use crate::config::topology::NetlistConfig;
+use crate::routing::{IntervalTable, RouteAction, table};
+use std::collections::VecDeque;
+
+/// What is on the far side of one switch port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Peer {
+    Free,
+    Terminal(u32),
+    Switch(usize, usize),
+}
+
+/// The checked netlist: who is on every switch port.
+struct Wiring {
+    ports: Vec<Vec<Peer>>,
+    /// (switch, port) of each terminal.
+    at: Vec<(usize, usize)>,
+}
+
+fn wiring(n: &NetlistConfig) -> Result<Wiring, BuildError> {
+    if n.switches.is_empty() {
+        return Err(topo_err(
+            "network.switches",
+            "give at least one switch (its port count)",
+        ));
+    }
+    let mut ports = Vec::with_capacity(n.switches.len());
+    for (i, &p) in n.switches.iter().enumerate() {
+        if !(1..=C104_LINKS).contains(&p) {
+            return Err(topo_err(
+                "network.switches",
+                format!("switch {i} has {p} ports: a C104 has 1..={C104_LINKS} links"),
+            ));
+        }
+        ports.push(vec![Peer::Free; p as usize]);
+    }
+    let port_ok = |key: &str, what: String, s: u32, p: u32| -> Result<(usize, usize), BuildError> {
+        let (s, p) = (s as usize, p as usize);
+        match n.switches.get(s) {
+            None => Err(topo_err(
+                key,
+                format!(
+                    "{what}: switch {s} does not exist (there are {})",
+                    n.switches.len()
+                ),
+            )),
+            Some(&np) if p >= np as usize => Err(topo_err(
+                key,
+                format!("{what}: switch {s} has ports 0..{np}, not {p}"),
+            )),
+            Some(_) => Ok((s, p)),
+        }
+    };
+    if n.terminals.is_empty() {
+        return Err(topo_err(
+            "network.terminals",
+            "give at least one terminal as [switch, port]",
+        ));
+    }
+    if n.terminals.len() > 65_536 {
+        return Err(topo_err(
+            "network.terminals",
+            "at most 65536 terminals (2-byte headers)",
+        ));
+    }
+    let mut at = Vec::with_capacity(n.terminals.len());
+    for (t, &[s, p]) in n.terminals.iter().enumerate() {
+        let (s, p) = port_ok("network.terminals", format!("terminal {t}"), s, p)?;
+        if ports[s][p] != Peer::Free {
+            return Err(topo_err(
+                "network.terminals",
+                format!("terminal {t}: port {p} of switch {s} is already used"),
+            ));
+        }
+        ports[s][p] = Peer::Terminal(t as u32);
+        at.push((s, p));
+    }
+    for (i, &[a, pa, b, pb]) in n.links.iter().enumerate() {
+        let what = format!("link {i} [{a}, {pa}, {b}, {pb}]");
+        let (a, pa) = port_ok("network.links", what.clone(), a, pa)?;
+        let (b, pb) = port_ok("network.links", what.clone(), b, pb)?;
+        if a == b && pa == pb {
+            return Err(topo_err(
+                "network.links",
+                format!("{what}: a port cannot link to itself"),
+            ));
+        }
+        for (s, p) in [(a, pa), (b, pb)] {
+            if ports[s][p] != Peer::Free {
+                return Err(topo_err(
+                    "network.links",
+                    format!("{what}: port {p} of switch {s} is already used"),
+                ));
+            }
+        }
+        ports[a][pa] = Peer::Switch(b, pb);
+        ports[b][pb] = Peer::Switch(a, pa);
+    }
+    Ok(Wiring { ports, at })
+}
+
+/// Switch hops from every switch to `target` (None: unreachable).
+fn distances(w: &Wiring, target: usize) -> Vec<Option<u32>> {
+    let mut d = vec![None; w.ports.len()];
+    d[target] = Some(0);
+    let mut q = VecDeque::from([target]);
+    while let Some(s) = q.pop_front() {
+        let here = d[s].unwrap_or(0);
+        for peer in &w.ports[s] {
+            if let Peer::Switch(n, _) = *peer
+                && d[n].is_none()
+            {
+                d[n] = Some(here + 1);
+                q.push_back(n);
+            }
+        }
+    }
+    d
+}
+
+/// Shortest-path tables, lowest port first among equals.
+fn computed(w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
+    let labels = w.at.len() as u32;
+    let switches = w.ports.len();
+    // Distances to each switch that has a terminal, computed once per switch.
+    let mut dist: Vec<Option<Vec<Option<u32>>>> = vec![None; switches];
+    for &(s, _) in &w.at {
+        if dist[s].is_none() {
+            dist[s] = Some(distances(w, s));
+        }
+    }
+    let mut next = vec![vec![0usize; labels as usize]; switches];
+    for (t, &(ts, tp)) in w.at.iter().enumerate() {
+        let d = dist[ts].as_ref().map_or(&[][..], |v| v.as_slice());
+        for (s, row) in next.iter_mut().enumerate() {
+            row[t] = if s == ts {
+                tp
+            } else {
+                let Some(here) = d.get(s).copied().flatten() else {
+                    return Err(topo_err(
+                        "network.links",
+                        format!(
+                            "switch {s} cannot reach terminal {t} (on switch {ts}): the network is not connected"
+                        ),
+                    ));
+                };
+                w.ports[s]
+                    .iter()
+                    .position(|p| matches!(*p, Peer::Switch(n, _) if d[n] == Some(here - 1)))
+                    .unwrap_or(0)
+            };
+        }
+    }
+    Ok(next
+        .iter()
+        .map(|row| table::from_fn(labels, |d| RouteAction::Output(row[d as usize])))
+        .collect())
+}
+
+/// The tables the file gives: per switch, `[lo, hi, port]` intervals (hi exclusive).
+fn given(n: &NetlistConfig, w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
+    let key = "network.tables";
+    if n.tables.len() != w.ports.len() {
+        return Err(topo_err(
+            key,
+            format!(
+                "{} tables for {} switches: give one list of [lo, hi, port] intervals per switch, or none to compute shortest paths",
+                n.tables.len(),
+                w.ports.len()
+            ),
+        ));
+    }
+    let labels = w.at.len() as u32;
+    let mut out = Vec::with_capacity(n.tables.len());
+    for (s, t) in n.tables.iter().enumerate() {
+        let mut iv = Vec::with_capacity(t.len());
+        for &[lo, hi, port] in t {
+            if lo >= hi || hi > labels {
+                return Err(topo_err(
+                    key,
+                    format!(
+                        "switch {s}: interval [{lo}, {hi}) is empty or beyond the {labels} terminal labels"
+                    ),
+                ));
+            }
+            if w.ports[s]
+                .get(port as usize)
+                .is_none_or(|p| *p == Peer::Free)
+            {
+                return Err(topo_err(
+                    key,
+                    format!(
+                        "switch {s}: interval [{lo}, {hi}) goes to port {port}, which is not connected"
+                    ),
+                ));
+            }
+            iv.push((lo, hi, RouteAction::Output(port as usize)));
+        }
+        let table =
+            IntervalTable::new(iv).map_err(|e| topo_err(key, format!("switch {s}: {e}")))?;
+        out.push(table);
+    }
+    Ok(out)
+}
+
+/// Follows every label from every switch: it must reach its terminal.
+fn walk(w: &Wiring, tables: &[IntervalTable]) -> Result<(), BuildError> {
+    let key = "network.tables";
+    for start in 0..w.ports.len() {
+        for d in 0..w.at.len() as u32 {
+            let mut s = start;
+            for _ in 0..=w.ports.len() {
+                let Some(RouteAction::Output(p)) = tables[s].lookup(d) else {
+                    return Err(topo_err(
+                        key,
+                        format!("switch {s} has no route for label {d}"),
+                    ));
+                };
+                match w.ports[s][p] {
+                    Peer::Terminal(t) if t == d => break,
+                    Peer::Terminal(t) => {
+                        return Err(topo_err(
+                            key,
+                            format!("label {d} reaches terminal {t} (from switch {start})"),
+                        ));
+                    }
+                    Peer::Switch(n, _) => s = n,
+                    Peer::Free => {
+                        return Err(topo_err(
+                            key,
+                            format!("switch {s}: label {d} leaves on unconnected port {p}"),
+                        ));
+                    }
+                }
+                if s == start {
+                    return Err(topo_err(
+                        key,
+                        format!("label {d} loops back to switch {start}"),
+                    ));
+                }
+            }
+            if !matches!(tables[s].lookup(d), Some(RouteAction::Output(p)) if w.ports[s][p] == Peer::Terminal(d))
+            {
+                return Err(topo_err(
+                    key,
+                    format!(
+                        "label {d} does not reach its terminal from switch {start}: a routing loop"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The routing tables of `n`: given or computed, walked.
+fn tables(n: &NetlistConfig) -> Result<(Wiring, Vec<IntervalTable>), BuildError> {
+    let w = wiring(n)?;
+    let t = if n.tables.is_empty() {
+        computed(&w)?
+    } else {
+        given(n, &w)?
+    };
+    walk(&w, &t)?;
+    Ok((w, t))
+}
+
+/// Checks `n`; returns the number of terminals.
+pub(super) fn validate(n: &NetlistConfig) -> Result<u32, BuildError> {
+    tables(n).map(|(w, _)| w.at.len() as u32)
+}
+
+/// Adds the switches, processors and links of `n` (already validated); returns the
+/// switch count.
+pub(super) fn build(parts: &mut Parts, n: &NetlistConfig) -> usize {
+    let Ok((w, tables)) = tables(n) else {
+        unreachable!("validated before building")
+    };
+    let sw: Vec<_> = tables
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| parts.switch(format!("c104[{i}]"), w.ports[i].len(), t))
+        .collect();
+    for (t, &(s, p)) in w.at.iter().enumerate() {
+        let proc = parts.processor(t as u32);
+        parts.link(sw[s], p, proc, 0);
+    }
+    for &[a, pa, b, pb] in &n.links {
+        parts.link(sw[a as usize], pa as usize, sw[b as usize], pb as usize);
+    }
+    sw.len()
+}

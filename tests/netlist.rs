@@ -1,0 +1,205 @@
+//! The `netlist` topology form: a network listed switch by switch, with computed
+//! shortest-path or given interval tables (002_90368e98637f104c.txt §7.1). The shipped
+//! example's tables route every pair along a shortest path, every message is
+//! delivered once, given tables are checked, and bad lists name their key.
+
+use emu::config::{load_topology, load_traffic};
+use emu::engine::{RunControl, sequential};
+use emu::network::walk::Walker;
+use emu::network::{Network, build};
+
+fn plan_from(topology: &str, overrides: &[&str]) -> Result<Network, String> {
+    let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let t = load_topology(topology, &o).map_err(|e| e.to_string())?;
+    let f = load_traffic("uniform", &o).map_err(|e| e.to_string())?;
+    build("netlist", &t.config, &f.config, 1).map_err(|e| format!("{}: {}", e.key, e.message))
+}
+
+/// Switch hops of the shipped example: terminal i's switch, and the switch graph.
+const SWITCH_OF: [usize; 11] = [1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0];
+
+fn switches_crossed(a: usize, b: usize) -> usize {
+    // s0 is the hub; s1 and s2 also have a direct link.
+    let hops = match (a.min(b), a.max(b)) {
+        (x, y) if x == y => 0,
+        (0, _) | (1, 2) => 1,
+        _ => 2,
+    };
+    hops + 1
+}
+
+#[test]
+fn computed_tables_route_every_pair_along_a_shortest_path() {
+    let net = plan_from("netlist-tree", &[]).expect("builds");
+    assert_eq!((net.terminal_count(), net.switches), (11, 4));
+    let w = Walker::new(&net);
+    for s in 0..11u32 {
+        for d in 0..11u32 {
+            let r = w.route(s, d, None, &mut |_| 0).expect("routes");
+            assert_eq!(r.terminal, d, "{s}→{d}");
+            let want = switches_crossed(SWITCH_OF[s as usize], SWITCH_OF[d as usize]);
+            assert_eq!(r.switches.len(), want, "{s}→{d}: {:?}", r.switches);
+        }
+    }
+}
+
+#[test]
+fn every_message_is_delivered_once_with_the_credit_check_on() {
+    let net = plan_from(
+        "netlist-tree",
+        &[
+            "injection.kind=batch",
+            "injection.messages=20",
+            "message.bytes=100",
+        ],
+    )
+    .expect("builds");
+    let ctl = RunControl {
+        end_after: net.run.end_after,
+        hard_stop: net.run.hard_stop,
+        deadlock_window: net.run.deadlock_window,
+        check: true,
+    };
+    let o = sequential::run(&net, &ctl, None).expect("runs without deadlock");
+    assert!(o.complete);
+    let delivered: u64 = o.terminals.iter().map(|t| t.counters.delivered).sum();
+    let packets: u64 = o
+        .terminals
+        .iter()
+        .map(|t| t.counters.packets_delivered)
+        .sum();
+    let wrong: u64 = o.terminals.iter().map(|t| t.counters.out_of_order).sum();
+    assert_eq!(delivered, 11 * 20);
+    assert_eq!(packets, 4 * 11 * 20);
+    assert_eq!(wrong, 0);
+    assert_eq!(o.activity.packets_injected, o.activity.packets_ejected);
+}
+
+fn netlist_file(name: &str, network: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("emu-netlist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, format!("[network]\nkind = \"netlist\"\n{network}")).unwrap();
+    path
+}
+
+/// Two switches in a line, two terminals each.
+const LINE: &str =
+    "switches = [3, 3]\nterminals = [[0, 0], [0, 1], [1, 0], [1, 1]]\nlinks = [[0, 2, 1, 2]]\n";
+
+#[test]
+fn given_tables_are_used_and_checked() {
+    let good = netlist_file(
+        "given",
+        &format!(
+            "{LINE}tables = [[[0, 1, 0], [1, 2, 1], [2, 4, 2]], [[0, 2, 2], [2, 3, 0], [3, 4, 1]]]\n"
+        ),
+    );
+    let net = plan_from(good.to_str().unwrap(), &[]).expect("given tables build");
+    let w = Walker::new(&net);
+    for s in 0..4 {
+        for d in 0..4 {
+            assert_eq!(w.route(s, d, None, &mut |_| 0).unwrap().terminal, d);
+        }
+    }
+    for (name, tables, needle) in [
+        (
+            "loop",
+            "[[[0, 1, 0], [1, 2, 1], [2, 4, 2]], [[0, 2, 2], [2, 3, 0], [3, 4, 2]]]",
+            "label 3 loops back",
+        ),
+        (
+            "wrong",
+            "[[[0, 1, 1], [1, 2, 0], [2, 4, 2]], [[0, 2, 2], [2, 3, 0], [3, 4, 1]]]",
+            "reaches terminal",
+        ),
+        (
+            "gap",
+            "[[[0, 1, 0], [2, 4, 2]], [[0, 2, 2], [2, 3, 0], [3, 4, 1]]]",
+            "no route for label 1",
+        ),
+        ("count", "[[[0, 4, 2]]]", "1 tables for 2 switches"),
+        (
+            "free",
+            "[[[0, 1, 0], [1, 2, 1], [2, 4, 2]], [[0, 2, 2], [2, 3, 0], [3, 4, 1]], []]",
+            "3 tables",
+        ),
+    ] {
+        let f = netlist_file(name, &format!("{LINE}tables = {tables}\n"));
+        let e = plan_from(f.to_str().unwrap(), &[]).expect_err(name);
+        assert!(
+            e.starts_with("network.tables:") && e.contains(needle),
+            "{name}: {e}"
+        );
+    }
+}
+
+#[test]
+fn bad_lists_name_their_key() {
+    for (name, network, key, needle) in [
+        (
+            "ports",
+            "switches = [33]\nterminals = [[0, 0]]\n",
+            "network.switches",
+            "1..=32",
+        ),
+        (
+            "noswitch",
+            "switches = [2]\nterminals = [[1, 0]]\n",
+            "network.terminals",
+            "switch 1 does not exist",
+        ),
+        (
+            "twice",
+            "switches = [2]\nterminals = [[0, 0], [0, 0]]\n",
+            "network.terminals",
+            "already used",
+        ),
+        (
+            "port",
+            "switches = [2, 2]\nterminals = [[0, 0], [1, 0]]\nlinks = [[0, 1, 1, 2]]\n",
+            "network.links",
+            "not 2",
+        ),
+        (
+            "apart",
+            "switches = [2, 2]\nterminals = [[0, 0], [1, 0]]\n",
+            "network.links",
+            "not connected",
+        ),
+        (
+            "busy",
+            "switches = [2, 2]\nterminals = [[0, 0], [1, 0]]\nlinks = [[0, 0, 1, 1]]\n",
+            "network.links",
+            "already used",
+        ),
+    ] {
+        let f = netlist_file(name, network);
+        let e = plan_from(f.to_str().unwrap(), &[]).expect_err(name);
+        assert!(
+            e.starts_with(&format!("{key}:")) && e.contains(needle),
+            "{name}: {e}"
+        );
+    }
+    // The command line says the same, with exit code 2.
+    let f = netlist_file("cli", "switches = [2, 2]\nterminals = [[0, 0], [1, 0]]\n");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_emu"))
+        .args(["-t", f.to_str().unwrap(), "-p", "uniform", "-q"])
+        .output()
+        .expect("emu runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("network.links") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+#[test]
+fn the_systematic_pattern_is_refused_on_a_netlist() {
+    let o: Vec<String> = Vec::new();
+    let t = load_topology("netlist-tree", &o).unwrap();
+    let f = load_traffic("systematic", &o).unwrap();
+    let e = build("netlist", &t.config, &f.config, 1).expect_err("no systematic pattern");
+    assert!(e.message.contains("netlist"), "{}", e.message);
+}
