@@ -91,9 +91,17 @@ fn a_deadlock_of_some_flows_while_others_move_is_found_at_the_end_of_the_run() {
     let Err(EngineError::Deadlock { partial, cycle, .. }) = result else {
         panic!("the stuck ring flows were not reported: {result:?}");
     };
-    assert!(partial, "the network kept moving, so this is a partial deadlock");
+    assert!(
+        partial,
+        "the network kept moving, so this is a partial deadlock"
+    );
     let cycle = cycle.expect("a cycle");
-    assert_eq!(waitfor::channels(&cycle).len(), 4, "{:#?}", waitfor::render(&cycle));
+    assert_eq!(
+        waitfor::channels(&cycle).len(),
+        4,
+        "{:#?}",
+        waitfor::render(&cycle)
+    );
     // Terminal 0's flow is not in it.
     assert!(cycle.iter().all(|s| s.packet.is_some_and(|p| p.src != 0)));
 }
