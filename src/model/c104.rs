@@ -217,7 +217,7 @@ impl C104 {
                         let port = &mut self.ports[i];
                         for b in (0..hb).rev() {
                             port.prefix
-                                .push_back(Token::data((label >> (8 * b)) as u8, first.stamp));
+                                .push_back(Token::data((label >> (8 * b)) as u8, first.stamp()));
                         }
                     }
                     self.set_input(i, Input::Header);
@@ -230,16 +230,16 @@ impl C104 {
                     let mut label = 0u32;
                     for k in 0..hb {
                         let t = self.stream_get(i, k).copied().unwrap_or_else(Token::fct);
-                        if t.kind != super::TokenKind::Data {
+                        if t.kind() != super::TokenKind::Data {
                             return Err(ModelError::Protocol {
                                 port: i,
                                 what: format!(
                                     "packet ended inside its {hb}-byte header ({:?})",
-                                    t.kind
+                                    t.kind()
                                 ),
                             });
                         }
-                        label = label << 8 | u32::from(t.byte);
+                        label = label << 8 | u32::from(t.byte());
                     }
                     let action = self
                         .p
@@ -316,7 +316,7 @@ impl C104 {
             let Some(t) = self.stream_pop(i) else { break };
             moved = true;
             self.ports[output].out.push_back(t);
-            if t.kind.is_terminator() {
+            if t.kind().is_terminator() {
                 self.owner[output] = None;
                 self.set_input(i, Input::Idle);
                 reopened = self.stream_len(i) > 0;
@@ -417,7 +417,7 @@ impl C104 {
 
     /// The packet at the head of input `i`, if any.
     fn head_packet(&self, i: PortId) -> Option<super::Stamp> {
-        self.stream_get(i, 0).map(|t| t.stamp)
+        self.stream_get(i, 0).map(|t| t.stamp())
     }
 }
 
@@ -517,7 +517,7 @@ impl Node for C104 {
             if !port.out.is_empty() && port.ep.credit() == 0 {
                 v.push(Wait {
                     port: i,
-                    packet: port.out.front().map(|t| t.stamp),
+                    packet: port.out.front().map(|t| t.stamp()),
                     reason: WaitReason::NoCredit,
                 });
             }
@@ -588,7 +588,7 @@ mod tests {
     fn data_emits(out: &Outbox, port: PortId) -> Vec<Emit> {
         out.emits
             .iter()
-            .filter(|e| e.port == port && e.token.kind != TokenKind::Fct)
+            .filter(|e| e.port == port && e.token.kind() != TokenKind::Fct)
             .copied()
             .collect()
     }
@@ -663,7 +663,7 @@ mod tests {
         let sent = data_emits(&out, 3);
         let order: Vec<(u32, TokenKind)> = sent
             .iter()
-            .map(|e| (e.token.stamp.src, e.token.kind))
+            .map(|e| (e.token.stamp().src, e.token.kind()))
             .collect();
         assert_eq!(
             order,
@@ -702,8 +702,8 @@ mod tests {
         }
         let srcs: Vec<u32> = data_emits(&out, 3)
             .iter()
-            .filter(|e| e.token.kind == TokenKind::Eop)
-            .map(|e| e.token.stamp.src)
+            .filter(|e| e.token.kind() == TokenKind::Eop)
+            .map(|e| e.token.stamp().src)
             .collect();
         assert!(srcs.len() >= 5, "{srcs:?}");
         for w in srcs.windows(3) {
@@ -742,7 +742,7 @@ mod tests {
         }
         let sent: Vec<(TokenKind, u8)> = data_emits(&out, 1)
             .iter()
-            .map(|e| (e.token.kind, e.token.byte))
+            .map(|e| (e.token.kind(), e.token.byte()))
             .collect();
         assert_eq!(
             sent,
@@ -773,10 +773,13 @@ mod tests {
         }
         for (p, u) in used.iter_mut().enumerate() {
             let d = data_emits(&out, p);
-            *u = d.iter().filter(|e| e.token.kind == TokenKind::Eop).count();
-            for e in d.iter().filter(|e| e.token.kind == TokenKind::Data) {
+            *u = d
+                .iter()
+                .filter(|e| e.token.kind() == TokenKind::Eop)
+                .count();
+            for e in d.iter().filter(|e| e.token.kind() == TokenKind::Data) {
                 assert!(
-                    e.token.byte == 3 || e.token.byte as usize == p,
+                    e.token.byte() == 3 || e.token.byte() as usize == p,
                     "random header then original"
                 );
             }
@@ -803,8 +806,8 @@ mod tests {
     fn eops(out: &Outbox, p: PortId) -> Vec<u32> {
         data_emits(out, p)
             .iter()
-            .filter(|e| e.token.kind == TokenKind::Eop)
-            .map(|e| e.token.stamp.src)
+            .filter(|e| e.token.kind() == TokenKind::Eop)
+            .map(|e| e.token.stamp().src)
             .collect()
     }
 

@@ -103,7 +103,7 @@ impl Endpoint {
     /// Accepts a token that arrived from the peer. FCTs add credit; data, EOP and EOM
     /// enter the input buffer and must have been granted credit.
     pub fn receive(&mut self, port: PortId, token: Token) -> Result<(), ModelError> {
-        if !token.kind.is_flow_controlled() {
+        if !token.kind().is_flow_controlled() {
             self.counters.fct_received += 1;
             self.credit += u64::from(self.params.batch);
             return Ok(());
@@ -114,7 +114,7 @@ impl Endpoint {
                 port,
                 what: format!(
                     "a {:?} token arrived with no credit outstanding",
-                    token.kind
+                    token.kind()
                 ),
             });
         }
@@ -203,7 +203,7 @@ impl Endpoint {
     /// Sends a flow-controlled token starting at `now`, using one credit. Returns the
     /// tick its last bit leaves.
     pub fn send_data(&mut self, now: Tick, token: Token) -> Tick {
-        debug_assert!(token.kind.is_flow_controlled());
+        debug_assert!(token.kind().is_flow_controlled());
         debug_assert!(self.credit > 0 && self.start_tick(now) == now && self.fct_owed == 0);
         self.credit -= 1;
         self.counters.flow_sent += 1;
@@ -368,7 +368,7 @@ mod tests {
         tx.receive(0, Token::fct()).unwrap();
         assert_eq!(tx.credit(), 8);
         let (t, end) = tx.send_fct(0);
-        assert_eq!((t.kind, end), (TokenKind::Fct, 4));
+        assert_eq!((t.kind(), end), (TokenKind::Fct, 4));
         let (_, end) = tx.send_fct(4);
         assert_eq!(end, 8);
         assert!(!tx.next_is_fct());

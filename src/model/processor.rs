@@ -141,7 +141,7 @@ mod tests {
 
     fn data(log: &[Emit]) -> Vec<Emit> {
         log.iter()
-            .filter(|e| e.token.kind != TokenKind::Fct)
+            .filter(|e| e.token.kind() != TokenKind::Fct)
             .copied()
             .collect()
     }
@@ -153,8 +153,8 @@ mod tests {
         let [la, _] = run(&mut a, &mut b, 3000);
         let ends: Vec<TokenKind> = data(&la)
             .iter()
-            .filter(|e| e.token.kind.is_terminator())
-            .map(|e| e.token.kind)
+            .filter(|e| e.token.kind().is_terminator())
+            .map(|e| e.token.kind())
             .collect();
         assert_eq!(
             ends,
@@ -179,14 +179,14 @@ mod tests {
         let lb = data(&lb);
         // b sends one empty acknowledge packet (header + EOP) per data packet.
         assert_eq!(lb.len(), 4);
-        assert!(lb.iter().all(|e| e.token.stamp.ack));
+        assert!(lb.iter().all(|e| e.token.stamp().ack));
         // The first data token after the header triggers the acknowledge.
         let first_data_arrival = la[1].at + WIRE;
         assert!(lb[0].at - 10 >= first_data_arrival);
         // The second packet's header starts only after the first ack's EOP has arrived.
         let ack1_arrival = lb[1].at + WIRE;
         let pkt2_start = la[34].at - 10;
-        assert_eq!(la[34].token.stamp.pkt, 1);
+        assert_eq!(la[34].token.stamp().pkt, 1);
         assert!(
             pkt2_start >= ack1_arrival,
             "packet 2 at {pkt2_start}, ack at {ack1_arrival}"
@@ -217,8 +217,8 @@ mod tests {
         let [la, _] = run(&mut a, &mut b, 4000);
         let order: Vec<(u32, u16)> = data(&la)
             .iter()
-            .filter(|e| e.token.kind.is_terminator())
-            .map(|e| (e.token.stamp.seq, e.token.stamp.pkt))
+            .filter(|e| e.token.kind().is_terminator())
+            .map(|e| (e.token.stamp().seq, e.token.stamp().pkt))
             .collect();
         assert_eq!(order, vec![(0, 0), (1, 0), (0, 1), (1, 1)]);
         assert_eq!(b.term.stats().counters.delivered, 2);
@@ -228,8 +228,8 @@ mod tests {
         let [la, _] = run(&mut a, &mut b, 4000);
         let order: Vec<(u32, u16)> = data(&la)
             .iter()
-            .filter(|e| e.token.kind.is_terminator())
-            .map(|e| (e.token.stamp.seq, e.token.stamp.pkt))
+            .filter(|e| e.token.kind().is_terminator())
+            .map(|e| (e.token.stamp().seq, e.token.stamp().pkt))
             .collect();
         assert_eq!(order, vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
     }

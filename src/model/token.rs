@@ -75,24 +75,53 @@ pub struct Stamp {
     pub injected: Tick,
 }
 
-/// One token on a link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One token on a link: a `Copy` value of 32 bytes.
+///
+/// The packet's [`Stamp`] is stored flat beside the kind and the byte, with the kind
+/// and the stamp's `ack` flag sharing one byte: nested, the same fields pad to 40
+/// bytes, and tokens are copied several times per hop (link queue, receive buffer,
+/// output buffer, transmitter).
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Token {
-    /// What kind of token this is.
-    pub kind: TokenKind,
-    /// The byte, for a data token (0 otherwise).
-    pub byte: u8,
-    /// The packet this token belongs to (default for FCTs).
-    pub stamp: Stamp,
+    created: Tick,
+    injected: Tick,
+    src: u32,
+    dst: u32,
+    seq: u32,
+    pkt: u16,
+    byte: u8,
+    /// Bits 0–1: the kind (0 data, 1 EOP, 2 EOM, 3 FCT); bit 2: the stamp's `ack`.
+    tag: u8,
 }
 
+const ACK_BIT: u8 = 4;
+
 impl Token {
+    const fn new(kind: TokenKind, byte: u8, stamp: Stamp) -> Token {
+        let kind_bits = match kind {
+            TokenKind::Data => 0,
+            TokenKind::Eop => 1,
+            TokenKind::Eom => 2,
+            TokenKind::Fct => 3,
+        };
+        Token {
+            created: stamp.created,
+            injected: stamp.injected,
+            src: stamp.src,
+            dst: stamp.dst,
+            seq: stamp.seq,
+            pkt: stamp.pkt,
+            byte,
+            tag: kind_bits | if stamp.ack { ACK_BIT } else { 0 },
+        }
+    }
+
     /// A flow-control token.
     pub const fn fct() -> Token {
-        Token {
-            kind: TokenKind::Fct,
-            byte: 0,
-            stamp: Stamp {
+        Token::new(
+            TokenKind::Fct,
+            0,
+            Stamp {
                 src: 0,
                 dst: 0,
                 seq: 0,
@@ -101,36 +130,93 @@ impl Token {
                 created: 0,
                 injected: 0,
             },
-        }
+        )
     }
 
     /// A data token carrying `byte` for the packet `stamp`.
     pub const fn data(byte: u8, stamp: Stamp) -> Token {
-        Token {
-            kind: TokenKind::Data,
-            byte,
-            stamp,
-        }
+        Token::new(TokenKind::Data, byte, stamp)
     }
 
     /// A terminator (EOP when `last` is false, EOM when true) for the packet `stamp`.
     pub const fn end(last: bool, stamp: Stamp) -> Token {
-        Token {
-            kind: if last { TokenKind::Eom } else { TokenKind::Eop },
-            byte: 0,
-            stamp,
+        Token::new(if last { TokenKind::Eom } else { TokenKind::Eop }, 0, stamp)
+    }
+
+    /// What kind of token this is.
+    pub const fn kind(&self) -> TokenKind {
+        match self.tag & 3 {
+            0 => TokenKind::Data,
+            1 => TokenKind::Eop,
+            2 => TokenKind::Eom,
+            _ => TokenKind::Fct,
+        }
+    }
+
+    /// The byte, for a data token (0 otherwise).
+    pub const fn byte(&self) -> u8 {
+        self.byte
+    }
+
+    /// The packet this token belongs to (default for FCTs).
+    pub const fn stamp(&self) -> Stamp {
+        Stamp {
+            src: self.src,
+            dst: self.dst,
+            seq: self.seq,
+            pkt: self.pkt,
+            ack: self.tag & ACK_BIT != 0,
+            created: self.created,
+            injected: self.injected,
         }
     }
 
     /// Serialisation time of this token in ticks.
     pub const fn bits(&self) -> Tick {
-        self.kind.bits()
+        self.kind().bits()
+    }
+}
+
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Token")
+            .field("kind", &self.kind())
+            .field("byte", &self.byte)
+            .field("stamp", &self.stamp())
+            .finish()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_token_is_32_bytes_and_keeps_every_field() {
+        assert_eq!(std::mem::size_of::<Token>(), 32);
+        let stamp = Stamp {
+            src: 70_000,
+            dst: 3,
+            seq: u32::MAX,
+            pkt: 513,
+            ack: true,
+            created: u64::MAX - 1,
+            injected: 1 << 40,
+        };
+        for t in [
+            Token::data(0xa5, stamp),
+            Token::end(false, stamp),
+            Token::end(true, stamp),
+        ] {
+            assert_eq!(t.stamp(), stamp);
+        }
+        assert_eq!(Token::data(0xa5, stamp).byte(), 0xa5);
+        assert_eq!(Token::data(0xa5, stamp).kind(), TokenKind::Data);
+        assert_eq!(Token::end(false, stamp).kind(), TokenKind::Eop);
+        assert_eq!(Token::end(true, stamp).kind(), TokenKind::Eom);
+        assert_eq!(Token::fct().kind(), TokenKind::Fct);
+        assert!(!Token::fct().stamp().ack);
+    }
 
     #[test]
     fn token_lengths_follow_the_ds_link_encoding() {

@@ -150,13 +150,13 @@ impl Vcp {
         while let Some(t) = self.ep.rx_pop() {
             let rx = &mut self.rx;
             if rx.header_got < hb {
-                if t.kind != TokenKind::Data {
+                if t.kind() != TokenKind::Data {
                     return Err(ModelError::Protocol {
                         port: PORT,
-                        what: format!("packet ended inside its header ({:?})", t.kind),
+                        what: format!("packet ended inside its header ({:?})", t.kind()),
                     });
                 }
-                rx.header = rx.header << 8 | u32::from(t.byte);
+                rx.header = rx.header << 8 | u32::from(t.byte());
                 rx.header_got += 1;
                 if rx.header_got == hb && rx.header != self.label {
                     return Err(ModelError::Routing {
@@ -165,28 +165,28 @@ impl Vcp {
                             "a packet with header {} reached terminal {} ({})",
                             rx.header,
                             self.label,
-                            super::wait::describe_packet(&t.stamp)
+                            super::wait::describe_packet(&t.stamp())
                         ),
                     });
                 }
                 continue;
             }
-            match t.kind {
+            match t.kind() {
                 TokenKind::Data => {
                     if rx.data == 0 && self.p.acknowledge && !rx.acked {
                         rx.acked = true;
-                        self.acks.push_back(t.stamp);
+                        self.acks.push_back(t.stamp());
                     }
                     rx.data += 1;
                 }
                 TokenKind::Eop | TokenKind::Eom => {
-                    let is_ack = t.kind == TokenKind::Eop && rx.data == 0;
-                    if is_ack != t.stamp.ack {
+                    let is_ack = t.kind() == TokenKind::Eop && rx.data == 0;
+                    if is_ack != t.stamp().ack {
                         return Err(ModelError::Protocol {
                             port: PORT,
                             what: format!(
                                 "malformed packet: {}",
-                                super::wait::describe_packet(&t.stamp)
+                                super::wait::describe_packet(&t.stamp())
                             ),
                         });
                     }
@@ -196,12 +196,12 @@ impl Vcp {
                     self.rx = RxPacket::default();
                     if is_ack {
                         term.ack_received();
-                        self.ack_arrived(&t.stamp)?;
+                        self.ack_arrived(&t.stamp())?;
                     } else {
                         if self.p.acknowledge && !acked {
-                            self.acks.push_back(t.stamp); // an empty last packet
+                            self.acks.push_back(t.stamp()); // an empty last packet
                         }
-                        term.packet_delivered(now, data, &t.stamp, t.kind == TokenKind::Eom);
+                        term.packet_delivered(now, data, &t.stamp(), t.kind() == TokenKind::Eom);
                     }
                 }
                 TokenKind::Fct => unreachable!("FCTs never enter the buffer"),
@@ -335,7 +335,7 @@ impl Vcp {
             out.send(PORT, token, at);
             out.activity.tokens_moved += 1;
             pk.sent += 1;
-            if token.kind.is_terminator() {
+            if token.kind().is_terminator() {
                 self.tx = None;
                 self.packet_sent(&pk.stamp);
             } else {
