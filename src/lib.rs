@@ -12,6 +12,7 @@ pub mod deadlock;
 pub mod engine;
 pub mod model;
 pub mod network;
+pub mod pool;
 pub mod reproduce;
 pub mod routing;
 pub mod session;

@@ -5,7 +5,7 @@ use emu::config::{self, FileKind, Loaded, TopologyConfig, TrafficConfig};
 use emu::deadlock;
 use emu::engine::{self, EngineError, EngineKind, RunControl};
 use emu::network::Network;
-use emu::session::Case;
+use emu::session::{Case, shell_quote};
 use emu::stats::{Progress, RunInfo};
 use std::io::Write;
 use std::process::ExitCode;
@@ -445,16 +445,4 @@ fn reproduce_line(
         .map(|s| shell_quote(s))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Quotes `s` for a POSIX shell if it needs it.
-fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
 }

@@ -70,3 +70,16 @@ pub fn stem(name: &str) -> String {
         .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
     base.strip_suffix(".toml").unwrap_or(&base).to_string()
 }
+
+/// Quotes `s` for a POSIX shell if it needs it, so that a printed reproduce command can
+/// be pasted back as it is.
+pub fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}

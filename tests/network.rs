@@ -2,20 +2,16 @@
 //! (every message delivered exactly once, in order, with the credit invariant checked
 //! at every barrier).
 
-use emu::config::{load_topology, load_traffic};
 use emu::engine::{RunControl, RunOutcome, actors, sequential};
-use emu::network::{Network, build};
+use emu::network::Network;
+use emu::session::Case;
 use emu::stats::TerminalStats;
 
-fn sets(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
 fn plan(topology: &str, traffic: &str, overrides: &[&str]) -> Network {
-    let o = sets(overrides);
-    let t = load_topology(topology, &o).expect("topology loads");
-    let f = load_traffic(traffic, &o).expect("traffic loads");
-    build(topology, &t.config, &f.config, 1).expect("plan builds")
+    let sets: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    Case::load(topology, traffic, &sets, 1)
+        .unwrap_or_else(|e| panic!("{topology} × {traffic}: {e}"))
+        .net
 }
 
 fn control(net: &Network, check: bool) -> RunControl {
@@ -26,11 +22,7 @@ fn control(net: &Network, check: bool) -> RunControl {
 }
 
 fn merged(o: &RunOutcome) -> TerminalStats {
-    let mut s = TerminalStats::default();
-    for t in &o.terminals {
-        s.merge(t);
-    }
-    s
+    TerminalStats::total(&o.terminals)
 }
 
 /// The tick a token that is ready at `ready` starts on a link whose last token ended at

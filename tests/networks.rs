@@ -4,17 +4,17 @@
 //! visiting random intermediates, and the systematic-traffic contention bound on the
 //! 6-cube.
 
-use emu::config::{load_topology, load_traffic};
 use emu::engine::{EngineError, RunControl, RunOutcome, sequential};
+use emu::network::Network;
 use emu::network::walk::Walker;
-use emu::network::{Network, build};
+use emu::session::Case;
 use emu::stats::TerminalStats;
 
 fn plan(topology: &str, traffic: &str, overrides: &[&str]) -> Network {
-    let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let t = load_topology(topology, &o).expect("topology loads");
-    let f = load_traffic(traffic, &o).expect("traffic loads");
-    build(topology, &t.config, &f.config, 1).expect("plan builds")
+    let sets: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    Case::load(topology, traffic, &sets, 1)
+        .unwrap_or_else(|e| panic!("{topology} × {traffic}: {e}"))
+        .net
 }
 
 fn control(net: &Network, check: bool) -> RunControl {
@@ -25,11 +25,7 @@ fn control(net: &Network, check: bool) -> RunControl {
 }
 
 fn merged(o: &RunOutcome) -> TerminalStats {
-    let mut s = TerminalStats::default();
-    for t in &o.terminals {
-        s.merge(t);
-    }
-    s
+    TerminalStats::total(&o.terminals)
 }
 
 fn hamming(a: u32, b: u32) -> usize {

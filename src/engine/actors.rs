@@ -9,6 +9,7 @@
 //! stops the run; it never blocks.
 
 use super::check::check_links;
+use super::inbound::{Inbound, Wire};
 use super::runner::{Full, NodeClock, RunError, Wires, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
@@ -17,8 +18,6 @@ use crate::network::{Network, NodeId};
 use crate::time::Tick;
 use async_channel::{Receiver, Sender, TrySendError};
 use std::sync::Arc;
-
-type Wire = (Tick, Token);
 
 /// A command from the coordinator to a node task.
 enum Command {
@@ -52,26 +51,17 @@ struct Out {
 }
 
 struct ActorWires {
-    inputs: Vec<Option<Receiver<Wire>>>,
-    slots: Vec<Option<Wire>>,
+    inputs: Vec<Option<Inbound>>,
     outputs: Vec<Option<Out>>,
 }
 
 impl Wires for ActorWires {
     fn peek(&mut self, port: PortId) -> Option<Tick> {
-        if self.slots[port].is_none()
-            && let Some(rx) = &self.inputs[port]
-        {
-            self.slots[port] = rx.try_recv().ok();
-        }
-        self.slots[port].map(|(t, _)| t)
+        self.inputs[port].as_mut()?.peek()
     }
 
     fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token> {
-        match self.peek(port) {
-            Some(a) if a <= t => self.slots[port].take().map(|(_, tok)| tok),
-            _ => None,
-        }
+        self.inputs[port].as_mut()?.pop_due(t)
     }
 
     fn push(
@@ -100,7 +90,7 @@ async fn actor(
     done: Sender<Report>,
     check: bool,
 ) -> Box<dyn Node> {
-    let ports = wires.slots.len();
+    let ports = wires.inputs.len();
     let mut clock = NodeClock::default();
     let mut out = Outbox::default();
     let mut arrivals = Vec::new();
@@ -121,7 +111,11 @@ async fn actor(
         };
         let check = check.then(|| {
             let counters = (0..ports).map(|p| node.port_counters(p)).collect();
-            let peeked = wires.slots.iter().map(|s| u64::from(s.is_some())).collect();
+            let peeked = wires
+                .inputs
+                .iter()
+                .map(|i| i.as_ref().map_or(0, Inbound::held))
+                .collect();
             (counters, peeked)
         });
         let report = Report {
@@ -204,9 +198,8 @@ async fn coordinate(
         let wires = ActorWires {
             inputs: map[id]
                 .iter()
-                .map(|w| w.inp.map(|d| channels[d].1.clone()))
+                .map(|w| w.inp.map(|d| Inbound::new(channels[d].1.clone())))
                 .collect(),
-            slots: vec![None; map[id].len()],
             outputs: map[id]
                 .iter()
                 .map(|w| {

@@ -13,6 +13,7 @@
 pub mod actors;
 mod barrier;
 mod check;
+mod inbound;
 pub mod partition;
 mod runner;
 mod schedule;

@@ -18,6 +18,7 @@
 
 use super::barrier::SpinBarrier;
 use super::check::check_links;
+use super::inbound::{Inbound, Wire};
 use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
@@ -25,19 +26,16 @@ use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error
 use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
-use async_channel::{Receiver, Sender};
+use async_channel::Sender;
 use std::collections::VecDeque;
 use std::sync::Mutex;
-
-type Wire = (Tick, Token);
 
 /// How one link direction appears to one worker.
 enum Lane {
     /// Both ends in this worker's partition: a plain queue.
     Local(VecDeque<Wire>),
-    /// Arriving from another partition: the channel, and a token taken off it but not
-    /// yet due.
-    From(Receiver<Wire>, Option<Wire>),
+    /// Arriving from another partition.
+    From(Inbound),
     /// Leaving for another partition.
     To(Sender<Wire>),
     /// Neither end is here.
@@ -54,12 +52,7 @@ impl Wires for ShardWires<'_> {
     fn peek(&mut self, port: PortId) -> Option<Tick> {
         match &mut self.lanes[self.ports[port].inp?] {
             Lane::Local(q) => q.front().map(|&(t, _)| t),
-            Lane::From(rx, slot) => {
-                if slot.is_none() {
-                    *slot = rx.try_recv().ok();
-                }
-                slot.map(|(t, _)| t)
-            }
+            Lane::From(inbound) => inbound.peek(),
             Lane::To(_) | Lane::Elsewhere => None,
         }
     }
@@ -70,18 +63,7 @@ impl Wires for ShardWires<'_> {
                 Some(&(a, _)) if a <= t => q.pop_front().map(|(_, tok)| tok),
                 _ => None,
             },
-            Lane::From(rx, slot) => {
-                if slot.is_none() {
-                    *slot = rx.try_recv().ok();
-                }
-                match *slot {
-                    Some((a, tok)) if a <= t => {
-                        *slot = None;
-                        Some(tok)
-                    }
-                    _ => None,
-                }
-            }
+            Lane::From(inbound) => inbound.pop_due(t),
             Lane::To(_) | Lane::Elsewhere => None,
         }
     }
@@ -296,7 +278,7 @@ impl Worker<'_> {
             .enumerate()
             .filter_map(|(d, lane)| match lane {
                 Lane::Local(q) => Some((d, q.len() as u64)),
-                Lane::From(_, slot) => Some((d, u64::from(slot.is_some()))),
+                Lane::From(inbound) => Some((d, inbound.held())),
                 Lane::To(_) | Lane::Elsewhere => None,
             })
             .collect();
@@ -360,7 +342,7 @@ pub fn run(
                 crossing.push((d, tx.clone()));
             }
             lanes[from][d] = Lane::To(tx);
-            lanes[to][d] = Lane::From(rx, None);
+            lanes[to][d] = Lane::From(Inbound::new(rx));
         }
     }
     let mut owned: Vec<Vec<(NodeId, Box<dyn Node>)>> = (0..parts).map(|_| Vec::new()).collect();

@@ -142,7 +142,8 @@ pub struct PortCounters {
     pub capacity: u64,
     /// Tokens of credit per FCT.
     pub batch: u64,
-    /// FCTs this end has decided to send but not yet sent.
+    /// FCTs this end has decided to send but not yet sent: credit already granted for
+    /// free buffer space (000_e95d114b48e985aa.txt §6.2.1), still to go on the wire.
     pub fct_owed: u64,
 }
 

@@ -250,10 +250,7 @@ impl Report {
     /// Builds the report. Terminals are merged in the order given.
     pub fn new(input: &ReportInput) -> Report {
         let outcome = input.outcome;
-        let mut total = TerminalStats::default();
-        for t in &outcome.terminals {
-            total.merge(t);
-        }
+        let total = TerminalStats::total(&outcome.terminals);
         let c = &total.counters;
         let messages = MessageCounts {
             created: c.created,

@@ -48,6 +48,15 @@ pub struct TerminalStats {
 }
 
 impl TerminalStats {
+    /// Every terminal of `all` merged, in the order given.
+    pub fn total<'a>(all: impl IntoIterator<Item = &'a TerminalStats>) -> TerminalStats {
+        let mut total = TerminalStats::default();
+        for t in all {
+            total.merge(t);
+        }
+        total
+    }
+
     /// Adds `other` into `self` (used to merge terminals in node order).
     pub fn merge(&mut self, other: &TerminalStats) {
         self.message_latency.merge(&other.message_latency);

@@ -1,10 +1,11 @@
 //! `emu sweep`: the command-line front end of a load sweep. Bad input gets one line
 //! naming the flag or key and exit code 2.
 
+use super::loads::parse_loads;
 use super::point::{PointError, run_point};
 use super::table::{csv, render, rows, saturation};
-use super::{loads::parse_loads, pool::run_all};
 use crate::config::{self, traffic::InjectionConfig};
+use crate::pool::run_all;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 

@@ -9,7 +9,6 @@
 pub mod cli;
 pub mod loads;
 pub mod point;
-pub mod pool;
 pub mod table;
 
 pub use loads::parse_loads;

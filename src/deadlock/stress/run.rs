@@ -12,8 +12,6 @@ use crate::config::{TopologyConfig, TrafficConfig};
 use crate::deadlock::CycleStep;
 use crate::engine::{self, EngineError, RunControl};
 use crate::network;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The network under test: its name (for the plan) and its configuration, buffers
 /// already chosen.
@@ -136,34 +134,17 @@ pub fn search(
     threads: usize,
     done: impl Fn(&StressCase, &Verdict) + Sync,
 ) -> Result<SearchResult, StressError> {
-    let next = AtomicUsize::new(0);
-    let stop_at = AtomicUsize::new(usize::MAX);
-    let results: Mutex<Vec<Option<Result<Verdict, StressError>>>> =
-        Mutex::new((0..cases.len()).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, cases.len().max(1)) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= cases.len() || i > stop_at.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let c = &cases[i];
-                    let r = run_one(target, &c.traffic, c.seed);
-                    if !matches!(r, Ok(Verdict::Clean { .. })) {
-                        stop_at.fetch_min(i, Ordering::SeqCst);
-                    }
-                    if let Ok(v) = &r {
-                        done(c, v);
-                    }
-                    if let Ok(mut v) = results.lock() {
-                        v[i] = Some(r);
-                    }
-                }
-            });
-        }
-    });
-    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    let results = crate::pool::run_until(
+        cases,
+        threads,
+        |c| run_one(target, &c.traffic, c.seed),
+        |r| !matches!(r, Ok(Verdict::Clean { .. })),
+        |i, r| {
+            if let Ok(v) = r {
+                done(&cases[i], v);
+            }
+        },
+    );
     let (mut ticks, mut incomplete) = (0, 0);
     // Indices are taken in increasing order and a worker only skips an index above a
     // deadlock already found, so every case up to the first deadlock has run.

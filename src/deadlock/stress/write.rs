@@ -3,6 +3,7 @@
 
 use crate::config::TrafficConfig;
 use crate::config::traffic::PatternConfig;
+use crate::session::shell_quote;
 
 /// The traffic file for `t`, with `comments` (one per line) at the top, and for a
 /// `table` pattern the flows of the sending terminals spelled out.
@@ -46,19 +47,10 @@ pub fn command(topology: &str, traffic_path: &str, seed: u64, sets: &[String]) -
         args.push("--set".into());
         args.push(s.clone());
     }
-    args.iter().map(|s| quote(s)).collect::<Vec<_>>().join(" ")
-}
-
-/// Quotes `s` for a POSIX shell if it needs it.
-fn quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
+    args.iter()
+        .map(|s| shell_quote(s))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
