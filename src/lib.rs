@@ -10,13 +10,16 @@
 pub mod config;
 pub mod deadlock;
 pub mod engine;
+pub mod ids;
 pub mod model;
 pub mod network;
+pub mod parts;
 pub mod pool;
 pub mod reproduce;
 pub mod routing;
 pub mod session;
 pub mod stats;
 pub mod sweep;
+pub mod terminal;
 pub mod time;
 pub mod traffic;

@@ -5,8 +5,8 @@
 //! ticks an engine runs it at), until a given tick. What the engines add on top of
 //! this loop is what they cost.
 
-use emu::model::{Outbox, Token};
 use emu::network::Network;
+use emu::parts::dslink::{Outbox, Token};
 use emu::time::Tick;
 use std::collections::VecDeque;
 

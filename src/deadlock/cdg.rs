@@ -13,7 +13,7 @@
 //! 002_90368e98637f104c.txt §7.3.2 states the consequence for the torus: the
 //! wrap-around links "must be doubled to avoid the possibility of deadlock").
 //!
-//! The headers are followed the way the C104 model ([`crate::model::c104`]) and the
+//! The headers are followed the way the C104 model ([`crate::parts::c104`]) and the
 //! table walker ([`crate::network::walk`]) follow them (002 §7.1: interval labelling;
 //! "All routing, header creation and deletion is performed on a per link basis"):
 //!
@@ -24,7 +24,7 @@
 //!   closure branches over the whole range;
 //! - [`RouteAction::Group`] may take any output of the group: it branches over all;
 //! - a terminal (T9000) always accepts what arrives for it (the VCP model consumes
-//!   every token it receives and queues its acknowledges, [`crate::model::vcp`]), so
+//!   every token it receives and queues its acknowledges, [`crate::parts::t9000::vcp`]), so
 //!   the channels into terminals depend on nothing.
 //!
 //! The closure runs over states (channel, top label, whether a random header is on
@@ -37,9 +37,9 @@
 //! with a random header already on top is reported as unsupported rather than
 //! approximated.
 
-use crate::model::PortId;
-use crate::network::{Direction, End, Network, NodeKind, PortWires};
-use crate::routing::RouteAction;
+use crate::model::{LinkProtocol, PortId};
+use crate::network::{Direction, End, Network, PortWires};
+use crate::routing::{RouteAction, Routing};
 
 /// Index of a channel: a link direction in [`Network::directions`] order.
 pub type Channel = usize;
@@ -100,8 +100,8 @@ impl Rows {
 }
 
 /// The forward closure over (channel, label, random) states.
-struct Closure<'a> {
-    net: &'a Network,
+struct Closure<'a, P: LinkProtocol> {
+    net: &'a Network<P>,
     dirs: &'a [Direction],
     ports: Vec<Vec<PortWires>>,
     /// Label of the terminal each node hosts.
@@ -121,9 +121,19 @@ struct Closure<'a> {
     stack: Vec<(Channel, u32, bool)>,
 }
 
-impl Closure<'_> {
+impl<P: LinkProtocol> Closure<'_, P> {
     fn name(&self, e: End) -> String {
         format!("{} port {}", self.net.nodes[e.node].name, e.port)
+    }
+
+    /// The error for a packet reaching a part that forwards without a routing view.
+    fn opaque(&self, e: End) -> CdgError {
+        CdgError(format!(
+            "a packet reaches {}, a {} that forwards packets but offers no routing view: \
+             emu check cannot follow packets through it, so it cannot say whether the network is deadlock-free",
+            self.name(e),
+            self.net.nodes[e.node].part.kind()
+        ))
     }
 
     fn push(&mut self, c: Channel, label: u32, random: bool) -> Result<(), CdgError> {
@@ -143,8 +153,9 @@ impl Closure<'_> {
     /// A packet with top header `label` arrives at the receiving end of `c`.
     fn arrive(&mut self, c: Channel, label: u32, random: bool) -> Result<(), CdgError> {
         let to = self.dirs[c].to;
-        match &self.net.nodes[to.node].kind {
-            NodeKind::Processor(_) => {
+        match self.net.nodes[to.node].part.routing() {
+            Routing::Opaque => Err(self.opaque(to)),
+            Routing::Sink => {
                 let own = self.terminal_of[to.node];
                 if random || own != Some(label) {
                     let what = if random { "random label" } else { "label" };
@@ -156,7 +167,7 @@ impl Closure<'_> {
                 }
                 Ok(())
             }
-            NodeKind::C104(p) => match p.random_headers.get(to.port).copied().flatten() {
+            Routing::Labels(p) => match p.generates(to.port) {
                 None => self.push(c, label, random),
                 Some(_) if random => Err(CdgError(format!(
                     "{} generates random headers, and a packet can arrive there with random \
@@ -179,10 +190,13 @@ impl Closure<'_> {
     /// Routes state (c, label, random) at the switch `c` arrives at.
     fn route(&mut self, c: Channel, label: u32, random: bool) -> Result<(), CdgError> {
         let at = self.dirs[c].to;
-        let NodeKind::C104(p) = &self.net.nodes[at.node].kind else {
-            return Ok(());
+        let p = match self.net.nodes[at.node].part.routing() {
+            Routing::Labels(p) => p,
+            // `arrive` pushes no state for a sink and fails on an opaque part.
+            Routing::Sink => return Ok(()),
+            Routing::Opaque => return Err(self.opaque(at)),
         };
-        let action = p.table.lookup(label).ok_or_else(|| {
+        let action = p.lookup(label).ok_or_else(|| {
             CdgError(format!(
                 "{}: no interval of the routing table contains header {label}",
                 self.name(at)
@@ -235,13 +249,13 @@ impl Closure<'_> {
 impl Cdg {
     /// Builds the dependency graph of `net`'s routing tables by following every
     /// terminal's every destination through them (see the module documentation).
-    pub fn build(net: &Network) -> Result<Cdg, CdgError> {
+    pub fn build<P: LinkProtocol>(net: &Network<P>) -> Result<Cdg, CdgError> {
         let dirs = net.directions();
         let terminals = net.terminal_count() as u32;
         let mut labels = terminals;
         for n in &net.nodes {
-            if let NodeKind::C104(p) = &n.kind {
-                for &(_, hi) in p.random_headers.iter().flatten() {
+            if let Routing::Labels(p) = n.part.routing() {
+                for (_, hi) in p.generated_ranges() {
                     labels = labels.max(hi);
                 }
             }
@@ -432,7 +446,58 @@ impl Cdg {
 mod tests {
     use super::*;
     use crate::config::{TopologyConfig, TrafficConfig};
+    use crate::model::Node;
     use crate::network::build;
+    use crate::parts::Part;
+    use crate::parts::c104::C104Params;
+    use crate::parts::dslink::{DsLink, LinkParams};
+    use crate::routing::{IntervalTable, LabelRouting};
+    use std::sync::Arc;
+
+    /// A C104 with `ports` links routed by `table` (only its routing matters here).
+    fn switch(ports: usize, table: IntervalTable) -> C104Params {
+        C104Params {
+            ports,
+            link: LinkParams::default(),
+            header_bytes: 1,
+            routing_delay: 0,
+            output_buffer: 1,
+            routing: LabelRouting::new(Arc::new(table), ports),
+            seed: 0,
+        }
+    }
+
+    /// A switch that forwards packets but shows no routing view.
+    #[derive(Debug)]
+    struct Opaque(C104Params);
+
+    impl Part<DsLink> for Opaque {
+        fn kind(&self) -> &'static str {
+            "mystery switch"
+        }
+        fn receive_capacity(&self, port: PortId) -> usize {
+            self.0.receive_capacity(port)
+        }
+        fn instantiate(&self) -> Box<dyn Node<DsLink>> {
+            self.0.instantiate()
+        }
+        fn routing(&self) -> Routing<'_> {
+            Routing::Opaque
+        }
+    }
+
+    #[test]
+    fn a_switch_without_a_routing_view_is_an_error_never_acyclic() {
+        let mut n = net("kind = \"grid\"\nside = 2");
+        let table = crate::routing::table::from_fn(4, |_| RouteAction::Output(0));
+        n.nodes[3].part = Arc::new(Opaque(switch(n.nodes[3].ports, table)));
+        let e = Cdg::build(&n).expect_err("an opaque switch cannot be analysed");
+        assert!(
+            e.0.contains("c104[3] port") && e.0.contains("mystery switch"),
+            "{e}"
+        );
+        assert!(e.0.contains("offers no routing view"), "{e}");
+    }
 
     fn net(network: &str) -> Network {
         let t: TopologyConfig = toml::from_str(&format!("[network]\n{network}\n")).expect("topo");
@@ -491,9 +556,8 @@ mod tests {
         let mut n = net("kind = \"grid\"\nside = 2");
         // Switch 0 is at x 0, y 0: its -x link (port 2) is an unused edge link.
         let set = |n: &mut Network, action: RouteAction| {
-            if let NodeKind::C104(p) = &mut n.nodes[0].kind {
-                p.table = std::sync::Arc::new(crate::routing::table::from_fn(4, |_| action));
-            }
+            let table = crate::routing::table::from_fn(4, |_| action);
+            n.nodes[0].part = Arc::new(switch(n.nodes[0].ports, table));
         };
         set(&mut n, RouteAction::Output(2));
         let e = Cdg::build(&n).expect_err("unlinked port");

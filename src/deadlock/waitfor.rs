@@ -19,7 +19,7 @@
 //! through it is an explanation, not a proof — the proof is that no token moved for
 //! the whole deadlock window.
 
-use crate::model::{PortCounters, PortId, Stamp, Wait, WaitReason, wait::describe_packet};
+use crate::model::{LinkProtocol, PortId, Stamp, Wait, WaitReason, wait::describe_packet};
 use crate::network::{End, Network, NodeId};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -72,7 +72,10 @@ pub struct CycleStep {
 
 /// The edges of the wait-for graph, from every node's wait report (`waits[n]` for
 /// node `n`).
-pub fn edges(net: &Network, waits: &[Vec<Wait>]) -> HashMap<Place, (Place, Option<Stamp>, String)> {
+pub fn edges<P: LinkProtocol>(
+    net: &Network<P>,
+    waits: &[Vec<Wait>],
+) -> HashMap<Place, (Place, Option<Stamp>, String)> {
     let mut peer: HashMap<End, End> = HashMap::new();
     for l in &net.links {
         peer.insert(l.a, l.b);
@@ -139,7 +142,10 @@ pub fn edges(net: &Network, waits: &[Vec<Wait>]) -> HashMap<Place, (Place, Optio
 /// The first cycle of the wait-for graph, starting from the lowest place on it (so
 /// the same deadlock always prints the same way), or `None` if the waits form no
 /// cycle.
-pub fn find_cycle(net: &Network, waits: &[Vec<Wait>]) -> Option<Vec<CycleStep>> {
+pub fn find_cycle<P: LinkProtocol>(
+    net: &Network<P>,
+    waits: &[Vec<Wait>],
+) -> Option<Vec<CycleStep>> {
     let e = edges(net, waits);
     let mut starts: Vec<Place> = e.keys().copied().collect();
     starts.sort();
@@ -225,23 +231,20 @@ pub fn render(cycle: &[CycleStep]) -> Vec<String> {
 }
 
 /// True if nothing outside `cycle` can ever break it: at every link the cycle crosses,
-/// the sender has no credit, no FCT is on the wire or owed by the receiver, and the
-/// receiver has no room to grant another batch even once every token in flight to it
-/// has arrived (000 §6.2.1: credit is granted only for free buffer space). Inside a
+/// the link protocol says the sender is blocked for good
+/// ([`LinkProtocol::blocked_for_good`]; for the DS-Link: no credit at the sender, no FCT
+/// on the wire or owed by the receiver, and no room at the receiver to grant another
+/// batch even once every token in flight to it has arrived, INMOS ch. 6 §6.2.1). Inside a
 /// switch, a packet waits only for another packet of the cycle (the holder of its
 /// output, or its full output buffer). So every place waits, forever, for the next:
 /// a deadlock of the cycle's packets even if the rest of the network keeps moving.
-pub fn is_permanent(cycle: &[CycleStep], counters: impl Fn(End) -> PortCounters) -> bool {
+pub fn is_permanent<P: LinkProtocol>(
+    cycle: &[CycleStep],
+    counters: impl Fn(End) -> P::Counters,
+) -> bool {
     let links = channels(cycle);
     !links.is_empty()
-        && links.iter().all(|&(from, to)| {
-            let tx = counters(from);
-            let rx = counters(to);
-            let fct_in_flight = rx.fct_sent.saturating_sub(tx.fct_received);
-            let data_in_flight = tx.flow_sent.saturating_sub(rx.flow_received);
-            tx.credit == 0
-                && fct_in_flight == 0
-                && rx.fct_owed == 0
-                && rx.occupied + data_in_flight + rx.batch > rx.capacity
-        })
+        && links
+            .iter()
+            .all(|&(from, to)| P::blocked_for_good(&counters(from), &counters(to)))
 }

@@ -13,11 +13,14 @@ use super::inbound::{Inbound, Wire};
 use super::runner::{Full, NodeClock, RunError, Wires, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
-use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
+use crate::model::{Activity, LinkProtocol, Node, Outbox, PortId};
 use crate::network::{Network, NodeId};
 use crate::time::Tick;
 use async_channel::{Receiver, Sender, TrySendError};
 use std::sync::Arc;
+
+/// Both ends of one link direction's channel.
+type Channel<P> = (Sender<Wire<P>>, Receiver<Wire<P>>);
 
 /// A command from the coordinator to a node task.
 enum Command {
@@ -33,34 +36,34 @@ enum Command {
 }
 
 /// A node task's report after a window.
-struct Report {
+struct Report<P: LinkProtocol> {
     node: NodeId,
     next: Option<Tick>,
     activity: Activity,
     notify: Vec<(NodeId, Tick)>,
     /// Under `--check`: every port's counters and whether a token sits in the port's
     /// peek slot (taken off the channel but not yet due).
-    check: Option<(Vec<PortCounters>, Vec<u64>)>,
+    check: Option<(Vec<P::Counters>, Vec<u64>)>,
     error: Option<RunError>,
 }
 
-struct Out {
-    tx: Sender<Wire>,
+struct Out<P: LinkProtocol> {
+    tx: Sender<Wire<P>>,
     latency: Tick,
     to: NodeId,
 }
 
-struct ActorWires {
-    inputs: Vec<Option<Inbound>>,
-    outputs: Vec<Option<Out>>,
+struct ActorWires<P: LinkProtocol> {
+    inputs: Vec<Option<Inbound<P>>>,
+    outputs: Vec<Option<Out<P>>>,
 }
 
-impl Wires for ActorWires {
+impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
     fn peek(&mut self, port: PortId) -> Option<Tick> {
         self.inputs[port].as_mut()?.peek()
     }
 
-    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token> {
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token> {
         self.inputs[port].as_mut()?.pop_due(t)
     }
 
@@ -68,7 +71,7 @@ impl Wires for ActorWires {
         &mut self,
         port: PortId,
         at: Tick,
-        token: Token,
+        token: P::Token,
     ) -> Result<Option<(NodeId, Tick)>, Full> {
         let Some(out) = &self.outputs[port] else {
             return Ok(None);
@@ -82,14 +85,14 @@ impl Wires for ActorWires {
 }
 
 /// One node's task: runs windows on command until told to stop, then hands the node back.
-async fn actor(
+async fn actor<P: LinkProtocol>(
     id: NodeId,
-    mut node: Box<dyn Node>,
-    mut wires: ActorWires,
+    mut node: Box<dyn Node<P>>,
+    mut wires: ActorWires<P>,
     commands: Receiver<Command>,
-    done: Sender<Report>,
+    done: Sender<Report<P>>,
     check: bool,
-) -> Box<dyn Node> {
+) -> Box<dyn Node<P>> {
     let ports = wires.inputs.len();
     let mut clock = NodeClock::default();
     let mut out = Outbox::default();
@@ -138,8 +141,8 @@ async fn actor(
 /// The coordinator is itself a task on the runtime, so that its commands and the
 /// nodes' reports wake tasks on the same worker threads (with one thread, no wake-up
 /// crosses threads at all); the calling thread only relays progress to `progress`.
-pub fn run(
-    net: &Network,
+pub fn run<P: LinkProtocol>(
+    net: &Network<P>,
     ctl: &RunControl,
     threads: usize,
     progress: Option<ProgressFn>,
@@ -174,8 +177,8 @@ pub fn run(
     })
 }
 
-async fn coordinate(
-    net: &Network,
+async fn coordinate<P: LinkProtocol>(
+    net: &Network<P>,
     ctl: &RunControl,
     progress_tx: Option<Sender<(Tick, Activity)>>,
 ) -> Result<RunOutcome, EngineError> {
@@ -187,11 +190,11 @@ async fn coordinate(
     let mut progress: Option<ProgressFn> = progress_tx.as_ref().map(|_| &mut relay as ProgressFn);
     let dirs = net.directions();
     let map = net.port_map();
-    let channels: Vec<(Sender<Wire>, Receiver<Wire>)> = dirs
+    let channels: Vec<Channel<P>> = dirs
         .iter()
         .map(|d| async_channel::bounded(d.capacity))
         .collect();
-    let (done_tx, done_rx) = async_channel::unbounded::<Report>();
+    let (done_tx, done_rx) = async_channel::unbounded::<Report<P>>();
     let mut commands = Vec::with_capacity(net.nodes.len());
     let mut handles = Vec::with_capacity(net.nodes.len());
     for (id, node) in net.instantiate().into_iter().enumerate() {
@@ -226,9 +229,9 @@ async fn coordinate(
     let mut clock = RunClock::new(net.min_latency(), ctl.clone());
     let mut due_nodes = Vec::new();
     let mut pool: Vec<Vec<(NodeId, Tick)>> = Vec::new();
-    let mut counters: Vec<Vec<PortCounters>> = map
+    let mut counters: Vec<Vec<P::Counters>> = map
         .iter()
-        .map(|p| vec![PortCounters::default(); p.len()])
+        .map(|p| vec![P::Counters::default(); p.len()])
         .collect();
     let mut peeked: Vec<Vec<u64>> = map.iter().map(|p| vec![0; p.len()]).collect();
     let mut reports = Vec::new();

@@ -1,18 +1,18 @@
-//! The global credit invariant, checked at every barrier under `--check`.
+//! The link protocol's invariant on every link direction, checked at every barrier
+//! under `--check` ([`LinkProtocol::check_direction`]).
 
 use super::EngineError;
-use crate::model::PortCounters;
-use crate::model::dslink::check_direction;
+use crate::model::LinkProtocol;
 use crate::network::{End, Network};
 use crate::time::Tick;
 
 /// Checks both directions of every link. `counters` gives a port's counters,
 /// `in_flight` the tokens the engine holds for a link direction (index into
 /// [`Network::directions`], which lists a→b then b→a for each link).
-pub(super) fn check_links(
-    net: &Network,
+pub(super) fn check_links<P: LinkProtocol>(
+    net: &Network<P>,
     tick: Tick,
-    counters: impl Fn(End) -> PortCounters,
+    counters: impl Fn(End) -> P::Counters,
     in_flight: impl Fn(usize) -> u64,
 ) -> Result<(), EngineError> {
     for (i, l) in net.links.iter().enumerate() {
@@ -21,7 +21,7 @@ pub(super) fn check_links(
         for (from, to, x, y, fwd, back) in
             [(l.a, l.b, &ca, &cb, ab, ba), (l.b, l.a, &cb, &ca, ba, ab)]
         {
-            check_direction(x, y, fwd, back).map_err(|what| EngineError::Invariant {
+            P::check_direction(x, y, fwd, back).map_err(|what| EngineError::Invariant {
                 tick,
                 what: format!(
                     "link {} port {} → {} port {}: {what}",

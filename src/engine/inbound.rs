@@ -2,22 +2,22 @@
 //! taken off the channel one at a time to look at their arrival tick, and a token
 //! that is not yet due waits in a one-token slot until it is.
 
-use crate::model::Token;
+use crate::model::LinkProtocol;
 use crate::time::Tick;
 use async_channel::Receiver;
 
 /// A token on a wire with its arrival tick.
-pub(super) type Wire = (Tick, Token);
+pub(super) type Wire<P> = (Tick, <P as LinkProtocol>::Token);
 
 /// A channel's receiver with a look-ahead slot.
-pub(super) struct Inbound {
-    rx: Receiver<Wire>,
-    slot: Option<Wire>,
+pub(super) struct Inbound<P: LinkProtocol> {
+    rx: Receiver<Wire<P>>,
+    slot: Option<Wire<P>>,
 }
 
-impl Inbound {
+impl<P: LinkProtocol> Inbound<P> {
     /// Reads from `rx`.
-    pub fn new(rx: Receiver<Wire>) -> Inbound {
+    pub fn new(rx: Receiver<Wire<P>>) -> Inbound<P> {
         Inbound { rx, slot: None }
     }
 
@@ -30,7 +30,7 @@ impl Inbound {
     }
 
     /// Takes the next token if it has arrived by tick `t`.
-    pub fn pop_due(&mut self, t: Tick) -> Option<Token> {
+    pub fn pop_due(&mut self, t: Tick) -> Option<P::Token> {
         match self.peek() {
             Some(a) if a <= t => self.slot.take().map(|(_, tok)| tok),
             _ => None,

@@ -20,9 +20,9 @@ mod schedule;
 pub mod sequential;
 pub mod sharded;
 
-use crate::model::{Activity, Wait};
-use crate::network::{End, NodeId};
-use crate::stats::TerminalStats;
+use crate::model::{Activity, LinkProtocol, Node, Wait};
+use crate::network::{Direction, End, Network, NodeId, PortWires};
+use crate::terminal::TerminalStats;
 use crate::time::Tick;
 
 /// What ends a run and what is checked while it goes.
@@ -41,7 +41,7 @@ pub struct RunControl {
 
 impl RunControl {
     /// What the plan's run phases ask for, without `--check`.
-    pub fn for_plan(net: &crate::network::Network) -> RunControl {
+    pub fn for_plan<P: LinkProtocol>(net: &Network<P>) -> RunControl {
         RunControl {
             end_after: net.run.end_after,
             hard_stop: net.run.hard_stop,
@@ -189,9 +189,9 @@ fn deadlock_message(partial: bool, since: Tick, tick: Tick, in_flight: u64) -> S
 }
 
 /// Builds the deadlock error from every node's wait report.
-fn deadlock_error(
-    net: &crate::network::Network,
-    nodes: &[&dyn crate::model::Node],
+fn deadlock_error<P: LinkProtocol>(
+    net: &Network<P>,
+    nodes: &[Box<dyn Node<P>>],
     since: Tick,
     at: Tick,
     in_flight: u64,
@@ -219,10 +219,10 @@ fn deadlock_error(
 }
 
 /// Names the node, port and link of a failure inside a node's window.
-fn run_error(
-    net: &crate::network::Network,
-    dirs: &[crate::network::Direction],
-    map: &[Vec<crate::network::PortWires>],
+fn run_error<P: LinkProtocol>(
+    net: &Network<P>,
+    dirs: &[Direction],
+    map: &[Vec<PortWires>],
     node: NodeId,
     e: runner::RunError,
 ) -> EngineError {
@@ -276,9 +276,9 @@ fn run_error(
 }
 
 /// Every terminal's statistics, in terminal order.
-fn terminal_stats(
-    net: &crate::network::Network,
-    nodes: &[Box<dyn crate::model::Node>],
+fn terminal_stats<P: LinkProtocol>(
+    net: &Network<P>,
+    nodes: &[Box<dyn Node<P>>],
 ) -> Vec<TerminalStats> {
     net.terminals
         .iter()
@@ -287,10 +287,10 @@ fn terminal_stats(
 }
 
 /// Turns the scheduler's final decision into the run's result, given the nodes.
-fn conclude(
-    net: &crate::network::Network,
+fn conclude<P: LinkProtocol>(
+    net: &Network<P>,
     sched: &schedule::RunClock,
-    nodes: &[Box<dyn crate::model::Node>],
+    nodes: &[Box<dyn Node<P>>],
     end: Result<bool, (Tick, Tick)>,
 ) -> Result<RunOutcome, EngineError> {
     match end {
@@ -299,14 +299,13 @@ fn conclude(
             // break are deadlocked: part of the network while the rest kept moving
             // (measured messages may all have been delivered: a stuck source creates
             // no new ones).
-            let refs: Vec<&dyn crate::model::Node> = nodes.iter().map(|n| n.as_ref()).collect();
             if let EngineError::Deadlock {
                 stuck,
                 cycle: Some(cycle),
                 in_flight,
                 ..
-            } = deadlock_error(net, &refs, sched.now(), sched.now(), sched.in_flight())
-                && crate::deadlock::waitfor::is_permanent(&cycle, |e| {
+            } = deadlock_error(net, nodes, sched.now(), sched.now(), sched.in_flight())
+                && crate::deadlock::waitfor::is_permanent::<P>(&cycle, |e| {
                     nodes[e.node].port_counters(e.port)
                 })
             {
@@ -321,9 +320,6 @@ fn conclude(
             }
             Ok(sched.outcome(terminal_stats(net, nodes), complete))
         }
-        Err((since, at)) => {
-            let refs: Vec<&dyn crate::model::Node> = nodes.iter().map(|n| n.as_ref()).collect();
-            Err(deadlock_error(net, &refs, since, at, sched.in_flight()))
-        }
+        Err((since, at)) => Err(deadlock_error(net, nodes, since, at, sched.in_flight())),
     }
 }

@@ -10,11 +10,12 @@
 //! 2^k switches is a k-dimensional sub-cube, so with 2^p parts only the links of the
 //! top p dimensions cross; on a ring a run is an arc (two links cross per part).
 
+use crate::model::LinkProtocol;
 use crate::network::{Network, NodeId};
 
 /// The part (0..parts) of every node, and the number of parts actually used (at most
 /// the number of hubs, at least 1).
-pub fn partition(net: &Network, parts: usize) -> (Vec<usize>, usize) {
+pub fn partition<P: LinkProtocol>(net: &Network<P>, parts: usize) -> (Vec<usize>, usize) {
     let n = net.nodes.len();
     let mut degree = vec![0usize; n];
     let mut neighbour: Vec<Option<NodeId>> = vec![None; n];
@@ -43,7 +44,7 @@ pub fn partition(net: &Network, parts: usize) -> (Vec<usize>, usize) {
 }
 
 /// Number of links whose two ends are in different parts.
-pub fn crossing_links(net: &Network, part: &[usize]) -> usize {
+pub fn crossing_links<P: LinkProtocol>(net: &Network<P>, part: &[usize]) -> usize {
     net.links
         .iter()
         .filter(|l| part[l.a.node] != part[l.b.node])

@@ -2,7 +2,7 @@
 //! state machine at each tick it has something due, and hands what it sends to the
 //! wires. Shared by both engines, so they cannot differ in what a node sees.
 
-use crate::model::{ModelError, Node, Outbox, PortId, Token};
+use crate::model::{LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::NodeId;
 use crate::time::Tick;
 
@@ -14,18 +14,18 @@ pub(super) struct Full {
 }
 
 /// How a node's ports reach the rest of the network.
-pub(super) trait Wires {
+pub(super) trait Wires<P: LinkProtocol> {
     /// Arrival tick of the next token waiting on input `port`, if any.
     fn peek(&mut self, port: PortId) -> Option<Tick>;
     /// Takes the next token waiting on input `port` if it has arrived by tick `t`.
-    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token>;
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token>;
     /// Sends `token` out of `port`, leaving the transmitter at `at`. Returns the
     /// receiving node and the arrival tick, or `None` for an unconnected port.
     fn push(
         &mut self,
         port: PortId,
         at: Tick,
-        token: Token,
+        token: P::Token,
     ) -> Result<Option<(NodeId, Tick)>, Full>;
 }
 
@@ -58,13 +58,13 @@ impl Default for NodeClock {
 /// Nothing sent during the window can arrive before `end`, so the input ports are
 /// peeked once and then only after they are read.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn run_window(
-    node: &mut dyn Node,
+pub(super) fn run_window<P: LinkProtocol>(
+    node: &mut dyn Node<P>,
     ports: usize,
-    wires: &mut impl Wires,
+    wires: &mut impl Wires<P>,
     clock: &mut NodeClock,
     end: Tick,
-    out: &mut Outbox,
+    out: &mut Outbox<P::Token>,
     notify: &mut Vec<(NodeId, Tick)>,
     arrivals: &mut Vec<Tick>,
 ) -> Result<Option<Tick>, RunError> {

@@ -4,11 +4,12 @@
 //! networks and want neither threads nor a runtime.
 
 use super::{EngineError, ProgressFn, RunControl, RunOutcome};
+use crate::model::LinkProtocol;
 use crate::network::Network;
 
 /// Runs `net` to completion on the calling thread.
-pub fn run(
-    net: &Network,
+pub fn run<P: LinkProtocol>(
+    net: &Network<P>,
     ctl: &RunControl,
     progress: Option<ProgressFn>,
 ) -> Result<RunOutcome, EngineError> {

@@ -23,32 +23,35 @@ use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
-use crate::model::{Activity, Node, Outbox, PortCounters, PortId, Token};
+use crate::model::{Activity, LinkProtocol, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
 use async_channel::Sender;
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
+/// The nodes one worker owns, with their ids.
+type Owned<P> = Vec<(NodeId, Box<dyn Node<P>>)>;
+
 /// How one link direction appears to one worker.
-enum Lane {
+enum Lane<P: LinkProtocol> {
     /// Both ends in this worker's partition: a plain queue.
-    Local(VecDeque<Wire>),
+    Local(VecDeque<Wire<P>>),
     /// Arriving from another partition.
-    From(Inbound),
+    From(Inbound<P>),
     /// Leaving for another partition.
-    To(Sender<Wire>),
+    To(Sender<Wire<P>>),
     /// Neither end is here.
     Elsewhere,
 }
 
-struct ShardWires<'a> {
-    lanes: &'a mut [Lane],
+struct ShardWires<'a, P: LinkProtocol> {
+    lanes: &'a mut [Lane<P>],
     ports: &'a [PortWires],
     dirs: &'a [Direction],
 }
 
-impl Wires for ShardWires<'_> {
+impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
     fn peek(&mut self, port: PortId) -> Option<Tick> {
         match &mut self.lanes[self.ports[port].inp?] {
             Lane::Local(q) => q.front().map(|&(t, _)| t),
@@ -57,7 +60,7 @@ impl Wires for ShardWires<'_> {
         }
     }
 
-    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<Token> {
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token> {
         match &mut self.lanes[self.ports[port].inp?] {
             Lane::Local(q) => match q.front() {
                 Some(&(a, _)) if a <= t => q.pop_front().map(|(_, tok)| tok),
@@ -72,7 +75,7 @@ impl Wires for ShardWires<'_> {
         &mut self,
         port: PortId,
         at: Tick,
-        token: Token,
+        token: P::Token,
     ) -> Result<Option<(NodeId, Tick)>, Full> {
         let Some(d) = self.ports[port].out else {
             return Ok(None);
@@ -99,11 +102,10 @@ impl Wires for ShardWires<'_> {
 
 /// A worker's `--check` data: every port's counters, and tokens in flight per
 /// direction (index into [`Network::directions`]).
-type CheckData = (Vec<(End, PortCounters)>, Vec<(usize, u64)>);
+type CheckData<C> = (Vec<(End, C)>, Vec<(usize, u64)>);
 
 /// What a worker publishes for the others at each barrier.
-#[derive(Default)]
-struct Slot {
+struct Slot<P: LinkProtocol> {
     activity: Activity,
     runs: u64,
     /// The first node (in node order) that failed in the last window, and why.
@@ -112,18 +114,30 @@ struct Slot {
     /// Under `--check`: counters of every port of this worker's nodes, and the tokens
     /// in flight on every direction this worker receives that only it can see (its
     /// queues, and tokens taken off a channel but not yet due).
-    check: Option<CheckData>,
+    check: Option<CheckData<P::Counters>>,
 }
 
-struct Shared {
+impl<P: LinkProtocol> Default for Slot<P> {
+    fn default() -> Self {
+        Slot {
+            activity: Activity::default(),
+            runs: 0,
+            error: None,
+            next_due: None,
+            check: None,
+        }
+    }
+}
+
+struct Shared<P: LinkProtocol> {
     barrier: SpinBarrier,
     /// Wake-ups for another partition's nodes: `mail[to * parts + from]`.
     mail: Vec<Mutex<Vec<(NodeId, Tick)>>>,
-    slots: Vec<Mutex<Slot>>,
+    slots: Vec<Mutex<Slot<P>>>,
     check_error: Mutex<Option<EngineError>>,
     /// Every channel that crosses partitions, by direction, so that the `--check`
     /// can count its tokens while no worker runs.
-    crossing: Vec<(usize, Sender<Wire>)>,
+    crossing: Vec<(usize, Sender<Wire<P>>)>,
 }
 
 /// Why a worker stopped.
@@ -132,22 +146,22 @@ enum Stop {
     Failed,
 }
 
-struct Worker<'a> {
+struct Worker<'a, P: LinkProtocol> {
     id: usize,
     parts: usize,
-    net: &'a Network,
+    net: &'a Network<P>,
     ctl: &'a RunControl,
     dirs: &'a [Direction],
     map: &'a [Vec<PortWires>],
     owner: &'a [usize],
     /// For each node of the network, its index in this worker's `nodes` (if it owns it).
     index: Vec<usize>,
-    nodes: Vec<(NodeId, Box<dyn Node>)>,
+    nodes: Owned<P>,
     clocks: Vec<NodeClock>,
-    lanes: Vec<Lane>,
+    lanes: Vec<Lane<P>>,
     due: DueQueue,
     clock: RunClock,
-    shared: &'a Shared,
+    shared: &'a Shared<P>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -156,7 +170,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-impl Worker<'_> {
+impl<P: LinkProtocol> Worker<'_, P> {
     fn run(&mut self, mut progress: Option<ProgressFn>) -> Stop {
         let mut start: Tick = 0;
         let mut due = Vec::new();
@@ -265,7 +279,7 @@ impl Worker<'_> {
     }
 
     /// This worker's share of the `--check` data.
-    fn check_data(&self) -> CheckData {
+    fn check_data(&self) -> CheckData<P::Counters> {
         let mut counters = Vec::new();
         for (n, node) in &self.nodes {
             for port in 0..self.map[*n].len() {
@@ -288,10 +302,10 @@ impl Worker<'_> {
     /// Worker 0 checks every link with every worker's data (between the barriers,
     /// while no node runs).
     fn check_all(&self, tick: Tick) {
-        let mut counters: Vec<Vec<PortCounters>> = self
+        let mut counters: Vec<Vec<P::Counters>> = self
             .map
             .iter()
-            .map(|p| vec![PortCounters::default(); p.len()])
+            .map(|p| vec![P::Counters::default(); p.len()])
             .collect();
         let mut in_flight = vec![0u64; self.dirs.len()];
         for s in &self.shared.slots {
@@ -319,8 +333,8 @@ impl Worker<'_> {
 }
 
 /// Runs `net` on `threads` worker threads (the calling thread is one of them).
-pub fn run(
-    net: &Network,
+pub fn run<P: LinkProtocol>(
+    net: &Network<P>,
     ctl: &RunControl,
     threads: usize,
     progress: Option<ProgressFn>,
@@ -328,7 +342,7 @@ pub fn run(
     let (owner, parts) = partition(net, threads);
     let dirs = net.directions();
     let map = net.port_map();
-    let mut lanes: Vec<Vec<Lane>> = (0..parts)
+    let mut lanes: Vec<Vec<Lane<P>>> = (0..parts)
         .map(|_| (0..dirs.len()).map(|_| Lane::Elsewhere).collect())
         .collect();
     let mut crossing = Vec::new();
@@ -345,7 +359,7 @@ pub fn run(
             lanes[to][d] = Lane::From(Inbound::new(rx));
         }
     }
-    let mut owned: Vec<Vec<(NodeId, Box<dyn Node>)>> = (0..parts).map(|_| Vec::new()).collect();
+    let mut owned: Vec<Owned<P>> = (0..parts).map(|_| Vec::new()).collect();
     let mut index = vec![usize::MAX; net.nodes.len()];
     for (n, node) in net.instantiate().into_iter().enumerate() {
         index[n] = owned[owner[n]].len();
@@ -359,7 +373,7 @@ pub fn run(
         crossing,
     };
     let clock = RunClock::new(net.min_latency(), ctl.clone());
-    let mut workers: Vec<Worker> = owned
+    let mut workers: Vec<Worker<P>> = owned
         .into_iter()
         .zip(lanes)
         .enumerate()
@@ -408,13 +422,13 @@ pub fn run(
         }
     }
     let clock = all[0].clock.clone();
-    let mut nodes: Vec<Option<Box<dyn Node>>> = (0..net.nodes.len()).map(|_| None).collect();
+    let mut nodes: Vec<Option<Box<dyn Node<P>>>> = (0..net.nodes.len()).map(|_| None).collect();
     for w in &mut all {
         for (n, node) in w.nodes.drain(..) {
             nodes[n] = Some(node);
         }
     }
-    let nodes: Vec<Box<dyn Node>> = nodes
+    let nodes: Vec<Box<dyn Node<P>>> = nodes
         .into_iter()
         .map(|n| n.ok_or_else(|| EngineError::Internal("a node was lost".into())))
         .collect::<Result<_, _>>()?;

@@ -1,41 +1,33 @@
-//! The hardware layer: one plain synchronous state machine per hardware part.
+//! The hardware layer's contract: what a part is to an engine.
 //!
-//! Nothing here knows about tasks, channels or threads (../shared/DESIGN.md "Layers").
-//! An engine hands a [`Node`] the tokens that arrived on its ports at tick `now`
-//! ([`Node::receive`], in port order, FIFO per port), then calls [`Node::step`], which
-//! pushes the tokens the node sends into an [`Outbox`] and returns when the node next
-//! needs to run on its own. Every rule is unit-tested by driving ticks by hand.
+//! Nothing here knows about tasks, channels or threads (docs/architecture.md "Layers"),
+//! nor about any one link protocol. An engine hands a [`Node`] the tokens that arrived
+//! on its ports at tick `now` ([`Node::receive`], in port order, FIFO per port), then
+//! calls [`Node::step`], which pushes the tokens the node sends into an [`Outbox`] and
+//! returns when the node next needs to run on its own. Every rule of a part is
+//! unit-tested by driving ticks by hand.
 //!
-//! Engine nodes are chip-level parts that own their DS-Link endpoints: a [`c104::C104`]
-//! switch owns one [`dslink::Endpoint`] per link, and a [`processor::Processor`] (a
-//! T9000) owns a [`vcp::Vcp`] with its endpoint and the [`terminal::Terminal`] process
-//! that sources and sinks traffic. Inside a chip there is no wire and no protocol, so
-//! splitting these into separate actors would add latency and credit exchanges the
-//! hardware does not have.
+//! What a token is, and what each port counts, is the network's [`LinkProtocol`]. The
+//! parts themselves live in [`crate::parts`], one folder per hardware family.
 
-pub mod c104;
-pub mod dslink;
-pub mod processor;
-pub mod terminal;
-pub mod token;
-pub mod vcp;
+pub mod packet;
+pub mod protocol;
 pub mod wait;
 
-use crate::stats::TerminalStats;
+pub use crate::ids::PortId;
+use crate::terminal::TerminalStats;
 use crate::time::Tick;
-pub use token::{Stamp, Token, TokenKind};
+pub use packet::Stamp;
+pub use protocol::{LinkProtocol, Violation};
 pub use wait::{Wait, WaitReason};
 
-/// Index of a port (a link attachment) on a node.
-pub type PortId = usize;
-
-/// One token handed to the engine for sending.
+/// One token handed to the engine for sending; `T` is the link protocol's token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Emit {
+pub struct Emit<T> {
     /// Port the token leaves on.
     pub port: PortId,
     /// The token.
-    pub token: Token,
+    pub token: T,
     /// Tick at which the token's last bit has left the transmitter (≥ the current
     /// tick). The engine adds the link's latency to get its arrival tick.
     pub at: Tick,
@@ -71,18 +63,28 @@ impl Activity {
     }
 }
 
-/// Where a node puts what it sends during one [`Node::step`].
-#[derive(Debug, Default)]
-pub struct Outbox {
+/// Where a node puts what it sends during one [`Node::step`]; `T` is the link
+/// protocol's token.
+#[derive(Debug)]
+pub struct Outbox<T> {
     /// Tokens to send, in the order they were produced.
-    pub emits: Vec<Emit>,
+    pub emits: Vec<Emit<T>>,
     /// Progress counters accumulated since the engine last cleared them.
     pub activity: Activity,
 }
 
-impl Outbox {
+impl<T> Default for Outbox<T> {
+    fn default() -> Self {
+        Outbox {
+            emits: Vec::new(),
+            activity: Activity::default(),
+        }
+    }
+}
+
+impl<T> Outbox<T> {
     /// Queues `token` on `port`, fully transmitted at tick `at`.
-    pub fn send(&mut self, port: PortId, token: Token, at: Tick) {
+    pub fn send(&mut self, port: PortId, token: T, at: Tick) {
         self.emits.push(Emit { port, token, at });
     }
 }
@@ -91,8 +93,8 @@ impl Outbox {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
     /// Credit flow control failed: a token arrived with no credit granted for it, or a
-    /// buffer overflowed (000_e95d114b48e985aa.txt §6.2.1: the credit a receiver issues
-    /// must never exceed its free buffer space).
+    /// buffer overflowed (INMOS ch. 6 §6.2.1: the credit a receiver issues must
+    /// never exceed its free buffer space).
     #[error("flow-control violation on port {port}: {what}")]
     FlowControl {
         /// Port on which it happened.
@@ -118,47 +120,18 @@ pub enum ModelError {
     },
 }
 
-/// Cumulative counters of one DS-Link endpoint, for the global credit check.
-///
-/// For a link direction A→B, with in-flight counts taken from the engine's channel:
-/// A's credit + data tokens in flight A→B + 8 × FCTs in flight B→A + tokens in B's
-/// buffer ≤ B's capacity (../shared/DESIGN.md "Flow control is modelled, not assumed";
-/// 000 §6.2.1 "input.cap.0 + #0.id ≥ #(1.ot⌈F) × bsize").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PortCounters {
-    /// Flow-controlled tokens sent.
-    pub flow_sent: u64,
-    /// FCTs sent.
-    pub fct_sent: u64,
-    /// Flow-controlled tokens received.
-    pub flow_received: u64,
-    /// FCTs received.
-    pub fct_received: u64,
-    /// Tokens this end may still send (output credit).
-    pub credit: u64,
-    /// Tokens held in this end's input buffer.
-    pub occupied: u64,
-    /// This end's input buffer capacity in tokens.
-    pub capacity: u64,
-    /// Tokens of credit per FCT.
-    pub batch: u64,
-    /// FCTs this end has decided to send but not yet sent: credit already granted for
-    /// free buffer space (000_e95d114b48e985aa.txt §6.2.1), still to go on the wire.
-    pub fct_owed: u64,
-}
-
-/// A hardware part as the engine sees it.
-pub trait Node: Send {
+/// A hardware part's state machine as the engine sees it, on link protocol `P`.
+pub trait Node<P: LinkProtocol>: Send {
     /// Delivers `token`, which arrived on `port` at tick `now`. Called for every token
     /// due at `now`, in port order and FIFO per port, before [`Node::step`].
-    fn receive(&mut self, now: Tick, port: PortId, token: Token) -> Result<(), ModelError>;
+    fn receive(&mut self, now: Tick, port: PortId, token: P::Token) -> Result<(), ModelError>;
 
     /// Advances the node to tick `now`: it may move tokens internally and send tokens
     /// (into `out`). Returns the next tick at which it must run even if nothing arrives.
-    fn step(&mut self, now: Tick, out: &mut Outbox) -> Result<Option<Tick>, ModelError>;
+    fn step(&mut self, now: Tick, out: &mut Outbox<P::Token>) -> Result<Option<Tick>, ModelError>;
 
-    /// Cumulative link counters of `port`, for the credit invariant check.
-    fn port_counters(&self, port: PortId) -> PortCounters;
+    /// Cumulative link counters of `port`, for the protocol's invariant check.
+    fn port_counters(&self, port: PortId) -> P::Counters;
 
     /// What the node is waiting for, for deadlock diagnosis. Empty when it holds no
     /// packet.

@@ -1,17 +1,17 @@
 //! Turns a topology and a traffic file into a validated [`Network`]. Every check that
 //! can fail names the key it is about, so the front end can point at the file line.
 
-use super::{End, Link, Network, NodeId, NodeKind, NodeSpec, RunPlan, family};
+use super::{End, Link, Network, NodeId, NodeSpec, RunPlan, family};
 use crate::config::traffic::{InjectionConfig, PatternConfig};
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::model::PortId;
-use crate::model::c104::C104Params;
-use crate::model::dslink::LinkParams;
-use crate::model::processor::ProcessorParams;
-use crate::model::terminal::TerminalParams;
-use crate::model::token::DATA_TOKEN_BITS;
-use crate::model::vcp::VcpParams;
-use crate::routing::IntervalTable;
+use crate::parts::c104::C104Params;
+use crate::parts::dslink::token::DATA_TOKEN_BITS;
+use crate::parts::dslink::{LinkParams, wire_capacity};
+use crate::parts::t9000::ProcessorParams;
+use crate::parts::t9000::vcp::VcpParams;
+use crate::routing::{IntervalTable, LabelRouting};
+use crate::terminal::TerminalParams;
 use crate::time::{Tick, TimeBase};
 use crate::traffic::pattern::resolve;
 use crate::traffic::{Destination, Injection};
@@ -77,22 +77,35 @@ pub(super) struct Parts {
 impl Parts {
     /// Adds a C104 with `ports` links routed by `table`; returns its id.
     pub(super) fn switch(&mut self, name: String, ports: usize, table: IntervalTable) -> NodeId {
+        self.generating_switch(name, ports, table, [], (0, 0))
+    }
+
+    /// Adds a C104 with `ports` links routed by `table`, whose input links `generating`
+    /// prepend to every packet a random header drawn from `[lo, hi)` (INMOS ch. 7 §7.1,
+    /// universal routing); returns its id.
+    pub(super) fn generating_switch(
+        &mut self,
+        name: String,
+        ports: usize,
+        table: IntervalTable,
+        generating: impl IntoIterator<Item = PortId>,
+        range: (u32, u32),
+    ) -> NodeId {
         let id = self.nodes.len();
+        let mut routing = LabelRouting::new(Arc::new(table), ports);
+        for port in generating {
+            routing.generate_on(port, range);
+        }
         let p = C104Params {
             ports,
             link: self.link,
             header_bytes: self.header_bytes,
             routing_delay: self.routing_delay,
             output_buffer: self.output_buffer,
-            table: Arc::new(table),
-            random_headers: vec![None; ports],
+            routing,
             seed: mix_seed(self.seed, id as u64),
         };
-        self.nodes.push(NodeSpec {
-            name,
-            kind: NodeKind::C104(p),
-            ports,
-        });
+        self.nodes.push(NodeSpec::new(name, p, ports));
         id
     }
 
@@ -110,22 +123,11 @@ impl Parts {
             vcp: self.vcp.clone(),
             terminal,
         };
-        self.nodes.push(NodeSpec {
-            name: format!("t9000[{label}]"),
-            kind: NodeKind::Processor(p),
-            ports: 1,
-        });
+        self.nodes
+            .push(NodeSpec::new(format!("t9000[{label}]"), p, 1));
         debug_assert_eq!(self.terminals.len(), label as usize);
         self.terminals.push(id);
         id
-    }
-
-    /// Makes input `port` of switch `node` prepend a random header drawn from
-    /// `[lo, hi)` to every packet (002 §7.1, universal routing).
-    pub(super) fn random_headers(&mut self, node: NodeId, port: PortId, (lo, hi): (u32, u32)) {
-        if let NodeKind::C104(p) = &mut self.nodes[node].kind {
-            p.random_headers[port] = Some((lo, hi));
-        }
     }
 
     /// Connects port `pa` of node `a` to port `pb` of node `b`.
@@ -134,6 +136,7 @@ impl Parts {
             End { node: a, port: pa },
             End { node: b, port: pb },
             self.latency,
+            wire_capacity(self.latency),
         ));
     }
 }

@@ -22,8 +22,13 @@ pub(super) fn build(parts: &mut Parts, n: u32, universal: bool, sets: u32) -> us
     for s in 0..size {
         if universal {
             let table = universal::table_on(n, s, sets);
-            let id = parts.switch(format!("c104[{s}]"), ports, table);
-            parts.random_headers(id, terminal_port, universal::random_range(n));
+            parts.generating_switch(
+                format!("c104[{s}]"),
+                ports,
+                table,
+                [terminal_port],
+                universal::random_range(n),
+            );
         } else {
             parts.switch(
                 format!("c104[{s}]"),

@@ -15,9 +15,16 @@ pub(super) fn build(parts: &mut Parts, shape: Kary) -> usize {
     let size = shape.switches();
     let ports = shape.ports();
     for s in 0..size {
-        let id = parts.switch(format!("c104[{s}]"), ports, shape.table(s));
         if shape.universal {
-            parts.random_headers(id, TERMINAL_PORT, shape.random_range());
+            parts.generating_switch(
+                format!("c104[{s}]"),
+                ports,
+                shape.table(s),
+                [TERMINAL_PORT],
+                shape.random_range(),
+            );
+        } else {
+            parts.switch(format!("c104[{s}]"), ports, shape.table(s));
         }
     }
     for s in 0..size {

@@ -16,12 +16,14 @@ pub(super) fn build(parts: &mut Parts, shape: Min) -> usize {
     let universal = shape.routing == RoutingMode::Universal;
     let mut left = Vec::new();
     for l in 0..b {
-        let id = parts.switch(format!("left[{l}]"), 32, shape.left_table(l));
-        if universal {
-            for p in 0..SIDE as usize {
-                parts.random_headers(id, p, shape.random_range());
-            }
-        }
+        let generating = if universal { 0..SIDE as usize } else { 0..0 };
+        let id = parts.generating_switch(
+            format!("left[{l}]"),
+            32,
+            shape.left_table(l),
+            generating,
+            shape.random_range(),
+        );
         left.push(id);
     }
     let mut switches = b as usize;

@@ -12,25 +12,15 @@ mod netlist;
 mod ring;
 pub mod walk;
 
-use crate::model::PortId;
-use crate::model::c104::C104Params;
-use crate::model::processor::ProcessorParams;
+pub use crate::ids::{End, NodeId};
+use crate::model::{LinkProtocol, Node};
+use crate::parts::Part;
+use crate::parts::dslink::DsLink;
 use crate::time::{Tick, TimeBase};
 pub use build::{BuildError, build};
+use std::sync::Arc;
 
-/// Index of a node in [`Network::nodes`].
-pub type NodeId = usize;
-
-/// One end of a link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-pub struct End {
-    /// The node.
-    pub node: NodeId,
-    /// Its port.
-    pub port: PortId,
-}
-
-/// A bidirectional DS-Link between two ports. Each direction is its own channel.
+/// A bidirectional link between two ports. Each direction is its own channel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
     /// One end.
@@ -40,41 +30,44 @@ pub struct Link {
     /// Ticks from a token's last bit leaving a transmitter to its arrival (≥ 1).
     pub latency: Tick,
     /// Most tokens that can be in flight in one direction at once: what the wire
-    /// holds plus one being serialised.
+    /// holds plus one being serialised (the link protocol says how many, e.g.
+    /// [`crate::parts::dslink::wire_capacity`]).
     pub in_flight: usize,
 }
 
 impl Link {
-    /// A link between `a` and `b` with `latency` ticks each way; its channels hold
-    /// what the wire can (a token per control-token time) plus one being sent.
-    pub fn new(a: End, b: End, latency: Tick) -> Link {
+    /// A link between `a` and `b` with `latency` ticks each way, whose wire holds at
+    /// most `in_flight` tokens in each direction.
+    pub fn new(a: End, b: End, latency: Tick, in_flight: usize) -> Link {
         Link {
             a,
             b,
             latency,
-            in_flight: (latency / crate::model::token::CONTROL_TOKEN_BITS) as usize + 2,
+            in_flight,
         }
     }
 }
 
-/// What a node is.
+/// One node of the plan, on link protocol `P`.
 #[derive(Clone, Debug)]
-pub enum NodeKind {
-    /// An IMS C104 routing switch.
-    C104(C104Params),
-    /// A T9000: virtual channel processor plus the terminal process.
-    Processor(ProcessorParams),
-}
-
-/// One node of the plan.
-#[derive(Clone, Debug)]
-pub struct NodeSpec {
+pub struct NodeSpec<P: LinkProtocol = DsLink> {
     /// Readable name, e.g. `c104[17]` or `t9000[17]`.
     pub name: String,
     /// The part and its parameters.
-    pub kind: NodeKind,
+    pub part: Arc<dyn Part<P>>,
     /// Number of ports.
     pub ports: usize,
+}
+
+impl<P: LinkProtocol> NodeSpec<P> {
+    /// A node named `name` of part `part` with `ports` ports.
+    pub fn new(name: impl Into<String>, part: impl Part<P> + 'static, ports: usize) -> Self {
+        NodeSpec {
+            name: name.into(),
+            part: Arc::new(part),
+            ports,
+        }
+    }
 }
 
 /// Run phases in ticks, from the traffic file.
@@ -107,15 +100,15 @@ pub struct Direction {
     pub capacity: usize,
 }
 
-/// The plan.
+/// The plan of a network whose links all speak protocol `P`.
 #[derive(Clone, Debug)]
-pub struct Network {
+pub struct Network<P: LinkProtocol = DsLink> {
     /// Short name (the topology file stem).
     pub name: String,
     /// Tick length.
     pub time: TimeBase,
     /// Nodes, in id order. Statistics are merged in this order.
-    pub nodes: Vec<NodeSpec>,
+    pub nodes: Vec<NodeSpec<P>>,
     /// Links.
     pub links: Vec<Link>,
     /// For each terminal label, the processor node that hosts it.
@@ -140,19 +133,19 @@ pub struct Network {
     pub header_bytes: u32,
 }
 
-impl Network {
+impl<P: LinkProtocol> Network<P> {
     /// Every link direction, in link order (a→b then b→a).
     pub fn directions(&self) -> Vec<Direction> {
         let mut v = Vec::with_capacity(self.links.len() * 2);
         for l in &self.links {
-            let cap = l.in_flight + self.receive_capacity(l.b) as usize;
+            let cap = l.in_flight + self.receive_capacity(l.b);
             v.push(Direction {
                 from: l.a,
                 to: l.b,
                 latency: l.latency,
                 capacity: cap,
             });
-            let cap = l.in_flight + self.receive_capacity(l.a) as usize;
+            let cap = l.in_flight + self.receive_capacity(l.a);
             v.push(Direction {
                 from: l.b,
                 to: l.a,
@@ -164,11 +157,8 @@ impl Network {
     }
 
     /// Input buffer capacity in tokens of the receiver at `end`.
-    pub fn receive_capacity(&self, end: End) -> u32 {
-        match &self.nodes[end.node].kind {
-            NodeKind::C104(p) => p.link.buffer,
-            NodeKind::Processor(p) => p.vcp.link.buffer,
-        }
+    pub fn receive_capacity(&self, end: End) -> usize {
+        self.nodes[end.node].part.receive_capacity(end.port)
     }
 
     /// Smallest link latency: the engines' lookahead window.
@@ -187,20 +177,10 @@ impl Network {
     }
 }
 
-impl Network {
+impl<P: LinkProtocol> Network<P> {
     /// Creates the reset state machines of every node, in node order.
-    pub fn instantiate(&self) -> Vec<Box<dyn crate::model::Node>> {
-        self.nodes
-            .iter()
-            .map(|n| -> Box<dyn crate::model::Node> {
-                match &n.kind {
-                    NodeKind::C104(p) => Box::new(crate::model::c104::C104::new(p.clone())),
-                    NodeKind::Processor(p) => {
-                        Box::new(crate::model::processor::Processor::new(p.clone()))
-                    }
-                }
-            })
-            .collect()
+    pub fn instantiate(&self) -> Vec<Box<dyn Node<P>>> {
+        self.nodes.iter().map(|n| n.part.instantiate()).collect()
     }
 
     /// For every node and port, the link direction leaving it and the one arriving at

@@ -4,9 +4,10 @@
 //! source–destination pair to the right terminal (002_90368e98637f104c.txt §7.1:
 //! interval labelling, random header generation and deletion per link).
 
-use super::{End, Network, NodeId, NodeKind};
+use super::{End, Network, NodeId};
+use crate::model::LinkProtocol;
 use crate::model::PortId;
-use crate::routing::RouteAction;
+use crate::routing::{RouteAction, Routing};
 
 /// Where a packet went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,15 +21,15 @@ pub struct Route {
 }
 
 /// Walks packets through one plan.
-pub struct Walker<'a> {
-    net: &'a Network,
+pub struct Walker<'a, P: LinkProtocol> {
+    net: &'a Network<P>,
     peer: Vec<Vec<Option<End>>>,
     terminal_of: Vec<Option<u32>>,
 }
 
-impl<'a> Walker<'a> {
+impl<'a, P: LinkProtocol> Walker<'a, P> {
     /// Prepares to walk `net`.
-    pub fn new(net: &'a Network) -> Walker<'a> {
+    pub fn new(net: &'a Network<P>) -> Walker<'a, P> {
         let mut peer: Vec<Vec<Option<End>>> =
             net.nodes.iter().map(|n| vec![None; n.ports]).collect();
         for l in &net.links {
@@ -69,15 +70,24 @@ impl<'a> Walker<'a> {
             terminal: 0,
         };
         for _ in 0..=self.net.nodes.len() * 2 {
-            let NodeKind::C104(p) = &self.net.nodes[at.node].kind else {
-                route.terminal = self.terminal_of[at.node].ok_or("not a terminal")?;
-                if headers.len() != 1 {
-                    return Err(format!("arrived with headers {headers:?}"));
+            let p = match self.net.nodes[at.node].part.routing() {
+                Routing::Labels(p) => p,
+                Routing::Sink => {
+                    route.terminal = self.terminal_of[at.node].ok_or("not a terminal")?;
+                    if headers.len() != 1 {
+                        return Err(format!("arrived with headers {headers:?}"));
+                    }
+                    return Ok(route);
                 }
-                return Ok(route);
+                Routing::Opaque => {
+                    return Err(format!(
+                        "{} forwards packets but offers no routing view",
+                        self.name(at.node)
+                    ));
+                }
             };
             route.switches.push(at.node);
-            if let Some((lo, hi)) = p.random_headers[at.port] {
+            if let Some((lo, hi)) = p.generates(at.port) {
                 let r = random.ok_or("a random header is generated, and no label given")?;
                 if !(lo..hi).contains(&r) {
                     return Err(format!("random label {r} is outside [{lo}, {hi})"));
@@ -86,7 +96,7 @@ impl<'a> Walker<'a> {
             }
             let out = loop {
                 let h = *headers.first().ok_or("no header left")?;
-                match p.table.lookup(h) {
+                match p.lookup(h) {
                     None => return Err(format!("{}: no interval for {h}", self.name(at.node))),
                     Some(RouteAction::Delete) => {
                         headers.remove(0);

@@ -43,7 +43,7 @@
 
 use super::setups::{self, Spec};
 use super::table::{Report, Row, Table, Tolerance};
-use crate::model::token::DATA_TOKEN_BITS;
+use crate::parts::dslink::token::DATA_TOKEN_BITS;
 use crate::time::Tick;
 use crate::traffic::{Destination, Injection};
 

@@ -19,7 +19,7 @@
 use super::setups::{self, Spec};
 use super::table::{Report, Row, Table, Tolerance};
 use crate::config::{TopologyConfig, TrafficConfig};
-use crate::model::dslink::LinkParams;
+use crate::parts::dslink::LinkParams;
 use crate::time::Tick;
 use crate::traffic::Injection;
 

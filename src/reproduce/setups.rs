@@ -9,15 +9,16 @@
 //!   C104 routing to its outputs).
 
 use crate::engine::{RunControl, RunOutcome, sequential};
-use crate::model::c104::C104Params;
-use crate::model::dslink::LinkParams;
-use crate::model::processor::ProcessorParams;
-use crate::model::terminal::TerminalParams;
-use crate::model::token::DATA_TOKEN_BITS;
-use crate::model::vcp::VcpParams;
 use crate::network::build::mix_seed;
-use crate::network::{End, Link, Network, NodeKind, NodeSpec, RunPlan};
-use crate::routing::{IntervalTable, RouteAction};
+use crate::network::{End, Link, Network, NodeId, NodeSpec, RunPlan};
+use crate::parts::c104::C104Params;
+use crate::parts::dslink::LinkParams;
+use crate::parts::dslink::token::DATA_TOKEN_BITS;
+use crate::parts::dslink::wire_capacity;
+use crate::parts::t9000::ProcessorParams;
+use crate::parts::t9000::vcp::VcpParams;
+use crate::routing::{IntervalTable, LabelRouting, RouteAction};
+use crate::terminal::TerminalParams;
 use crate::time::{Tick, TimeBase};
 use crate::traffic::{Destination, Injection};
 use std::sync::Arc;
@@ -97,20 +98,20 @@ impl Spec {
         }
     }
 
-    fn plan(&self, name: &str, nodes: Vec<NodeSpec>, links: Vec<Link>, routing: Tick) -> Network {
+    /// The plan of `nodes` joined by `links`; `terminals` are the T9000s' node ids in
+    /// label order, and the rest of the nodes are switches.
+    fn plan(
+        &self,
+        name: &str,
+        nodes: Vec<NodeSpec>,
+        links: Vec<Link>,
+        terminals: Vec<NodeId>,
+        routing: Tick,
+    ) -> Network {
         let batch = matches!(self.injection, Injection::Batch(_));
         let packet_tokens = self.header_bytes + self.max_data_bytes + 1;
         let end_after = if batch { START } else { self.window.1 };
-        let terminals = nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| matches!(n.kind, NodeKind::Processor(_)))
-            .map(|(i, _)| i)
-            .collect();
-        let switches = nodes
-            .iter()
-            .filter(|n| matches!(n.kind, NodeKind::C104(_)))
-            .count();
+        let switches = nodes.len() - terminals.len();
         Network {
             name: name.into(),
             time: TimeBase { tick_ns: TICK_NS },
@@ -141,9 +142,8 @@ impl Spec {
 /// i sends (to the other one).
 pub fn pair(spec: &Spec, senders: [bool; 2]) -> Network {
     let nodes = (0..2u32)
-        .map(|label| NodeSpec {
-            name: format!("t9000[{label}]"),
-            kind: NodeKind::Processor(ProcessorParams {
+        .map(|label| {
+            let p = ProcessorParams {
                 vcp: spec.vcp(),
                 terminal: spec.terminal(
                     label,
@@ -151,16 +151,17 @@ pub fn pair(spec: &Spec, senders: [bool; 2]) -> Network {
                     Destination::Fixed(1 - label),
                     2,
                 ),
-            }),
-            ports: 1,
+            };
+            NodeSpec::new(format!("t9000[{label}]"), p, 1)
         })
         .collect();
     let link = Link::new(
         End { node: 0, port: 0 },
         End { node: 1, port: 0 },
         spec.wire,
+        wire_capacity(spec.wire),
     );
-    spec.plan("pair", nodes, vec![link], 0)
+    spec.plan("pair", nodes, vec![link], vec![0, 1], 0)
 }
 
 /// One C104 (node 0) with `terminals` T9000s, terminal i on port i; terminals
@@ -181,30 +182,23 @@ pub fn star(
     )
     .unwrap_or_default();
     let ports = terminals as usize;
-    let mut nodes = vec![NodeSpec {
-        name: "c104".into(),
-        kind: NodeKind::C104(C104Params {
-            ports,
-            link: spec.link,
-            header_bytes: spec.header_bytes,
-            routing_delay,
-            output_buffer,
-            table: Arc::new(table),
-            random_headers: vec![None; ports],
-            seed: mix_seed(spec.seed, 0),
-        }),
+    let switch = C104Params {
         ports,
-    }];
+        link: spec.link,
+        header_bytes: spec.header_bytes,
+        routing_delay,
+        output_buffer,
+        routing: LabelRouting::new(Arc::new(table), ports),
+        seed: mix_seed(spec.seed, 0),
+    };
+    let mut nodes = vec![NodeSpec::new("c104", switch, ports)];
     let mut links = Vec::new();
     for label in 0..terminals {
-        nodes.push(NodeSpec {
-            name: format!("t9000[{label}]"),
-            kind: NodeKind::Processor(ProcessorParams {
-                vcp: spec.vcp(),
-                terminal: spec.terminal(label, label < senders, destination, terminals),
-            }),
-            ports: 1,
-        });
+        let p = ProcessorParams {
+            vcp: spec.vcp(),
+            terminal: spec.terminal(label, label < senders, destination, terminals),
+        };
+        nodes.push(NodeSpec::new(format!("t9000[{label}]"), p, 1));
         links.push(Link::new(
             End {
                 node: 0,
@@ -215,9 +209,11 @@ pub fn star(
                 port: 0,
             },
             spec.wire,
+            wire_capacity(spec.wire),
         ));
     }
-    spec.plan("star", nodes, links, routing_delay)
+    let terminal_nodes = (1..=terminals as usize).collect();
+    spec.plan("star", nodes, links, terminal_nodes, routing_delay)
 }
 
 /// Runs `net` on the reference engine.

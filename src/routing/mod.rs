@@ -12,5 +12,7 @@ mod interval;
 pub mod min;
 pub mod table;
 pub mod universal;
+pub mod view;
 
 pub use interval::{IntervalTable, RouteAction};
+pub use view::{LabelRouting, Routing};

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::metric::Metric;
+use crate::terminal::Metric;
 
 /// The quantiles listed in [`LatencySummary::percentiles`].
 pub const LIST_QUANTILES: [f64; 15] = [

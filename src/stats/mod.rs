@@ -3,15 +3,13 @@
 
 pub mod format;
 pub mod latency;
-pub mod metric;
 pub mod progress;
 pub mod report;
-pub mod terminal_stats;
 pub mod text;
 
+pub use crate::terminal::Metric;
+pub use crate::terminal::{TerminalCounters, TerminalStats};
 pub use latency::LatencySummary;
-pub use metric::Metric;
 pub use progress::Progress;
 pub use report::{Report, ReportInput};
-pub use terminal_stats::{TerminalCounters, TerminalStats};
 pub use text::RunInfo;

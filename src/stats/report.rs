@@ -12,10 +12,10 @@
 use serde::Serialize;
 
 use super::latency::LatencySummary;
-use super::terminal_stats::TerminalStats;
 use crate::config::topology::TopologyConfig;
 use crate::config::traffic::TrafficConfig;
 use crate::engine::RunOutcome;
+use crate::terminal::TerminalStats;
 use crate::time::Tick;
 
 /// Version of the JSON schema; bump it when a field changes meaning or goes away.

@@ -1,11 +1,15 @@
 //! A T9000 as a network node: its virtual channel processor and link
 //! ([`Vcp`]) plus the terminal process that sources and sinks traffic ([`Terminal`]).
 
-use super::terminal::{Terminal, TerminalParams};
-use super::vcp::{Vcp, VcpParams};
-use super::{Activity, ModelError, Node, Outbox, PortCounters, PortId, Token, Wait};
-use crate::stats::TerminalStats;
+pub mod vcp;
+
+use crate::model::{Activity, ModelError, Node, PortId, Wait};
+use crate::parts::Part;
+use crate::parts::dslink::{DsLink, Outbox, PortCounters, Token};
+use crate::routing::Routing;
+use crate::terminal::{Terminal, TerminalParams, TerminalStats};
 use crate::time::Tick;
+use vcp::{Vcp, VcpParams};
 
 /// Parameters of one T9000.
 #[derive(Clone, Debug)]
@@ -36,7 +40,7 @@ impl Processor {
     }
 }
 
-impl Node for Processor {
+impl Node<DsLink> for Processor {
     fn receive(&mut self, _now: Tick, _port: PortId, token: Token) -> Result<(), ModelError> {
         self.vcp.receive(token)
     }
@@ -73,11 +77,31 @@ impl Node for Processor {
     }
 }
 
+impl Part<DsLink> for ProcessorParams {
+    fn kind(&self) -> &'static str {
+        "t9000"
+    }
+
+    fn receive_capacity(&self, _port: PortId) -> usize {
+        self.vcp.link.buffer as usize
+    }
+
+    fn instantiate(&self) -> Box<dyn Node<DsLink>> {
+        Box::new(Processor::new(self.clone()))
+    }
+
+    /// A T9000 consumes every token it receives and queues its acknowledges (see
+    /// [`vcp`]), so it is a sink.
+    fn routing(&self) -> Routing<'_> {
+        Routing::Sink
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::dslink::LinkParams;
-    use crate::model::{Emit, TokenKind};
+    use crate::parts::dslink::LinkParams;
+    use crate::parts::dslink::{Emit, TokenKind};
     use crate::traffic::{Destination, Injection};
 
     const WIRE: Tick = 20;

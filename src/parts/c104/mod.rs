@@ -28,14 +28,14 @@
 //!   free it is granted, round-robin, to an input waiting for it or for its group (002
 //!   §7.5, last paragraph).
 
-use super::dslink::{Endpoint, LinkParams};
-use super::{ModelError, Node, Outbox, PortCounters, PortId, Token, Wait, WaitReason};
-use crate::routing::{IntervalTable, RouteAction};
+use crate::model::{ModelError, Node, PortId, Stamp, Wait, WaitReason};
+use crate::parts::Part;
+use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
+use crate::routing::{LabelRouting, RouteAction, Routing};
 use crate::time::Tick;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 /// Parameters of one C104.
 #[derive(Clone, Debug)]
@@ -50,11 +50,10 @@ pub struct C104Params {
     pub routing_delay: Tick,
     /// Output buffer per port, in tokens.
     pub output_buffer: u32,
-    /// The interval routing table.
-    pub table: Arc<IntervalTable>,
-    /// Per input port: if set, every packet arriving there gets a random header drawn
-    /// uniformly from `[lo, hi)` prepended.
-    pub random_headers: Vec<Option<(u32, u32)>>,
+    /// The routing view: the interval table, and the input links that prepend a random
+    /// header drawn uniformly from a range to every packet. The walker and `emu check`
+    /// read the same view.
+    pub routing: LabelRouting,
     /// Seed of this switch's random number generator.
     pub seed: u64,
 }
@@ -211,7 +210,7 @@ impl C104 {
                     let Some(first) = self.stream_get(i, 0).copied() else {
                         break;
                     };
-                    if let Some((lo, hi)) = self.p.random_headers[i] {
+                    if let Some((lo, hi)) = self.p.routing.generates(i) {
                         let label = self.rng.random_range(lo..hi);
                         let hb = self.p.header_bytes;
                         let port = &mut self.ports[i];
@@ -230,7 +229,7 @@ impl C104 {
                     let mut label = 0u32;
                     for k in 0..hb {
                         let t = self.stream_get(i, k).copied().unwrap_or_else(Token::fct);
-                        if t.kind() != super::TokenKind::Data {
+                        if t.kind() != TokenKind::Data {
                             return Err(ModelError::Protocol {
                                 port: i,
                                 what: format!(
@@ -241,14 +240,14 @@ impl C104 {
                         }
                         label = label << 8 | u32::from(t.byte());
                     }
-                    let action = self
-                        .p
-                        .table
-                        .lookup(label)
-                        .ok_or_else(|| ModelError::Routing {
-                            port: i,
-                            what: format!("no interval contains header {label}"),
-                        })?;
+                    let action =
+                        self.p
+                            .routing
+                            .lookup(label)
+                            .ok_or_else(|| ModelError::Routing {
+                                port: i,
+                                what: format!("no interval contains header {label}"),
+                            })?;
                     self.set_input(
                         i,
                         Input::Routing {
@@ -416,12 +415,12 @@ impl C104 {
     }
 
     /// The packet at the head of input `i`, if any.
-    fn head_packet(&self, i: PortId) -> Option<super::Stamp> {
+    fn head_packet(&self, i: PortId) -> Option<Stamp> {
         self.stream_get(i, 0).map(|t| t.stamp())
     }
 }
 
-impl Node for C104 {
+impl Node<DsLink> for C104 {
     fn receive(&mut self, _now: Tick, port: PortId, token: Token) -> Result<(), ModelError> {
         self.ports[port].ep.receive(port, token)?;
         // An FCT adds credit.
@@ -537,10 +536,30 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+impl Part<DsLink> for C104Params {
+    fn kind(&self) -> &'static str {
+        "c104"
+    }
+
+    fn receive_capacity(&self, _port: PortId) -> usize {
+        self.link.buffer as usize
+    }
+
+    fn instantiate(&self) -> Box<dyn Node<DsLink>> {
+        Box::new(C104::new(self.clone()))
+    }
+
+    fn routing(&self) -> Routing<'_> {
+        Routing::Labels(&self.routing)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Emit, Stamp, TokenKind};
+    use crate::parts::dslink::Emit;
+    use crate::routing::IntervalTable;
+    use std::sync::Arc;
 
     const HDR: Tick = 10;
 
@@ -561,8 +580,7 @@ mod tests {
             header_bytes: 1,
             routing_delay,
             output_buffer,
-            table: Arc::new(IntervalTable::new(iv).unwrap()),
-            random_headers: vec![None; 4],
+            routing: LabelRouting::new(Arc::new(IntervalTable::new(iv).unwrap()), 4),
             seed: 1,
         })
     }
@@ -757,7 +775,7 @@ mod tests {
     #[test]
     fn a_random_header_is_prepended_on_a_generating_link() {
         let mut sw = switch(0, 40);
-        sw.p.random_headers[0] = Some((1, 3)); // random label 1 or 2
+        sw.p.routing.generate_on(0, (1, 3)); // random label 1 or 2
         let mut out = Outbox::default();
         prime(&mut sw, &mut out);
         let mut used = [0; 4];
@@ -799,7 +817,7 @@ mod tests {
             .map(|p| (p as u32, p as u32 + 1, RouteAction::Output(p)))
             .collect();
         iv.push((5, 6, RouteAction::Group { first: 2, count: 2 }));
-        sw.p.table = Arc::new(IntervalTable::new(iv).unwrap());
+        sw.p.routing = LabelRouting::new(Arc::new(IntervalTable::new(iv).unwrap()), 4);
         sw
     }
 

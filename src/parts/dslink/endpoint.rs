@@ -21,8 +21,10 @@
 //! - A token that arrives with no credit outstanding, or into a full buffer, is a
 //!   flow-control violation.
 
-use super::{ModelError, PortCounters, PortId, Token};
-use crate::model::token::NULL_TOKEN_BITS;
+use super::PortCounters;
+use super::token::{NULL_TOKEN_BITS, Token};
+use crate::model::{ModelError, PortId};
+
 use crate::time::Tick;
 use std::collections::VecDeque;
 
@@ -222,71 +224,11 @@ impl Endpoint {
     }
 }
 
-/// Checks the credit invariant of one link direction A→B (000 §6.2.1): A's credit, the
-/// flow-controlled tokens in flight from A to B, the credit carried by FCTs in flight
-/// from B to A and B's buffered tokens together never exceed B's capacity; and the
-/// tokens the engine holds in flight are exactly the ones the two ends disagree on.
-/// `in_flight_ab` / `in_flight_ba` are the tokens (data and FCT) the engine holds in
-/// flight in each direction. Returns a description of the first violation.
-pub fn check_direction(
-    a: &PortCounters,
-    b: &PortCounters,
-    in_flight_ab: u64,
-    in_flight_ba: u64,
-) -> Result<(), String> {
-    let data_ab = a.flow_sent.checked_sub(b.flow_received).ok_or_else(|| {
-        format!(
-            "{} tokens received but only {} sent (duplication)",
-            b.flow_received, a.flow_sent
-        )
-    })?;
-    let fct_ab = a
-        .fct_sent
-        .checked_sub(b.fct_received)
-        .ok_or("more FCTs received than sent")?;
-    let data_ba = b
-        .flow_sent
-        .checked_sub(a.flow_received)
-        .ok_or("more tokens received than sent (reverse)")?;
-    let fct_ba = b.fct_sent.checked_sub(a.fct_received).ok_or_else(|| {
-        format!(
-            "{} FCTs received but only {} sent (duplication)",
-            a.fct_received, b.fct_sent
-        )
-    })?;
-    if data_ab + fct_ab != in_flight_ab {
-        return Err(format!(
-            "{} tokens sent and not received, but {} in flight on the wire (tokens lost or duplicated)",
-            data_ab + fct_ab,
-            in_flight_ab
-        ));
-    }
-    if data_ba + fct_ba != in_flight_ba {
-        return Err(format!(
-            "{} tokens sent and not received in the reverse direction, but {} in flight",
-            data_ba + fct_ba,
-            in_flight_ba
-        ));
-    }
-    let committed = a.credit + data_ab + fct_ba * b.batch + b.occupied;
-    if committed > b.capacity {
-        return Err(format!(
-            "credit {} + tokens in flight {} + credit in flight {} + buffered {} = {} exceeds the receiver's buffer of {}",
-            a.credit,
-            data_ab,
-            fct_ba * b.batch,
-            b.occupied,
-            committed,
-            b.capacity
-        ));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Stamp, TokenKind};
+    use crate::model::Stamp;
+    use crate::parts::dslink::TokenKind;
 
     fn data() -> Token {
         Token::data(7, Stamp::default())
@@ -404,44 +346,5 @@ mod tests {
         assert_eq!(ep.start_tick(9), 16, "a null started at 8");
         assert_eq!(ep.start_tick(16), 16);
         assert_eq!(ep.start_tick(17), 24);
-    }
-
-    #[test]
-    fn the_direction_check_sees_loss_and_excess_credit() {
-        let a = PortCounters {
-            flow_sent: 10,
-            credit: 6,
-            capacity: 20,
-            batch: 8,
-            ..Default::default()
-        };
-        let b = PortCounters {
-            flow_received: 8,
-            occupied: 8,
-            fct_sent: 3,
-            capacity: 20,
-            batch: 8,
-            ..Default::default()
-        };
-        let a_rcv = PortCounters {
-            fct_received: 3,
-            ..a
-        };
-        // 2 tokens in flight, credit 6 + 2 + 8 buffered = 16 ≤ 20
-        check_direction(&a_rcv, &b, 2, 0).unwrap();
-        assert!(
-            check_direction(&a_rcv, &b, 1, 0)
-                .unwrap_err()
-                .contains("lost")
-        );
-        let greedy = PortCounters {
-            credit: 11,
-            ..a_rcv
-        };
-        assert!(
-            check_direction(&greedy, &b, 2, 0)
-                .unwrap_err()
-                .contains("exceeds")
-        );
     }
 }

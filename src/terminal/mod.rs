@@ -22,13 +22,17 @@
 //! because reassembly makes it irrelevant; a packet that arrives twice is counted in
 //! the same out-of-order counter ("out of order or twice").
 
-use super::{Activity, Stamp};
-use crate::stats::TerminalStats;
+pub mod metric;
+pub mod stats;
+
+use crate::model::{Activity, Stamp};
 use crate::time::Tick;
 use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
+pub use metric::Metric;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+pub use stats::{TerminalCounters, TerminalStats};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How far into the source queue the VCP looks for a message whose destination has

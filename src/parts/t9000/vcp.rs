@@ -24,9 +24,9 @@
 //! belongs to travels as emulator metadata in its [`Stamp`] (a real T9000 encodes the
 //! channel in the header and gives each processor an interval of labels).
 
-use super::dslink::{Endpoint, LinkParams};
-use super::terminal::{Message, Terminal};
-use super::{Activity, ModelError, Outbox, PortId, Stamp, Token, TokenKind, Wait, WaitReason};
+use crate::model::{Activity, ModelError, PortId, Stamp, Wait, WaitReason};
+use crate::parts::dslink::{Endpoint, LinkParams, Outbox, Token, TokenKind};
+use crate::terminal::{Message, Terminal};
 use crate::time::Tick;
 use std::collections::VecDeque;
 
@@ -165,7 +165,7 @@ impl Vcp {
                             "a packet with header {} reached terminal {} ({})",
                             rx.header,
                             self.label,
-                            super::wait::describe_packet(&t.stamp())
+                            crate::model::wait::describe_packet(&t.stamp())
                         ),
                     });
                 }
@@ -186,7 +186,7 @@ impl Vcp {
                             port: PORT,
                             what: format!(
                                 "malformed packet: {}",
-                                super::wait::describe_packet(&t.stamp())
+                                crate::model::wait::describe_packet(&t.stamp())
                             ),
                         });
                     }
@@ -219,7 +219,7 @@ impl Vcp {
                 port: PORT,
                 what: format!(
                     "unexpected acknowledge: {}",
-                    super::wait::describe_packet(s)
+                    crate::model::wait::describe_packet(s)
                 ),
             })?;
         let ch = &mut self.channels[i];

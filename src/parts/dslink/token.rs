@@ -11,6 +11,7 @@
 //! wire time (it is how a real benchmark would timestamp its messages). It identifies
 //! the packet for statistics, conservation checks and deadlock diagnosis.
 
+use crate::model::Stamp;
 use crate::time::Tick;
 
 /// Bits on the wire for a data token: 1 parity/flag bit + 8 data bits + 1 (000 §6.1.1:
@@ -31,7 +32,7 @@ pub enum TokenKind {
     Eop,
     /// End of message: terminates the last packet of a message.
     Eom,
-    /// Flow-control token: grants the peer credit for [`crate::model::dslink`] batch-size tokens.
+    /// Flow-control token: grants the peer credit for [`crate::parts::dslink`] batch-size tokens.
     Fct,
 }
 
@@ -53,26 +54,6 @@ impl TokenKind {
     pub const fn is_terminator(self) -> bool {
         matches!(self, TokenKind::Eop | TokenKind::Eom)
     }
-}
-
-/// Emulator metadata carried by every token of a packet (no wire cost).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stamp {
-    /// Terminal that created the message this packet belongs to.
-    pub src: u32,
-    /// Terminal the message is for.
-    pub dst: u32,
-    /// Message sequence number at the source (0, 1, 2, … per source terminal).
-    pub seq: u32,
-    /// Index of this packet within its message.
-    pub pkt: u16,
-    /// True for an acknowledge packet (000 §6.2.3); `src`/`dst`/`seq`/`pkt` then name
-    /// the data packet it acknowledges.
-    pub ack: bool,
-    /// Tick the message was created at the source.
-    pub created: Tick,
-    /// Tick the message's first token started on the source's link.
-    pub injected: Tick,
 }
 
 /// One token on a link: a `Copy` value of 32 bytes.

@@ -1,0 +1,43 @@
+//! A link protocol: what travels on a wire, what each end counts, and the rules an
+//! engine checks without knowing them (docs/architecture.md "Link protocols").
+//!
+//! A network has one link protocol; its parts may be mixed. The engines, their wires,
+//! `--check` and deadlock detection are generic over a [`LinkProtocol`] and are
+//! compiled once per protocol, so nothing on the hot path is a dynamic call per token.
+//! The DS-Link ([`crate::parts::dslink::DsLink`]) is the first implementation.
+
+use std::fmt::Debug;
+
+/// A rule of a link protocol's conservation invariant failed: tokens were lost or
+/// duplicated, or credit exceeds the receiver's buffer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Violation(pub String);
+
+/// One link protocol, implemented by a unit type (`DsLink`, …).
+pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
+    /// What travels on one direction of a link, one value per wire event.
+    type Token: Copy + Send + Sync + Debug + 'static;
+
+    /// Cumulative counters of one port (both directions of the link at that end), for
+    /// the invariant check and the permanence rule.
+    type Counters: Copy + Default + Send + Sync + Debug + 'static;
+
+    /// The protocol's name in messages, e.g. "DS-Link".
+    const NAME: &'static str;
+
+    /// Checks the invariant of the link direction A→B given both ends' counters and
+    /// the tokens the engine holds in flight in each direction.
+    fn check_direction(
+        a: &Self::Counters,
+        b: &Self::Counters,
+        in_flight_ab: u64,
+        in_flight_ba: u64,
+    ) -> Result<(), Violation>;
+
+    /// True if the sender `tx` can never again send to the receiver `rx` of the same
+    /// link direction unless `rx` first passes on something it holds: no credit at the
+    /// sender, none on the way back, none owed, and no room for more. A wait-for cycle
+    /// whose every link is blocked for good is a permanent (partial) deadlock.
+    fn blocked_for_good(tx: &Self::Counters, rx: &Self::Counters) -> bool;
+}

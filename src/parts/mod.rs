@@ -1,0 +1,43 @@
+//! The hardware parts, one folder per family, and what a part is to the plan.
+//!
+//! A *part* is a hardware node kind as the plan sees it: its ports, the receive buffer
+//! behind each port, how to instantiate its reset state machine ([`crate::model::Node`])
+//! and, if it forwards packets, its routing view. Parts of a network share one link
+//! protocol ([`crate::model::LinkProtocol`]) and may otherwise be mixed.
+//!
+//! | folder | part | link protocol |
+//! |---|---|---|
+//! | [`dslink`] | the DS-Link endpoint every INMOS part owns | [`dslink::DsLink`] |
+//! | [`c104`] | IMS C104 routing switch | DS-Link |
+//! | [`t9000`] | T9000: virtual channel processor + terminal process | DS-Link |
+//!
+//! Adding a part is a new folder here with its state machine, its parameters (which
+//! implement [`Part`]), its configuration section and its tests, plus one line in the
+//! list above and one `pub mod` line below; a network family that places it registers
+//! in [`crate::network`] (docs/architecture.md "Adding a part").
+
+pub mod c104;
+pub mod dslink;
+pub mod t9000;
+
+use crate::ids::PortId;
+use crate::model::{LinkProtocol, Node};
+use crate::routing::Routing;
+use std::fmt::Debug;
+
+/// A validated part: everything needed to put one node of this kind into a plan and
+/// to run it. Implemented by each part's parameter type.
+pub trait Part<P: LinkProtocol>: Send + Sync + Debug {
+    /// The part's name in messages and reports, e.g. "c104".
+    fn kind(&self) -> &'static str;
+
+    /// Tokens the receiver behind `port` can buffer: with what the wire holds, the
+    /// capacity of the engines' channel into that port.
+    fn receive_capacity(&self, port: PortId) -> usize;
+
+    /// A freshly reset state machine.
+    fn instantiate(&self) -> Box<dyn Node<P>>;
+
+    /// How the part forwards packets, for the table walker and `emu check`.
+    fn routing(&self) -> Routing<'_>;
+}
