@@ -104,3 +104,47 @@ fn the_partition_really_splits_the_network_across_threads() {
     assert!(part.contains(&0) && part.contains(&1));
     assert_eq!(engine::partition::crossing_links(&case.net, &part), 32);
 }
+
+/// Everything a relay run produced, as text: the run's totals and every node's
+/// retired balls and their ages.
+fn relay_outcome(o: &RunOutcome) -> String {
+    let mut s = format!(
+        "end {} complete {} windows {} runs {} {:?}\n",
+        o.end_tick, o.complete, o.windows, o.node_runs, o.activity
+    );
+    for (i, t) in o.terminals.iter().enumerate() {
+        let m = &t.message_latency;
+        s.push_str(&format!(
+            "relay[{i}] {:?} count {} mean {} p50 {} p99 {} max {}\n",
+            t.counters,
+            m.count(),
+            m.mean(),
+            m.quantile(0.5),
+            m.quantile(0.99),
+            m.quantile(1.0)
+        ));
+    }
+    s
+}
+
+#[test]
+fn a_protocol_free_part_runs_identically_on_every_engine_and_thread_count() {
+    use emu::parts::relay;
+    // 12 relays, 3 balls each, 300 hops per ball, 4-tick links, think times 1..=9.
+    let net = relay::ring(12, 3, 300, 4, 9, 7);
+    let mut ctl = engine::RunControl::for_plan(&net);
+    ctl.check = true;
+    let reference = engine::sequential::run(&net, &ctl, None).expect("the relay ring runs");
+    assert!(reference.complete, "every ball retired");
+    assert_eq!(reference.activity.obligations_closed, 36);
+    assert_eq!(reference.activity.tokens_moved, 36 * 300);
+    let want = relay_outcome(&reference);
+    for threads in [2, 3] {
+        let o = engine::sharded::run(&net, &ctl, threads, None).expect("sharded");
+        assert_eq!(relay_outcome(&o), want, "sharded on {threads} threads");
+    }
+    for threads in [1, 2] {
+        let o = engine::actors::run(&net, &ctl, threads, None).expect("actors");
+        assert_eq!(relay_outcome(&o), want, "actors on {threads} threads");
+    }
+}

@@ -1,0 +1,257 @@
+//! A protocol-free test part: relay nodes on a ring pass balls to the next node after a
+//! random think time, on their own tiny link protocol ([`Relay`]). Nothing here is
+//! hardware; the part exists to prove that the engines depend on no hardware protocol
+//! (the engines test runs it on every engine and thread count), and as the smallest
+//! example of a part in its own folder (docs/architecture.md "Adding a part").
+//!
+//! Rules: a ball that arrives is held for a think time drawn uniformly from
+//! `1..=max_think` ticks by the node's own generator, then sent on port 1 (to the next
+//! node), one ball per tick per port. A ball is retired where its hop count runs out,
+//! and its age is recorded as a "message latency" in the node's terminal statistics.
+//! Node `seed_balls` puts that many balls into play at tick 0.
+
+mod protocol;
+
+pub use protocol::{Ball, Relay, RelayCounters};
+
+use crate::ids::{End, NodeId, PortId};
+use crate::model::{Activity, ModelError, Node, Outbox, Wait};
+use crate::network::{Link, Network, NodeSpec, RunPlan};
+use crate::parts::Part;
+use crate::routing::Routing;
+use crate::terminal::TerminalStats;
+use crate::time::{Tick, TimeBase};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Parameters of one relay node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelayParams {
+    /// Balls this node puts into play at tick 0.
+    pub seed_balls: u32,
+    /// Hops every ball makes before it is retired.
+    pub hops: u32,
+    /// Longest think time, in ticks (≥ 1).
+    pub max_think: Tick,
+    /// Most balls the node can hold.
+    pub capacity: u32,
+    /// First ball id of this node's own balls.
+    pub first_id: u32,
+    /// Seed of the node's generator.
+    pub seed: u64,
+}
+
+/// One relay node: port 0 receives from the previous node, port 1 sends to the next.
+#[derive(Clone, Debug)]
+pub struct RelayNode {
+    p: RelayParams,
+    rng: ChaCha8Rng,
+    /// Balls thinking, by the tick they are ready (then by arrival order).
+    thinking: BinaryHeap<Reverse<(Tick, u64, Ball)>>,
+    arrivals: u64,
+    /// The tick port 1 is free to send again.
+    free_at: Tick,
+    seeded: bool,
+    counters: [RelayCounters; 2],
+    stats: TerminalStats,
+    activity: Activity,
+}
+
+impl RelayNode {
+    /// A reset relay node.
+    pub fn new(p: RelayParams) -> RelayNode {
+        let rng = ChaCha8Rng::seed_from_u64(p.seed);
+        let capacity = u64::from(p.capacity);
+        RelayNode {
+            p,
+            rng,
+            thinking: BinaryHeap::new(),
+            arrivals: 0,
+            free_at: 0,
+            seeded: false,
+            counters: [RelayCounters {
+                capacity,
+                ..RelayCounters::default()
+            }; 2],
+            stats: TerminalStats::default(),
+            activity: Activity::default(),
+        }
+    }
+
+    fn think(&mut self, now: Tick, ball: Ball) {
+        let ready = now + self.rng.random_range(1..=self.p.max_think.max(1));
+        self.arrivals += 1;
+        self.thinking.push(Reverse((ready, self.arrivals, ball)));
+    }
+
+    fn held(&self) -> u64 {
+        self.thinking.len() as u64
+    }
+}
+
+impl Node<Relay> for RelayNode {
+    fn receive(&mut self, now: Tick, port: PortId, ball: Ball) -> Result<(), ModelError> {
+        self.counters[port.min(1)].received += 1;
+        if self.held() >= u64::from(self.p.capacity) {
+            return Err(ModelError::FlowControl {
+                port,
+                what: format!("a ball arrived while {} are held", self.held()),
+            });
+        }
+        if ball.hops_left == 0 {
+            return Err(ModelError::Protocol {
+                port,
+                what: format!("ball {} arrived with no hops left", ball.id),
+            });
+        }
+        let ball = Ball {
+            hops_left: ball.hops_left - 1,
+            ..ball
+        };
+        if ball.hops_left == 0 {
+            self.stats.message_latency.record(now - ball.born);
+            self.stats.counters.delivered += 1;
+            self.stats.counters.last_delivery = now;
+            self.activity.packets_ejected += 1;
+            self.activity.obligations_closed += 1;
+            self.activity.messages_delivered += 1;
+        } else {
+            self.think(now, ball);
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, now: Tick, out: &mut Outbox<Ball>) -> Result<Option<Tick>, ModelError> {
+        if !self.seeded {
+            self.seeded = true;
+            for k in 0..self.p.seed_balls {
+                let ball = Ball {
+                    id: self.p.first_id + k,
+                    born: now,
+                    hops_left: self.p.hops,
+                };
+                self.think(now, ball);
+                self.stats.counters.created += 1;
+                self.activity.packets_injected += 1;
+                self.activity.obligations_opened += 1;
+            }
+        }
+        while let Some(&Reverse((ready, _, ball))) = self.thinking.peek() {
+            if ready > now || self.free_at > now {
+                break;
+            }
+            self.thinking.pop();
+            out.send(1, ball, now);
+            self.free_at = now + 1;
+            self.counters[1].sent += 1;
+            self.activity.tokens_moved += 1;
+        }
+        out.activity.add(&self.activity);
+        self.activity = Activity::default();
+        let next = self
+            .thinking
+            .peek()
+            .map(|&Reverse((ready, _, _))| ready.max(self.free_at).max(now + 1));
+        Ok(next)
+    }
+
+    fn port_counters(&self, port: PortId) -> RelayCounters {
+        RelayCounters {
+            held: self.held(),
+            ..self.counters[port.min(1)]
+        }
+    }
+
+    fn waits(&self) -> Vec<Wait> {
+        Vec::new()
+    }
+
+    fn terminal_stats(&self) -> Option<&TerminalStats> {
+        Some(&self.stats)
+    }
+}
+
+impl Part<Relay> for RelayParams {
+    fn kind(&self) -> &'static str {
+        "relay"
+    }
+
+    fn receive_capacity(&self, _port: PortId) -> usize {
+        self.capacity as usize
+    }
+
+    fn instantiate(&self) -> Box<dyn Node<Relay>> {
+        Box::new(RelayNode::new(self.clone()))
+    }
+
+    /// A relay forwards every ball to the next node whatever it carries: there is no
+    /// header to follow, so it offers no routing view.
+    fn routing(&self) -> Routing<'_> {
+        Routing::Opaque
+    }
+}
+
+/// A ring of `nodes` relay nodes, each putting `balls` balls into play, every ball
+/// making `hops` hops; links of `latency` ticks; think times up to `max_think`.
+pub fn ring(
+    nodes: usize,
+    balls: u32,
+    hops: u32,
+    latency: Tick,
+    max_think: Tick,
+    seed: u64,
+) -> Network<Relay> {
+    let total = balls * nodes as u32;
+    let specs = (0..nodes)
+        .map(|i| {
+            let p = RelayParams {
+                seed_balls: balls,
+                hops,
+                max_think,
+                capacity: total,
+                first_id: i as u32 * balls,
+                seed: crate::network::build::mix_seed(seed, i as u64),
+            };
+            NodeSpec::new(format!("relay[{i}]"), p, 2)
+        })
+        .collect();
+    let links = (0..nodes)
+        .map(|i| {
+            let next: NodeId = (i + 1) % nodes;
+            Link::new(
+                End { node: i, port: 1 },
+                End {
+                    node: next,
+                    port: 0,
+                },
+                latency,
+                1,
+            )
+        })
+        .collect();
+    Network {
+        name: format!("relay-ring{nodes}"),
+        time: TimeBase { tick_ns: 1.0 },
+        nodes: specs,
+        links,
+        terminals: (0..nodes).collect(),
+        switches: 0,
+        header_time: 0,
+        byte_ticks: 1,
+        routing_delay: 0,
+        message_bytes: 0,
+        run: RunPlan {
+            start: 0,
+            window: (0, Tick::MAX),
+            batch: true,
+            end_after: 0,
+            hard_stop: 100_000_000,
+            deadlock_window: 1_000_000,
+        },
+        packet_tokens: 1,
+        max_data_bytes: 1,
+        header_bytes: 0,
+    }
+}
