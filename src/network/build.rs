@@ -1,18 +1,19 @@
 //! Turns a topology and a traffic file into a validated [`Network`]. Every check that
 //! can fail names the key it is about, so the front end can point at the file line.
 
-use super::{End, Link, Network, NodeId, NodeSpec, RunPlan, family};
+use super::{DelayUnit, End, Link, Network, NodeId, NodeSpec, RunPlan, Units, family};
 use crate::config::traffic::{InjectionConfig, PatternConfig};
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::model::PortId;
+use crate::parts::ConfigError;
 use crate::parts::c104::C104Params;
 use crate::parts::dslink::token::DATA_TOKEN_BITS;
-use crate::parts::dslink::{LinkParams, wire_capacity};
+use crate::parts::dslink::{self, LinkParams, wire_capacity};
 use crate::parts::t9000::ProcessorParams;
 use crate::parts::t9000::vcp::VcpParams;
 use crate::routing::{IntervalTable, LabelRouting};
 use crate::terminal::TerminalParams;
-use crate::time::{Tick, TimeBase};
+use crate::time::Tick;
 use crate::traffic::pattern::resolve;
 use crate::traffic::{Destination, Injection};
 use std::sync::Arc;
@@ -141,21 +142,6 @@ impl Parts {
     }
 }
 
-/// Converts whole nanoseconds to whole ticks, or explains why it cannot.
-fn ns_to_ticks(key: &str, ns: u32, rate_mbit_s: u32) -> Result<Tick, BuildError> {
-    let scaled = u64::from(ns) * u64::from(rate_mbit_s);
-    if scaled % 1000 != 0 {
-        return Err(topo_err(
-            key,
-            format!(
-                "{ns} ns is not a whole number of bit periods at {rate_mbit_s} Mbit/s (one tick = {} ns)",
-                1000.0 / f64::from(rate_mbit_s)
-            ),
-        ));
-    }
-    Ok(scaled / 1000)
-}
-
 fn us_to_ticks(key: &str, us: f64, tick_ns: f64) -> Result<Tick, BuildError> {
     if !us.is_finite() || us < 0.0 {
         return Err(traffic_err(
@@ -178,87 +164,19 @@ pub fn build(
     seed: u64,
 ) -> Result<Network, BuildError> {
     let t = topology;
-    // --- link and time base
-    let rate = t.link.bit_rate_mbit_s;
-    if rate == 0 || rate > 1_000_000 {
-        return Err(topo_err(
-            "link.bit_rate_mbit_s",
-            format!("{rate} is not a link rate: give Mbit/s in 1..=1000000"),
-        ));
-    }
-    let time = TimeBase {
-        tick_ns: 1000.0 / f64::from(rate),
-    };
-    let wire = ns_to_ticks("link.wire_delay_ns", t.link.wire_delay_ns, rate)?;
-    if wire == 0 {
-        return Err(topo_err(
-            "link.wire_delay_ns",
-            "must be at least one bit period: every link has a delay",
-        ));
-    }
-    // --- packet format
-    let hb = t.packet.header_bytes;
-    if !(1..=2).contains(&hb) {
-        return Err(topo_err(
-            "packet.header_bytes",
-            format!("{hb}: a C104 header is 1 or 2 bytes"),
-        ));
-    }
-    let max_data = t.packet.max_data_bytes;
-    if !(1..=65_536).contains(&max_data) {
-        return Err(topo_err(
-            "packet.max_data_bytes",
-            format!("{max_data}: give 1..=65536 bytes"),
-        ));
-    }
-    let packet_tokens = hb + max_data + 1;
-    // --- buffers and credit
-    let batch = t.link.fct_batch_tokens;
-    if batch == 0 {
-        return Err(topo_err(
-            "link.fct_batch_tokens",
-            "must be at least 1 token per FCT",
-        ));
-    }
-    let buffer = t.link.buffer_tokens.tokens(packet_tokens);
-    if buffer < batch && !t.faults.allow_buffer_below_batch {
-        return Err(topo_err(
-            "link.buffer_tokens",
-            format!(
-                "{buffer} tokens is smaller than the flow-control batch of {batch}: no data could ever be sent \
-                 (000 §6.2.1: the input buffer must be at least the batch size); \
-                 set faults.allow_buffer_below_batch = true to run it anyway"
-            ),
-        ));
-    }
-    let output_buffer = t.c104.output_buffer_tokens.tokens(packet_tokens);
-    if output_buffer == 0 {
-        return Err(topo_err(
-            "c104.output_buffer_tokens",
-            "must be at least 1 token",
-        ));
-    }
-    // --- header time
-    let header_time = ns_to_ticks("c104.header_time_ns", t.c104.header_time_ns, rate)?;
-    let header_bits = Tick::from(hb) * DATA_TOKEN_BITS;
-    let routing_delay = header_time.checked_sub(header_bits + wire).ok_or_else(|| {
-        topo_err(
-            "c104.header_time_ns",
-            format!(
-                "{} ns is shorter than sending the {hb}-byte header ({} ns) plus the wire delay ({} ns): \
-                 the header time includes both (002 §7.6)",
-                t.c104.header_time_ns,
-                header_bits as f64 * time.tick_ns,
-                t.link.wire_delay_ns
-            ),
-        )
-    })?;
-    if t.vcp.channels == 0 || t.vcp.channels > 4096 {
-        return Err(topo_err(
-            "vcp.channels",
-            format!("{}: give 1..=4096 channels", t.vcp.channels),
-        ));
-    }
+    // --- the parts' sections: link and time base, packet format, C104, VCP
+    let topo = |e: ConfigError| topo_err(e.key, e.message);
+    let ds = dslink::config::validate(&t.link, &t.packet, &t.faults).map_err(topo)?;
+    let c104 = t.c104.validate(&ds).map_err(topo)?;
+    t.vcp.validate().map_err(topo)?;
+    let (time, wire, hb, max_data, packet_tokens) = (
+        ds.time,
+        ds.wire,
+        ds.header_bytes,
+        ds.max_data_bytes,
+        ds.packet_tokens,
+    );
+    let header_time = c104.header_time;
     // --- network size
     let shape = family::validate(&t.network)?;
     let (family, terminals) = (shape.family, shape.terminals);
@@ -341,16 +259,12 @@ pub fn build(
         .collect::<Result<Vec<_>, _>>()
         .map_err(|m| traffic_err(pattern_key, m))?;
 
-    let link = LinkParams {
-        buffer,
-        batch,
-        extra_initial_credit: t.faults.extra_initial_credit,
-    };
+    let link = ds.link;
     let mut parts = Parts {
         link,
         header_bytes: hb,
-        routing_delay,
-        output_buffer,
+        routing_delay: c104.routing_delay,
+        output_buffer: c104.output_buffer,
         vcp: VcpParams {
             link,
             header_bytes: hb,
@@ -378,7 +292,7 @@ pub fn build(
         links: Vec::new(),
         terminals: Vec::new(),
     };
-    let switches = family::build(&mut parts, &t.network);
+    let switches = family::build(&mut parts, shape.layout);
     let packet_time = Tick::from(packet_tokens) * DATA_TOKEN_BITS + header_time;
     let run = RunPlan {
         start,
@@ -399,13 +313,14 @@ pub fn build(
         links: parts.links,
         terminals: parts.terminals,
         switches,
-        header_time,
-        byte_ticks: DATA_TOKEN_BITS,
-        routing_delay,
-        packet_tokens,
-        max_data_bytes: max_data,
-        header_bytes: hb,
-        message_bytes: bytes,
+        units: Units {
+            delay: DelayUnit::header_time(header_time),
+            byte_ticks: DATA_TOKEN_BITS,
+            header_bytes: hb,
+            max_data_bytes: max_data,
+            message_bytes: bytes,
+            packet_tokens,
+        },
         run,
     })
 }
@@ -443,8 +358,15 @@ mod tests {
         assert_eq!(n.terminals.len(), 16);
         assert_eq!(n.nodes.len(), 32);
         assert_eq!(n.links.len(), 16 * 4 / 2 + 16);
-        assert_eq!(n.header_time, 50);
-        assert_eq!(n.routing_delay, 50 - 10 - 20);
+        assert_eq!(n.units.delay.ticks, 50);
+        let t = topo(4);
+        let link = dslink::config::validate(&t.link, &t.packet, &t.faults).unwrap();
+        let c104 = t.c104.validate(&link).unwrap();
+        assert_eq!(
+            c104.routing_delay,
+            50 - 10 - 20,
+            "header time − header bits − wire"
+        );
         assert_eq!(n.min_latency(), 20);
     }
 

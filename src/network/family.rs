@@ -12,9 +12,42 @@ use crate::traffic::pattern::Family;
 /// Links on one C104 (002 §7.1: "a 32-way crossbar switch").
 pub const C104_LINKS: u32 = 32;
 
+/// A validated `[network]` section: the family and its checked parameters, which
+/// [`build`] consumes without checking again.
+#[derive(Debug)]
+pub(super) enum Layout {
+    /// A binary n-cube (INMOS ch. 7 §7.3.1); universal routing over `sets` link sets.
+    Hypercube {
+        /// Dimensions.
+        n: u32,
+        /// Universal routing (INMOS ch. 7 §7.5).
+        universal: bool,
+        /// Link sets (1 or 2).
+        sets: u32,
+    },
+    /// A ring of `switches` C104s.
+    Ring {
+        /// Switches.
+        switches: u32,
+    },
+    /// A grid, torus or k-ary n-cube.
+    Kary(Kary),
+    /// One C104.
+    Crossbar {
+        /// Terminals.
+        terminals: u32,
+    },
+    /// The multistage network of INMOS ch. 7 §7.2-7.3.3.
+    Min(Min),
+    /// A network listed switch by switch.
+    Netlist(netlist::ValidNetlist),
+}
+
 /// What a validated network configuration amounts to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(super) struct Shape {
+    /// The family's checked parameters.
+    pub layout: Layout,
     /// The family, for resolving traffic patterns.
     pub family: Family,
     /// Number of terminals.
@@ -86,8 +119,10 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
     use RoutingMode::{Adaptive, Deterministic, Universal};
     Ok(match *net {
         NetworkConfig::Netlist(ref n) => {
-            let terminals = netlist::validate(n)?;
+            let valid = netlist::validate(n)?;
+            let terminals = valid.terminals();
             Shape {
+                layout: Layout::Netlist(valid),
                 family: Family::Netlist,
                 terminals,
                 labels: terminals,
@@ -100,7 +135,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
         } => {
             only("network.routing", routing, &[Deterministic, Universal])?;
             let universal = routing == Universal;
-            hypercube_link_sets(universal, link_sets)?;
+            let sets = hypercube_link_sets(universal, link_sets)?;
             let max = if universal { 15 } else { 20 };
             if !(1..=max).contains(&dimensions) {
                 let why = if universal {
@@ -115,6 +150,11 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             }
             let n = 1u32 << dimensions;
             Shape {
+                layout: Layout::Hypercube {
+                    n: dimensions,
+                    universal,
+                    sets,
+                },
                 family: Family::Hypercube { dimensions },
                 terminals: n,
                 labels: if universal { 2 * n } else { n },
@@ -128,6 +168,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
                 ));
             }
             Shape {
+                layout: Layout::Ring { switches },
                 family: Family::Ring,
                 terminals: switches,
                 labels: switches,
@@ -136,7 +177,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
         NetworkConfig::Grid { side, routing } => {
             only("network.routing", routing, &[Deterministic, Universal])?;
             let s = kary_shape(side, 2, Wrap::None, routing == Universal, "network.side")?;
-            mesh_shape(&s)
+            mesh_shape(s)
         }
         NetworkConfig::Torus { side, wrap } => {
             if wrap == Wrap::None {
@@ -145,13 +186,13 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
                     "a torus has wrap-around links: give \"single\" or \"doubled\" (or use kind = \"grid\")",
                 ));
             }
-            mesh_shape(&kary_shape(side, 2, wrap, false, "network.side")?)
+            mesh_shape(kary_shape(side, 2, wrap, false, "network.side")?)
         }
         NetworkConfig::KaryNcube { k, n, wrap } => {
             if n == 0 {
                 return Err(topo_err("network.n", "give at least 1 dimension"));
             }
-            mesh_shape(&kary_shape(k, n, wrap, false, "network.k")?)
+            mesh_shape(kary_shape(k, n, wrap, false, "network.k")?)
         }
         NetworkConfig::Crossbar { terminals } => {
             if !(1..=C104_LINKS).contains(&terminals) {
@@ -161,6 +202,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
                 ));
             }
             Shape {
+                layout: Layout::Crossbar { terminals },
                 family: Family::Crossbar,
                 terminals,
                 labels: terminals,
@@ -182,6 +224,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             }
             let m = Min { terminals, routing };
             Shape {
+                layout: Layout::Min(m),
                 family: Family::Min,
                 terminals,
                 labels: m.labels(),
@@ -211,57 +254,24 @@ fn hypercube_link_sets(universal: bool, sets: Option<u32>) -> Result<u32, BuildE
     }
 }
 
-fn mesh_shape(s: &Kary) -> Shape {
+fn mesh_shape(s: Kary) -> Shape {
     Shape {
+        layout: Layout::Kary(s),
         family: Family::Kary { k: s.k, n: s.n },
         terminals: s.switches(),
         labels: s.labels(),
     }
 }
 
-/// Adds the nodes and links of `net` (already validated); returns the switch count.
-pub(super) fn build(parts: &mut Parts, net: &NetworkConfig) -> usize {
-    match *net {
-        NetworkConfig::Netlist(ref n) => netlist::build(parts, n),
-        NetworkConfig::Hypercube {
-            dimensions,
-            routing,
-            link_sets,
-        } => {
-            let universal = routing == RoutingMode::Universal;
-            let sets = hypercube_link_sets(universal, link_sets).unwrap_or(1);
-            hypercube::build(parts, dimensions, universal, sets)
-        }
-        NetworkConfig::Ring { switches } => ring::build(parts, switches),
-        NetworkConfig::Grid { side, routing } => kary::build(
-            parts,
-            Kary {
-                k: side,
-                n: 2,
-                wrap: Wrap::None,
-                universal: routing == RoutingMode::Universal,
-            },
-        ),
-        NetworkConfig::Torus { side, wrap } => kary::build(
-            parts,
-            Kary {
-                k: side,
-                n: 2,
-                wrap,
-                universal: false,
-            },
-        ),
-        NetworkConfig::KaryNcube { k, n, wrap } => kary::build(
-            parts,
-            Kary {
-                k,
-                n,
-                wrap,
-                universal: false,
-            },
-        ),
-        NetworkConfig::Crossbar { terminals } => crossbar::build(parts, terminals),
-        NetworkConfig::Min { terminals, routing } => min::build(parts, Min { terminals, routing }),
+/// Adds the nodes and links of the validated `layout`; returns the switch count.
+pub(super) fn build(parts: &mut Parts, layout: Layout) -> usize {
+    match layout {
+        Layout::Netlist(n) => netlist::build(parts, n),
+        Layout::Hypercube { n, universal, sets } => hypercube::build(parts, n, universal, sets),
+        Layout::Ring { switches } => ring::build(parts, switches),
+        Layout::Kary(shape) => kary::build(parts, shape),
+        Layout::Crossbar { terminals } => crossbar::build(parts, terminals),
+        Layout::Min(m) => min::build(parts, m),
     }
 }
 

@@ -115,22 +115,50 @@ pub struct Network<P: LinkProtocol = DsLink> {
     pub terminals: Vec<NodeId>,
     /// Number of switches.
     pub switches: usize,
-    /// C104 header time in ticks (the chapter 7 delay unit).
-    pub header_time: Tick,
-    /// Ticks per payload byte on a link (a data token: 10).
-    pub byte_ticks: Tick,
-    /// C104 routing delay in ticks (header time less header bits and wire delay).
-    pub routing_delay: Tick,
-    /// Payload bytes per message.
-    pub message_bytes: u32,
+    /// The units the family's source document measures in, for reports.
+    pub units: Units,
     /// Run phases.
     pub run: RunPlan,
-    /// Tokens of a maximum-size packet (header + payload + terminator).
-    pub packet_tokens: u32,
+}
+
+/// A source document's own unit of delay, in which reports give latencies beside ticks
+/// and microseconds (docs/architecture.md "Time and units").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DelayUnit {
+    /// Its name in the text report, e.g. "header times".
+    pub name: &'static str,
+    /// Its length in ticks (0: the family has none, and the column reads 0).
+    pub ticks: Tick,
+}
+
+impl DelayUnit {
+    /// The C104 header time (INMOS ch. 7 §7.6: "approximately 500ns"), the delay unit
+    /// of every table of INMOS ch. 7.
+    pub fn header_time(ticks: Tick) -> DelayUnit {
+        DelayUnit {
+            name: "header times",
+            ticks,
+        }
+    }
+}
+
+/// What a network family tells reports about its units and its packets. The time base
+/// (one tick) is [`Network::time`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Units {
+    /// The source document's delay unit.
+    pub delay: DelayUnit,
+    /// Ticks one payload byte takes on a link: throughput is given as a percentage of
+    /// one byte per this many ticks (a DS-Link data token: 10).
+    pub byte_ticks: Tick,
+    /// Routing header bytes per packet.
+    pub header_bytes: u32,
     /// Payload bytes of a maximum-size packet.
     pub max_data_bytes: u32,
-    /// Header bytes.
-    pub header_bytes: u32,
+    /// Payload bytes per message.
+    pub message_bytes: u32,
+    /// Tokens of a maximum-size packet (header + payload + terminator).
+    pub packet_tokens: u32,
 }
 
 impl<P: LinkProtocol> Network<P> {

@@ -32,6 +32,7 @@ enum Peer {
 }
 
 /// The checked netlist: who is on every switch port.
+#[derive(Debug)]
 struct Wiring {
     ports: Vec<Vec<Peer>>,
     /// (switch, port) of each terminal.
@@ -286,17 +287,39 @@ fn tables(n: &NetlistConfig) -> Result<(Wiring, Vec<IntervalTable>), BuildError>
     Ok((w, t))
 }
 
-/// Checks `n`; returns the number of terminals.
-pub(super) fn validate(n: &NetlistConfig) -> Result<u32, BuildError> {
-    tables(n).map(|(w, _)| w.at.len() as u32)
+/// A checked netlist: its wiring, every switch's table (given or computed, and walked
+/// for every source and destination), and its links.
+#[derive(Debug)]
+pub(super) struct ValidNetlist {
+    wiring: Wiring,
+    tables: Vec<IntervalTable>,
+    links: Vec<[u32; 4]>,
 }
 
-/// Adds the switches, processors and links of `n` (already validated); returns the
-/// switch count.
-pub(super) fn build(parts: &mut Parts, n: &NetlistConfig) -> usize {
-    let Ok((w, tables)) = tables(n) else {
-        unreachable!("validated before building")
-    };
+impl ValidNetlist {
+    /// Number of terminals.
+    pub fn terminals(&self) -> u32 {
+        self.wiring.at.len() as u32
+    }
+}
+
+/// Checks `n`.
+pub(super) fn validate(n: &NetlistConfig) -> Result<ValidNetlist, BuildError> {
+    let (wiring, tables) = tables(n)?;
+    Ok(ValidNetlist {
+        wiring,
+        tables,
+        links: n.links.clone(),
+    })
+}
+
+/// Adds the switches, processors and links of `n`; returns the switch count.
+pub(super) fn build(parts: &mut Parts, n: ValidNetlist) -> usize {
+    let ValidNetlist {
+        wiring: w,
+        tables,
+        links,
+    } = n;
     let sw: Vec<_> = tables
         .into_iter()
         .enumerate()
@@ -306,7 +329,7 @@ pub(super) fn build(parts: &mut Parts, n: &NetlistConfig) -> usize {
         let proc = parts.processor(t as u32);
         parts.link(sw[s], p, proc, 0);
     }
-    for &[a, pa, b, pb] in &n.links {
+    for &[a, pa, b, pb] in &links {
         parts.link(sw[a as usize], pa as usize, sw[b as usize], pb as usize);
     }
     sw.len()

@@ -27,6 +27,27 @@ use crate::model::{LinkProtocol, Node};
 use crate::routing::Routing;
 use std::fmt::Debug;
 
+/// A value in a part's section of a topology file is out of range; `key` is its dotted
+/// path (e.g. `c104.header_time_ns`), so the front end can point at the file line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {message}")]
+pub struct ConfigError {
+    /// Dotted key path.
+    pub key: &'static str,
+    /// What is wrong, and what would be right.
+    pub message: String,
+}
+
+impl ConfigError {
+    /// An error about `key`.
+    pub fn new(key: &'static str, message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            key,
+            message: message.into(),
+        }
+    }
+}
+
 /// A validated part: everything needed to put one node of this kind into a plan and
 /// to run it. Implemented by each part's parameter type.
 pub trait Part<P: LinkProtocol>: Send + Sync + Debug {

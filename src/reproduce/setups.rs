@@ -10,7 +10,7 @@
 
 use crate::engine::{RunControl, RunOutcome, sequential};
 use crate::network::build::mix_seed;
-use crate::network::{End, Link, Network, NodeId, NodeSpec, RunPlan};
+use crate::network::{DelayUnit, End, Link, Network, NodeId, NodeSpec, RunPlan, Units};
 use crate::parts::c104::C104Params;
 use crate::parts::dslink::LinkParams;
 use crate::parts::dslink::token::DATA_TOKEN_BITS;
@@ -119,10 +119,16 @@ impl Spec {
             links,
             terminals,
             switches,
-            header_time: routing + Tick::from(self.header_bytes) * DATA_TOKEN_BITS + self.wire,
-            byte_ticks: DATA_TOKEN_BITS,
-            routing_delay: routing,
-            message_bytes: self.bytes,
+            units: Units {
+                delay: DelayUnit::header_time(
+                    routing + Tick::from(self.header_bytes) * DATA_TOKEN_BITS + self.wire,
+                ),
+                byte_ticks: DATA_TOKEN_BITS,
+                header_bytes: self.header_bytes,
+                max_data_bytes: self.max_data_bytes,
+                message_bytes: self.bytes,
+                packet_tokens,
+            },
             run: RunPlan {
                 start: START,
                 window: self.window,
@@ -131,9 +137,6 @@ impl Spec {
                 hard_stop: end_after.saturating_add(50_000_000),
                 deadlock_window: 200_000,
             },
-            packet_tokens,
-            max_data_bytes: self.max_data_bytes,
-            header_bytes: self.header_bytes,
         }
     }
 }

@@ -15,6 +15,8 @@ use super::latency::LatencySummary;
 use crate::config::topology::TopologyConfig;
 use crate::config::traffic::TrafficConfig;
 use crate::engine::RunOutcome;
+use crate::model::LinkProtocol;
+use crate::network::{DelayUnit, Network};
 use crate::terminal::TerminalStats;
 use crate::time::Tick;
 
@@ -40,8 +42,8 @@ pub struct ReportInput<'a> {
     pub switches: usize,
     /// Nanoseconds per tick.
     pub tick_ns: f64,
-    /// C104 header time, in ticks (the chapter 7 delay unit).
-    pub header_time: Tick,
+    /// The source document's delay unit (C104 networks: the header time).
+    pub delay_unit: DelayUnit,
     /// Ticks one payload byte takes on a link.
     pub byte_ticks: Tick,
     /// Routing header bytes per packet.
@@ -62,13 +64,13 @@ impl<'a> ReportInput<'a> {
     /// The input for a run of the plan `net`, built from `topology` and `traffic`
     /// (named `topology_name` and `traffic_name`) with `seed`, that ended with
     /// `outcome`. A batch run's window ends where the run ended.
-    pub fn for_run(
+    pub fn for_run<P: LinkProtocol>(
         topology_name: &'a str,
         traffic_name: &'a str,
         topology: &'a TopologyConfig,
         traffic: &'a TrafficConfig,
         seed: u64,
-        net: &crate::network::Network,
+        net: &Network<P>,
         outcome: &'a RunOutcome,
     ) -> ReportInput<'a> {
         ReportInput {
@@ -80,11 +82,11 @@ impl<'a> ReportInput<'a> {
             terminals: net.terminal_count(),
             switches: net.switches,
             tick_ns: net.time.tick_ns,
-            header_time: net.header_time,
-            byte_ticks: net.byte_ticks,
-            header_bytes: net.header_bytes,
-            max_data_bytes: net.max_data_bytes,
-            message_bytes: net.message_bytes,
+            delay_unit: net.units.delay,
+            byte_ticks: net.units.byte_ticks,
+            header_bytes: net.units.header_bytes,
+            max_data_bytes: net.units.max_data_bytes,
+            message_bytes: net.units.message_bytes,
             window: if net.run.batch {
                 (net.run.window.0, outcome.end_tick)
             } else {
@@ -154,8 +156,12 @@ pub struct RunSection {
     pub end_us: f64,
     /// Nanoseconds per tick.
     pub tick_ns: f64,
-    /// C104 header time, in ticks.
+    /// The delay unit in ticks (C104 networks: the header time). The JSON name is
+    /// the C104's; schema 1 has no other.
     pub header_time_ticks: Tick,
+    /// The delay unit's name in the text report (not in the JSON).
+    #[serde(skip)]
+    pub delay_unit_name: &'static str,
     /// Ticks per payload byte on a link.
     pub byte_ticks: Tick,
     /// Barriers (windows) the engine went through. Engine-specific, so kept out of
@@ -294,7 +300,7 @@ impl Report {
                 input.header_bytes,
             ),
         };
-        let summary = |m| LatencySummary::new(m, input.tick_ns, input.header_time);
+        let summary = |m| LatencySummary::new(m, input.tick_ns, input.delay_unit.ticks);
         Report {
             schema: SCHEMA_VERSION,
             emu_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -313,7 +319,8 @@ impl Report {
                 end_tick: outcome.end_tick,
                 end_us: us(outcome.end_tick),
                 tick_ns: input.tick_ns,
-                header_time_ticks: input.header_time,
+                header_time_ticks: input.delay_unit.ticks,
+                delay_unit_name: input.delay_unit.name,
                 byte_ticks: input.byte_ticks,
                 windows: outcome.windows,
                 node_runs: outcome.node_runs,
@@ -467,7 +474,7 @@ pub(crate) mod tests {
             terminals: outcome.terminals.len(),
             switches: 2,
             tick_ns: 10.0,
-            header_time: 50,
+            delay_unit: DelayUnit::header_time(50),
             byte_ticks: 10,
             header_bytes: 1,
             max_data_bytes: 32,

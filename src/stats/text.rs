@@ -176,7 +176,7 @@ impl Report {
             ("", "µs", scaled(&s.us, 3), String::new()),
             (
                 "",
-                "header times",
+                self.run.delay_unit_name,
                 scaled(&s.header_times, 2),
                 String::new(),
             ),

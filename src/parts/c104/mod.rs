@@ -28,6 +28,8 @@
 //!   free it is granted, round-robin, to an input waiting for it or for its group (002
 //!   §7.5, last paragraph).
 
+pub mod config;
+
 use crate::model::{ModelError, Node, PortId, Stamp, Wait, WaitReason};
 use crate::parts::Part;
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};

@@ -5,6 +5,7 @@
 //! - [`endpoint`]: one end of a link, with its transmitter, input buffer and credit;
 //! - [`protocol`]: the DS-Link as the network's [`crate::model::LinkProtocol`].
 
+pub mod config;
 pub mod endpoint;
 pub mod protocol;
 pub mod token;

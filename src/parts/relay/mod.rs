@@ -16,7 +16,7 @@ pub use protocol::{Ball, Relay, RelayCounters};
 
 use crate::ids::{End, NodeId, PortId};
 use crate::model::{Activity, ModelError, Node, Outbox, Wait};
-use crate::network::{Link, Network, NodeSpec, RunPlan};
+use crate::network::{DelayUnit, Link, Network, NodeSpec, RunPlan, Units};
 use crate::parts::Part;
 use crate::routing::Routing;
 use crate::terminal::TerminalStats;
@@ -238,10 +238,17 @@ pub fn ring(
         links,
         terminals: (0..nodes).collect(),
         switches: 0,
-        header_time: 0,
-        byte_ticks: 1,
-        routing_delay: 0,
-        message_bytes: 0,
+        units: Units {
+            delay: DelayUnit {
+                name: "hops",
+                ticks: 0,
+            },
+            byte_ticks: 1,
+            header_bytes: 0,
+            max_data_bytes: 1,
+            message_bytes: 0,
+            packet_tokens: 1,
+        },
         run: RunPlan {
             start: 0,
             window: (0, Tick::MAX),
@@ -250,8 +257,5 @@ pub fn ring(
             hard_stop: 100_000_000,
             deadlock_window: 1_000_000,
         },
-        packet_tokens: 1,
-        max_data_bytes: 1,
-        header_bytes: 0,
     }
 }

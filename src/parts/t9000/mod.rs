@@ -1,6 +1,7 @@
 //! A T9000 as a network node: its virtual channel processor and link
 //! ([`Vcp`]) plus the terminal process that sources and sinks traffic ([`Terminal`]).
 
+pub mod config;
 pub mod vcp;
 
 use crate::model::{Activity, ModelError, Node, PortId, Wait};
