@@ -12,6 +12,7 @@
 
 pub mod packet;
 pub mod protocol;
+pub mod testkit;
 pub mod wait;
 
 pub use crate::ids::PortId;

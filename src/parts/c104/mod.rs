@@ -559,6 +559,7 @@ impl Part<DsLink> for C104Params {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::testkit::Driver;
     use crate::parts::dslink::Emit;
     use crate::routing::IntervalTable;
     use std::sync::Arc;
@@ -594,30 +595,29 @@ mod tests {
         }
     }
 
-    /// Gives every output port of `sw` plenty of credit and clears its initial FCTs.
-    fn prime(sw: &mut C104, out: &mut Outbox) {
-        for p in 0..sw.p.ports {
+    /// A switch driven by hand.
+    type Sw = Driver<DsLink, C104>;
+
+    /// Gives every output port of `d`'s switch plenty of credit and clears its initial
+    /// FCTs.
+    fn prime(d: &mut Sw) {
+        for p in 0..d.node().p.ports {
             for _ in 0..10 {
-                sw.receive(0, p, Token::fct()).unwrap();
+                d.arrive(0, p, Token::fct());
             }
         }
-        sw.step(0, out).unwrap();
-        out.emits.clear();
+        d.step_at(0).unwrap();
+        d.clear_sent();
     }
 
-    fn data_emits(out: &Outbox, port: PortId) -> Vec<Emit> {
-        out.emits
-            .iter()
-            .filter(|e| e.port == port && e.token.kind() != TokenKind::Fct)
-            .copied()
-            .collect()
+    fn data_emits(d: &Sw, port: PortId) -> Vec<Emit> {
+        d.sent_on(port, |t| t.kind() != TokenKind::Fct)
     }
 
     #[test]
     fn wormhole_the_header_leaves_before_the_tail_arrives() {
-        let mut sw = switch(30, 40);
-        let mut out = Outbox::default();
-        prime(&mut sw, &mut out);
+        let mut d = Driver::new(switch(30, 40));
+        prime(&mut d);
         // A packet for port 2 arrives on port 0: header at 100, 3 data, EOP.
         let s = stamp(7);
         let toks = [
@@ -630,20 +630,20 @@ mod tests {
         let mut t = 100;
         let mut first_out = None;
         for tok in toks {
-            sw.receive(t, 0, tok).unwrap();
+            d.arrive(t, 0, tok);
             // run every tick until the next arrival
             for now in t..t + HDR {
-                sw.step(now, &mut out).unwrap();
-                if first_out.is_none() && !data_emits(&out, 2).is_empty() {
+                d.step_at(now).unwrap();
+                if first_out.is_none() && !data_emits(&d, 2).is_empty() {
                     first_out = Some(now);
                 }
             }
             t += HDR;
         }
         for now in t..t + 100 {
-            sw.step(now, &mut out).unwrap();
+            d.step_at(now).unwrap();
         }
-        let sent = data_emits(&out, 2);
+        let sent = data_emits(&d, 2);
         assert_eq!(sent.len(), 5);
         // header received at 100, routed 30 ticks later, and the link has been idle
         // since 8 (initial FCTs), so the null in progress ends at 136.
@@ -662,25 +662,24 @@ mod tests {
 
     #[test]
     fn contention_the_second_packet_waits_for_the_first_terminator() {
-        let mut sw = switch(0, 40);
-        let mut out = Outbox::default();
-        prime(&mut sw, &mut out);
+        let mut d = Driver::new(switch(0, 40));
+        prime(&mut d);
         // Two one-byte packets for port 3, on inputs 0 and 1, at the same tick.
         for (inp, src) in [(0, 10u32), (1, 11u32)] {
-            sw.receive(200, inp, Token::data(3, stamp(src))).unwrap();
+            d.arrive(200, inp, Token::data(3, stamp(src)));
         }
-        sw.step(200, &mut out).unwrap();
+        d.step_at(200).unwrap();
         for (inp, src) in [(0, 10u32), (1, 11u32)] {
-            sw.receive(210, inp, Token::data(0xee, stamp(src))).unwrap();
+            d.arrive(210, inp, Token::data(0xee, stamp(src)));
         }
-        sw.step(210, &mut out).unwrap();
+        d.step_at(210).unwrap();
         for (inp, src) in [(0, 10u32), (1, 11u32)] {
-            sw.receive(220, inp, Token::end(true, stamp(src))).unwrap();
+            d.arrive(220, inp, Token::end(true, stamp(src)));
         }
         for now in 220..400 {
-            sw.step(now, &mut out).unwrap();
+            d.step_at(now).unwrap();
         }
-        let sent = data_emits(&out, 3);
+        let sent = data_emits(&d, 3);
         let order: Vec<(u32, TokenKind)> = sent
             .iter()
             .map(|e| (e.token.stamp().src, e.token.kind()))
@@ -702,25 +701,22 @@ mod tests {
     #[test]
     fn round_robin_arbitration_serves_every_input() {
         // Three inputs keep sending one-token packets to output 3; each must get turns.
-        let mut sw = switch(0, 4);
-        let mut out = Outbox::default();
-        prime(&mut sw, &mut out);
+        let mut d = Driver::new(switch(0, 4));
+        prime(&mut d);
         let mut now = 100;
         for _round in 0..6 {
             for inp in 0..3 {
-                if sw.ports[inp].ep.rx_len() < 10 {
-                    sw.receive(now, inp, Token::data(3, stamp(inp as u32)))
-                        .unwrap();
-                    sw.receive(now, inp, Token::end(false, stamp(inp as u32)))
-                        .unwrap();
+                if d.node().ports[inp].ep.rx_len() < 10 {
+                    d.arrive(now, inp, Token::data(3, stamp(inp as u32)));
+                    d.arrive(now, inp, Token::end(false, stamp(inp as u32)));
                 }
             }
             for t in now..now + 14 {
-                sw.step(t, &mut out).unwrap();
+                d.step_at(t).unwrap();
             }
             now += 14;
         }
-        let srcs: Vec<u32> = data_emits(&out, 3)
+        let srcs: Vec<u32> = data_emits(&d, 3)
             .iter()
             .filter(|e| e.token.kind() == TokenKind::Eop)
             .map(|e| e.token.stamp().src)
@@ -739,9 +735,8 @@ mod tests {
 
     #[test]
     fn header_deletion_routes_on_the_next_header() {
-        let mut sw = switch(5, 40);
-        let mut out = Outbox::default();
-        prime(&mut sw, &mut out);
+        let mut d = Driver::new(switch(5, 40));
+        prime(&mut d);
         let s = stamp(1);
         for (k, tok) in [
             Token::data(9, s),
@@ -752,15 +747,15 @@ mod tests {
         .into_iter()
         .enumerate()
         {
-            sw.receive(100 + 10 * k as Tick, 2, tok).unwrap();
+            d.arrive(100 + 10 * k as Tick, 2, tok);
             for t in 100 + 10 * k as Tick..110 + 10 * k as Tick {
-                sw.step(t, &mut out).unwrap();
+                d.step_at(t).unwrap();
             }
         }
         for t in 140..300 {
-            sw.step(t, &mut out).unwrap();
+            d.step_at(t).unwrap();
         }
-        let sent: Vec<(TokenKind, u8)> = data_emits(&out, 1)
+        let sent: Vec<(TokenKind, u8)> = data_emits(&d, 1)
             .iter()
             .map(|e| (e.token.kind(), e.token.byte()))
             .collect();
@@ -778,21 +773,21 @@ mod tests {
     fn a_random_header_is_prepended_on_a_generating_link() {
         let mut sw = switch(0, 40);
         sw.p.routing.generate_on(0, (1, 3)); // random label 1 or 2
-        let mut out = Outbox::default();
-        prime(&mut sw, &mut out);
+        let mut d = Driver::new(sw);
+        prime(&mut d);
         let mut used = [0; 4];
         for k in 0..40u64 {
             let t0 = 100 + k * 100;
             let s = stamp(k as u32);
-            sw.receive(t0, 0, Token::data(3, s)).unwrap();
-            sw.step(t0, &mut out).unwrap();
-            sw.receive(t0 + 10, 0, Token::end(false, s)).unwrap();
+            d.arrive(t0, 0, Token::data(3, s));
+            d.step_at(t0).unwrap();
+            d.arrive(t0 + 10, 0, Token::end(false, s));
             for t in t0 + 10..t0 + 100 {
-                sw.step(t, &mut out).unwrap();
+                d.step_at(t).unwrap();
             }
         }
         for (p, u) in used.iter_mut().enumerate() {
-            let d = data_emits(&out, p);
+            let d = data_emits(&d, p);
             *u = d
                 .iter()
                 .filter(|e| e.token.kind() == TokenKind::Eop)
@@ -823,8 +818,8 @@ mod tests {
         sw
     }
 
-    fn eops(out: &Outbox, p: PortId) -> Vec<u32> {
-        data_emits(out, p)
+    fn eops(d: &Sw, p: PortId) -> Vec<u32> {
+        data_emits(d, p)
             .iter()
             .filter(|e| e.token.kind() == TokenKind::Eop)
             .map(|e| e.token.stamp().src)
@@ -833,71 +828,63 @@ mod tests {
 
     #[test]
     fn grouped_adaptive_routing_sends_two_packets_at_once_on_two_group_links() {
-        let mut sw = grouped_switch();
-        let mut out = Outbox::default();
-        prime(&mut sw, &mut out);
+        let mut d = Driver::new(grouped_switch());
+        prime(&mut d);
         for inp in [0, 1] {
-            sw.receive(100, inp, Token::data(5, stamp(inp as u32)))
-                .unwrap();
-            sw.receive(100, inp, Token::end(false, stamp(inp as u32)))
-                .unwrap();
+            d.arrive(100, inp, Token::data(5, stamp(inp as u32)));
+            d.arrive(100, inp, Token::end(false, stamp(inp as u32)));
         }
         for t in 100..200 {
-            sw.step(t, &mut out).unwrap();
+            d.step_at(t).unwrap();
         }
-        let (a, b) = (data_emits(&out, 2), data_emits(&out, 3));
-        assert_eq!((eops(&out, 2).len(), eops(&out, 3).len()), (1, 1));
+        let (a, b) = (data_emits(&d, 2), data_emits(&d, 3));
+        assert_eq!((eops(&d, 2).len(), eops(&d, 3).len()), (1, 1));
         assert_eq!(a[0].at, b[0].at, "both headers leave together");
-        assert_ne!(eops(&out, 2), eops(&out, 3));
+        assert_ne!(eops(&d, 2), eops(&d, 3));
     }
 
     #[test]
     fn grouped_adaptive_routing_avoids_a_held_output_and_waits_when_all_are_held() {
-        let mut sw = grouped_switch();
-        let mut out = Outbox::default();
-        prime(&mut sw, &mut out);
+        let mut d = Driver::new(grouped_switch());
+        prime(&mut d);
         // Input 0 holds port 2 with an unfinished packet (label 2).
         let long = stamp(0);
-        sw.receive(100, 0, Token::data(2, long)).unwrap();
-        sw.step(100, &mut out).unwrap();
+        d.arrive(100, 0, Token::data(2, long));
+        d.step_at(100).unwrap();
         // Two group packets: both must use port 3, one after the other.
         for (inp, src) in [(1, 1u32), (3, 3u32)] {
-            sw.receive(110, inp, Token::data(5, stamp(src))).unwrap();
-            sw.receive(110, inp, Token::end(false, stamp(src))).unwrap();
+            d.arrive(110, inp, Token::data(5, stamp(src)));
+            d.arrive(110, inp, Token::end(false, stamp(src)));
         }
         for t in 101..300 {
-            sw.step(t, &mut out).unwrap();
+            d.step_at(t).unwrap();
         }
-        assert_eq!(
-            eops(&out, 2),
-            Vec::<u32>::new(),
-            "port 2 is held by input 0"
-        );
-        let mut on3 = eops(&out, 3);
+        assert_eq!(eops(&d, 2), Vec::<u32>::new(), "port 2 is held by input 0");
+        let mut on3 = eops(&d, 3);
         on3.sort();
         assert_eq!(on3, vec![1, 3]);
         // A third group packet while port 3 is busy and port 2 held: it waits for the
         // group, and takes port 2 when input 0's packet ends.
-        sw.receive(300, 1, Token::data(5, stamp(7))).unwrap();
-        sw.receive(300, 1, Token::data(0, stamp(7))).unwrap();
-        sw.receive(300, 3, Token::data(5, stamp(8))).unwrap();
-        sw.receive(300, 3, Token::data(0, stamp(8))).unwrap();
+        d.arrive(300, 1, Token::data(5, stamp(7)));
+        d.arrive(300, 1, Token::data(0, stamp(7)));
+        d.arrive(300, 3, Token::data(5, stamp(8)));
+        d.arrive(300, 3, Token::data(0, stamp(8)));
         for t in 300..320 {
-            sw.step(t, &mut out).unwrap();
+            d.step_at(t).unwrap();
         }
         assert!(
-            sw.waits().iter().any(|w| (w.port == 3 || w.port == 1)
+            d.node().waits().iter().any(|w| (w.port == 3 || w.port == 1)
                 && matches!(w.reason, WaitReason::OutputHeld { .. })),
             "one group packet waits: {:?}",
-            sw.waits()
+            d.node().waits()
         );
-        sw.receive(320, 0, Token::end(false, long)).unwrap();
-        sw.receive(320, 1, Token::end(false, stamp(7))).unwrap();
-        sw.receive(320, 3, Token::end(false, stamp(8))).unwrap();
+        d.arrive(320, 0, Token::end(false, long));
+        d.arrive(320, 1, Token::end(false, stamp(7)));
+        d.arrive(320, 3, Token::end(false, stamp(8)));
         for t in 320..500 {
-            sw.step(t, &mut out).unwrap();
+            d.step_at(t).unwrap();
         }
-        let mut all = [eops(&out, 2), eops(&out, 3)].concat();
+        let mut all = [eops(&d, 2), eops(&d, 3)].concat();
         all.sort();
         assert_eq!(
             all,
@@ -909,23 +896,22 @@ mod tests {
     #[test]
     fn a_blocked_packet_holds_the_input_and_stops_credit() {
         // Output 1 has no credit: the packet fills the output buffer, then the input.
-        let mut sw = switch(0, 4);
-        let mut out = Outbox::default();
+        let mut d = Driver::new(switch(0, 4));
         for t in 0..10 {
-            sw.step(t, &mut out).unwrap(); // send the initial FCTs
+            d.step_at(t).unwrap(); // send the initial FCTs
         }
-        out.emits.clear();
+        d.clear_sent();
         let s = stamp(5);
-        sw.receive(100, 0, Token::data(1, s)).unwrap();
+        d.arrive(100, 0, Token::data(1, s));
         for k in 1..16 {
-            sw.receive(100 + 10 * k, 0, Token::data(0, s)).unwrap();
+            d.arrive(100 + 10 * k, 0, Token::data(0, s));
         }
         for t in 100..300 {
-            sw.step(t, &mut out).unwrap();
+            d.step_at(t).unwrap();
         }
-        assert_eq!(sw.ports[1].out.len(), 4);
-        assert_eq!(sw.ports[0].ep.rx_len(), 12);
-        let waits = sw.waits();
+        assert_eq!(d.node().ports[1].out.len(), 4);
+        assert_eq!(d.node().ports[0].ep.rx_len(), 12);
+        let waits = d.node().waits();
         assert!(
             waits
                 .iter()
@@ -939,6 +925,6 @@ mod tests {
             "{waits:?}"
         );
         // 4 tokens crossed, so input 0 owes no new FCT yet beyond the initial ones.
-        assert!(out.emits.iter().all(|e| e.port != 1));
+        assert!(d.sent().iter().all(|e| e.port != 1));
     }
 }

@@ -259,3 +259,90 @@ pub fn ring(
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testkit::Driver;
+
+    fn relay(seed_balls: u32, max_think: Tick, capacity: u32) -> RelayNode {
+        RelayNode::new(RelayParams {
+            seed_balls,
+            hops: 3,
+            max_think,
+            capacity,
+            first_id: 100,
+            seed: 9,
+        })
+    }
+
+    #[test]
+    fn seeded_balls_leave_one_per_tick_after_their_think_time() {
+        let mut d = Driver::new(relay(3, 1, 8));
+        d.run_until(10).unwrap();
+        let ticks: Vec<Tick> = d.sent_on(1, |_| true).iter().map(|e| e.at).collect();
+        assert_eq!(ticks, vec![1, 2, 3], "ready at 1, one per tick on port 1");
+        assert_eq!(d.activity().obligations_opened, 3);
+        assert_eq!(d.activity().tokens_moved, 3);
+    }
+
+    #[test]
+    fn a_ball_is_retired_where_its_hops_run_out_and_its_age_recorded() {
+        let mut d = Driver::new(relay(0, 4, 8));
+        d.arrive(
+            50,
+            0,
+            Ball {
+                id: 1,
+                born: 20,
+                hops_left: 1,
+            },
+        );
+        d.arrive(
+            60,
+            0,
+            Ball {
+                id: 2,
+                born: 20,
+                hops_left: 2,
+            },
+        );
+        d.run_until(80).unwrap();
+        let stats = d.node().terminal_stats().expect("a relay keeps statistics");
+        assert_eq!(stats.counters.delivered, 1);
+        assert_eq!(stats.message_latency.max, 30);
+        let sent = d.sent_on(1, |b| b.id == 2);
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].token.hops_left, 1);
+        assert!(
+            (61..=64).contains(&sent[0].at),
+            "think time 1..=4: {}",
+            sent[0].at
+        );
+    }
+
+    #[test]
+    fn a_ball_beyond_the_holding_limit_is_a_flow_control_error() {
+        let mut d = Driver::new(relay(0, 100, 1));
+        d.arrive(
+            5,
+            0,
+            Ball {
+                id: 1,
+                born: 0,
+                hops_left: 9,
+            },
+        );
+        d.arrive(
+            5,
+            0,
+            Ball {
+                id: 2,
+                born: 0,
+                hops_left: 9,
+            },
+        );
+        let e = d.run_until(10).expect_err("two balls, room for one");
+        assert!(matches!(e, ModelError::FlowControl { port: 0, .. }), "{e}");
+    }
+}

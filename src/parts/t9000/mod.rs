@@ -101,6 +101,7 @@ impl Part<DsLink> for ProcessorParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::testkit::Pair;
     use crate::parts::dslink::LinkParams;
     use crate::parts::dslink::{Emit, TokenKind};
     use crate::traffic::{Destination, Injection};
@@ -141,27 +142,11 @@ mod tests {
     /// Two T9000s wired back to back, stepped every tick; returns every token sent by
     /// each, with its departure tick.
     fn run(a: &mut Processor, b: &mut Processor, until: Tick) -> [Vec<Emit>; 2] {
-        let mut log: [Vec<Emit>; 2] = [Vec::new(), Vec::new()];
-        let mut wire: [Vec<(Tick, Token)>; 2] = [Vec::new(), Vec::new()]; // towards a, towards b
-        for now in 0..until {
-            for (side, node) in [(0usize, &mut *a), (1, &mut *b)] {
-                wire[side].retain(|&(t, tok)| {
-                    if t == now {
-                        node.receive(now, 0, tok).unwrap();
-                        false
-                    } else {
-                        true
-                    }
-                });
-                let mut out = Outbox::default();
-                node.step(now, &mut out).unwrap();
-                for e in out.emits {
-                    wire[1 - side].push((e.at + WIRE, e.token));
-                    log[side].push(e);
-                }
-            }
-        }
-        log
+        let mut pair = Pair::new(a.clone(), b.clone(), (0, 0), WIRE);
+        pair.run_until(until).unwrap();
+        *a = pair.a.node().clone();
+        *b = pair.b.node().clone();
+        [pair.a.sent().to_vec(), pair.b.sent().to_vec()]
     }
 
     fn data(log: &[Emit]) -> Vec<Emit> {
