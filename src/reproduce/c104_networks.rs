@@ -20,6 +20,7 @@
 use super::c104_published::{self as published, Family, Kind, Published};
 use super::table::{Report, Row, Table, Tolerance};
 use crate::engine::sharded;
+use crate::pool::default_threads;
 use crate::session::Case;
 
 /// The run seed of every case.
@@ -44,18 +45,14 @@ pub struct Measured {
     pub complete: bool,
 }
 
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// Loads `topology` + `traffic` with `sets`, runs it and returns the report.
 fn run_case(
     topology: &str,
     traffic: &str,
     sets: &[String],
 ) -> Result<crate::stats::Report, String> {
-    let case = Case::load(topology, traffic, sets, SEED)?;
-    let out = sharded::run(&case.net, &case.control(), threads(), None)
+    let case = Case::load(topology, traffic, sets, SEED).map_err(|e| e.to_string())?;
+    let out = sharded::run(&case.net, &case.control(), default_threads(), None)
         .map_err(|e| format!("{topology} {traffic}: {e}"))?;
     Ok(case.report(&out))
 }
@@ -387,7 +384,7 @@ pub fn run(quick: bool) -> Result<Report, String> {
                 } else {
                     "100 µs warm-up, 500 µs measured"
                 },
-                threads()
+                default_threads()
             ),
             "throughput: % of the maximum possible throughput of each input link (§7.6) in \
              this packet format (one 32-byte packet per message, §7.4); delay: message \

@@ -11,7 +11,6 @@ pub mod c104_contention;
 pub mod c104_networks;
 pub mod c104_published;
 pub mod c104_worst_case;
-pub mod cli;
 pub mod dslink_bandwidth;
 pub mod dslink_latency;
 pub mod setups;

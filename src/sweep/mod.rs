@@ -6,7 +6,6 @@
 //! Every run is an ordinary single-threaded run of the plan built for that load and
 //! seed, so each point is reproducible on its own with `emu` (any engine, any thread count).
 
-pub mod cli;
 pub mod loads;
 pub mod point;
 pub mod table;

@@ -2,14 +2,16 @@
 //! Bad input gets one line naming the flag or key and exit code 2; a deadlock found
 //! exits 3, a flow-control violation 4, a clean search 0.
 
-use super::case::{StressCase, generate};
-use super::run::{SearchResult, Target, Verdict, search};
-use super::shrink::{Shrunk, shrink};
-use super::write::{command, traffic_file};
-use crate::config::traffic::InjectionConfig;
-use crate::config::{self, TrafficConfig};
-use crate::deadlock::waitfor;
-use crate::session::stem;
+use super::fail;
+use emu::config::traffic::InjectionConfig;
+use emu::config::{self, TrafficConfig};
+use emu::deadlock::stress::write::{command, traffic_file};
+use emu::deadlock::stress::{
+    SearchResult, Shrunk, StressCase, Target, Verdict, generate, search, shrink,
+};
+use emu::deadlock::waitfor;
+use emu::pool::default_threads;
+use emu::session::{CaseError, stem};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -85,11 +87,6 @@ macro_rules! say {
     }};
 }
 
-fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
-    eprintln!("error: {msg}");
-    code
-}
-
 /// Runs the search; returns the process exit code.
 pub fn main(a: &StressArgs) -> u8 {
     if a.seeds == 0 || a.seeds > 100_000 {
@@ -138,14 +135,12 @@ pub fn main(a: &StressArgs) -> u8 {
             Ok(t) => t,
             Err(e) => return fail(1, e),
         };
-    let terminals = match crate::network::build(&name, &topo.config, &probe, a.seed) {
+    let terminals = match emu::network::build(&name, &topo.config, &probe, a.seed) {
         Ok(n) => n.terminal_count() as u32,
-        Err(e) => return fail(2, format!("{}: {}", topo.locate(&e.key), e.message)),
+        Err(e) => return fail(2, CaseError::build(e, &topo, None)),
     };
     let cases = generate(a.seed, a.seeds, terminals, a.run_us);
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = a.threads.unwrap_or_else(default_threads);
     let lines = std::sync::Mutex::new(Vec::new());
     let found = match search(target, &cases, threads, |c, v| {
         if let Ok(mut l) = lines.lock() {
