@@ -13,4 +13,4 @@ pub mod min;
 pub mod table;
 pub mod universal;
 
-pub use interval::{IntervalTable, RouteAction};
+pub use interval::{IntervalError, IntervalTable, RouteAction};

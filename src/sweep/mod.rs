@@ -10,6 +10,6 @@ pub mod loads;
 pub mod point;
 pub mod table;
 
-pub use loads::parse_loads;
+pub use loads::{LoadsError, parse_loads};
 pub use point::{Measures, Point, PointError, run_point};
 pub use table::{Row, Saturation, rows, saturation};
