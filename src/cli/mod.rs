@@ -1,11 +1,20 @@
 //! The `emu` binary's subcommands: clap argument types, printing and exit codes.
 //! Everything they compute comes from the library; nothing here is part of it.
 
+/// `println!` that ignores a closed stdout (`emu stress | head`) instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 pub mod check;
 pub mod failure;
 pub mod list;
 pub mod reproduce;
 pub mod run;
+pub mod shrunk;
 pub mod stress;
 pub mod sweep;
 pub mod verify;

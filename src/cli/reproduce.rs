@@ -4,15 +4,7 @@
 
 use super::fail;
 use emu::reproduce::{EXPERIMENTS, Report, find, table};
-use std::io::Write;
 use std::path::PathBuf;
-
-/// Prints to stdout; a closed pipe (`emu reproduce all | head`) is not an error.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
-    }};
-}
 
 /// Examples shown by `emu reproduce --help`.
 pub const EXAMPLES: &str = "\

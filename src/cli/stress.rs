@@ -3,16 +3,12 @@
 //! exits 3, a flow-control violation 4, a clean search 0.
 
 use super::fail;
+use super::shrunk::{report_shrunk, write_json};
 use emu::config::traffic::InjectionConfig;
 use emu::config::{self, TrafficConfig};
-use emu::deadlock::stress::write::{command, traffic_file};
-use emu::deadlock::stress::{
-    SearchResult, Shrunk, StressCase, Target, Verdict, generate, search, shrink,
-};
-use emu::deadlock::waitfor;
+use emu::deadlock::stress::{SearchResult, StressCase, Target, Verdict, generate, search, shrink};
 use emu::pool::default_threads;
 use emu::session::{CaseError, stem};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Examples shown by `emu stress --help`.
@@ -78,13 +74,6 @@ pub struct StressArgs {
     /// Write the shrunk deadlocking traffic file here.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-}
-
-/// `println!` that ignores a closed stdout (`emu stress | head`) instead of panicking.
-macro_rules! say {
-    ($($t:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($t)*);
-    }};
 }
 
 /// Runs the search; returns the process exit code.
@@ -236,124 +225,6 @@ fn case_line(c: &StressCase, v: &Verdict) -> String {
     )
 }
 
-/// Prints the shrunk case, writes `--out` and `--json`; exit 3.
-fn report_shrunk(
-    a: &StressArgs,
-    name: &str,
-    sets: &[String],
-    found: &SearchResult,
-    kind: &str,
-    s: &Shrunk,
-) -> u8 {
-    say!(
-        "shrunk in {} candidate runs ({:.3e} ticks): senders {} → {}, messages per sender {} → {}, message bytes {} → {}",
-        s.candidates,
-        s.ticks as f64,
-        s.original.senders,
-        s.size.senders,
-        count(s.original.messages),
-        count(s.size.messages),
-        s.original.bytes,
-        s.size.bytes
-    );
-    if !s.steps.is_empty() {
-        say!("  accepted, in order: {}", s.steps.join(", "));
-    }
-    let path = a
-        .out
-        .as_ref()
-        .map_or("stress-deadlock.toml".to_string(), |p| {
-            p.display().to_string()
-        });
-    let cmd = command(&a.topology, &path, s.seed, sets);
-    let mut traffic = s.traffic.clone();
-    traffic.description = format!(
-        "emu stress: smallest deadlocking case found on {name} ({kind} traffic, seed {})",
-        s.seed
-    );
-    let comments = vec![
-        format!(
-            "Found by: emu stress --topology {} --seeds {} --seed {}{}",
-            a.topology,
-            a.seeds,
-            a.seed,
-            if a.buffers == Buffers::Small {
-                " --buffers small"
-            } else {
-                ""
-            }
-        ),
-        format!(
-            "Deadlocks at tick {} with {} packets in flight; rerun with:",
-            s.found.tick, s.found.in_flight
-        ),
-        format!("  {cmd}"),
-    ];
-    let text = match traffic_file(&traffic, &comments) {
-        Ok(t) => t,
-        Err(e) => return fail(1, e),
-    };
-    say!(
-        "\ntraffic file{}:\n",
-        if a.out.is_some() {
-            format!(" (written to {path})")
-        } else {
-            format!(" (save it as {path})")
-        }
-    );
-    let _ = write!(std::io::stdout(), "{text}");
-    say!("\nreproduce with: {cmd}");
-    match &s.found.cycle {
-        Some(c) => {
-            say!(
-                "wait-for cycle at tick {} ({} places, {} links), each waiting for the next:",
-                s.found.tick,
-                c.len(),
-                waitfor::channels(c).len()
-            );
-            for line in waitfor::render(c) {
-                say!("  {line}");
-            }
-        }
-        None => say!("no wait-for cycle among the stuck nodes"),
-    }
-    let _ = std::io::stdout().flush();
-    if let Some(p) = &a.out
-        && let Err(e) = std::fs::write(p, &text)
-    {
-        return fail(1, format!("cannot write {}: {e}", p.display()));
-    }
-    let doc = serde_json::json!({
-        "schema": 1,
-        "emu_version": env!("CARGO_PKG_VERSION"),
-        "outcome": "deadlock",
-        "topology": name,
-        "cases_tried": found.tried,
-        "ticks_tried": found.ticks,
-        "original": {"kind": kind, "seed": s.seed, "size": s.original},
-        "shrunk": {
-            "size": s.size,
-            "candidates": s.candidates,
-            "candidate_ticks": s.ticks,
-            "steps": s.steps,
-            "tick": s.found.tick,
-            "packets_in_flight": s.found.in_flight,
-            "traffic_file": text,
-            "reproduce": cmd,
-            "cycle": s.found.cycle,
-            "cycle_text": s.found.cycle.as_deref().map(waitfor::render),
-        },
-    });
-    match write_json(a, &doc) {
-        0 => 3,
-        c => c,
-    }
-}
-
-fn count(m: Option<u32>) -> String {
-    m.map_or("continuous".to_string(), |k| k.to_string())
-}
-
 fn json_clean(name: &str, r: &SearchResult) -> serde_json::Value {
     serde_json::json!({
         "schema": 1,
@@ -364,13 +235,4 @@ fn json_clean(name: &str, r: &SearchResult) -> serde_json::Value {
         "ticks_tried": r.ticks,
         "cases_incomplete": r.incomplete,
     })
-}
-
-fn write_json(a: &StressArgs, doc: &serde_json::Value) -> u8 {
-    let Some(p) = &a.json else { return 0 };
-    let text = serde_json::to_string_pretty(doc).unwrap_or_default();
-    match std::fs::write(p, text + "\n") {
-        Ok(()) => 0,
-        Err(e) => fail(1, format!("cannot write {}: {e}", p.display())),
-    }
 }
