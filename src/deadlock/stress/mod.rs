@@ -4,8 +4,9 @@
 //! (issue 6, part 3; ../shared/DESIGN.md "Deadlock").
 //!
 //! One job per file: [`case`] generates the cases, [`run`] runs them over the cores
-//! and stops at the first deadlock, [`shrink`] reduces it, and [`write`] turns it
-//! into a traffic file and a command line (the command-line front end is the binary's).
+//! and stops at the first deadlock, [`shrink`](mod@shrink) reduces it, and
+//! [`write`](mod@write) turns it into a traffic file and a command line (the
+//! command-line front end is the binary's).
 
 pub mod case;
 pub mod run;
