@@ -6,6 +6,11 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// The default number of worker threads: one per core (1 if the core count is unknown).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Runs `f` on every job with up to `threads` workers; `done(finished, total)` is
 /// called after each job. Results are in job order.
 pub fn run_all<J: Sync, R: Send>(

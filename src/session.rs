@@ -2,10 +2,55 @@
 //! benchmarks, reproductions): load the two files with their `--set` overrides, build
 //! the plan, derive the run control, and turn an engine's outcome into the report.
 
-use crate::config::{self, Loaded, TopologyConfig, TrafficConfig};
+use crate::config::overrides::parse_sets;
+use crate::config::traffic::{InjectionConfig, PatternConfig};
+use crate::config::{self, ConfigError, FileKind, Loaded, TopologyConfig, TrafficConfig};
 use crate::engine::{RunControl, RunOutcome};
-use crate::network::{self, Network};
+use crate::network::{self, BuildError, Network};
 use crate::stats::{Report, ReportInput};
+
+/// Why a case could not be loaded. Every variant prints as one line naming the file,
+/// line and key, or the `--set`, responsible (exit 2 on the command line).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaseError {
+    /// A file could not be found, read, parsed or deserialized, or a `--set` is
+    /// malformed.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The files were read but describe no valid network.
+    #[error("{location}: {message}")]
+    Build {
+        /// File, line and key of the offending value ([`Loaded::locate`]).
+        location: String,
+        /// What is wrong, and what would be right.
+        message: String,
+    },
+    /// A traffic key was given with `--set` where only the topology is read.
+    #[error("--set {set}: emu check reads only the topology; traffic keys do not apply")]
+    TrafficSet {
+        /// The `--set` argument as given.
+        set: String,
+    },
+}
+
+impl CaseError {
+    /// A build error, located in the file that holds its key: `traffic` if it is a
+    /// traffic key and the traffic file is given, else `topology`.
+    pub fn build(
+        e: BuildError,
+        topology: &Loaded<TopologyConfig>,
+        traffic: Option<&Loaded<TrafficConfig>>,
+    ) -> CaseError {
+        let location = match traffic {
+            Some(traf) if e.file != "topology" => traf.locate(&e.key),
+            _ => topology.locate(&e.key),
+        };
+        CaseError::Build {
+            location,
+            message: e.message,
+        }
+    }
+}
 
 /// A loaded and built case.
 pub struct Case {
@@ -22,19 +67,17 @@ pub struct Case {
 impl Case {
     /// Loads `topology` and `traffic` (paths or shipped names), applies `sets`, and
     /// builds the plan. Errors are one line naming the file, line and key (exit 2).
-    pub fn load(topology: &str, traffic: &str, sets: &[String], seed: u64) -> Result<Case, String> {
-        config::validate_sets(sets).map_err(|e| e.to_string())?;
-        let topo = config::load_topology(topology, sets).map_err(|e| e.to_string())?;
-        let traf = config::load_traffic(traffic, sets).map_err(|e| e.to_string())?;
+    pub fn load(
+        topology: &str,
+        traffic: &str,
+        sets: &[String],
+        seed: u64,
+    ) -> Result<Case, CaseError> {
+        config::validate_sets(sets)?;
+        let topo = config::load_topology(topology, sets)?;
+        let traf = config::load_traffic(traffic, sets)?;
         let net = network::build(&stem(&topo.file.name), &topo.config, &traf.config, seed)
-            .map_err(|e| {
-                let loc = if e.file == "topology" {
-                    topo.locate(&e.key)
-                } else {
-                    traf.locate(&e.key)
-                };
-                format!("{loc}: {}", e.message)
-            })?;
+            .map_err(|e| CaseError::build(e, &topo, Some(&traf)))?;
         Ok(Case {
             topology: topo,
             traffic: traf,
@@ -60,6 +103,29 @@ impl Case {
             outcome,
         ))
     }
+}
+
+/// Loads topology `spec` with topology `--set` overrides and builds its plan, with a
+/// placeholder traffic (uniform, continuous): for `emu check`, whose routing does not
+/// depend on the traffic. A traffic key among `sets` is an error.
+pub fn topology_plan(spec: &str, sets: &[String]) -> Result<Network, CaseError> {
+    if let Some(o) = parse_sets(sets)?
+        .into_iter()
+        .find(|o| o.kind == FileKind::Traffic)
+    {
+        return Err(CaseError::TrafficSet { set: o.text });
+    }
+    let topo = config::load_topology(spec, sets)?;
+    let traffic = TrafficConfig {
+        description: String::new(),
+        pattern: PatternConfig::Uniform,
+        injection: InjectionConfig::Continuous,
+        message: Default::default(),
+        phases: Default::default(),
+        terminals: Default::default(),
+    };
+    network::build(&stem(&topo.file.name), &topo.config, &traffic, 1)
+        .map_err(|e| CaseError::build(e, &topo, None))
 }
 
 /// The file name without directory and `.toml`: `topologies/hypercube8.toml` →

@@ -5,18 +5,18 @@
 //! on the deadlock-free variant completes.
 
 use emu::deadlock::cdg::{Cdg, Channel};
-use emu::deadlock::check_cli::{CheckReport, load};
+use emu::deadlock::check::CheckReport;
 use emu::deadlock::waitfor;
 use emu::engine::{self, EngineError};
 use emu::network::Network;
-use emu::session::Case;
+use emu::session::{Case, topology_plan};
 use std::process::Command;
 
 const EMU: &str = env!("CARGO_BIN_EXE_emu");
 
 fn net(topology: &str, sets: &[&str]) -> Network {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    load(topology, &sets).unwrap_or_else(|e| panic!("{topology}: {e}"))
+    topology_plan(topology, &sets).unwrap_or_else(|e| panic!("{topology}: {e}"))
 }
 
 fn cdg(topology: &str, sets: &[&str]) -> Cdg {

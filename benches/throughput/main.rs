@@ -136,7 +136,7 @@ fn build(
     let mut sets: Vec<String> = w.sets.iter().map(|s| s.to_string()).collect();
     sets.push(format!("phases.warmup_us={}", phases.0));
     sets.push(format!("phases.measure_us={}", phases.1));
-    let case = Case::load(topology, w.traffic, &sets, SEED)?;
+    let case = Case::load(topology, w.traffic, &sets, SEED).map_err(|e| e.to_string())?;
     let ctl = case.control();
     Ok((case.net, ctl))
 }

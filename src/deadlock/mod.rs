@@ -3,7 +3,7 @@
 //! searching for it by running many cases (`emu stress`, [`stress`]).
 
 pub mod cdg;
-pub mod check_cli;
+pub mod check;
 pub mod stress;
 pub mod waitfor;
 

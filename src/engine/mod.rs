@@ -52,7 +52,7 @@ impl RunControl {
 }
 
 /// Which engine runs the plan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EngineKind {
     /// One worker thread per core, each stepping its partition of the nodes; bounded

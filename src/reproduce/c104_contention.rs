@@ -41,6 +41,7 @@
 //! plus the sampling error of a random-destination run (at least 300 packets per input
 //! in the full sweep).
 
+use super::ReproduceError;
 use super::setups::{self, Spec};
 use super::table::{Report, Row, Table, Tolerance};
 use crate::parts::dslink::token::DATA_TOKEN_BITS;
@@ -92,7 +93,7 @@ fn emulate(
     bytes: u32,
     s: u32,
     measure: Tick,
-) -> Result<(f64, f64), String> {
+) -> Result<(f64, f64), ReproduceError> {
     let warmup = 20 * emulated_slot(bytes, s) as Tick + 2000;
     let mut spec = Spec::new(bytes, Injection::Continuous);
     spec.wire = WIRE;
@@ -138,7 +139,7 @@ fn t_row(inputs: u32, outputs: u32, bytes: u32, s: u32, t: f64) -> Row {
 }
 
 /// Runs the experiment; `quick` runs a few points over shorter windows.
-pub fn run(quick: bool) -> Result<Report, String> {
+pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     let measure: Tick = if quick { 20_000 } else { 100_000 };
     let slots: Tick = if quick { 60 } else { 300 };
     let square: &[u32] = if quick {

@@ -17,9 +17,11 @@
 //! `quick` runs the 64- and 256-terminal cases with 20 µs warm-up and 100 µs
 //! measurement, and Figure 7.8 on the 6-cube.
 
+use super::ReproduceError;
 use super::c104_published::{self as published, Family, Kind, Published};
 use super::table::{Report, Row, Table, Tolerance};
 use crate::engine::sharded;
+use crate::pool::default_threads;
 use crate::session::Case;
 
 /// The run seed of every case.
@@ -44,24 +46,25 @@ pub struct Measured {
     pub complete: bool,
 }
 
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// Loads `topology` + `traffic` with `sets`, runs it and returns the report.
 fn run_case(
     topology: &str,
     traffic: &str,
     sets: &[String],
-) -> Result<crate::stats::Report, String> {
+) -> Result<crate::stats::Report, ReproduceError> {
     let case = Case::load(topology, traffic, sets, SEED)?;
-    let out = sharded::run(&case.net, &case.control(), threads(), None)
-        .map_err(|e| format!("{topology} {traffic}: {e}"))?;
+    let out =
+        sharded::run(&case.net, &case.control(), default_threads(), None).map_err(|source| {
+            ReproduceError::Engine {
+                run: format!("{topology} {traffic}"),
+                source: Box::new(source),
+            }
+        })?;
     Ok(case.report(&out))
 }
 
 /// Runs one published case from its shipped files.
-pub fn measure(p: &Published, sets: &[String]) -> Result<Measured, String> {
+pub fn measure(p: &Published, sets: &[String]) -> Result<Measured, ReproduceError> {
     let r = run_case(p.topology, p.traffic, sets)?;
     let t = &r.throughput;
     let d = &r.latency.message_latency.header_times;
@@ -220,21 +223,23 @@ fn ordering_rows(got: &[(&'static Published, Measured)], sizes: &[u32]) -> Vec<R
 
 /// Figure 7.8: completion time (µs) of the 20-permutation shuffle on the
 /// `dims`-cube for every rotation 0..=dims, deterministic then universal.
-fn figure_7_8(dims: u32) -> Result<(Vec<f64>, Vec<f64>), String> {
-    let finish = |topology: &str, r: u32| -> Result<f64, String> {
+fn figure_7_8(dims: u32) -> Result<(Vec<f64>, Vec<f64>), ReproduceError> {
+    let finish = |topology: &str, r: u32| -> Result<f64, ReproduceError> {
         let sets = vec![
             format!("network.dimensions={dims}"),
             format!("pattern.rotate={r}"),
         ];
         let rep = run_case(topology, "shuffle20", &sets)?;
         if !rep.run.complete {
-            return Err(format!(
-                "{topology} shuffle20 rotate {r}: not every message delivered"
-            ));
+            return Err(ReproduceError::MessagesUndelivered {
+                run: format!("{topology} shuffle20 rotate {r}"),
+            });
         }
         rep.completion
             .map(|c| c.us)
-            .ok_or_else(|| format!("{topology} shuffle20: no completion time"))
+            .ok_or_else(|| ReproduceError::NoCompletion {
+                run: format!("{topology} shuffle20"),
+            })
     };
     let (det, uni) = (
         format!("hypercube{dims}"),
@@ -305,7 +310,7 @@ fn series(v: &[f64]) -> String {
 }
 
 /// Runs the experiment; `quick` = 64/256-terminal cases, short phases, 6-cube figure.
-pub fn run(quick: bool) -> Result<Report, String> {
+pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     let (sizes, sets, dims): (&[u32], Vec<String>, u32) = if quick {
         (
             &[64, 256],
@@ -387,7 +392,7 @@ pub fn run(quick: bool) -> Result<Report, String> {
                 } else {
                     "100 µs warm-up, 500 µs measured"
                 },
-                threads()
+                default_threads()
             ),
             "throughput: % of the maximum possible throughput of each input link (§7.6) in \
              this packet format (one 32-byte packet per message, §7.4); delay: message \

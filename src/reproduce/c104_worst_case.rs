@@ -15,6 +15,7 @@
 //! and the wire in. The first packet's delay (header reception and routing only) checks
 //! the method.
 
+use super::ReproduceError;
 use super::setups::{self, Spec};
 use super::table::{Report, Row, Table, Tolerance};
 use crate::time::Tick;
@@ -57,7 +58,7 @@ fn fct_ns() -> f64 {
 }
 
 /// Runs the experiment (it is small: `quick` changes nothing).
-pub fn run(_quick: bool) -> Result<Report, String> {
+pub fn run(_quick: bool) -> Result<Report, ReproduceError> {
     let mut spec = Spec::new(BODY, Injection::Batch(1));
     spec.header_bytes = HEADER;
     spec.max_data_bytes = BODY;
@@ -73,14 +74,14 @@ pub fn run(_quick: bool) -> Result<Report, String> {
     );
     let out = setups::run(&net)?;
     if !out.complete {
-        return Err("not every packet was delivered".into());
+        return Err(ReproduceError::PacketsUndelivered);
     }
     let lat = &out.terminals[0].network_latency;
     if lat.count() != u64::from(INPUTS) {
-        return Err(format!(
-            "{} packets reached the output, not {INPUTS}",
-            lat.count()
-        ));
+        return Err(ReproduceError::PacketCount {
+            arrived: lat.count(),
+            expected: INPUTS,
+        });
     }
     let tail = Tick::from(HEADER + BODY) * 10 + 4; // header start to terminator end
     let header_delay = |latency: u64| (latency - tail - 2 * spec.wire) as f64 * setups::TICK_NS;

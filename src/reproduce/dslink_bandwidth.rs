@@ -15,6 +15,7 @@
 //! average — the form §6.1.3 uses for the asymptotes. Rows are compared with that
 //! unrounded form; the note gives the paper's rounded value where it differs.
 
+use super::ReproduceError;
 use super::setups::{self, Spec};
 use super::table::{Report, Row, Table, Tolerance};
 use crate::traffic::Injection;
@@ -83,7 +84,7 @@ pub fn emulated_rate(
     max_packet: u32,
     usage: Usage,
     bytes_target: u32,
-) -> Result<f64, String> {
+) -> Result<f64, ReproduceError> {
     let dk = (bytes_target.div_ceil(m.max(1)))
         .max(16)
         .next_multiple_of(8);
@@ -100,7 +101,7 @@ pub fn emulated_rate(
 }
 
 /// Runs the experiment; `quick` samples fewer message sizes over shorter runs.
-pub fn run(quick: bool) -> Result<Report, String> {
+pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     let target = if quick { 2048 } else { 16384 };
     let small: Vec<u32> = if quick {
         vec![1, 2, 5, 8, 16, 31, 32, 33, 64, 65, 96, 97, 128]

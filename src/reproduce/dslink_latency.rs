@@ -16,6 +16,7 @@
 //! link, 10 behind a data token), which the paper's delay boxes leave out: its knee
 //! comes out 1-2 token times lower, hence the ±2 token-time tolerance.
 
+use super::ReproduceError;
 use super::setups::{self, Spec};
 use super::table::{Report, Row, Table, Tolerance};
 use crate::config::{TopologyConfig, TrafficConfig};
@@ -41,7 +42,7 @@ pub fn max_delay(buffer: u32, bsize: u32, bidirectional: bool) -> f64 {
 }
 
 /// Tokens per tick delivered in one direction with one-way latency `wire`.
-fn throughput(buffer: u32, wire: Tick, bidirectional: bool, k: u32) -> Result<f64, String> {
+fn throughput(buffer: u32, wire: Tick, bidirectional: bool, k: u32) -> Result<f64, ReproduceError> {
     let make = |n: u32| {
         let mut spec = Spec::new(0, Injection::Batch(n));
         spec.wire = wire;
@@ -69,7 +70,7 @@ fn line_rate(bidirectional: bool) -> f64 {
 
 /// The largest one-way latency (ticks) at which throughput is within [`FULL`] of the
 /// line rate, searching 1..=`limit`; 0 if even a 1-tick link loses bandwidth.
-fn knee(buffer: u32, bidirectional: bool, k: u32, limit: Tick) -> Result<Tick, String> {
+fn knee(buffer: u32, bidirectional: bool, k: u32, limit: Tick) -> Result<Tick, ReproduceError> {
     let full = line_rate(bidirectional);
     let mut last_full = 0;
     for wire in 1..=limit {
@@ -85,32 +86,31 @@ fn knee(buffer: u32, bidirectional: bool, k: u32, limit: Tick) -> Result<Tick, S
 /// Payload (delivered, offered) in the measurement window of a hypercube-1 run whose
 /// links have `buffer` tokens, built and validated through the ordinary config path
 /// with the §6.2.1 opt-in.
-fn bytes_with_small_buffer(buffer: u32) -> Result<(u64, u64), String> {
+fn bytes_with_small_buffer(buffer: u32) -> Result<(u64, u64), ReproduceError> {
     let topo: TopologyConfig = toml::from_str(&format!(
         "[network]\nkind = \"hypercube\"\ndimensions = 1\n[link]\nbuffer_tokens = {buffer}\n\
          [faults]\nallow_buffer_below_batch = true\n"
-    ))
-    .map_err(|e| e.to_string())?;
+    ))?;
     let traffic: TrafficConfig = toml::from_str(
         "[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"batch\"\nmessages = 10\n\
          [phases]\ndrain_limit_us = 100\n",
-    )
-    .map_err(|e| e.to_string())?;
-    let net = crate::network::build("buffer-below-batch", &topo, &traffic, 1)
-        .map_err(|e| e.to_string())?;
+    )?;
+    let net = crate::network::build("buffer-below-batch", &topo, &traffic, 1)?;
     let out = setups::run(&net)?;
     let sum = |f: fn(&crate::stats::TerminalCounters) -> u64| -> u64 {
         out.terminals.iter().map(|t| f(&t.counters)).sum()
     };
     let offered = sum(|c| c.bytes_offered_in_window);
     if offered == 0 {
-        return Err("the buffer-below-batch run offered no traffic".into());
+        return Err(ReproduceError::NothingOffered {
+            run: "buffer-below-batch",
+        });
     }
     Ok((sum(|c| c.bytes_delivered_in_window), offered))
 }
 
 /// Runs the experiment; `quick` tries fewer buffer sizes with shorter runs.
-pub fn run(quick: bool) -> Result<Report, String> {
+pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     let buffers: &[u32] = if quick {
         &[12, 20]
     } else {

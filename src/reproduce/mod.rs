@@ -11,13 +11,14 @@ pub mod c104_contention;
 pub mod c104_networks;
 pub mod c104_published;
 pub mod c104_worst_case;
-pub mod cli;
 pub mod dslink_bandwidth;
 pub mod dslink_latency;
+pub mod error;
 pub mod setups;
 pub mod table;
 pub mod vcp_single_channel;
 
+pub use error::ReproduceError;
 pub use table::{Report, Row, Table, Tolerance};
 
 /// One reproducible experiment.
@@ -29,7 +30,7 @@ pub struct Experiment {
     /// One line saying what it shows.
     pub about: &'static str,
     /// Runs it (`quick` = the scaled-down version the tests use).
-    pub run: fn(bool) -> Result<Report, String>,
+    pub run: fn(bool) -> Result<Report, ReproduceError>,
 }
 
 /// Every experiment, in the order of the chapter.

@@ -8,6 +8,7 @@
 //! - [`star`]: one C104 with a T9000 on each of its links (000 §6.3: inputs of one
 //!   C104 routing to its outputs).
 
+use super::ReproduceError;
 use crate::engine::{RunControl, RunOutcome, sequential};
 use crate::network::build::mix_seed;
 use crate::network::{DelayUnit, End, Link, Network, NodeId, NodeSpec, RunPlan, Units};
@@ -220,9 +221,12 @@ pub fn star(
 }
 
 /// Runs `net` on the reference engine.
-pub fn run(net: &Network) -> Result<RunOutcome, String> {
+pub fn run(net: &Network) -> Result<RunOutcome, ReproduceError> {
     let ctl = RunControl::for_plan(net);
-    sequential::run(net, &ctl, None).map_err(|e| format!("{}: {e}", net.name))
+    sequential::run(net, &ctl, None).map_err(|source| ReproduceError::Engine {
+        run: net.name.clone(),
+        source: Box::new(source),
+    })
 }
 
 /// Tick of the last message delivery anywhere in a finished run.
@@ -238,11 +242,15 @@ pub fn last_delivery(out: &RunOutcome) -> Tick {
 /// queues `k` messages at the start) for `k1` and `k2` and divides the difference in
 /// completion time by `k2 − k1`. Start-up and drain are the same in both runs and
 /// cancel, so the result is the period of the steady state itself.
-pub fn batch_period(make: impl Fn(u32) -> Network, k1: u32, k2: u32) -> Result<f64, String> {
-    let t = |k: u32| -> Result<Tick, String> {
+pub fn batch_period(
+    make: impl Fn(u32) -> Network,
+    k1: u32,
+    k2: u32,
+) -> Result<f64, ReproduceError> {
+    let t = |k: u32| -> Result<Tick, ReproduceError> {
         let out = run(&make(k))?;
         if !out.complete {
-            return Err(format!("a batch of {k} messages was not all delivered"));
+            return Err(ReproduceError::BatchUndelivered { messages: k });
         }
         Ok(last_delivery(&out))
     };

@@ -15,6 +15,7 @@
 //! acknowledge (4 bits). These can only lengthen the period, so a row may be below the
 //! rule by that slack relative to the period, and above it by 1 % only.
 
+use super::ReproduceError;
 use super::dslink_bandwidth::{Usage, data_rate};
 use super::setups::{self, Spec};
 use super::table::{Report, Row, Table, Tolerance};
@@ -68,7 +69,7 @@ pub fn single_channel_period(m: u32, s: u32, wire: Tick) -> (f64, u32) {
 
 /// Emulated Mbit/s of user data with `channels` channels all sending m-byte messages
 /// over a link of `wire` ticks each way.
-fn emulated(m: u32, s: u32, channels: u32, k: u32, wire: Tick) -> Result<f64, String> {
+fn emulated(m: u32, s: u32, channels: u32, k: u32, wire: Tick) -> Result<f64, ReproduceError> {
     let make = |n: u32| {
         let mut spec = Spec::new(m, Injection::Batch(n));
         spec.header_bytes = s;
@@ -81,7 +82,7 @@ fn emulated(m: u32, s: u32, channels: u32, k: u32, wire: Tick) -> Result<f64, St
 }
 
 /// Runs the experiment; `quick` samples fewer message sizes.
-pub fn run(quick: bool) -> Result<Report, String> {
+pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     let k = if quick { 16 } else { 64 };
     let sizes: Vec<u32> = if quick {
         let mut v: Vec<u32> = (1..=10).collect();
@@ -224,7 +225,7 @@ pub fn run(quick: bool) -> Result<Report, String> {
     let long: Tick = 2 * WIRE;
     let mut rows = Vec::new();
     let near: Vec<u32> = (32..=56).step_by(2).chain([33]).collect();
-    let at = |wire: Tick| -> Result<Vec<(u32, f64)>, String> {
+    let at = |wire: Tick| -> Result<Vec<(u32, f64)>, ReproduceError> {
         let mut v = Vec::new();
         for &m in &near {
             v.push((m, emulated(m, 1, 1, k, wire)?));

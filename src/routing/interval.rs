@@ -21,6 +21,31 @@ pub enum RouteAction {
     },
 }
 
+/// Why a list of intervals is not a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IntervalError {
+    /// Two intervals share labels: `[lo, hi)` and the next one, `[next_lo, next_hi)`.
+    #[error("intervals [{lo}, {hi}) and [{next_lo}, {next_hi}) overlap")]
+    Overlap {
+        /// Start of the first interval.
+        lo: u32,
+        /// End (exclusive) of the first interval.
+        hi: u32,
+        /// Start of the interval it overlaps.
+        next_lo: u32,
+        /// End (exclusive) of the interval it overlaps.
+        next_hi: u32,
+    },
+    /// An interval `[lo, hi)` with `lo >= hi` holds no label.
+    #[error("interval [{lo}, {hi}) is empty")]
+    Empty {
+        /// Start.
+        lo: u32,
+        /// End (exclusive).
+        hi: u32,
+    },
+}
+
 /// A sorted set of disjoint label intervals `[lo, hi)`, each with an action.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IntervalTable {
@@ -29,18 +54,22 @@ pub struct IntervalTable {
 
 impl IntervalTable {
     /// Builds a table from intervals in any order. Errors if two overlap or one is empty.
-    pub fn new(mut intervals: Vec<(u32, u32, RouteAction)>) -> Result<IntervalTable, String> {
+    pub fn new(
+        mut intervals: Vec<(u32, u32, RouteAction)>,
+    ) -> Result<IntervalTable, IntervalError> {
         intervals.sort_by_key(|&(lo, _, _)| lo);
         for w in intervals.windows(2) {
             if w[0].1 > w[1].0 {
-                return Err(format!(
-                    "intervals [{}, {}) and [{}, {}) overlap",
-                    w[0].0, w[0].1, w[1].0, w[1].1
-                ));
+                return Err(IntervalError::Overlap {
+                    lo: w[0].0,
+                    hi: w[0].1,
+                    next_lo: w[1].0,
+                    next_hi: w[1].1,
+                });
             }
         }
         if let Some(&(lo, hi, _)) = intervals.iter().find(|(lo, hi, _)| lo >= hi) {
-            return Err(format!("interval [{lo}, {hi}) is empty"));
+            return Err(IntervalError::Empty { lo, hi });
         }
         Ok(IntervalTable { intervals })
     }
@@ -88,12 +117,13 @@ mod tests {
 
     #[test]
     fn overlaps_are_rejected() {
-        assert!(
-            IntervalTable::new(vec![
-                (0, 5, RouteAction::Delete),
-                (4, 6, RouteAction::Delete)
-            ])
-            .is_err()
-        );
+        let e = IntervalTable::new(vec![
+            (4, 6, RouteAction::Delete),
+            (0, 5, RouteAction::Delete),
+        ])
+        .unwrap_err();
+        assert_eq!(e.to_string(), "intervals [0, 5) and [4, 6) overlap");
+        let e = IntervalTable::new(vec![(3, 3, RouteAction::Delete)]).unwrap_err();
+        assert_eq!(e.to_string(), "interval [3, 3) is empty");
     }
 }

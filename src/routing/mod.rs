@@ -14,5 +14,5 @@ pub mod table;
 pub mod universal;
 pub mod view;
 
-pub use interval::{IntervalTable, RouteAction};
+pub use interval::{IntervalError, IntervalTable, RouteAction};
 pub use view::{LabelRouting, Routing};

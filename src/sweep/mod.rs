@@ -6,11 +6,10 @@
 //! Every run is an ordinary single-threaded run of the plan built for that load and
 //! seed, so each point is reproducible on its own with `emu` (any engine, any thread count).
 
-pub mod cli;
 pub mod loads;
 pub mod point;
 pub mod table;
 
-pub use loads::parse_loads;
+pub use loads::{LoadsError, parse_loads};
 pub use point::{Measures, Point, PointError, run_point};
 pub use table::{Row, Saturation, rows, saturation};

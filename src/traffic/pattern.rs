@@ -3,6 +3,77 @@
 use crate::config::traffic::PatternConfig;
 use rand::RngExt;
 
+/// Why a pattern does not fit a network. The build step reports it as the message of
+/// the pattern's key (hence the conversion to `String`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    /// The pattern permutes address bits, and the terminal count is no power of two.
+    #[error("needs a power-of-two number of terminals, and this network has {terminals}")]
+    NotPowerOfTwo {
+        /// Terminals in the network.
+        terminals: u32,
+    },
+    /// A fixed destination that is not a terminal.
+    #[error("destination {destination} is not a terminal (0..{terminals})")]
+    NotATerminal {
+        /// The destination given.
+        destination: u32,
+        /// Terminals in the network.
+        terminals: u32,
+    },
+    /// A shuffle rotated by more than the address width.
+    #[error("rotate = {rotate} exceeds the {bits} address bits")]
+    RotateTooFar {
+        /// The rotation given.
+        rotate: u32,
+        /// Address bits.
+        bits: u32,
+    },
+    /// A transpose on an odd number of address bits.
+    #[error("transpose needs an even number of address bits, and there are {bits}")]
+    OddBits {
+        /// Address bits.
+        bits: u32,
+    },
+    /// A table whose length is not the terminal count.
+    #[error(
+        "{entries} entries, and this network has {terminals} terminals: give one destination per terminal"
+    )]
+    TableLength {
+        /// Entries in the table.
+        entries: usize,
+        /// Terminals in the network.
+        terminals: u32,
+    },
+    /// A table entry that is not a terminal.
+    #[error("entry {src} is {destination}, which is not a terminal (0..{terminals})")]
+    TableEntry {
+        /// The entry's index (its source terminal).
+        src: u32,
+        /// The entry.
+        destination: u32,
+        /// Terminals in the network.
+        terminals: u32,
+    },
+    /// The family has no systematic pattern (rings and netlists).
+    #[error("no systematic pattern is defined for {network}")]
+    NoSystematic {
+        /// The network, with its article: "a ring", "a netlist network".
+        network: &'static str,
+    },
+    /// A crossbar has no systematic pattern.
+    #[error(
+        "no systematic pattern is defined for a crossbar: every permutation is contention-free"
+    )]
+    CrossbarSystematic,
+}
+
+impl From<PatternError> for String {
+    fn from(e: PatternError) -> String {
+        e.to_string()
+    }
+}
+
 /// The network family a pattern is resolved for: the systematic pattern is defined
 /// per family (002 §7.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,30 +145,32 @@ pub fn resolve(
     family: Family,
     terminals: u32,
     src: u32,
-) -> Result<Destination, String> {
-    let bits = || -> Result<u32, String> {
+) -> Result<Destination, PatternError> {
+    let bits = || -> Result<u32, PatternError> {
         if terminals.is_power_of_two() {
             Ok(terminals.trailing_zeros())
         } else {
-            Err(format!(
-                "needs a power-of-two number of terminals, and this network has {terminals}"
-            ))
+            Err(PatternError::NotPowerOfTwo { terminals })
         }
     };
     Ok(match p {
         PatternConfig::Uniform => Destination::Uniform { terminals },
         PatternConfig::Fixed { destination } => {
             if *destination >= terminals {
-                return Err(format!(
-                    "destination {destination} is not a terminal (0..{terminals})"
-                ));
+                return Err(PatternError::NotATerminal {
+                    destination: *destination,
+                    terminals,
+                });
             }
             Destination::Fixed(*destination)
         }
         PatternConfig::Shuffle { rotate } => {
             let n = bits()?;
             if *rotate > n {
-                return Err(format!("rotate = {rotate} exceeds the {n} address bits"));
+                return Err(PatternError::RotateTooFar {
+                    rotate: *rotate,
+                    bits: n,
+                });
             }
             Destination::Fixed(rotate_left(src, *rotate, n))
         }
@@ -116,24 +189,24 @@ pub fn resolve(
         PatternConfig::Transpose => {
             let n = bits()?;
             if n % 2 != 0 {
-                return Err(format!(
-                    "transpose needs an even number of address bits, and there are {n}"
-                ));
+                return Err(PatternError::OddBits { bits: n });
             }
             Destination::Fixed(rotate_left(src, n / 2, n))
         }
         PatternConfig::Table { destinations } => {
             if destinations.len() != terminals as usize {
-                return Err(format!(
-                    "{} entries, and this network has {terminals} terminals: give one destination per terminal",
-                    destinations.len()
-                ));
+                return Err(PatternError::TableLength {
+                    entries: destinations.len(),
+                    terminals,
+                });
             }
             let d = destinations[src as usize];
             if d >= terminals {
-                return Err(format!(
-                    "entry {src} is {d}, which is not a terminal (0..{terminals})"
-                ));
+                return Err(PatternError::TableEntry {
+                    src,
+                    destination: d,
+                    terminals,
+                });
             }
             Destination::Fixed(d)
         }
@@ -143,16 +216,13 @@ pub fn resolve(
             }
             Family::Kary { k, n } => Destination::Fixed(block_move(src, k, n)),
             Family::Min => Destination::Fixed((src + MIN_SYSTEMATIC_OFFSET) % terminals),
-            Family::Ring => return Err("no systematic pattern is defined for a ring".into()),
+            Family::Ring => return Err(PatternError::NoSystematic { network: "a ring" }),
             Family::Netlist => {
-                return Err("no systematic pattern is defined for a netlist network".into());
+                return Err(PatternError::NoSystematic {
+                    network: "a netlist network",
+                });
             }
-            Family::Crossbar => {
-                return Err(
-                    "no systematic pattern is defined for a crossbar: every permutation is contention-free"
-                        .into(),
-                );
-            }
+            Family::Crossbar => return Err(PatternError::CrossbarSystematic),
         },
     })
 }
@@ -250,7 +320,7 @@ mod tests {
         };
         assert_eq!(fixed(&p, 2, 0), 2);
         assert_eq!(fixed(&p, 2, 3), 1);
-        let short = resolve(&p, Family::Ring, 5, 0).unwrap_err();
+        let short = resolve(&p, Family::Ring, 5, 0).unwrap_err().to_string();
         assert!(
             short.contains("4 entries") && short.contains("5 terminals"),
             "{short}"
@@ -258,7 +328,7 @@ mod tests {
         let big = PatternConfig::Table {
             destinations: vec![0, 9],
         };
-        let e = resolve(&big, Family::Ring, 2, 1).unwrap_err();
+        let e = resolve(&big, Family::Ring, 2, 1).unwrap_err().to_string();
         assert!(e.contains("entry 1 is 9"), "{e}");
     }
 

@@ -4,11 +4,11 @@
 //! (issue 6, part 3; ../shared/DESIGN.md "Deadlock").
 //!
 //! One job per file: [`case`] generates the cases, [`run`] runs them over the cores
-//! and stops at the first deadlock, [`shrink`] reduces it, [`write`] turns it into a
-//! traffic file and a command line, [`cli`] is the command-line front end.
+//! and stops at the first deadlock, [`shrink`](mod@shrink) reduces it, and
+//! [`write`](mod@write) turns it into a traffic file and a command line (the
+//! command-line front end is the binary's).
 
 pub mod case;
-pub mod cli;
 pub mod run;
 pub mod shrink;
 pub mod write;

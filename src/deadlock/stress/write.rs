@@ -5,9 +5,14 @@ use crate::config::TrafficConfig;
 use crate::config::traffic::PatternConfig;
 use crate::session::shell_quote;
 
+/// The traffic configuration could not be serialised as TOML.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the traffic file: {0}")]
+pub struct TrafficFileError(#[from] toml::ser::Error);
+
 /// The traffic file for `t`, with `comments` (one per line) at the top, and for a
 /// `table` pattern the flows of the sending terminals spelled out.
-pub fn traffic_file(t: &TrafficConfig, comments: &[String]) -> Result<String, String> {
+pub fn traffic_file(t: &TrafficConfig, comments: &[String]) -> Result<String, TrafficFileError> {
     let mut out = String::new();
     for c in comments {
         out.push_str(&format!("# {c}\n"));
@@ -26,7 +31,7 @@ pub fn traffic_file(t: &TrafficConfig, comments: &[String]) -> Result<String, St
             flows.join(" ")
         ));
     }
-    let body = toml::to_string(t).map_err(|e| format!("cannot write the traffic file: {e}"))?;
+    let body = toml::to_string(t)?;
     out.push_str(&body);
     Ok(out)
 }

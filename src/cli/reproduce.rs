@@ -2,16 +2,9 @@
 //! passes, 1 a row failed or a run broke, 2 unknown experiment or bad flag). Each
 //! experiment's wall time goes to stderr.
 
-use super::{EXPERIMENTS, Report, find, table};
-use std::io::Write;
+use super::fail;
+use emu::reproduce::{EXPERIMENTS, Report, find, table};
 use std::path::PathBuf;
-
-/// Prints to stdout; a closed pipe (`emu reproduce all | head`) is not an error.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
-    }};
-}
 
 /// Examples shown by `emu reproduce --help`.
 pub const EXAMPLES: &str = "\
@@ -67,11 +60,10 @@ pub fn main(a: &ReproduceArgs) -> u8 {
         return 0;
     }
     let Some(name) = &a.name else {
-        eprintln!(
-            "error: give an experiment name or `all` (one of: {})",
-            names()
+        return fail(
+            2,
+            format!("give an experiment name or `all` (one of: {})", names()),
         );
-        return 2;
     };
     let chosen: Vec<_> = if name == "all" {
         EXPERIMENTS.iter().collect()
@@ -79,11 +71,13 @@ pub fn main(a: &ReproduceArgs) -> u8 {
         match find(name) {
             Some(e) => vec![e],
             None => {
-                eprintln!(
-                    "error: unknown experiment `{name}`: give one of {}, or all",
-                    names()
+                return fail(
+                    2,
+                    format!(
+                        "unknown experiment `{name}`: give one of {}, or all",
+                        names()
+                    ),
                 );
-                return 2;
             }
         }
     };
@@ -128,14 +122,10 @@ pub fn main(a: &ReproduceArgs) -> u8 {
     if let Some(path) = &a.json {
         let text = match serde_json::to_string_pretty(&table::json(&reports)) {
             Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: --json: {e}");
-                return 1;
-            }
+            Err(e) => return fail(1, format!("--json: {e}")),
         };
         if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("error: --json {}: {e}", path.display());
-            return 2;
+            return fail(2, format!("--json {}: {e}", path.display()));
         }
     }
     let mut failed = false;

@@ -2,15 +2,13 @@
 //! Bad input gets one line naming the flag or key and exit code 2; a deadlock found
 //! exits 3, a flow-control violation 4, a clean search 0.
 
-use super::case::{StressCase, generate};
-use super::run::{SearchResult, Target, Verdict, search};
-use super::shrink::{Shrunk, shrink};
-use super::write::{command, traffic_file};
-use crate::config::traffic::InjectionConfig;
-use crate::config::{self, TrafficConfig};
-use crate::deadlock::waitfor;
-use crate::session::stem;
-use std::io::Write;
+use super::fail;
+use super::shrunk::{report_shrunk, write_json};
+use emu::config::traffic::InjectionConfig;
+use emu::config::{self, TrafficConfig};
+use emu::deadlock::stress::{SearchResult, StressCase, Target, Verdict, generate, search, shrink};
+use emu::pool::default_threads;
+use emu::session::{CaseError, stem};
 use std::path::PathBuf;
 
 /// Examples shown by `emu stress --help`.
@@ -78,18 +76,6 @@ pub struct StressArgs {
     pub out: Option<PathBuf>,
 }
 
-/// `println!` that ignores a closed stdout (`emu stress | head`) instead of panicking.
-macro_rules! say {
-    ($($t:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($t)*);
-    }};
-}
-
-fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
-    eprintln!("error: {msg}");
-    code
-}
-
 /// Runs the search; returns the process exit code.
 pub fn main(a: &StressArgs) -> u8 {
     if a.seeds == 0 || a.seeds > 100_000 {
@@ -138,14 +124,12 @@ pub fn main(a: &StressArgs) -> u8 {
             Ok(t) => t,
             Err(e) => return fail(1, e),
         };
-    let terminals = match crate::network::build(&name, &topo.config, &probe, a.seed) {
+    let terminals = match emu::network::build(&name, &topo.config, &probe, a.seed) {
         Ok(n) => n.terminal_count() as u32,
-        Err(e) => return fail(2, format!("{}: {}", topo.locate(&e.key), e.message)),
+        Err(e) => return fail(2, CaseError::build(e, &topo, None)),
     };
     let cases = generate(a.seed, a.seeds, terminals, a.run_us);
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = a.threads.unwrap_or_else(default_threads);
     let lines = std::sync::Mutex::new(Vec::new());
     let found = match search(target, &cases, threads, |c, v| {
         if let Ok(mut l) = lines.lock() {
@@ -241,124 +225,6 @@ fn case_line(c: &StressCase, v: &Verdict) -> String {
     )
 }
 
-/// Prints the shrunk case, writes `--out` and `--json`; exit 3.
-fn report_shrunk(
-    a: &StressArgs,
-    name: &str,
-    sets: &[String],
-    found: &SearchResult,
-    kind: &str,
-    s: &Shrunk,
-) -> u8 {
-    say!(
-        "shrunk in {} candidate runs ({:.3e} ticks): senders {} → {}, messages per sender {} → {}, message bytes {} → {}",
-        s.candidates,
-        s.ticks as f64,
-        s.original.senders,
-        s.size.senders,
-        count(s.original.messages),
-        count(s.size.messages),
-        s.original.bytes,
-        s.size.bytes
-    );
-    if !s.steps.is_empty() {
-        say!("  accepted, in order: {}", s.steps.join(", "));
-    }
-    let path = a
-        .out
-        .as_ref()
-        .map_or("stress-deadlock.toml".to_string(), |p| {
-            p.display().to_string()
-        });
-    let cmd = command(&a.topology, &path, s.seed, sets);
-    let mut traffic = s.traffic.clone();
-    traffic.description = format!(
-        "emu stress: smallest deadlocking case found on {name} ({kind} traffic, seed {})",
-        s.seed
-    );
-    let comments = vec![
-        format!(
-            "Found by: emu stress --topology {} --seeds {} --seed {}{}",
-            a.topology,
-            a.seeds,
-            a.seed,
-            if a.buffers == Buffers::Small {
-                " --buffers small"
-            } else {
-                ""
-            }
-        ),
-        format!(
-            "Deadlocks at tick {} with {} packets in flight; rerun with:",
-            s.found.tick, s.found.in_flight
-        ),
-        format!("  {cmd}"),
-    ];
-    let text = match traffic_file(&traffic, &comments) {
-        Ok(t) => t,
-        Err(e) => return fail(1, e),
-    };
-    say!(
-        "\ntraffic file{}:\n",
-        if a.out.is_some() {
-            format!(" (written to {path})")
-        } else {
-            format!(" (save it as {path})")
-        }
-    );
-    let _ = write!(std::io::stdout(), "{text}");
-    say!("\nreproduce with: {cmd}");
-    match &s.found.cycle {
-        Some(c) => {
-            say!(
-                "wait-for cycle at tick {} ({} places, {} links), each waiting for the next:",
-                s.found.tick,
-                c.len(),
-                waitfor::channels(c).len()
-            );
-            for line in waitfor::render(c) {
-                say!("  {line}");
-            }
-        }
-        None => say!("no wait-for cycle among the stuck nodes"),
-    }
-    let _ = std::io::stdout().flush();
-    if let Some(p) = &a.out
-        && let Err(e) = std::fs::write(p, &text)
-    {
-        return fail(1, format!("cannot write {}: {e}", p.display()));
-    }
-    let doc = serde_json::json!({
-        "schema": 1,
-        "emu_version": env!("CARGO_PKG_VERSION"),
-        "outcome": "deadlock",
-        "topology": name,
-        "cases_tried": found.tried,
-        "ticks_tried": found.ticks,
-        "original": {"kind": kind, "seed": s.seed, "size": s.original},
-        "shrunk": {
-            "size": s.size,
-            "candidates": s.candidates,
-            "candidate_ticks": s.ticks,
-            "steps": s.steps,
-            "tick": s.found.tick,
-            "packets_in_flight": s.found.in_flight,
-            "traffic_file": text,
-            "reproduce": cmd,
-            "cycle": s.found.cycle,
-            "cycle_text": s.found.cycle.as_deref().map(waitfor::render),
-        },
-    });
-    match write_json(a, &doc) {
-        0 => 3,
-        c => c,
-    }
-}
-
-fn count(m: Option<u32>) -> String {
-    m.map_or("continuous".to_string(), |k| k.to_string())
-}
-
 fn json_clean(name: &str, r: &SearchResult) -> serde_json::Value {
     serde_json::json!({
         "schema": 1,
@@ -369,13 +235,4 @@ fn json_clean(name: &str, r: &SearchResult) -> serde_json::Value {
         "ticks_tried": r.ticks,
         "cases_incomplete": r.incomplete,
     })
-}
-
-fn write_json(a: &StressArgs, doc: &serde_json::Value) -> u8 {
-    let Some(p) = &a.json else { return 0 };
-    let text = serde_json::to_string_pretty(doc).unwrap_or_default();
-    match std::fs::write(p, text + "\n") {
-        Ok(()) => 0,
-        Err(e) => fail(1, format!("cannot write {}: {e}", p.display())),
-    }
 }

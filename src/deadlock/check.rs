@@ -1,48 +1,11 @@
-//! `emu check`: proves a topology's routing deadlock-free from its channel dependency
-//! graph, or prints one cycle of channels (../shared/DESIGN.md "Deadlock"; issue 6
-//! part 2). Exit 0 for no cycle, 3 for a cycle, 2 for bad input (one line naming the
-//! flag or key), 1 if the routing tables cannot be followed or the network is too
-//! large for the analysis.
+//! The result of `emu check`: a topology's channel dependency graph proved acyclic
+//! (the routing is deadlock-free), or one cycle of channels, as text and JSON
+//! (../shared/DESIGN.md "Deadlock"; issue 6 part 2). The network comes from
+//! [`crate::session::topology_plan`]; the command-line front end is the binary's.
 
 use super::cdg::{Cdg, Channel, Witness};
-use crate::config::{self, FileKind, TrafficConfig, overrides::parse_sets};
-use crate::network::{self, Network};
-use crate::session::stem;
+use crate::network::Network;
 use serde::Serialize;
-use std::path::PathBuf;
-
-/// Examples shown by `emu check --help`.
-pub const EXAMPLES: &str = "\
-Examples:
-  emu check --topology hypercube6
-      e-cube routing: deadlock-free (exit 0)
-  emu check --topology torus4-single
-      dimension order with single wrap links: prints a cycle of channels (exit 3)
-  emu check -t hypercube6-universal --set network.link_sets=1 --json cdg.json
-      universal routing forced onto one link set, result also written as JSON
-
-A channel is a link direction; c1 depends on c2 when a packet arriving on c1 can be
-routed out on c2 (interval tables, header deletion, random headers and groups
-followed as the C104 does). No cycle means no deadlock. A cycle means packets can
-hold its channels while each waits for the next: rerun with emu --topology T and a
-traffic that loads it (e.g. emu -t torus4-single -p torus4-ring) to see it happen.
-
-Exit codes: 0 deadlock-free, 1 other failure, 2 bad input, 3 cycle found.";
-
-/// Arguments of `emu check`.
-#[derive(clap::Args, Debug)]
-pub struct CheckArgs {
-    /// Topology file, or the name of a shipped one (e.g. hypercube6, torus8-single).
-    #[arg(long, short = 't')]
-    pub topology: String,
-    /// Override a topology field: section.key=value (as for a run; traffic keys do
-    /// not apply).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub sets: Vec<String>,
-    /// Also write the result (counts and the cycle) as JSON to this file.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-}
 
 /// One channel of a printed cycle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -192,54 +155,4 @@ fn channel_text(c: &CycleChannel) -> String {
         "{} port {} → {} port {}",
         c.from_node, c.from_port, c.to_node, c.to_port
     )
-}
-
-/// Loads topology `spec` with topology `--set` overrides and builds its plan (with a
-/// placeholder traffic: the routing does not depend on it). Errors are one line
-/// naming the file, line and key, or the `--set` (exit 2).
-pub fn load(spec: &str, sets: &[String]) -> Result<Network, String> {
-    let parsed = parse_sets(sets).map_err(|e| e.to_string())?;
-    if let Some(o) = parsed.iter().find(|o| o.kind == FileKind::Traffic) {
-        return Err(format!(
-            "--set {}: emu check reads only the topology; traffic keys do not apply",
-            o.text
-        ));
-    }
-    let topo = config::load_topology(spec, sets).map_err(|e| e.to_string())?;
-    let traffic = TrafficConfig {
-        description: String::new(),
-        pattern: config::traffic::PatternConfig::Uniform,
-        injection: config::traffic::InjectionConfig::Continuous,
-        message: Default::default(),
-        phases: Default::default(),
-        terminals: Default::default(),
-    };
-    network::build(&stem(&topo.file.name), &topo.config, &traffic, 1)
-        .map_err(|e| format!("{}: {}", topo.locate(&e.key), e.message))
-}
-
-/// Runs `emu check`; returns the process exit code.
-pub fn main(a: &CheckArgs) -> u8 {
-    let net = match load(&a.topology, &a.sets) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    let report = match CheckReport::of(&net) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {}: {e}", net.name);
-            return 1;
-        }
-    };
-    print!("{}", report.render_text());
-    if let Some(path) = &a.json
-        && let Err(e) = std::fs::write(path, report.to_json())
-    {
-        eprintln!("error: cannot write {}: {e}", path.display());
-        return 1;
-    }
-    report.exit_code()
 }

@@ -1,11 +1,12 @@
 //! `emu sweep`: the command-line front end of a load sweep. Bad input gets one line
 //! naming the flag or key and exit code 2.
 
-use super::loads::parse_loads;
-use super::point::{PointError, run_point};
-use super::table::{csv, render, rows, saturation};
-use crate::config::{self, traffic::InjectionConfig};
-use crate::pool::run_all;
+use super::fail;
+use emu::config::{self, traffic::InjectionConfig};
+use emu::pool::{default_threads, run_all};
+use emu::session::{CaseError, stem};
+use emu::sweep::table::{csv, render};
+use emu::sweep::{PointError, parse_loads, rows, run_point, saturation};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -58,18 +59,6 @@ pub struct SweepArgs {
     pub quiet: bool,
 }
 
-fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
-    eprintln!("error: {msg}");
-    code
-}
-
-fn stem(name: &str) -> String {
-    let base = std::path::Path::new(name)
-        .file_name()
-        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    base.strip_suffix(".toml").unwrap_or(&base).to_string()
-}
-
 /// Runs the sweep; returns the process exit code.
 pub fn main(a: &SweepArgs) -> u8 {
     let loads = match parse_loads(&a.load) {
@@ -107,9 +96,7 @@ pub fn main(a: &SweepArgs) -> u8 {
         .iter()
         .flat_map(|&l| (0..u64::from(a.seeds)).map(move |k| (l, a.seed + k)))
         .collect();
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = a.threads.unwrap_or_else(default_threads);
     let show = !a.quiet && std::io::stderr().is_terminal();
     let results = run_all(
         &jobs,
@@ -129,14 +116,7 @@ pub fn main(a: &SweepArgs) -> u8 {
     for r in results {
         match r {
             Ok(p) => points.push(p),
-            Err(PointError::Build(e)) => {
-                let loc = if e.file == "topology" {
-                    topo.locate(&e.key)
-                } else {
-                    traf.locate(&e.key)
-                };
-                return fail(2, format!("{loc}: {}", e.message));
-            }
+            Err(PointError::Build(e)) => return fail(2, CaseError::build(e, &topo, Some(&traf))),
             Err(PointError::Engine(e)) => return fail(e.exit_code() as u8, e),
         }
     }

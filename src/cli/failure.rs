@@ -1,0 +1,136 @@
+//! A run that failed: the deadlock explained (wait-for cycle, stuck nodes, the
+//! command that reproduces it, and the JSON document), or the engine's error.
+
+use super::run::RunArgs;
+use emu::config::{Loaded, TopologyConfig, TrafficConfig};
+use emu::deadlock;
+use emu::engine::EngineError;
+use emu::network::Network;
+use emu::session::shell_quote;
+
+/// Prints why the run failed (and writes `--json`); returns the exit code.
+pub fn engine_failure(
+    e: &EngineError,
+    net: &Network,
+    a: &RunArgs,
+    topo: &Loaded<TopologyConfig>,
+    traf: &Loaded<TrafficConfig>,
+) -> u8 {
+    let code = e.exit_code() as u8;
+    let us = |t: u64| net.time.ticks_to_us(t as f64);
+    let repro = reproduce_line(a, topo, traf);
+    match e {
+        EngineError::Deadlock {
+            partial,
+            tick,
+            since,
+            in_flight,
+            stuck,
+            cycle,
+        } => {
+            if *partial {
+                eprintln!(
+                    "error: partial deadlock at the end of the run, tick {tick} ({:.3} µs): of the {in_flight} \
+                     packets in flight, some are in a wait-for cycle that no credit can ever break, \
+                     while the rest of the network kept moving",
+                    us(*tick)
+                );
+            } else {
+                eprintln!(
+                    "error: deadlock at tick {tick} ({:.3} µs): no token has moved since tick {since} ({:.3} µs), \
+                     with {in_flight} packets in flight",
+                    us(*tick),
+                    us(*since)
+                );
+            }
+            match cycle {
+                Some(c) => {
+                    let links = deadlock::waitfor::channels(c).len();
+                    eprintln!(
+                        "wait-for cycle ({} places, {links} link{}), each waiting for the next:",
+                        c.len(),
+                        if links == 1 { "" } else { "s" }
+                    );
+                    for line in deadlock::waitfor::render(c) {
+                        eprintln!("  {line}");
+                    }
+                    if let Some(first) = c.first() {
+                        eprintln!("  … which is where the cycle started ({})", first.node_name);
+                    }
+                }
+                None => eprintln!(
+                    "no wait-for cycle among the stuck nodes (a packet waits for something outside them)"
+                ),
+            }
+            eprintln!("stuck nodes ({}):", stuck.len());
+            for s in stuck {
+                for w in &s.waits {
+                    eprintln!("  {} {w}", s.name);
+                }
+            }
+            eprintln!("reproduce with: {repro}");
+            if let Some(path) = &a.json {
+                let doc = serde_json::json!({
+                    "schema": 1,
+                    "emu_version": env!("CARGO_PKG_VERSION"),
+                    "outcome": if *partial { "partial_deadlock" } else { "deadlock" },
+                    "seed": a.seed,
+                    "tick": tick,
+                    "tick_ns": net.time.tick_ns,
+                    "last_move_tick": since,
+                    "packets_in_flight": in_flight,
+                    "reproduce": repro,
+                    "cycle": cycle,
+                    "cycle_text": cycle.as_deref().map(deadlock::waitfor::render),
+                    "stuck": stuck.iter().map(|s| serde_json::json!({
+                        "node": s.name,
+                        "waits": s.waits.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                });
+                let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+                if let Err(err) = std::fs::write(path, text + "\n") {
+                    eprintln!("error: cannot write {}: {err}", path.display());
+                }
+            }
+        }
+        other => {
+            eprintln!("error: {other}");
+            if code == 4 {
+                let check = if a.check { "" } else { " --check" };
+                eprintln!("reproduce with: {repro}{check}");
+            }
+        }
+    }
+    code
+}
+
+/// The command line that reproduces this run: everything that affects the result.
+fn reproduce_line(
+    a: &RunArgs,
+    topo: &Loaded<TopologyConfig>,
+    traf: &Loaded<TrafficConfig>,
+) -> String {
+    let mut args: Vec<String> = vec![
+        "emu".into(),
+        "--topology".into(),
+        topo.file.name.clone(),
+        "--traffic".into(),
+        traf.file.name.clone(),
+        "--seed".into(),
+        a.seed.to_string(),
+    ];
+    for s in &a.sets {
+        args.push("--set".into());
+        args.push(s.clone());
+    }
+    if let Some(us) = a.deadlock_window_us {
+        args.extend(["--deadlock-window-us".into(), us.to_string()]);
+    }
+    if a.check {
+        args.push("--check".into());
+    }
+    args.iter()
+        .map(|s| shell_quote(s))
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,155 @@
+//! The plain run, `emu --topology T --traffic P`: load the case, run it on the chosen
+//! engine with a progress bar, print the report (and write it as JSON); or, with
+//! `--verify-engines`, run it on every engine ([`super::verify`]). A failed run is
+//! explained by [`super::failure`].
+
+use super::failure::engine_failure;
+use super::verify::verify_engines;
+use super::{emit, fail};
+use emu::engine::{self, EngineError, EngineKind, RunControl};
+use emu::network::Network;
+use emu::pool::default_threads;
+use emu::session::Case;
+use emu::stats::{Progress, RunInfo};
+use std::time::Instant;
+
+/// The engine as a command-line value: [`EngineKind`] for clap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// One worker thread per core, each stepping its partition of the nodes; bounded
+    /// channels only between partitions. The fast one.
+    Sharded,
+    /// One tokio task per hardware node, bounded async channels per link direction.
+    Actors,
+}
+
+impl From<Engine> for EngineKind {
+    fn from(e: Engine) -> EngineKind {
+        match e {
+            Engine::Sharded => EngineKind::Sharded,
+            Engine::Actors => EngineKind::Actors,
+        }
+    }
+}
+
+/// Arguments of a plain run (`emu --topology T --traffic P`).
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// Topology file, or the name of a shipped one (e.g. hypercube8.toml, hypercube6).
+    #[arg(long, short = 't')]
+    pub topology: Option<String>,
+    /// Traffic file, or the name of a shipped one (e.g. shuffle, uniform).
+    #[arg(long, short = 'p')]
+    pub traffic: Option<String>,
+    /// Run seed: the same seed gives the same result, byte for byte.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: the number of cores). Results never depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Engine: sharded (one worker per core, each stepping a partition of the nodes;
+    /// the fast one) or actors (one tokio task per node). Results never depend on it.
+    #[arg(long, value_enum, default_value_t = Engine::Sharded)]
+    pub engine: Engine,
+    /// Run the case with every engine (sharded and actors, on --threads and on one
+    /// thread) and check that the reports are byte-identical; exit 1 if not.
+    #[arg(long)]
+    pub verify_engines: bool,
+    /// Override a field: section.key=value (prefix topology. or traffic. if ambiguous).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Write the full report as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<std::path::PathBuf>,
+    /// Check the credit invariant of every link at every barrier (slower).
+    #[arg(long)]
+    pub check: bool,
+    /// Report a deadlock when no token has moved for this long while packets are in
+    /// flight (default: ten packet times, at least 20 µs).
+    #[arg(long, value_name = "MICROSECONDS")]
+    pub deadlock_window_us: Option<f64>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Runs one case; returns the process exit code.
+pub fn run(a: &RunArgs) -> u8 {
+    let (Some(topology), Some(traffic)) = (&a.topology, &a.traffic) else {
+        return fail(
+            2,
+            "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
+        );
+    };
+    let case = match Case::load(topology, traffic, &a.sets, a.seed) {
+        Ok(c) => c,
+        Err(e) => return fail(2, e),
+    };
+    let net = &case.net;
+    let mut ctl = case.control();
+    ctl.check = a.check;
+    if let Some(us) = a.deadlock_window_us {
+        if !(us.is_finite() && us > 0.0) {
+            return fail(
+                2,
+                format!("--deadlock-window-us {us}: give a positive number of microseconds"),
+            );
+        }
+        ctl.deadlock_window = (us * 1000.0 / net.time.tick_ns).ceil() as u64;
+    }
+    let threads = a.threads.unwrap_or_else(default_threads);
+    if threads == 0 {
+        return fail(2, "--threads 0: give at least one thread");
+    }
+    if a.verify_engines {
+        return verify_engines(&case, &ctl, threads, a);
+    }
+    let mut progress = if a.quiet {
+        Progress::disabled()
+    } else {
+        Progress::new(ctl.end_after, net.time.tick_ns)
+    };
+    let mut on_progress = |t: u64, act: &emu::model::Activity| progress.update(t, act);
+    let wall = Instant::now();
+    let result = execute(a.engine.into(), threads, net, &ctl, Some(&mut on_progress));
+    progress.finish();
+    let wall_seconds = wall.elapsed().as_secs_f64();
+    let outcome = match result {
+        Ok(o) => o,
+        Err(e) => return engine_failure(&e, net, a, &case.topology, &case.traffic),
+    };
+    let report = case.report(&outcome);
+    emit(&report.render_text(&RunInfo {
+        engine: engine_name(a.engine.into()).into(),
+        threads,
+        wall_seconds,
+    }));
+    if let Some(path) = &a.json
+        && let Err(e) = std::fs::write(path, report.to_json())
+    {
+        return fail(1, format!("cannot write {}: {e}", path.display()));
+    }
+    0
+}
+
+/// The engine's name in the report header.
+pub fn engine_name(e: EngineKind) -> &'static str {
+    match e {
+        EngineKind::Sharded => "sharded",
+        EngineKind::Actors => "actors",
+    }
+}
+
+/// Runs `net` on `engine` with `threads` workers.
+pub fn execute(
+    engine: EngineKind,
+    threads: usize,
+    net: &Network,
+    ctl: &RunControl,
+    progress: Option<engine::ProgressFn>,
+) -> Result<engine::RunOutcome, EngineError> {
+    match engine {
+        EngineKind::Sharded => engine::sharded::run(net, ctl, threads, progress),
+        EngineKind::Actors => engine::actors::run(net, ctl, threads, progress),
+    }
+}

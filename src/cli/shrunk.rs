@@ -1,0 +1,138 @@
+//! `emu stress` after a deadlock was found and shrunk: the summary, the traffic file
+//! (written to `--out`), the command that reruns it, its wait-for cycle, and the JSON
+//! document (`--json`).
+
+use super::fail;
+use super::stress::{Buffers, StressArgs};
+use emu::deadlock::stress::write::{command, traffic_file};
+use emu::deadlock::stress::{SearchResult, Shrunk};
+use emu::deadlock::waitfor;
+use std::io::Write;
+
+/// Prints the shrunk case, writes `--out` and `--json`; exit 3.
+pub fn report_shrunk(
+    a: &StressArgs,
+    name: &str,
+    sets: &[String],
+    found: &SearchResult,
+    kind: &str,
+    s: &Shrunk,
+) -> u8 {
+    say!(
+        "shrunk in {} candidate runs ({:.3e} ticks): senders {} → {}, messages per sender {} → {}, message bytes {} → {}",
+        s.candidates,
+        s.ticks as f64,
+        s.original.senders,
+        s.size.senders,
+        count(s.original.messages),
+        count(s.size.messages),
+        s.original.bytes,
+        s.size.bytes
+    );
+    if !s.steps.is_empty() {
+        say!("  accepted, in order: {}", s.steps.join(", "));
+    }
+    let path = a
+        .out
+        .as_ref()
+        .map_or("stress-deadlock.toml".to_string(), |p| {
+            p.display().to_string()
+        });
+    let cmd = command(&a.topology, &path, s.seed, sets);
+    let mut traffic = s.traffic.clone();
+    traffic.description = format!(
+        "emu stress: smallest deadlocking case found on {name} ({kind} traffic, seed {})",
+        s.seed
+    );
+    let comments = vec![
+        format!(
+            "Found by: emu stress --topology {} --seeds {} --seed {}{}",
+            a.topology,
+            a.seeds,
+            a.seed,
+            if a.buffers == Buffers::Small {
+                " --buffers small"
+            } else {
+                ""
+            }
+        ),
+        format!(
+            "Deadlocks at tick {} with {} packets in flight; rerun with:",
+            s.found.tick, s.found.in_flight
+        ),
+        format!("  {cmd}"),
+    ];
+    let text = match traffic_file(&traffic, &comments) {
+        Ok(t) => t,
+        Err(e) => return fail(1, e),
+    };
+    say!(
+        "\ntraffic file{}:\n",
+        if a.out.is_some() {
+            format!(" (written to {path})")
+        } else {
+            format!(" (save it as {path})")
+        }
+    );
+    let _ = write!(std::io::stdout(), "{text}");
+    say!("\nreproduce with: {cmd}");
+    match &s.found.cycle {
+        Some(c) => {
+            say!(
+                "wait-for cycle at tick {} ({} places, {} links), each waiting for the next:",
+                s.found.tick,
+                c.len(),
+                waitfor::channels(c).len()
+            );
+            for line in waitfor::render(c) {
+                say!("  {line}");
+            }
+        }
+        None => say!("no wait-for cycle among the stuck nodes"),
+    }
+    let _ = std::io::stdout().flush();
+    if let Some(p) = &a.out
+        && let Err(e) = std::fs::write(p, &text)
+    {
+        return fail(1, format!("cannot write {}: {e}", p.display()));
+    }
+    let doc = serde_json::json!({
+        "schema": 1,
+        "emu_version": env!("CARGO_PKG_VERSION"),
+        "outcome": "deadlock",
+        "topology": name,
+        "cases_tried": found.tried,
+        "ticks_tried": found.ticks,
+        "original": {"kind": kind, "seed": s.seed, "size": s.original},
+        "shrunk": {
+            "size": s.size,
+            "candidates": s.candidates,
+            "candidate_ticks": s.ticks,
+            "steps": s.steps,
+            "tick": s.found.tick,
+            "packets_in_flight": s.found.in_flight,
+            "traffic_file": text,
+            "reproduce": cmd,
+            "cycle": s.found.cycle,
+            "cycle_text": s.found.cycle.as_deref().map(waitfor::render),
+        },
+    });
+    match write_json(a, &doc) {
+        0 => 3,
+        c => c,
+    }
+}
+
+fn count(m: Option<u32>) -> String {
+    m.map_or("continuous".to_string(), |k| k.to_string())
+}
+
+/// Writes `doc` to `--json` if given; returns the exit code (0, or 1 if it cannot).
+pub fn write_json(a: &StressArgs, doc: &serde_json::Value) -> u8 {
+    let Some(p) = &a.json else { return 0 };
+    let text = serde_json::to_string_pretty(doc).unwrap_or_default();
+    match std::fs::write(p, text + "\n") {
+        Ok(()) => 0,
+        Err(e) => fail(1, format!("cannot write {}: {e}", p.display())),
+    }
+}

@@ -1,0 +1,99 @@
+//! `--verify-engines`: the case run on every engine and thread count, the reports
+//! compared byte for byte.
+
+use super::fail;
+use super::run::{RunArgs, engine_name, execute};
+use emu::deadlock;
+use emu::engine::{EngineError, EngineKind, RunControl};
+use emu::session::Case;
+use std::time::Instant;
+
+/// `--verify-engines`: runs the case on every engine and thread count and compares the
+/// JSON reports (or, for a failed run, the error and what every stuck node waits for)
+/// byte for byte.
+pub fn verify_engines(case: &Case, ctl: &RunControl, threads: usize, a: &RunArgs) -> u8 {
+    let net = &case.net;
+    let mut cases = vec![
+        (EngineKind::Sharded, threads),
+        (EngineKind::Actors, threads),
+    ];
+    if threads != 1 {
+        cases.extend([(EngineKind::Sharded, 1), (EngineKind::Actors, 1)]);
+    }
+    let mut results: Vec<(String, String)> = Vec::new();
+    for (engine, t) in cases {
+        let label = format!(
+            "{} on {t} thread{}",
+            engine_name(engine),
+            if t == 1 { "" } else { "s" }
+        );
+        let wall = Instant::now();
+        let text = match execute(engine, t, net, ctl, None) {
+            Ok(o) => case.report(&o).to_json(),
+            Err(e) => failure_text(&e),
+        };
+        eprintln!(
+            "{label}: {:.2} s, {} bytes of report",
+            wall.elapsed().as_secs_f64(),
+            text.len()
+        );
+        results.push((label, text));
+    }
+    let (ref_label, reference) = &results[0];
+    let mut same = true;
+    for (label, text) in &results[1..] {
+        if text != reference {
+            same = false;
+            let line = reference
+                .lines()
+                .zip(text.lines())
+                .position(|(x, y)| x != y)
+                .unwrap_or_else(|| reference.lines().count().min(text.lines().count()));
+            println!(
+                "DIFFER: {label} and {ref_label} first differ at line {}:",
+                line + 1
+            );
+            println!(
+                "  {ref_label}: {}",
+                reference.lines().nth(line).unwrap_or("(end)")
+            );
+            println!("  {label}: {}", text.lines().nth(line).unwrap_or("(end)"));
+        }
+    }
+    if same {
+        let names: Vec<&str> = results.iter().map(|(l, _)| l.as_str()).collect();
+        println!(
+            "engines agree: {} gave byte-identical results ({} bytes)",
+            names.join(", "),
+            reference.len()
+        );
+        if let Some(path) = &a.json
+            && let Err(e) = std::fs::write(path, reference)
+        {
+            return fail(1, format!("cannot write {}: {e}", path.display()));
+        }
+        0
+    } else {
+        1
+    }
+}
+
+/// A failed run as text: the error, and what every stuck node waits for.
+fn failure_text(e: &EngineError) -> String {
+    let mut s = format!("{e}\n");
+    if let EngineError::Deadlock { stuck, cycle, .. } = e {
+        for line in cycle
+            .as_deref()
+            .map(deadlock::waitfor::render)
+            .unwrap_or_default()
+        {
+            s.push_str(&format!("{line}\n"));
+        }
+        for n in stuck {
+            for w in &n.waits {
+                s.push_str(&format!("{} {w}\n", n.name));
+            }
+        }
+    }
+    s
+}
