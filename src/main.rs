@@ -49,7 +49,7 @@ struct Cli {
 enum Command {
     /// List the shipped topologies and traffic files.
     List,
-    /// Reproduce the chapter 6 models (000 §6.1-6.3) and chapter 7 networks (002 §7.6-7.7) by emulation: emu reproduce --list.
+    /// Reproduce the chapter 6 models (INMOS ch. 6 §6.1-6.3) and chapter 7 networks (INMOS ch. 7 §7.6-7.7) by emulation: emu reproduce --list.
     Reproduce(cli::reproduce::ReproduceArgs),
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
     #[command(after_help = cli::sweep::EXAMPLES)]

@@ -2,8 +2,8 @@
 //!
 //! One [`Tick`] is the smallest unit of time the emulator knows. For DS-Link/C104
 //! networks it is one bit period of the link (10 ns at 100 Mbit/s), so a data token
-//! lasts exactly 10 ticks and a control token 4 ticks (000_e95d114b48e985aa.txt §6.1;
-//! ../shared/DESIGN.md "Time"). Every delay in a plan is a whole number of ticks.
+//! lasts exactly 10 ticks and a control token 4 ticks (INMOS ch. 6 §6.1;
+//! docs/architecture.md "Time"). Every delay in a plan is a whole number of ticks.
 
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! The engine contract (../shared/DESIGN.md): for every shipped topology and traffic
+//! The engine contract (docs/architecture.md): for every shipped topology and traffic
 //! file small enough for CI, the sharded engine on 1, 2 and 3 threads and the actors
 //! engine on 1 and 2 threads give byte-identical JSON reports for the same seed (all
 //! five with every traffic file on hypercube6 and ring4; sharded on 1 and 3 threads and

@@ -1,5 +1,5 @@
 //! The `netlist` topology form: a network listed switch by switch, with computed
-//! shortest-path or given interval tables (002_90368e98637f104c.txt §7.1). The shipped
+//! shortest-path or given interval tables (INMOS ch. 7 §7.1). The shipped
 //! example's tables route every pair along a shortest path, every message is
 //! delivered once, given tables are checked, and bad lists name their key.
 

@@ -131,7 +131,7 @@ fn zero_load_latency_is_exactly_the_model() {
 fn a_message_to_itself_also_carries_its_own_flow_control() {
     // Terminal 9 to itself: out through its switch and straight back on the same link.
     // The switch's FCTs for the arriving packet and the VCP's FCTs for the returning
-    // one share the wire with the data (000 §6.1.1), which the formula above leaves out:
+    // one share the wire with the data (INMOS ch. 6 §6.1.1), which the formula above leaves out:
     // at most ⌈34/8⌉ = 5 FCTs of 4 ticks in each direction.
     let net = plan(
         "hypercube6",
@@ -274,7 +274,7 @@ fn acknowledged_channels_deliver_everything_and_several_channels_help() {
 
 #[test]
 fn continuous_random_traffic_on_the_6_cube_is_in_the_chapter_7_range() {
-    // Table 7.1 (002): 64-node cube, random traffic, 78.8 % throughput, mean delay 48
+    // Table 7.1 (INMOS ch. 7): 64-node cube, random traffic, 78.8 % throughput, mean delay 48
     // header times. Chapter 7 states neither packet size nor buffer depths exactly, so
     // this only guards the order of magnitude (issue: reproduce chapter 7 tightens it).
     let net = plan(

@@ -1,4 +1,4 @@
-//! The C104 network families (002_90368e98637f104c.txt chapter 7) through the library:
+//! The C104 network families (INMOS ch. 7) through the library:
 //! routing tables walked for every source–destination pair, conservation (every
 //! message delivered exactly once) on small versions of each family, universal routing
 //! visiting random intermediates, and the systematic-traffic contention bound on the
@@ -307,8 +307,8 @@ fn universal_routing_really_goes_to_a_random_intermediate() {
 
 #[test]
 fn systematic_traffic_on_the_6_cube_is_within_2_points_of_table_7_2() {
-    // 002 Table 7.2: 25.1 %. The measure is "a percentage of the maximum possible
-    // throughput of each input link" (002 §7.6): payload delivered over the payload a
+    // INMOS ch. 7 Table 7.2: 25.1 %. The measure is "a percentage of the maximum possible
+    // throughput of each input link" (INMOS ch. 7 §7.6): payload delivered over the payload a
     // link can carry in this packet format (32 of every 33 data tokens plus an EOP).
     // 4-way contention on a middle-dimension link bounds it at 25 %.
     let net = plan(
@@ -330,7 +330,7 @@ fn systematic_traffic_on_the_6_cube_is_within_2_points_of_table_7_2() {
 
 #[test]
 fn figure_7_8_shape_on_the_6_cube_deterministic_varies_universal_does_not() {
-    // 002 §7.7 on the 8-cube: deterministic completion time of the 20-permutation
+    // INMOS ch. 7 §7.7 on the 8-cube: deterministic completion time of the 20-permutation
     // varies with the shuffle rotation (rotate 3 takes twice rotate 2), universal stays
     // roughly constant. Scaled down to the 6-cube for CI; the issue's bands: ≥ 2×
     // variation, universal within ±15 % of its mean.

@@ -1,7 +1,7 @@
 //! The chapter 6 reproductions (`emu reproduce`) in their scaled-down `--quick` form:
 //! every row must be within its tolerance, so a regression in any DS-Link, VCP or C104
 //! protocol rule fails here. Also the subcommand's exit codes and JSON, and the
-//! buffer-below-batch opt-in of 000 §6.2.1.
+//! buffer-below-batch opt-in of INMOS ch. 6 §6.2.1.
 
 use emu::reproduce::{EXPERIMENTS, Report, find};
 use std::process::Command;

@@ -1,5 +1,5 @@
 //! Throughput benchmarks: both engines and the bare loop, on the binary 6-, 8- and
-//! 10-cube (../shared/DESIGN.md "Layout": benches/; issue 3's targets).
+//! 10-cube (docs/architecture.md "Layout": benches/; issue 3's targets).
 //!
 //! A custom harness (`harness = false`). Every case is one whole simulation,
 //! assembled the way `emu` assembles a run (config → `network::build` →

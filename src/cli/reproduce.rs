@@ -10,13 +10,13 @@ use std::path::PathBuf;
 pub const EXAMPLES: &str = "\
 Examples:
   emu reproduce --list
-      the experiments and the sections of 000 chapter 6 they reproduce
+      the experiments and the sections of INMOS ch. 6 they reproduce
   emu reproduce dslink-bandwidth
       Figures 6.1-6.4 and Table 6.1: link throughput vs message size
   emu reproduce c104-contention --quick --json c104.json
       the scaled-down sweep the tests run, also written as JSON
   emu reproduce c104-networks --quick
-      chapter 7 (002 §7.6-7.7) on the 64-terminal networks and the 256-terminal cubes
+      chapter 7 (INMOS ch. 7 §7.6-7.7) on the 64-terminal networks and the 256-terminal cubes
       and MINs, short phases; without --quick all 27 cases and Figure 7.8 on the
       8-cube (long: the 1,024-terminal networks; the wall time goes to stderr)
   emu reproduce all

@@ -25,7 +25,7 @@ Examples:
 Every case is one single-threaded run (continuous injection for --run-us, or a burst of
 queued messages); a deadlock is no token moving for the deadlock window while packets are
 in flight. --buffers small sets link.buffer_tokens to the FCT batch (the smallest legal
-input buffer, 000 §6.2.1) and c104.output_buffer_tokens to the same, so one packet spans
+input buffer, INMOS ch. 6 §6.2.1) and c104.output_buffer_tokens to the same, so one packet spans
 several switches. Exit codes: 0 no deadlock, 2 bad input, 3 deadlock, 4 flow-control
 violation.";
 

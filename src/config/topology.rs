@@ -40,40 +40,40 @@ pub struct TopologyConfig {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NetworkConfig {
     /// Binary n-cube of C104s, one terminal per switch, e-cube routing highest
-    /// dimension first (002_90368e98637f104c.txt §7.3.1).
+    /// dimension first (INMOS ch. 7 §7.3.1).
     Hypercube {
         /// n: the cube has 2^n switches and 2^n terminals (1..=20).
         dimensions: u32,
         /// `deterministic` (e-cube) or `universal`: two parallel cubes, the first to
         /// a random intermediate switch, the second from it to the destination
-        /// (002 §7.5).
+        /// (INMOS ch. 7 §7.5).
         #[serde(default)]
         routing: RoutingMode,
         /// Universal routing only: 2 (the default) gives each journey its own cube of
-        /// links (002 §7.5); 1 forces both journeys onto one set of links, whose
+        /// links (INMOS ch. 7 §7.5); 1 forces both journeys onto one set of links, whose
         /// channel dependencies then have cycles (for deadlock studies: `emu check`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         link_sets: Option<u32>,
     },
     /// A ring of C104s, one terminal per switch, every packet routed clockwise: the
     /// simplest network whose channel dependency graph has a cycle, so it can
-    /// deadlock (002 §7.3.2 on why wrap-around links need doubling).
+    /// deadlock (INMOS ch. 7 §7.3.2 on why wrap-around links need doubling).
     Ring {
         /// Number of switches (2..=1024).
         switches: u32,
     },
     /// A square 2-D grid of C104s, one terminal per switch, edge links unused,
-    /// routed first in y then in x (002 §7.3.2). Terminal label = y·side + x.
+    /// routed first in y then in x (INMOS ch. 7 §7.3.2). Terminal label = y·side + x.
     Grid {
         /// Switches per side (2..=256); the grid has side² switches and terminals.
         side: u32,
         /// `deterministic` (y then x) or `universal`: first to a random column of the
-        /// same row over an extra set of x links, then y then x (002 §7.5).
+        /// same row over an extra set of x links, then y then x (INMOS ch. 7 §7.5).
         #[serde(default)]
         routing: RoutingMode,
     },
     /// A k-ary 2-cube (2-D torus), one terminal per switch, dimension-order routing
-    /// (y then x) the shorter way round each ring (002 §7.3.2 on wrap-around links).
+    /// (y then x) the shorter way round each ring (INMOS ch. 7 §7.3.2 on wrap-around links).
     Torus {
         /// Switches per side (2..=256).
         side: u32,
@@ -93,12 +93,12 @@ pub enum NetworkConfig {
         wrap: Wrap,
     },
     /// One C104 with a terminal on each of `terminals` links: a single-stage crossbar
-    /// network (004_084d320f46657248.txt, crossbar networks; 002 §7.1).
+    /// network (Proteus, crossbar networks; INMOS ch. 7 §7.1).
     Crossbar {
         /// Terminals (1..=32, the C104's links).
         terminals: u32,
     },
-    /// The indirect multistage network of 002 §7.2-7.3.3 (Figures 7.1-7.4): a left
+    /// The indirect multistage network of INMOS ch. 7 §7.2-7.3.3 (Figures 7.1-7.4): a left
     /// column of C104s with 16 terminal links and 16 links to a right column; 1024
     /// terminals use 64-way networks as centre stages.
     Min {
@@ -106,19 +106,19 @@ pub enum NetworkConfig {
         terminals: u32,
         /// `deterministic` (a fixed right-hand switch per source switch and
         /// destination), `universal` (a random right-hand link) or `adaptive` (grouped
-        /// adaptive routing over the right-hand links, 002 §7.5 last paragraph).
+        /// adaptive routing over the right-hand links, INMOS ch. 7 §7.5 last paragraph).
         #[serde(default)]
         routing: RoutingMode,
     },
     /// A network drawn by the user: C104 switches, terminals and links listed
     /// explicitly, routing tables given as intervals or computed as shortest paths
-    /// (interval labelling, 002 §7.1). See [`NetlistConfig`].
+    /// (interval labelling, INMOS ch. 7 §7.1). See [`NetlistConfig`].
     Netlist(NetlistConfig),
 }
 
 /// The explicit form of a network (`kind = "netlist"`): switches by port count,
 /// terminals by the switch port they hang on (terminal i has header label i), links
-/// between switch ports, and optionally each switch's interval table (002 §7.1: a C104
+/// between switch ports, and optionally each switch's interval table (INMOS ch. 7 §7.1: a C104
 /// routes by giving each output link intervals of header labels).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -139,7 +139,7 @@ pub struct NetlistConfig {
 impl NetworkConfig {
     /// True if the packets of one source–destination pair can take different paths
     /// (universal or adaptive routing), so that without acknowledges they may arrive
-    /// out of order (002 §7.5).
+    /// out of order (INMOS ch. 7 §7.5).
     pub fn multipath(&self) -> bool {
         match self {
             NetworkConfig::Hypercube { routing, .. }
@@ -150,7 +150,7 @@ impl NetworkConfig {
     }
 }
 
-/// How packets choose their path (002 §7.5).
+/// How packets choose their path (INMOS ch. 7 §7.5).
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum RoutingMode {
@@ -158,14 +158,14 @@ pub enum RoutingMode {
     #[default]
     Deterministic,
     /// Via a random intermediate: a random header generated on the terminal link and
-    /// deleted where the random phase ends (002 §7.1, §7.5).
+    /// deleted where the random phase ends (INMOS ch. 7 §7.1, §7.5).
     Universal,
     /// Grouped adaptive routing: a packet takes any free link of a group of
-    /// consecutive outputs (002 §7.5, last paragraph). MIN only.
+    /// consecutive outputs (INMOS ch. 7 §7.5, last paragraph). MIN only.
     Adaptive,
 }
 
-/// Wrap-around links of a torus or k-ary n-cube (002 §7.3.2: "the number of links
+/// Wrap-around links of a torus or k-ary n-cube (INMOS ch. 7 §7.3.2: "the number of links
 /// used to 'wrap around' must be doubled to avoid the possibility of deadlock").
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]

@@ -29,10 +29,10 @@ pub struct TrafficConfig {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PatternConfig {
     /// A destination chosen uniformly at random for every message among all other
-    /// terminals (002_90368e98637f104c.txt §7.4.1).
+    /// terminals (INMOS ch. 7 §7.4.1).
     Uniform,
     /// Perfect shuffle: destination = source address rotated left by `rotate` bits
-    /// (002 §7.7; rotation 0 is the identity: every terminal sends to itself).
+    /// (INMOS ch. 7 §7.7; rotation 0 is the identity: every terminal sends to itself).
     Shuffle {
         /// Bits to rotate by (0..=address bits).
         #[serde(default = "one")]
@@ -40,7 +40,7 @@ pub enum PatternConfig {
     },
     /// The chapter 7 worst case for the network family: on a binary n-cube, the
     /// sub-cube at one end of a middle-dimension link swapped with the one at the other
-    /// end, giving 4/8/16-way contention on the 6/8/10-cube (002 §7.6.1).
+    /// end, giving 4/8/16-way contention on the 6/8/10-cube (INMOS ch. 7 §7.6.1).
     Systematic,
     /// Destination = source address with its bits reversed.
     Bitrev,
@@ -73,7 +73,7 @@ fn one() -> u32 {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum InjectionConfig {
     /// A new message whenever the terminal's source queue is empty: the terminal
-    /// always has a message waiting (002 §7.4.1, saturating load).
+    /// always has a message waiting (INMOS ch. 7 §7.4.1, saturating load).
     Continuous,
     /// Bernoulli arrivals: each tick a message is created with a probability that makes
     /// the offered load `load` × link data capacity (one byte per data-token time).
@@ -82,7 +82,7 @@ pub enum InjectionConfig {
         load: f64,
     },
     /// Each terminal sends `messages` messages, all queued at the start; the run ends
-    /// when every one is delivered and reports the completion time (002 §7.7).
+    /// when every one is delivered and reports the completion time (INMOS ch. 7 §7.7).
     Batch {
         /// Messages per sending terminal.
         messages: u32,

@@ -1,5 +1,5 @@
 //! The channel dependency graph (CDG) of a built network's routing function, and one
-//! cycle of it if it has one (../shared/DESIGN.md "Deadlock": `emu check` proves or
+//! cycle of it if it has one (docs/architecture.md "Deadlock": `emu check` proves or
 //! refutes deadlock freedom statically; issue 6 part 2).
 //!
 //! A *channel* is a link direction, numbered as [`Network::directions`]. Virtual lanes
@@ -10,11 +10,11 @@
 //! wormhole routing a packet holds c1 while it waits for c2, so a cycle of
 //! dependencies is a set of channels that packets can hold while each waits for the
 //! next: deadlock is possible. No cycle, no deadlock (Dally and Seitz's condition;
-//! 002_90368e98637f104c.txt §7.3.2 states the consequence for the torus: the
+//! INMOS ch. 7 §7.3.2 states the consequence for the torus: the
 //! wrap-around links "must be doubled to avoid the possibility of deadlock").
 //!
 //! The headers are followed the way the C104 model ([`crate::parts::c104`]) and the
-//! table walker ([`crate::network::walk`]) follow them (002 §7.1: interval labelling;
+//! table walker ([`crate::network::walk`]) follow them (INMOS ch. 7 §7.1: interval labelling;
 //! "All routing, header creation and deletion is performed on a per link basis"):
 //!
 //! - a switch looks the top header up in its interval table;

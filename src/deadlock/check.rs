@@ -1,6 +1,6 @@
 //! The result of `emu check`: a topology's channel dependency graph proved acyclic
 //! (the routing is deadlock-free), or one cycle of channels, as text and JSON
-//! (../shared/DESIGN.md "Deadlock"; issue 6 part 2). The network comes from
+//! (docs/architecture.md "Deadlock"; issue 6 part 2). The network comes from
 //! [`crate::session::topology_plan`]; the command-line front end is the binary's.
 
 use super::cdg::{Cdg, Channel, Witness};

@@ -1,6 +1,6 @@
 //! The actors engine: one tokio task per hardware node, one bounded `async-channel`
 //! per link direction whose capacity is the receiver's buffer plus what the wire
-//! holds in flight (../shared/DESIGN.md "The engine contract").
+//! holds in flight (docs/architecture.md "The engine contract").
 //!
 //! A coordinator keeps virtual time. For each window it wakes only the nodes with
 //! something due in it, each of which runs its ticks of the window (see

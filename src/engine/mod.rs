@@ -1,6 +1,6 @@
 //! Engines run the hardware state machines in virtual time. They own time, channels,
 //! scheduling and parallelism, and know nothing of any protocol
-//! (../shared/DESIGN.md "The engine contract").
+//! (docs/architecture.md "The engine contract").
 //!
 //! Both engines here advance in *windows*: a window starts at the earliest tick at
 //! which any node has something due and is no longer than the smallest link latency

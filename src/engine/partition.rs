@@ -1,5 +1,5 @@
 //! Splits a network into partitions for the sharded engine so that few links cross
-//! between them (../shared/DESIGN.md "The engine contract": "channels only between
+//! between them (docs/architecture.md "The engine contract": "channels only between
 //! partitions").
 //!
 //! The rule is deliberately simple and generic: the *hub* nodes (switches: every node

@@ -1,5 +1,5 @@
 //! The sharded engine: the network's nodes split into one partition per worker
-//! thread, each worker stepping its own nodes in a tight loop (../shared/DESIGN.md
+//! thread, each worker stepping its own nodes in a tight loop (docs/architecture.md
 //! "The engine contract").
 //!
 //! - Link directions inside a partition are plain queues; directions that cross

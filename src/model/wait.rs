@@ -1,5 +1,5 @@
 //! What a stuck node is waiting for: the raw material of deadlock diagnosis
-//! (../shared/DESIGN.md "Deadlock").
+//! (docs/architecture.md "Deadlock").
 
 use super::{PortId, Stamp};
 use std::fmt;
@@ -23,7 +23,7 @@ pub enum WaitReason {
     },
     /// Tokens are queued on this port's transmitter but the peer has granted no credit.
     NoCredit,
-    /// A data packet was sent and its acknowledge has not come back (000 §6.2.3).
+    /// A data packet was sent and its acknowledge has not come back (INMOS ch. 6 §6.2.3).
     AwaitingAck,
     /// The header is still being received or routed.
     Routing,

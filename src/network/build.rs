@@ -47,7 +47,7 @@ fn traffic_err(key: &str, message: impl Into<String>) -> BuildError {
 }
 
 /// Mixes a run seed with a stream number (SplitMix64), so every node gets its own
-/// independent generator (../shared/DESIGN.md "Determinism and randomness").
+/// independent generator (docs/architecture.md "Determinism and randomness").
 pub fn mix_seed(seed: u64, stream: u64) -> u64 {
     let mut z = seed
         ^ stream

@@ -1,5 +1,5 @@
 //! A single C104 with a T9000 on each of its first N links: the one-stage crossbar
-//! network (004_084d320f46657248.txt, the crossbar network model; 002 §7.1: "a 32-way
+//! network (Proteus, the crossbar network model; INMOS ch. 7 §7.1: "a 32-way
 //! crossbar switch, in which all of the 32 inputs can be routed simultaneously").
 //! Terminal i is on port i and label i routes to port i.
 

@@ -1,5 +1,5 @@
 //! Validation and construction of each network family named by `network.kind`: the
-//! size and port-budget checks (a C104 has 32 links, 002_90368e98637f104c.txt §7.1),
+//! size and port-budget checks (a C104 has 32 links, INMOS ch. 7 §7.1),
 //! the number of terminals and header labels, and the dispatch to the family's builder.
 
 use super::build::{BuildError, Parts, topo_err};
@@ -9,7 +9,7 @@ use crate::routing::dimension_order::Kary;
 use crate::routing::min::{Min, SIZES};
 use crate::traffic::pattern::Family;
 
-/// Links on one C104 (002 §7.1: "a 32-way crossbar switch").
+/// Links on one C104 (INMOS ch. 7 §7.1: "a 32-way crossbar switch").
 pub const C104_LINKS: u32 = 32;
 
 /// A validated `[network]` section: the family and its checked parameters, which
@@ -218,7 +218,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
                 return Err(topo_err(
                     "network.terminals",
                     format!(
-                        "{terminals}: give 32, 64, 128, 256, 512 or 1024 (16 terminals and 16 right links per left C104; 1024 uses 64-way centre networks, 002 §7.3.3)"
+                        "{terminals}: give 32, 64, 128, 256, 512 or 1024 (16 terminals and 16 right links per left C104; 1024 uses 64-way centre networks, INMOS ch. 7 §7.3.3)"
                     ),
                 ));
             }
@@ -248,7 +248,7 @@ fn hypercube_link_sets(universal: bool, sets: Option<u32>) -> Result<u32, BuildE
         (true, Some(s)) => Err(topo_err(
             "network.link_sets",
             format!(
-                "{s}: universal routing uses 2 link sets (one per journey, 002 §7.5), or 1 to force both journeys onto one"
+                "{s}: universal routing uses 2 link sets (one per journey, INMOS ch. 7 §7.5), or 1 to force both journeys onto one"
             ),
         )),
     }

@@ -1,10 +1,10 @@
-//! Binary n-cube of C104s with one T9000 per switch (002_90368e98637f104c.txt §7.3.1):
+//! Binary n-cube of C104s with one T9000 per switch (INMOS ch. 7 §7.3.1):
 //! switch i is linked to switch j in dimension k when i and j differ only in bit k.
 //!
 //! Deterministic: port k of a switch is its dimension-k link, port n its terminal
 //! link; routing is e-cube, highest dimension first.
 //!
-//! Universal (002 §7.5): the links are doubled into two parallel cubes, ports k and
+//! Universal (INMOS ch. 7 §7.5): the links are doubled into two parallel cubes, ports k and
 //! n + k, the terminal is port 2n and its link generates the random header
 //! ([`crate::routing::universal`]). With `network.link_sets = 1` both journeys share
 //! one cube, ports 0..n, terminal n: the variant whose channel dependencies have

@@ -1,5 +1,5 @@
 //! k-ary n-cubes and n-dimensional meshes of C104s, one T9000 per switch: the 2-D
-//! grid of 002_90368e98637f104c.txt §7.3.2 ("Each switch uses one link in each
+//! grid of INMOS ch. 7 §7.3.2 ("Each switch uses one link in each
 //! direction (+x, −x, +y, −y) and there is one terminal at each switch. The links at
 //! the edges of the grid are not used"), the torus and the general k-ary n-cube.
 //! Switch s sits at the base-k digits of s; its `+` link in dimension j goes to the `−`

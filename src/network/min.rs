@@ -1,4 +1,4 @@
-//! The indirect multistage networks of 002_90368e98637f104c.txt §7.2-7.3.3 (Figures
+//! The indirect multistage networks of INMOS ch. 7 §7.2-7.3.3 (Figures
 //! 7.1-7.4); the shape and the routing tables are described in
 //! [`crate::routing::min`].
 //!

@@ -1,5 +1,5 @@
 //! The validated, immutable plan of a network: nodes, ports, links with latencies,
-//! routing tables and the parameters of every part (../shared/DESIGN.md "Layers",
+//! routing tables and the parameters of every part (docs/architecture.md "Layers",
 //! config / build). All validation happens while building it, before any tick runs.
 
 pub mod build;

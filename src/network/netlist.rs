@@ -2,7 +2,7 @@
 //! the topology file (`network.kind = "netlist"`), with the routing tables given as
 //! intervals per switch or computed as shortest paths.
 //!
-//! A C104 routes by interval labelling (002_90368e98637f104c.txt §7.1): each output
+//! A C104 routes by interval labelling (INMOS ch. 7 §7.1): each output
 //! link owns intervals of header labels. Here a terminal's label is its index in
 //! `network.terminals`. A computed table sends label d along a shortest path (in switch
 //! hops) to d's switch, taking the lowest-numbered port among equally short ones, and
@@ -11,7 +11,7 @@
 //! correct table; it is a compact interval labelling only as far as the user numbered
 //! the terminals so that neighbours share outputs (renumbering is not attempted).
 //! Shortest-path routing on an irregular network can have cyclic channel
-//! dependencies and deadlock under load (002 §7.3.2 on wrap-around links); the run's
+//! dependencies and deadlock under load (INMOS ch. 7 §7.3.2 on wrap-around links); the run's
 //! deadlock diagnosis reports it.
 //!
 //! Every table, given or computed, is walked for every (switch, label) before the run:

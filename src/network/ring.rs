@@ -1,7 +1,7 @@
 //! A ring of C104s with one T9000 per switch, every packet routed clockwise. Port 0 is
 //! the terminal link, port 1 goes to the next switch, port 2 comes from the previous
 //! one. The k ring links form a cycle of channel dependencies, so wormhole routing can
-//! deadlock (002_90368e98637f104c.txt §7.3.2: wrap-around links must be doubled).
+//! deadlock (INMOS ch. 7 §7.3.2: wrap-around links must be doubled).
 
 use super::build::Parts;
 use crate::routing::{IntervalTable, RouteAction};

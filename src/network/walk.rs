@@ -1,13 +1,19 @@
 //! Following a packet's headers through a plan's routing tables, without running
 //! anything: which switches it crosses, where headers are deleted and which terminal
 //! it reaches. Used to check that every family's tables route every
-//! source–destination pair to the right terminal (002_90368e98637f104c.txt §7.1:
+//! source–destination pair to the right terminal (INMOS ch. 7 §7.1:
 //! interval labelling, random header generation and deletion per link).
 
 use super::{End, Network, NodeId};
 use crate::model::LinkProtocol;
 use crate::model::PortId;
 use crate::routing::{RouteAction, Routing};
+
+/// Why a packet could not be followed to a terminal: a table routes it nowhere, off
+/// the network, in a loop, or to a part with no routing view.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct WalkError(pub String);
 
 /// Where a packet went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,13 +62,13 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
         dst: u32,
         random: Option<u32>,
         pick: &mut dyn FnMut(PortId) -> PortId,
-    ) -> Result<Route, String> {
+    ) -> Result<Route, WalkError> {
         let start = *self
             .net
             .terminals
             .get(src as usize)
-            .ok_or_else(|| format!("no terminal {src}"))?;
-        let mut at = self.peer[start][0].ok_or("terminal not linked")?;
+            .ok_or_else(|| WalkError(format!("no terminal {src}")))?;
+        let mut at = self.peer[start][0].ok_or_else(|| WalkError("terminal not linked".into()))?;
         let mut headers = vec![dst];
         let mut route = Route {
             switches: Vec::new(),
@@ -73,31 +79,43 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
             let p = match self.net.nodes[at.node].part.routing() {
                 Routing::Labels(p) => p,
                 Routing::Sink => {
-                    route.terminal = self.terminal_of[at.node].ok_or("not a terminal")?;
+                    route.terminal = self.terminal_of[at.node]
+                        .ok_or_else(|| WalkError("not a terminal".into()))?;
                     if headers.len() != 1 {
-                        return Err(format!("arrived with headers {headers:?}"));
+                        return Err(WalkError(format!("arrived with headers {headers:?}")));
                     }
                     return Ok(route);
                 }
                 Routing::Opaque => {
-                    return Err(format!(
+                    return Err(WalkError(format!(
                         "{} forwards packets but offers no routing view",
                         self.name(at.node)
-                    ));
+                    )));
                 }
             };
             route.switches.push(at.node);
             if let Some((lo, hi)) = p.generates(at.port) {
-                let r = random.ok_or("a random header is generated, and no label given")?;
+                let r = random.ok_or_else(|| {
+                    WalkError("a random header is generated, and no label given".into())
+                })?;
                 if !(lo..hi).contains(&r) {
-                    return Err(format!("random label {r} is outside [{lo}, {hi})"));
+                    return Err(WalkError(format!(
+                        "random label {r} is outside [{lo}, {hi})"
+                    )));
                 }
                 headers.insert(0, r);
             }
             let out = loop {
-                let h = *headers.first().ok_or("no header left")?;
+                let h = *headers
+                    .first()
+                    .ok_or_else(|| WalkError("no header left".into()))?;
                 match p.lookup(h) {
-                    None => return Err(format!("{}: no interval for {h}", self.name(at.node))),
+                    None => {
+                        return Err(WalkError(format!(
+                            "{}: no interval for {h}",
+                            self.name(at.node)
+                        )));
+                    }
                     Some(RouteAction::Delete) => {
                         headers.remove(0);
                         route.deleted_at.push(at.node);
@@ -106,10 +124,11 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
                     Some(RouteAction::Group { first, count }) => break first + pick(count),
                 }
             };
-            at = self.peer[at.node][out]
-                .ok_or_else(|| format!("{} port {out} is not linked", self.name(at.node)))?;
+            at = self.peer[at.node][out].ok_or_else(|| {
+                WalkError(format!("{} port {out} is not linked", self.name(at.node)))
+            })?;
         }
-        Err("the route loops".into())
+        Err(WalkError("the route loops".into()))
     }
 
     fn name(&self, node: NodeId) -> &str {

@@ -1,5 +1,5 @@
 //! `c104-contention`: throughput and delay of one C104 whose inputs send packets to
-//! random outputs (000_e95d114b48e985aa.txt §6.3, Figures 6.7-6.14).
+//! random outputs (INMOS ch. 6 §6.3, Figures 6.7-6.14).
 //!
 //! The model (§6.3.2-6.3.4): in slots of S, each of `in` inputs submits a packet to one
 //! of `out` outputs at random; one packet per requested output succeeds, so an input's
@@ -23,7 +23,7 @@
 //!   W = 10 s + 10 k/8 + 4 bit periods: in = 1, out = 32 gives W to 0.2 %. The analytic
 //!   column uses S = W; the notes give the paper's S.
 //! - Flow control. Where a terminal also receives (in = out), each direction of its
-//!   link carries one FCT per 8 tokens of the other (000 §6.1.2), about 5 % of the
+//!   link carries one FCT per 8 tokens of the other (INMOS ch. 6 §6.1.2), about 5 % of the
 //!   wire, which the §6.3 slot does not count: in = out = 1 comes out 5 % low.
 //! - Head-of-line blocking. The model discards the losers and draws fresh destinations
 //!   every slot; the C104 keeps a blocked packet at the head of its input with the same
@@ -48,31 +48,31 @@ use crate::parts::dslink::token::DATA_TOKEN_BITS;
 use crate::time::Tick;
 use crate::traffic::{Destination, Injection};
 
-/// The C104 header time of 000 §6.3.6 (h ≈ 500 ns), in ticks.
+/// The C104 header time of INMOS ch. 6 §6.3.6 (h ≈ 500 ns), in ticks.
 const HEADER_TIME: Tick = 50;
 
 /// Tolerance on T and D: head-of-line blocking and unsynchronised slots (see above).
 const TOLERANCE: f64 = 0.15;
 
-/// p(use) = 1 − (1 − 1/out)^in (000 §6.3.2).
+/// p(use) = 1 − (1 − 1/out)^in (INMOS ch. 6 §6.3.2).
 pub fn p_use(inputs: u32, outputs: u32) -> f64 {
     1.0 - (1.0 - 1.0 / f64::from(outputs)).powi(inputs as i32)
 }
 
-/// T = p(use) / S × r k in bits per slot unit (000 §6.3.4).
+/// T = p(use) / S × r k in bits per slot unit (INMOS ch. 6 §6.3.4).
 pub fn throughput(inputs: u32, outputs: u32, k_bits: f64, slot: f64) -> f64 {
     let r = f64::from(outputs) / f64::from(inputs);
     p_use(inputs, outputs) / slot * r * k_bits
 }
 
-/// D = S / (r p(use)) (000 §6.3.4).
+/// D = S / (r p(use)) (INMOS ch. 6 §6.3.4).
 pub fn delay(inputs: u32, outputs: u32, slot: f64) -> f64 {
     let r = f64::from(outputs) / f64::from(inputs);
     slot / (r * p_use(inputs, outputs))
 }
 
 /// The paper's slot S = h + k'b in ticks: k' = 1.25k + 4 with 1-byte headers, plus 10
-/// for a second header byte (000 §6.3.1, §6.3.6).
+/// for a second header byte (INMOS ch. 6 §6.3.1, §6.3.6).
 pub fn paper_slot(bytes: u32, s: u32) -> f64 {
     HEADER_TIME as f64 + 10.0 * f64::from(bytes) + 4.0 + 10.0 * f64::from(s - 1)
 }
@@ -279,7 +279,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     });
     Ok(Report {
         experiment: "c104-contention".into(),
-        section: "000 §6.3.1-6.3.6".into(),
+        section: "INMOS ch. 6 §6.3.1-6.3.6".into(),
         tables,
     })
 }

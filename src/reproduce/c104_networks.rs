@@ -1,4 +1,4 @@
-//! `c104-networks`: the C104 network study of 002_90368e98637f104c.txt chapter 7 —
+//! `c104-networks`: the C104 network study of INMOS ch. 7 —
 //! Tables 7.1-7.9 (§7.6: three families at 64, 256 and 1,024 terminals, random and
 //! systematic traffic, deterministic and universal routing) and Figure 7.8 (§7.7: the
 //! 20-permutation perfect shuffle on the 8-cube).
@@ -402,7 +402,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     }
     Ok(Report {
         experiment: "c104-networks".into(),
-        section: "002 §7.6-7.7".into(),
+        section: "INMOS ch. 7 §7.6-7.7".into(),
         tables,
     })
 }

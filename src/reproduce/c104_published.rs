@@ -1,4 +1,4 @@
-//! The published results of 002_90368e98637f104c.txt chapter 7 ("Performance of C104
+//! The published results of INMOS ch. 7 ("Performance of C104
 //! Networks"), Tables 7.1-7.9 (§7.6.1-7.6.3), as printed, and the shipped files that
 //! emulate each case.
 //!
@@ -100,7 +100,7 @@ const fn row(
 use Family::{Cube, Grid, Min};
 use Kind::{Random, Systematic, Universal};
 
-/// Tables 7.1-7.9 of 002_90368e98637f104c.txt, row by row (mean delay, max delay,
+/// Tables 7.1-7.9 of INMOS ch. 7, row by row (mean delay, max delay,
 /// throughput %), in the order of the chapter.
 pub const TABLES: [Published; 27] = [
     row("7.1", Cube, Random, 64, (48.0, 322.0, 78.8), "hypercube6"),

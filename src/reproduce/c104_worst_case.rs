@@ -1,5 +1,5 @@
 //! `c104-worst-case`: the longest a packet can wait in one C104
-//! (000_e95d114b48e985aa.txt §6.3.7).
+//! (INMOS ch. 6 §6.3.7).
 //!
 //! 32 inputs send a packet each to the same output at the same instant (one of them
 //! the output's own link, footnote 20), with 2-byte headers and 37-token packets (a
@@ -21,7 +21,7 @@ use super::table::{Report, Row, Table, Tolerance};
 use crate::time::Tick;
 use crate::traffic::{Destination, Injection};
 
-/// Routing decision and arbitration: "about 60ns" (000 §6.3.7), in ticks.
+/// Routing decision and arbitration: "about 60ns" (INMOS ch. 6 §6.3.7), in ticks.
 const ROUTING: Tick = 6;
 /// Header bytes (the worst case of §6.3.7).
 const HEADER: u32 = 2;
@@ -31,7 +31,7 @@ const BODY: u32 = 34;
 const INPUTS: u32 = 32;
 
 /// The paper's total in ns: (L_header + 31 L_packet) × 100 ns + 4 × 20 ns, every token
-/// counted as 100 ns (000 §6.3.7), without the link latency it calls small.
+/// counted as 100 ns (INMOS ch. 6 §6.3.7), without the link latency it calls small.
 pub fn paper_total_ns() -> f64 {
     let l_packet = f64::from(HEADER + BODY + 1);
     (f64::from(HEADER) + 31.0 * l_packet) * 100.0 + 4.0 * 20.0
@@ -39,8 +39,8 @@ pub fn paper_total_ns() -> f64 {
 
 /// FCTs the switch sends on the output link while the packet that arrived on that same
 /// link (footnote 20) comes in: its receiver keeps `buffer` tokens granted, so
-/// ⌊(packet + buffer) / 8⌋ − ⌊buffer / 8⌋ after the reset grant (000 §6.2.1). They
-/// share the output wire with the data going out (000 §6.1.2); §6.3.7 leaves them out.
+/// ⌊(packet + buffer) / 8⌋ − ⌊buffer / 8⌋ after the reset grant (INMOS ch. 6 §6.2.1). They
+/// share the output wire with the data going out (INMOS ch. 6 §6.1.2); §6.3.7 leaves them out.
 pub fn own_link_fcts(packet_tokens: u32, buffer: u32, batch: u32) -> u32 {
     (packet_tokens + buffer) / batch - buffer / batch
 }
@@ -130,7 +130,7 @@ pub fn run(_quick: bool) -> Result<Report, ReproduceError> {
     ];
     Ok(Report {
         experiment: "c104-worst-case".into(),
-        section: "000 §6.3.7".into(),
+        section: "INMOS ch. 6 §6.3.7".into(),
         tables: vec![Table {
             title: "32 packets for one output arriving together, 2-byte headers, 37-token packets"
                 .into(),

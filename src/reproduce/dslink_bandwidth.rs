@@ -1,12 +1,12 @@
 //! `dslink-bandwidth`: outbound user-data throughput of one DS-Link against message
-//! size, with every packet acknowledged (000_e95d114b48e985aa.txt §6.1.1-6.1.5,
+//! size, with every packet acknowledged (INMOS ch. 6 §6.1.1-6.1.5,
 //! Figures 6.1-6.4, Table 6.1).
 //!
 //! The emulated value is the steady-state throughput of two T9000s joined by one link,
 //! measured by [`setups::batch_period`]. §6.1 is a bound on throughput: it counts the
 //! bits a message costs on the outbound wire and assumes the wire is never idle, so the
 //! emulator runs 16 virtual channels at once to keep acknowledge latency off the wire
-//! (000 §6.2.3: "When many virtual channels are active simultaneously on a link, the
+//! (INMOS ch. 6 §6.2.3: "When many virtual channels are active simultaneously on a link, the
 //! VCP ensures that the link is never idle").
 //!
 //! The formulas round the flow-control tokens up per message
@@ -20,7 +20,7 @@ use super::setups::{self, Spec};
 use super::table::{Report, Row, Table, Tolerance};
 use crate::traffic::Injection;
 
-/// Link direction use: data one way, or equal data both ways (000 §6.1.1 / §6.1.2).
+/// Link direction use: data one way, or equal data both ways (INMOS ch. 6 §6.1.1 / §6.1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Usage {
     /// Data on the outbound link only (acknowledges come back inbound).
@@ -38,7 +38,7 @@ impl Usage {
     }
 }
 
-/// Outbound bits per message, B, of 000 §6.1.1 (unidirectional) or §6.1.2
+/// Outbound bits per message, B, of INMOS ch. 6 §6.1.1 (unidirectional) or §6.1.2
 /// (bidirectional), for m bytes split into packets of at most `max_packet` bytes with
 /// s-byte headers. `round_fct` applies the paper's n_ft = ⌈n_dt / 8⌉; otherwise n_dt / 8.
 pub fn outbound_bits(m: u32, s: u32, max_packet: u32, usage: Usage, round_fct: bool) -> f64 {
@@ -60,12 +60,12 @@ pub fn outbound_bits(m: u32, s: u32, max_packet: u32, usage: Usage, round_fct: b
     bd + 4.0 * nft
 }
 
-/// Data rate D = 8m / B × 100 Mbit/s (000 §6.1.1, §6.1.2).
+/// Data rate D = 8m / B × 100 Mbit/s (INMOS ch. 6 §6.1.1, §6.1.2).
 pub fn data_rate(m: u32, s: u32, max_packet: u32, usage: Usage, round_fct: bool) -> f64 {
     8.0 * f64::from(m) / outbound_bits(m, s, max_packet, usage, round_fct) * 100.0
 }
 
-/// The asymptotes of 000 §6.1.3: 51200 / (649 + 21s) and 25600 / (345 + 21s) Mbit/s.
+/// The asymptotes of INMOS ch. 6 §6.1.3: 51200 / (649 + 21s) and 25600 / (345 + 21s) Mbit/s.
 pub fn asymptote(s: u32, usage: Usage) -> f64 {
     let s = f64::from(s);
     match usage {
@@ -219,7 +219,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     }
     Ok(Report {
         experiment: "dslink-bandwidth".into(),
-        section: "000 §6.1".into(),
+        section: "INMOS ch. 6 §6.1".into(),
         tables,
     })
 }

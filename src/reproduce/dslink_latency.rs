@@ -1,5 +1,5 @@
 //! `dslink-latency`: how much wire delay a DS-Link's buffer slack hides
-//! (000_e95d114b48e985aa.txt §6.2.1-6.2.2).
+//! (INMOS ch. 6 §6.2.1-6.2.2).
 //!
 //! §6.2.2: with an input buffer of `bsize + extra` tokens, full bandwidth is kept while
 //! the round-trip delay t.delay.0 + t.delay.1 ≤ extra (data one way) or
@@ -59,7 +59,7 @@ fn throughput(buffer: u32, wire: Tick, bidirectional: bool, k: u32) -> Result<f6
 
 /// The line rate in tokens per tick: one token per [`TOKEN_TICKS`] one way; both ways,
 /// each direction also carries one 4-bit FCT per 8 tokens of the other's data
-/// (000 §6.1.2), so 8 tokens per 8 × 7 + 4 ticks.
+/// (INMOS ch. 6 §6.1.2), so 8 tokens per 8 × 7 + 4 ticks.
 fn line_rate(bidirectional: bool) -> f64 {
     if bidirectional {
         8.0 / (8.0 * TOKEN_TICKS + 4.0)
@@ -246,7 +246,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     });
     Ok(Report {
         experiment: "dslink-latency".into(),
-        section: "000 §6.2.1-6.2.2".into(),
+        section: "INMOS ch. 6 §6.2.1-6.2.2".into(),
         tables,
     })
 }

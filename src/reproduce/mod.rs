@@ -1,4 +1,4 @@
-//! `emu reproduce`: the analytic models of 000_e95d114b48e985aa.txt chapter 6 (DS-Link
+//! `emu reproduce`: the analytic models of INMOS ch. 6 (DS-Link
 //! bandwidth, link latency, single virtual channel, C104 contention and worst case)
 //! reproduced by emulation, with the paper's figure next to the emulator's.
 //!
@@ -25,7 +25,7 @@ pub use table::{Report, Row, Table, Tolerance};
 pub struct Experiment {
     /// Name used on the command line.
     pub name: &'static str,
-    /// Section it reproduces (of 000_e95d114b48e985aa.txt unless it names 002).
+    /// Section it reproduces (of INMOS ch. 6 unless it names INMOS ch. 7).
     pub section: &'static str,
     /// One line saying what it shows.
     pub about: &'static str,
@@ -67,7 +67,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     },
     Experiment {
         name: "c104-networks",
-        section: "002 §7.6-7.7",
+        section: "INMOS ch. 7 §7.6-7.7",
         about: "Tables 7.1-7.9 and Figure 7.8: C104 cubes, grids and MINs (full run: minutes)",
         run: c104_networks::run,
     },

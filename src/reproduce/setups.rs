@@ -2,10 +2,10 @@
 //! [`Network`] plans (the config path has no two-processor or single-switch family),
 //! and the measurements taken from runs of the reference engine.
 //!
-//! - [`pair`]: two T9000s joined by one DS-Link (000_e95d114b48e985aa.txt §6.1,
+//! - [`pair`]: two T9000s joined by one DS-Link (INMOS ch. 6 §6.1,
 //!   §6.2: "a pair of links connected together"; §6.2.3: "two T9000s directly
 //!   connected by short wires").
-//! - [`star`]: one C104 with a T9000 on each of its links (000 §6.3: inputs of one
+//! - [`star`]: one C104 with a T9000 on each of its links (INMOS ch. 6 §6.3: inputs of one
 //!   C104 routing to its outputs).
 
 use super::ReproduceError;
@@ -24,7 +24,7 @@ use crate::time::{Tick, TimeBase};
 use crate::traffic::{Destination, Injection};
 use std::sync::Arc;
 
-/// Nanoseconds per tick at 100 Mbit/s: one bit period (../shared/DESIGN.md "Time").
+/// Nanoseconds per tick at 100 Mbit/s: one bit period (docs/architecture.md "Time").
 pub const TICK_NS: f64 = 10.0;
 
 /// Tick at which sources start: after the links' reset FCTs have crossed.
@@ -41,7 +41,7 @@ pub struct Spec {
     pub header_bytes: u32,
     /// Largest packet payload.
     pub max_data_bytes: u32,
-    /// Every data packet acknowledged (000 §6.1.1, §6.2.3).
+    /// Every data packet acknowledged (INMOS ch. 6 §6.1.1, §6.2.3).
     pub acknowledge: bool,
     /// Virtual channels a VCP may have sending at once, all of which may go to the
     /// same destination.
@@ -57,7 +57,7 @@ pub struct Spec {
 }
 
 impl Spec {
-    /// The default link of 000 §6.2.2 (20-token buffer, batch 8, 200 ns each way),
+    /// The default link of INMOS ch. 6 §6.2.2 (20-token buffer, batch 8, 200 ns each way),
     /// 1-byte headers, 32-byte packets, acknowledges on, one channel.
     pub fn new(bytes: u32, injection: Injection) -> Spec {
         Spec {

@@ -1,6 +1,6 @@
 //! `vcp-single-channel`: bandwidth of one acknowledged virtual channel between two
 //! T9000s against message size, and how more channels hide the latency
-//! (000_e95d114b48e985aa.txt §6.2.3, Figure 6.6).
+//! (INMOS ch. 6 §6.2.3, Figure 6.6).
 //!
 //! §6.2.3 states the rule and shows a figure without numbers: "each data packet must
 //! be acknowledged before the next may be sent"; the receiver sends the acknowledge "as
@@ -22,7 +22,7 @@ use super::table::{Report, Row, Table, Tolerance};
 use crate::time::Tick;
 use crate::traffic::Injection;
 
-/// One-way link latency in ticks (the default 200 ns: 000 §6.2.2 "Latencies in the
+/// One-way link latency in ticks (the default 200 ns: INMOS ch. 6 §6.2.2 "Latencies in the
 /// link account for approximately 400ns" for the round trip).
 const WIRE: Tick = 20;
 
@@ -288,7 +288,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         notes: vec![],
     });
     // Several channels: the acknowledge of one channel's packet overlaps the packets of
-    // the others, so the link runs at the §6.1 bound (000 §6.2.3, last sentence).
+    // the others, so the link runs at the §6.1 bound (INMOS ch. 6 §6.2.3, last sentence).
     let mut rows = Vec::new();
     let multi_sizes: &[u32] = if quick {
         &[1, 8, 33, 200]
@@ -335,7 +335,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     });
     Ok(Report {
         experiment: "vcp-single-channel".into(),
-        section: "000 §6.2.3".into(),
+        section: "INMOS ch. 6 §6.2.3".into(),
         tables,
     })
 }

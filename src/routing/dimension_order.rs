@@ -1,5 +1,5 @@
 //! Dimension-order routing on k-ary n-cubes and n-dimensional meshes: the 2-D grid of
-//! 002_90368e98637f104c.txt §7.3.2 ("Deterministic routing on the grid is first in
+//! INMOS ch. 7 §7.3.2 ("Deterministic routing on the grid is first in
 //! the y direction, then in the x direction"), the torus and the general k-ary n-cube.
 //!
 //! A terminal's label is its switch's coordinates in base k, dimension 0 (x) lowest:
@@ -8,7 +8,7 @@
 //!
 //! On a ring (a dimension with wrap-around links) a packet goes the shorter way round,
 //! `+` on a tie. With `Wrap::Single` the ring's links form a cycle of channel
-//! dependencies, which can deadlock. 002 §7.3.2 says the wrap-around links "must be
+//! dependencies, which can deadlock. INMOS ch. 7 §7.3.2 says the wrap-around links "must be
 //! doubled to avoid the possibility of deadlock"; doubling only the wrap link itself
 //! leaves the cycle, so `Wrap::Doubled` doubles every ring link into two classes with
 //! a dateline at the wrap (Dally and Seitz's construction, which interval labels can
@@ -17,7 +17,7 @@
 //! mirror-image in `−`. Class 1 ends at the wrap, class 0 never crosses it, so there
 //! is no cycle.
 //!
-//! Universal routing on the grid (002 §7.5): "it is only necessary to randomize in one
+//! Universal routing on the grid (INMOS ch. 7 §7.5): "it is only necessary to randomize in one
 //! dimension ... universal routing takes a packet first to a random node in the x
 //! direction. An extra set of links is used in the x direction specifically for this
 //! random step." The terminal link prepends a random label `N + x` (a column); the

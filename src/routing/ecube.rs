@@ -1,5 +1,5 @@
 //! E-cube routing on a binary n-cube, highest dimension first
-//! (002_90368e98637f104c.txt §7.3.1: "Deterministic routing on the hypercube is done
+//! (INMOS ch. 7 §7.3.1: "Deterministic routing on the hypercube is done
 //! from the highest dimension downwards, providing the deadlock free routing").
 //!
 //! At switch s, the labels whose highest bit differing from s is bit k form one

@@ -7,11 +7,11 @@ use crate::model::PortId;
 pub enum RouteAction {
     /// Send the packet out of this port.
     Output(PortId),
-    /// Delete this header and route on the next one (002 §7.1: "At the randomly chosen
+    /// Delete this header and route on the next one (INMOS ch. 7 §7.1: "At the randomly chosen
     /// intermediate node, this random header is deleted").
     Delete,
     /// Grouped adaptive routing: send the packet out of any free port of the `count`
-    /// consecutive ports starting at `first` (002 §7.5: "grouped adaptive routing to
+    /// consecutive ports starting at `first` (INMOS ch. 7 §7.5: "grouped adaptive routing to
     /// make the selection of link to the right hand switches").
     Group {
         /// First port of the group.

@@ -1,4 +1,4 @@
-//! Routing on the indirect multistage networks of 002_90368e98637f104c.txt §7.2-7.3.3
+//! Routing on the indirect multistage networks of INMOS ch. 7 §7.2-7.3.3
 //! (Figures 7.1-7.4).
 //!
 //! Shape. Every left-column switch has 16 terminal links (ports 0-15) and 16 links to
@@ -24,7 +24,7 @@
 //! switch. A right switch sends d to d's left switch on parallel link ⌊p·m/16⌋, p = d's
 //! port there. A centre network does the same one level down, on outer-switch numbers.
 //!
-//! Universal routing (002 §7.5): "sends a packet via a randomly chosen node on the
+//! Universal routing (INMOS ch. 7 §7.5): "sends a packet via a randomly chosen node on the
 //! right hand side". The terminal links prepend a random label from [N, N + 16):
 //! label N + j leaves on right link j (a random right switch and a random one of its
 //! parallel links) and is deleted on arrival at the right stage. With 64-way centre
@@ -34,7 +34,7 @@
 //! Every packet then crosses the full depth (5 switches), as a random intermediate
 //! should, rather than turning back early inside a centre network.
 //!
-//! Adaptive routing (002 §7.5, last paragraph: "even better results can be obtained by
+//! Adaptive routing (INMOS ch. 7 §7.5, last paragraph: "even better results can be obtained by
 //! using grouped adaptive routing to make the selection of link to the right hand
 //! switches"): a packet for another left switch may take any free right link
 //! ([`RouteAction::Group`]).

@@ -1,6 +1,6 @@
 //! Building an interval table from a routing function over every label.
 //!
-//! The C104 routes by interval labelling (002_90368e98637f104c.txt §7.1): each output
+//! The C104 routes by interval labelling (INMOS ch. 7 §7.1): each output
 //! is given intervals of header labels. For the regular families the routing function
 //! is easiest to state label by label; runs of consecutive labels with the same action
 //! are then exactly the table's intervals.

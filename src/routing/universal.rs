@@ -1,11 +1,11 @@
-//! Universal routing on a binary n-cube (002_90368e98637f104c.txt §7.5): "a packet is
+//! Universal routing on a binary n-cube (INMOS ch. 7 §7.5): "a packet is
 //! sent to a random intermediate node in the network, then it continues to its
 //! destination ... The links are partitioned into two parallel networks, one of which
 //! carries the traffic on its journey to the random intermediate node, and the other
 //! carries the traffic from the random intermediate node to the required destination."
 //!
 //! Labels `[0, N)` are terminals; label `N + i` names intermediate switch i. The
-//! terminal link of every switch prepends a random label from `[N, 2N)` (002 §7.1:
+//! terminal link of every switch prepends a random label from `[N, 2N)` (INMOS ch. 7 §7.1:
 //! "Any of the links on the C104 can be set to create a random header"); switch i
 //! deletes label `N + i` ("At the randomly chosen intermediate node, this random header
 //! is deleted"). Both journeys are e-cube, highest dimension first, so each network is

@@ -1,5 +1,5 @@
 //! Statistics: per-terminal HDR histograms and counters, merged in node order, and the
-//! reports built from them (../shared/DESIGN.md "Output").
+//! reports built from them (docs/architecture.md "Output").
 
 pub mod format;
 pub mod latency;

@@ -1,4 +1,4 @@
-//! The progress bar on stderr (../shared/DESIGN.md "Output"): shown only when stderr is
+//! The progress bar on stderr (docs/architecture.md "Output"): shown only when stderr is
 //! a terminal, otherwise every call is a no-op. It never touches stdout or the report.
 
 use std::io::IsTerminal;

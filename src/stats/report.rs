@@ -1,5 +1,5 @@
 //! The run report: everything a run measured, in one serialisable value with a stable
-//! JSON schema (../shared/DESIGN.md "Output").
+//! JSON schema (docs/architecture.md "Output").
 //!
 //! The report depends only on its [`ReportInput`], so the same seed gives the same
 //! bytes whatever engine, thread count or machine ran it (DESIGN.md "Determinism").

@@ -1,5 +1,5 @@
 //! Load sweeps: one run per (offered load, seed), spread over the cores, summarised as
-//! a throughput/latency table and CSV, with the saturation point (002_90368e98637f104c.txt
+//! a throughput/latency table and CSV, with the saturation point (INMOS ch. 7
 //! §7.4: "Once the continuous throughput of the network has been determined, the load
 //! may be adjusted to take advantage of the throughput").
 //!

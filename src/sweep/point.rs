@@ -1,5 +1,5 @@
 //! One point of a sweep: build the plan at one offered load and seed, run it on the
-//! sequential engine, and keep the chapter 7 measures (002_90368e98637f104c.txt §7.6:
+//! sequential engine, and keep the chapter 7 measures (INMOS ch. 7 §7.6:
 //! "throughput is measured as a percentage of the maximum possible throughput of each
 //! input link. Delay is measured in terms of header times").
 

@@ -1,12 +1,12 @@
 //! The terminal: the traffic source and sink running on a T9000, attached to its VCP.
 //!
 //! As a source it creates messages per the traffic file and keeps them in a source
-//! queue until the VCP takes them (002_90368e98637f104c.txt §7.4: "Whenever an input
+//! queue until the VCP takes them (INMOS ch. 7 §7.4: "Whenever an input
 //! queue is empty, a new packet is created and put on the queue"). As a sink it
 //! reassembles messages: a message is delivered when *all* its packets have arrived,
 //! in whatever order (the EOM packet, the last one sent, tells how many there are:
-//! 000_e95d114b48e985aa.txt §6.1.1, a message is packets of up to 32 bytes, the last
-//! ended by EOM). Under universal or adaptive routing (002 §7.5) the packets of one
+//! INMOS ch. 6 §6.1.1, a message is packets of up to 32 bytes, the last
+//! ended by EOM). Under universal or adaptive routing (INMOS ch. 7 §7.5) the packets of one
 //! message take different paths and an earlier one can still be in flight when the
 //! EOM packet arrives. For messages created inside the measurement window it records
 //! the message latency (creation to the last packet's arrival), the network latency

@@ -26,7 +26,7 @@ pub struct TerminalCounters {
     /// packets that arrived twice.
     pub out_of_order: u64,
     /// Messages whose EOM packet arrived here before another of their packets: the
-    /// message waited for it (only multipath routing can do that, 002 §7.5).
+    /// message waited for it (only multipath routing can do that, INMOS ch. 7 §7.5).
     pub eom_overtook: u64,
     /// Tick of the last message delivered here (0 if none).
     pub last_delivery: Tick,

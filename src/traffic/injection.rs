@@ -6,7 +6,7 @@ use rand::RngExt;
 /// When a terminal creates messages.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Injection {
-    /// A new message whenever the source queue is empty (002 §7.4.1).
+    /// A new message whenever the source queue is empty (INMOS ch. 7 §7.4.1).
     Continuous,
     /// Bernoulli arrivals: a message each tick with probability `p`.
     Bernoulli(f64),

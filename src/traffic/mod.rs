@@ -1,4 +1,4 @@
-//! Traffic: destination patterns and injection processes (../shared/DESIGN.md
+//! Traffic: destination patterns and injection processes (docs/architecture.md
 //! "Layers"). Pure, synchronous functions of a terminal's label and its own RNG.
 
 pub mod injection;

@@ -1,4 +1,4 @@
-//! Destination patterns (002_90368e98637f104c.txt §7.4, §7.6, §7.7).
+//! Destination patterns (INMOS ch. 7 §7.4, §7.6, §7.7).
 
 use crate::config::traffic::PatternConfig;
 use rand::RngExt;
@@ -75,7 +75,7 @@ impl From<PatternError> for String {
 }
 
 /// The network family a pattern is resolved for: the systematic pattern is defined
-/// per family (002 §7.6).
+/// per family (INMOS ch. 7 §7.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
     /// Binary n-cube with `dimensions` address bits.
@@ -96,7 +96,7 @@ pub enum Family {
     /// A single crossbar switch (no systematic pattern: every permutation is free of
     /// contention).
     Crossbar,
-    /// An indirect multistage network with 16 terminals per left switch (002 §7.3.3).
+    /// An indirect multistage network with 16 terminals per left switch (INMOS ch. 7 §7.3.3).
     Min,
     /// A network listed by the user (`kind = "netlist"`): no systematic pattern.
     Netlist,
@@ -114,7 +114,7 @@ pub enum Destination {
     Fixed(u32),
     /// Uniformly at random among terminals `0..count`, the source itself included, per
     /// message: the C104 contention model's assumption that each input picks any of
-    /// the `out` output links at random (000_e95d114b48e985aa.txt §6.3.2; footnote 20:
+    /// the `out` output links at random (INMOS ch. 6 §6.3.2; footnote 20:
     /// a packet may leave by the link it arrived on).
     AnyOf {
         /// Number of candidate destinations (terminals 0..count).
@@ -243,7 +243,7 @@ pub fn rotate_left(x: u32, r: u32, n: u32) -> u32 {
     ((x << r) | (x >> (n - r))) & mask(n)
 }
 
-/// The constant the MIN systematic pattern adds (002 §7.6.3: "the source node adds a
+/// The constant the MIN systematic pattern adds (INMOS ch. 7 §7.6.3: "the source node adds a
 /// particular value (modulo the number of nodes), to its own identity number. This
 /// number is chosen so that all traffic is routed through a single mid-layer switch").
 /// With the deterministic tables of [`crate::routing::min`], adding one left switch's
@@ -251,7 +251,7 @@ pub fn rotate_left(x: u32, r: u32, n: u32) -> u32 {
 /// through right link 0's switch.
 pub const MIN_SYSTEMATIC_OFFSET: u32 = 16;
 
-/// The grid's systematic permutation (002 §7.6.2): "The grid is divided into four
+/// The grid's systematic permutation (INMOS ch. 7 §7.6.2): "The grid is divided into four
 /// sets of nodes, with the nodes being bisected in both the x and y directions. The
 /// top left corner is translated onto the bottom right, and vice versa", and likewise
 /// the other two quadrants ("four separate block moves"). Every coordinate moves by
@@ -267,7 +267,7 @@ pub fn block_move(src: u32, k: u32, n: u32) -> u32 {
     d
 }
 
-/// The chapter 7 systematic permutation of an n-cube (002 §7.6.1).
+/// The chapter 7 systematic permutation of an n-cube (INMOS ch. 7 §7.6.1).
 ///
 /// For odd n = 2j + 1 the address is (h, m, l): j high bits, a middle bit and j low
 /// bits, and (h, m, l) → (l, ¬m, h). All 2^j sources that share (m, l) reach the middle
@@ -386,7 +386,7 @@ mod tests {
 
     #[test]
     fn systematic_gives_the_chapter_7_contention() {
-        // 002 §7.6.1: 4-, 8- and 16-way contention on the 6-, 8- and 10-cube.
+        // INMOS ch. 7 §7.6.1: 4-, 8- and 16-way contention on the 6-, 8- and 10-cube.
         for (n, ways) in [(6, 4), (7, 8), (8, 8), (10, 16)] {
             assert!(is_permutation(&PatternConfig::Systematic, n), "n={n}");
             assert_eq!(max_link_load(n), ways, "n={n}");

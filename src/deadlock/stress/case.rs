@@ -3,15 +3,15 @@
 //!
 //! - **permutation**: a random permutation of the terminals as a `table` pattern,
 //!   continuous injection (every source always has a message waiting: the saturating
-//!   load of 002_90368e98637f104c.txt §7.4.1);
+//!   load of INMOS ch. 7 §7.4.1);
 //! - **hotspot**: every source sends to one of one to three random hot terminals
 //!   (`table` pattern), continuous injection;
 //! - **burst**: a random half of the terminals each queue a burst of 4 to 32 messages
-//!   at once to uniformly random destinations (batch injection, 002 §7.7's k-message
+//!   at once to uniformly random destinations (batch injection, INMOS ch. 7 §7.7's k-message
 //!   batches).
 //!
 //! Message sizes are drawn from 8, 32, 64 and 128 bytes, so a message is one to four
-//! 32-byte T9000 packets (000_e95d114b48e985aa.txt §6.1.1). Everything is drawn from a
+//! 32-byte T9000 packets (INMOS ch. 6 §6.1.1). Everything is drawn from a
 //! ChaCha8 generator seeded by the case seed: the same seed gives the same case.
 
 use crate::config::TrafficConfig;

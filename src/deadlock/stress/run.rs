@@ -4,7 +4,7 @@
 //! once a case has deadlocked, and reports the lowest-numbered deadlocking case, so
 //! the answer never depends on how the threads were scheduled.
 //!
-//! A deadlock is the engine's verdict (../shared/DESIGN.md "Deadlock"): no token moved
+//! A deadlock is the engine's verdict (docs/architecture.md "Deadlock"): no token moved
 //! for the deadlock window while packets were in flight.
 
 use super::case::StressCase;

@@ -61,7 +61,7 @@ impl C104Config {
                     "c104.header_time_ns",
                     format!(
                         "{} ns is shorter than sending the {hb}-byte header ({} ns) plus the wire delay ({} ns): \
-                         the header time includes both (002 §7.6)",
+                         the header time includes both (INMOS ch. 7 §7.6)",
                         self.header_time_ns,
                         header_bits as f64 * link.time.tick_ns,
                         link.wire_delay_ns

@@ -1,27 +1,27 @@
-//! The IMS C104 packet routing switch (002_90368e98637f104c.txt §7.1;
-//! 000_e95d114b48e985aa.txt §6.3).
+//! The IMS C104 packet routing switch (INMOS ch. 7 §7.1;
+//! INMOS ch. 6 §6.3).
 //!
 //! Rules modelled:
 //! - Up to 32 links, each a DS-Link [`Endpoint`] whose input buffer is the switch's
 //!   input buffering; a crossbar in which every input can be connected to any free
-//!   output at once (002 §7.1: "all of the 32 inputs can be routed simultaneously").
+//!   output at once (INMOS ch. 7 §7.1: "all of the 32 inputs can be routed simultaneously").
 //! - Wormhole routing: once its header is routed and the output granted, a packet
-//!   streams to the output while it is still arriving (002 §7.1). A blocked packet
+//!   streams to the output while it is still arriving (INMOS ch. 7 §7.1). A blocked packet
 //!   stays in the input buffer and stalls the upstream link through credit.
-//! - One output buffer per link (002 §7.1: "one packet of buffering on each input and
+//! - One output buffer per link (INMOS ch. 7 §7.1: "one packet of buffering on each input and
 //!   one on each output"): tokens cross the crossbar into it as soon as there is room,
 //!   and the output is released for the next packet once the terminator has crossed.
 //! - Header routing: the header (1 or 2 bytes) must be fully received; the routing
-//!   decision then takes `routing_delay` ticks before the header may leave (000 §6.3.6
+//!   decision then takes `routing_delay` ticks before the header may leave (INMOS ch. 6 §6.3.6
 //!   h ≈ 500 ns covers header bits, wire and this delay).
 //! - Interval labelling chooses the output (chapter 7 §7.1).
 //! - Output arbitration is round-robin over inputs, starting after the last input
 //!   granted: no input waits for more than one packet from each other input
-//!   (000 §6.3.7 "the unlucky packet must wait for 31 others").
+//!   (INMOS ch. 6 §6.3.7 "the unlucky packet must wait for 31 others").
 //! - Per link, random header generation: every packet arriving on such a link gets a
 //!   new header with a random label in a range prepended; and header deletion, via
 //!   [`RouteAction::Delete`] intervals: the header is discarded and the packet routed
-//!   on the next header (002 §7.1, "All routing, header creation and deletion is
+//!   on the next header (INMOS ch. 7 §7.1, "All routing, header creation and deletion is
 //!   performed on a per link basis").
 //! - Grouped adaptive routing, via [`RouteAction::Group`] intervals: the packet may
 //!   take any free output of a group of consecutive links; when a group output comes

@@ -219,7 +219,7 @@ pub fn validate(
             "link.buffer_tokens",
             format!(
                 "{buffer} tokens is smaller than the flow-control batch of {batch}: no data could ever be sent \
-                 (000 §6.2.1: the input buffer must be at least the batch size); \
+                 (INMOS ch. 6 §6.2.1: the input buffer must be at least the batch size); \
                  set faults.allow_buffer_below_batch = true to run it anyway"
             ),
         ));

@@ -1,17 +1,17 @@
 //! A DS-Link endpoint at token level: one transmitter and one receiver with their
-//! credit flow control (000_e95d114b48e985aa.txt §6.1-6.2).
+//! credit flow control (INMOS ch. 6 §6.1-6.2).
 //!
 //! Rules modelled, each with its source:
-//! - Data tokens take 10 bit periods, EOP/EOM/FCT 4 (000 §6.1.1). One tick is one bit
+//! - Data tokens take 10 bit periods, EOP/EOM/FCT 4 (INMOS ch. 6 §6.1.1). One tick is one bit
 //!   period, so a token started at tick t has left the transmitter at t + bits.
 //! - The receiver grants credit with flow-control tokens, one FCT per `batch` (8)
 //!   tokens of buffer space, and never grants more than its free space: the total
 //!   credit issued never exceeds the buffer capacity plus the tokens already passed on
-//!   (000 §6.2.1, "input.cap.0 + #0.id ≥ #(1.ot⌈F) × bsize"). At reset it grants
+//!   (INMOS ch. 6 §6.2.1, "input.cap.0 + #0.id ≥ #(1.ot⌈F) × bsize"). At reset it grants
 //!   ⌊capacity / batch⌋ batches; thereafter one FCT whenever `batch` more tokens of
 //!   space are free and ungranted.
-//! - Only data, EOP and EOM consume credit (the set D of 000 §6.2.1).
-//! - FCTs share the wire with the data of the same direction (000 §6.1.1: "The inbound
+//! - Only data, EOP and EOM consume credit (the set D of INMOS ch. 6 §6.2.1).
+//! - FCTs share the wire with the data of the same direction (INMOS ch. 6 §6.1.1: "The inbound
 //!   acknowledge packets require outbound flow control tokens"); an owed FCT is sent
 //!   before the next data token.
 //! - An idle transmitter sends null tokens (8 bits, ESC+FCT) back to back; a token that
@@ -31,9 +31,9 @@ use std::collections::VecDeque;
 /// Parameters of one DS-Link endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinkParams {
-    /// Input buffer capacity in tokens (000 §6.2.2: 20).
+    /// Input buffer capacity in tokens (INMOS ch. 6 §6.2.2: 20).
     pub buffer: u32,
-    /// Tokens of credit per FCT (000 §6.1.1: 8).
+    /// Tokens of credit per FCT (INMOS ch. 6 §6.1.1: 8).
     pub batch: u32,
     /// Fault injection: credit granted at reset beyond the buffer, in tokens (rounded
     /// up to whole FCTs). Zero on real hardware.
@@ -90,7 +90,7 @@ impl Endpoint {
         ep
     }
 
-    /// Grants whole batches of free, ungranted buffer space (000 §6.2.1).
+    /// Grants whole batches of free, ungranted buffer space (INMOS ch. 6 §6.2.1).
     fn regrant(&mut self) {
         let batch = u64::from(self.params.batch);
         let cap = u64::from(self.params.buffer);
@@ -247,7 +247,7 @@ mod tests {
         assert_eq!(Endpoint::new(params(20)).fct_owed, 2); // 16 of 20 tokens
         assert_eq!(Endpoint::new(params(8)).fct_owed, 1);
         assert_eq!(Endpoint::new(params(34)).fct_owed, 4);
-        assert_eq!(Endpoint::new(params(7)).fct_owed, 0); // 000 §6.2.1: no data can ever move
+        assert_eq!(Endpoint::new(params(7)).fct_owed, 0); // INMOS ch. 6 §6.2.1: no data can ever move
     }
 
     #[test]

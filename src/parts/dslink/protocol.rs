@@ -21,7 +21,7 @@ impl LinkProtocol for DsLink {
         in_flight_ab: u64,
         in_flight_ba: u64,
     ) -> Result<(), Violation> {
-        check_direction(a, b, in_flight_ab, in_flight_ba).map_err(Violation)
+        check_direction(a, b, in_flight_ab, in_flight_ba)
     }
 
     /// The sender has no credit, no FCT is on the way back or owed, and the receiver's
@@ -72,55 +72,55 @@ pub struct PortCounters {
     pub fct_owed: u64,
 }
 
-/// Checks the credit invariant of one link direction A→B (000 §6.2.1): A's credit, the
+/// Checks the credit invariant of one link direction A→B (INMOS ch. 6 §6.2.1): A's credit, the
 /// flow-controlled tokens in flight from A to B, the credit carried by FCTs in flight
 /// from B to A and B's buffered tokens together never exceed B's capacity; and the
 /// tokens the engine holds in flight are exactly the ones the two ends disagree on.
 /// `in_flight_ab` / `in_flight_ba` are the tokens (data and FCT) the engine holds in
 /// flight in each direction. Returns a description of the first violation.
-pub(crate) fn check_direction(
+fn check_direction(
     a: &PortCounters,
     b: &PortCounters,
     in_flight_ab: u64,
     in_flight_ba: u64,
-) -> Result<(), String> {
+) -> Result<(), Violation> {
     let data_ab = a.flow_sent.checked_sub(b.flow_received).ok_or_else(|| {
-        format!(
+        Violation(format!(
             "{} tokens received but only {} sent (duplication)",
             b.flow_received, a.flow_sent
-        )
+        ))
     })?;
     let fct_ab = a
         .fct_sent
         .checked_sub(b.fct_received)
-        .ok_or("more FCTs received than sent")?;
+        .ok_or_else(|| Violation("more FCTs received than sent".into()))?;
     let data_ba = b
         .flow_sent
         .checked_sub(a.flow_received)
-        .ok_or("more tokens received than sent (reverse)")?;
+        .ok_or_else(|| Violation("more tokens received than sent (reverse)".into()))?;
     let fct_ba = b.fct_sent.checked_sub(a.fct_received).ok_or_else(|| {
-        format!(
+        Violation(format!(
             "{} FCTs received but only {} sent (duplication)",
             a.fct_received, b.fct_sent
-        )
+        ))
     })?;
     if data_ab + fct_ab != in_flight_ab {
-        return Err(format!(
+        return Err(Violation(format!(
             "{} tokens sent and not received, but {} in flight on the wire (tokens lost or duplicated)",
             data_ab + fct_ab,
             in_flight_ab
-        ));
+        )));
     }
     if data_ba + fct_ba != in_flight_ba {
-        return Err(format!(
+        return Err(Violation(format!(
             "{} tokens sent and not received in the reverse direction, but {} in flight",
             data_ba + fct_ba,
             in_flight_ba
-        ));
+        )));
     }
     let committed = a.credit + data_ab + fct_ba * b.batch + b.occupied;
     if committed > b.capacity {
-        return Err(format!(
+        return Err(Violation(format!(
             "credit {} + tokens in flight {} + credit in flight {} + buffered {} = {} exceeds the receiver's buffer of {}",
             a.credit,
             data_ab,
@@ -128,7 +128,7 @@ pub(crate) fn check_direction(
             b.occupied,
             committed,
             b.capacity
-        ));
+        )));
     }
     Ok(())
 }
@@ -163,6 +163,7 @@ mod tests {
         assert!(
             check_direction(&a_rcv, &b, 1, 0)
                 .unwrap_err()
+                .0
                 .contains("lost")
         );
         let greedy = PortCounters {
@@ -172,6 +173,7 @@ mod tests {
         assert!(
             check_direction(&greedy, &b, 2, 0)
                 .unwrap_err()
+                .0
                 .contains("exceeds")
         );
     }

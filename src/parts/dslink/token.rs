@@ -2,7 +2,7 @@
 //!
 //! A DS-Link carries data tokens (a byte, 10 bits on the wire) and control tokens
 //! (EOP, EOM and FCT, 4 bits each); an idle link carries null tokens
-//! (000_e95d114b48e985aa.txt §6.1, §6.2.1: "There are 256 different data tokens, an
+//! (INMOS ch. 6 §6.1, §6.2.1: "There are 256 different data tokens, an
 //! end-of-packet token (EOP), an end-of-message token (EOM), the flow-control token
 //! (FCT) and a null token"). Null tokens carry no information and are not emitted as
 //! events: an idle transmitter is one that is sending nulls (see `dslink`).
@@ -14,10 +14,10 @@
 use crate::model::Stamp;
 use crate::time::Tick;
 
-/// Bits on the wire for a data token: 1 parity/flag bit + 8 data bits + 1 (000 §6.1.1:
+/// Bits on the wire for a data token: 1 parity/flag bit + 8 data bits + 1 (INMOS ch. 6 §6.1.1:
 /// "there are 10 bits for every byte of data").
 pub const DATA_TOKEN_BITS: Tick = 10;
-/// Bits on the wire for a control token (EOP, EOM, FCT): 000 §6.1.1 "4 bits for the
+/// Bits on the wire for a control token (EOP, EOM, FCT): INMOS ch. 6 §6.1.1 "4 bits for the
 /// terminator", §6.1.1 "A flow control token is 4 bits".
 pub const CONTROL_TOKEN_BITS: Tick = 4;
 /// Bits on the wire for a null token (ESC followed by FCT), sent while a link is idle.
@@ -45,7 +45,7 @@ impl TokenKind {
         }
     }
 
-    /// True for the tokens flow control counts (the set D = {data, EOP, EOM} of 000 §6.2.1).
+    /// True for the tokens flow control counts (the set D = {data, EOP, EOM} of INMOS ch. 6 §6.2.1).
     pub const fn is_flow_controlled(self) -> bool {
         !matches!(self, TokenKind::Fct)
     }

@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn several_channels_to_one_destination_interleave_their_packets() {
         // Two channels to the same destination: while one waits for its acknowledge
-        // the other sends (000 §6.2.3, latency hidden by more active channels).
+        // the other sends (INMOS ch. 6 §6.2.3, latency hidden by more active channels).
         let two = |label, sends| {
             let mut p = t9000(label, sends, true, 2, 64, 2);
             let params = VcpParams {

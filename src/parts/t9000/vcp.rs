@@ -1,13 +1,13 @@
-//! The T9000 virtual channel processor (000_e95d114b48e985aa.txt §6.1.1, §6.2.3).
+//! The T9000 virtual channel processor (INMOS ch. 6 §6.1.1, §6.2.3).
 //!
 //! Rules modelled:
 //! - A message of m bytes is sent as max(1, ⌈m / 32⌉) packets of at most 32 data
-//!   bytes (000 §6.1.1 n_p = ⌈m/32⌉; a zero-length message is one empty packet).
+//!   bytes (INMOS ch. 6 §6.1.1 n_p = ⌈m/32⌉; a zero-length message is one empty packet).
 //! - Every packet starts with an s-byte header (s = 1 or 2) holding the destination's
 //!   label; the last packet of a message ends with EOM, the others with EOP.
 //! - With the acknowledge protocol on, each data packet is acknowledged by an empty
 //!   packet (header + EOP) sent back to the source, and a channel sends its next packet
-//!   only after the acknowledge of the previous one has arrived (000 §6.2.3). The
+//!   only after the acknowledge of the previous one has arrived (INMOS ch. 6 §6.2.3). The
 //!   receiver sends the acknowledge "as soon as possible, so that its transmission can
 //!   overlap that of the bulk of the data packet": as soon as the first token after
 //!   the header shows it is a data packet. Acknowledges go before data packets at the
@@ -17,7 +17,7 @@
 //!   different packets never interleave on a link). Messages to the same destination
 //!   use the same channel one after another, so they arrive in order.
 //! - Received tokens are consumed at once (the inputting process is always ready,
-//!   000 §6.2.3 "the inputting process is initially ready"), so buffer space is freed
+//!   INMOS ch. 6 §6.2.3 "the inputting process is initially ready"), so buffer space is freed
 //!   and FCTs returned as tokens arrive.
 //!
 //! The header holds the destination terminal's label; which virtual channel a packet
@@ -49,12 +49,12 @@ pub struct VcpParams {
     /// Of those, how many may carry messages to the same destination at once. With 1,
     /// messages to one destination go one after another on one channel and arrive in
     /// order; more models several occam channels between the same two processors
-    /// (000 §6.2.3: "Latency can be hidden by having more channels active at once"),
+    /// (INMOS ch. 6 §6.2.3: "Latency can be hidden by having more channels active at once"),
     /// and messages on different channels may then overtake each other.
     pub channels_per_destination: u32,
 }
 
-/// Number of packets for a message of `bytes` (000 §6.1.1).
+/// Number of packets for a message of `bytes` (INMOS ch. 6 §6.1.1).
 pub fn packets_for(bytes: u32, max_data: u32) -> u32 {
     bytes.div_ceil(max_data.max(1)).max(1)
 }
