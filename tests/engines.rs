@@ -60,7 +60,7 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
                 // A pattern that does not fit the topology is bad input, not a result.
                 Err(_) => continue,
             };
-            if case.net.nodes.len() > MAX_NODES {
+            if case.net.nodes().len() > MAX_NODES {
                 continue;
             }
             let ctl = case.control();
@@ -131,7 +131,7 @@ fn relay_outcome(o: &RunOutcome) -> String {
 fn a_protocol_free_part_runs_identically_on_every_engine_and_thread_count() {
     use emu::parts::relay;
     // 12 relays, 3 balls each, 300 hops per ball, 4-tick links, think times 1..=9.
-    let net = relay::ring(12, 3, 300, 4, 9, 7);
+    let net = relay::ring(12, 3, 300, 4, 9, 7).expect("a valid plan");
     let mut ctl = engine::RunControl::for_plan(&net);
     ctl.check = true;
     let reference = engine::sequential::run(&net, &ctl, None).expect("the relay ring runs");

@@ -31,7 +31,7 @@ fn switches_crossed(a: usize, b: usize) -> usize {
 #[test]
 fn computed_tables_route_every_pair_along_a_shortest_path() {
     let net = plan_from("netlist-tree", &[]).expect("builds");
-    assert_eq!((net.terminal_count(), net.switches), (11, 4));
+    assert_eq!((net.terminal_count(), net.switches()), (11, 4));
     let w = Walker::new(&net);
     for s in 0..11u32 {
         for d in 0..11u32 {
@@ -55,9 +55,9 @@ fn every_message_is_delivered_once_with_the_credit_check_on() {
     )
     .expect("builds");
     let ctl = RunControl {
-        end_after: net.run.end_after,
-        hard_stop: net.run.hard_stop,
-        deadlock_window: net.run.deadlock_window,
+        end_after: net.run().end_after,
+        hard_stop: net.run().hard_stop,
+        deadlock_window: net.run().deadlock_window,
         check: true,
     };
     let o = sequential::run(&net, &ctl, None).expect("runs without deadlock");

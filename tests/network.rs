@@ -115,7 +115,7 @@ fn zero_load_latency_is_exactly_the_model() {
                 "phases.start_us=10.03",
             ],
         );
-        assert_eq!(net.units.delay.ticks, 50, "header time 500 ns");
+        assert_eq!(net.units().delay.ticks, 50, "header time 500 ns");
         let o = sequential::run(&net, &control(&net, true), None).expect("runs");
         let st = merged(&o);
         assert_eq!(st.counters.delivered, 1);
@@ -172,7 +172,7 @@ fn zero_load_latency_with_two_byte_headers_and_longer_wires() {
             "phases.start_us=5",
         ],
     );
-    assert_eq!(net.units.delay.ticks, 100, "header time 1000 ns");
+    assert_eq!(net.units().delay.ticks, 100, "header time 1000 ns");
     let o = sequential::run(&net, &control(&net, true), None).expect("runs");
     let st = merged(&o);
     assert_eq!(
@@ -284,9 +284,9 @@ fn continuous_random_traffic_on_the_6_cube_is_in_the_chapter_7_range() {
     );
     let o = sequential::run(&net, &control(&net, false), None).expect("runs");
     let s = merged(&o);
-    let window = (net.run.window.1 - net.run.window.0) as f64;
+    let window = (net.run().window.1 - net.run().window.0) as f64;
     let thr = s.counters.bytes_delivered_in_window as f64 * 10.0 / window / 64.0 * 100.0;
-    let mean_ht = s.message_latency.mean() / net.units.delay.ticks as f64;
+    let mean_ht = s.message_latency.mean() / net.units().delay.ticks as f64;
     assert!((50.0..=95.0).contains(&thr), "throughput {thr:.1} %");
     assert!(
         (24.0..=96.0).contains(&mean_ht),

@@ -45,8 +45,8 @@ fn walk_all(net: &Network) -> Vec<Vec<usize>> {
                 .map(|d| {
                     let r = w
                         .route(s, d, None, &mut |_| 0)
-                        .unwrap_or_else(|e| panic!("{}: {s}→{d}: {e}", net.name));
-                    assert_eq!(r.terminal, d, "{}: {s}→{d}", net.name);
+                        .unwrap_or_else(|e| panic!("{}: {s}→{d}: {e}", net.name()));
+                    assert_eq!(r.terminal, d, "{}: {s}→{d}", net.name());
                     assert!(r.deleted_at.is_empty());
                     r.switches.len()
                 })
@@ -318,7 +318,7 @@ fn systematic_traffic_on_the_6_cube_is_within_2_points_of_table_7_2() {
     );
     let o = sequential::run(&net, &control(&net, false), None).expect("runs");
     let s = merged(&o);
-    let window = (net.run.window.1 - net.run.window.0) as f64;
+    let window = (net.run().window.1 - net.run().window.0) as f64;
     let of_data = s.counters.bytes_delivered_in_window as f64 * 10.0 / window / 64.0;
     let format_max = 320.0 / 334.0;
     let thr = of_data / format_max * 100.0;

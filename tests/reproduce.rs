@@ -161,10 +161,10 @@ fn the_set_ups_run_identically_on_both_engines() {
     let mut spec = Spec::new(16, Injection::Continuous);
     spec.acknowledge = false;
     spec.window = (setups::START + 2000, setups::START + 12_000);
-    let star = setups::star(&spec, 8, 8, Destination::AnyOf { count: 8 }, 20, 18);
+    let star = setups::star(&spec, 8, 8, Destination::AnyOf { count: 8 }, 20, 18).expect("star");
     let mut spec = Spec::new(40, Injection::Batch(20));
     spec.channels = 4;
-    let pair = setups::pair(&spec, [true, true]);
+    let pair = setups::pair(&spec, [true, true]).expect("pair");
     for net in [star, pair] {
         let ctl = RunControl {
             check: true,
@@ -172,11 +172,16 @@ fn the_set_ups_run_identically_on_both_engines() {
         };
         let a = sequential::run(&net, &ctl, None).expect("sequential");
         let b = actors::run(&net, &ctl, 2, None).expect("actors");
-        assert_eq!(a.end_tick, b.end_tick, "{}", net.name);
-        assert_eq!(a.activity, b.activity, "{}", net.name);
+        assert_eq!(a.end_tick, b.end_tick, "{}", net.name());
+        assert_eq!(a.activity, b.activity, "{}", net.name());
         for (x, y) in a.terminals.iter().zip(&b.terminals) {
-            assert_eq!(x.counters, y.counters, "{}", net.name);
-            assert_eq!(x.network_latency.sum, y.network_latency.sum, "{}", net.name);
+            assert_eq!(x.counters, y.counters, "{}", net.name());
+            assert_eq!(
+                x.network_latency.sum,
+                y.network_latency.sum,
+                "{}",
+                net.name()
+            );
         }
         assert!(a.terminals.iter().any(|t| t.counters.delivered > 0));
     }

@@ -50,7 +50,7 @@ pub fn main(a: &CheckArgs) -> u8 {
     };
     let report = match CheckReport::of(&net) {
         Ok(r) => r,
-        Err(e) => return fail(1, format!("{}: {e}", net.name)),
+        Err(e) => return fail(1, format!("{}: {e}", net.name())),
     };
     print!("{}", report.render_text());
     if let Some(path) = &a.json

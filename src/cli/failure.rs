@@ -17,7 +17,7 @@ pub fn engine_failure(
     traf: &Loaded<TrafficConfig>,
 ) -> u8 {
     let code = e.exit_code() as u8;
-    let us = |t: u64| net.time.ticks_to_us(t as f64);
+    let us = |t: u64| net.time().ticks_to_us(t as f64);
     let repro = reproduce_line(a, topo, traf);
     match e {
         EngineError::Deadlock {
@@ -76,7 +76,7 @@ pub fn engine_failure(
                     "outcome": if *partial { "partial_deadlock" } else { "deadlock" },
                     "seed": a.seed,
                     "tick": tick,
-                    "tick_ns": net.time.tick_ns,
+                    "tick_ns": net.time().tick_ns,
                     "last_move_tick": since,
                     "packets_in_flight": in_flight,
                     "reproduce": repro,

@@ -95,7 +95,7 @@ pub fn run(a: &RunArgs) -> u8 {
                 format!("--deadlock-window-us {us}: give a positive number of microseconds"),
             );
         }
-        ctl.deadlock_window = (us * 1000.0 / net.time.tick_ns).ceil() as u64;
+        ctl.deadlock_window = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
     }
     let threads = a.threads.unwrap_or_else(default_threads);
     if threads == 0 {
@@ -107,7 +107,7 @@ pub fn run(a: &RunArgs) -> u8 {
     let mut progress = if a.quiet {
         Progress::disabled()
     } else {
-        Progress::new(ctl.end_after, net.time.tick_ns)
+        Progress::new(ctl.end_after, net.time().tick_ns)
     };
     let mut on_progress = |t: u64, act: &emu::model::Activity| progress.update(t, act);
     let wall = Instant::now();

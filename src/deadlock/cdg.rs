@@ -123,7 +123,7 @@ struct Closure<'a, P: LinkProtocol> {
 
 impl<P: LinkProtocol> Closure<'_, P> {
     fn name(&self, e: End) -> String {
-        format!("{} port {}", self.net.nodes[e.node].name, e.port)
+        format!("{} port {}", self.net.nodes()[e.node].name, e.port)
     }
 
     /// The error for a packet reaching a part that forwards without a routing view.
@@ -132,7 +132,7 @@ impl<P: LinkProtocol> Closure<'_, P> {
             "a packet reaches {}, a {} that forwards packets but offers no routing view: \
              emu check cannot follow packets through it, so it cannot say whether the network is deadlock-free",
             self.name(e),
-            self.net.nodes[e.node].part.kind()
+            self.net.nodes()[e.node].part.kind()
         ))
     }
 
@@ -153,7 +153,7 @@ impl<P: LinkProtocol> Closure<'_, P> {
     /// A packet with top header `label` arrives at the receiving end of `c`.
     fn arrive(&mut self, c: Channel, label: u32, random: bool) -> Result<(), CdgError> {
         let to = self.dirs[c].to;
-        match self.net.nodes[to.node].part.routing() {
+        match self.net.nodes()[to.node].part.routing() {
             Routing::Opaque => Err(self.opaque(to)),
             Routing::Sink => {
                 let own = self.terminal_of[to.node];
@@ -190,7 +190,7 @@ impl<P: LinkProtocol> Closure<'_, P> {
     /// Routes state (c, label, random) at the switch `c` arrives at.
     fn route(&mut self, c: Channel, label: u32, random: bool) -> Result<(), CdgError> {
         let at = self.dirs[c].to;
-        let p = match self.net.nodes[at.node].part.routing() {
+        let p = match self.net.nodes()[at.node].part.routing() {
             Routing::Labels(p) => p,
             // `arrive` pushes no state for a sink and fails on an opaque part.
             Routing::Sink => return Ok(()),
@@ -253,7 +253,7 @@ impl Cdg {
         let dirs = net.directions();
         let terminals = net.terminal_count() as u32;
         let mut labels = terminals;
-        for n in &net.nodes {
+        for n in net.nodes() {
             if let Routing::Labels(p) = n.part.routing() {
                 for (_, hi) in p.generated_ranges() {
                     labels = labels.max(hi);
@@ -268,8 +268,8 @@ impl Cdg {
                 dirs.len()
             )));
         }
-        let mut terminal_of = vec![None; net.nodes.len()];
-        for (label, &node) in net.terminals.iter().enumerate() {
+        let mut terminal_of = vec![None; net.nodes().len()];
+        for (label, &node) in net.terminals().iter().enumerate() {
             terminal_of[node] = Some(label as u32);
         }
         let mut cl = Closure {
@@ -286,11 +286,11 @@ impl Cdg {
             witness: vec![Vec::new(); dirs.len()],
             stack: Vec::new(),
         };
-        for &node in &net.terminals {
+        for &node in net.terminals() {
             let inject = cl.ports[node]
                 .first()
                 .and_then(|w| w.out)
-                .ok_or_else(|| CdgError(format!("{} is not linked", net.nodes[node].name)))?;
+                .ok_or_else(|| CdgError(format!("{} is not linked", net.nodes()[node].name)))?;
             for d in 0..terminals {
                 cl.arrive(inject, d, false)?;
                 while let Some((c, l, r)) = cl.stack.pop() {
@@ -490,7 +490,8 @@ mod tests {
     fn a_switch_without_a_routing_view_is_an_error_never_acyclic() {
         let mut n = net("kind = \"grid\"\nside = 2");
         let table = crate::routing::table::from_fn(4, |_| RouteAction::Output(0));
-        n.nodes[3].part = Arc::new(Opaque(switch(n.nodes[3].ports, table)));
+        let ports = n.nodes()[3].ports;
+        n.replace_part(3, Arc::new(Opaque(switch(ports, table))));
         let e = Cdg::build(&n).expect_err("an opaque switch cannot be analysed");
         assert!(
             e.0.contains("c104[3] port") && e.0.contains("mystery switch"),
@@ -557,7 +558,8 @@ mod tests {
         // Switch 0 is at x 0, y 0: its -x link (port 2) is an unused edge link.
         let set = |n: &mut Network, action: RouteAction| {
             let table = crate::routing::table::from_fn(4, |_| action);
-            n.nodes[0].part = Arc::new(switch(n.nodes[0].ports, table));
+            let ports = n.nodes()[0].ports;
+            n.replace_part(0, Arc::new(switch(ports, table)));
         };
         set(&mut n, RouteAction::Output(2));
         let e = Cdg::build(&n).expect_err("unlinked port");

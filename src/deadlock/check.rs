@@ -64,9 +64,9 @@ impl CheckReport {
                         });
                     CycleChannel {
                         channel: c,
-                        from_node: net.nodes[d.from.node].name.clone(),
+                        from_node: net.nodes()[d.from.node].name.clone(),
                         from_port: d.from.port,
-                        to_node: net.nodes[d.to.node].name.clone(),
+                        to_node: net.nodes()[d.to.node].name.clone(),
                         to_port: d.to.port,
                         then,
                     }
@@ -74,9 +74,9 @@ impl CheckReport {
                 .collect()
         });
         Ok(CheckReport {
-            topology: net.name.clone(),
+            topology: net.name().to_string(),
             terminals: net.terminal_count(),
-            switches: net.switches,
+            switches: net.switches(),
             channels: g.channels.len(),
             dependencies: g.dependencies(),
             cycle,

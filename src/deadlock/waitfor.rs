@@ -77,11 +77,11 @@ pub fn edges<P: LinkProtocol>(
     waits: &[Vec<Wait>],
 ) -> HashMap<Place, (Place, Option<Stamp>, String)> {
     let mut peer: HashMap<End, End> = HashMap::new();
-    for l in &net.links {
+    for l in net.links() {
         peer.insert(l.a, l.b);
         peer.insert(l.b, l.a);
     }
-    let name = |n: NodeId| net.nodes[n].name.as_str();
+    let name = |n: NodeId| net.nodes()[n].name.as_str();
     let mut e = HashMap::new();
     for (node, ws) in waits.iter().enumerate() {
         for w in ws {
@@ -188,7 +188,7 @@ pub fn find_cycle<P: LinkProtocol>(
                 let (next, packet, why) = e[&place].clone();
                 CycleStep {
                     place,
-                    node_name: net.nodes[place.node()].name.clone(),
+                    node_name: net.nodes()[place.node()].name.clone(),
                     packet,
                     packet_text: packet.as_ref().map(describe_packet),
                     waits_for: why,

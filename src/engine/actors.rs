@@ -195,8 +195,8 @@ async fn coordinate<P: LinkProtocol>(
         .map(|d| async_channel::bounded(d.capacity))
         .collect();
     let (done_tx, done_rx) = async_channel::unbounded::<Report<P>>();
-    let mut commands = Vec::with_capacity(net.nodes.len());
-    let mut handles = Vec::with_capacity(net.nodes.len());
+    let mut commands = Vec::with_capacity(net.nodes().len());
+    let mut handles = Vec::with_capacity(net.nodes().len());
     for (id, node) in net.instantiate().into_iter().enumerate() {
         let wires = ActorWires {
             inputs: map[id]
@@ -225,7 +225,7 @@ async fn coordinate<P: LinkProtocol>(
             ctl.check,
         )));
     }
-    let mut due = DueQueue::new(net.nodes.len(), 0..net.nodes.len());
+    let mut due = DueQueue::new(net.nodes().len(), 0..net.nodes().len());
     let mut clock = RunClock::new(net.min_latency(), ctl.clone());
     let mut due_nodes = Vec::new();
     let mut pool: Vec<Vec<(NodeId, Tick)>> = Vec::new();

@@ -15,7 +15,7 @@ pub(super) fn check_links<P: LinkProtocol>(
     counters: impl Fn(End) -> P::Counters,
     in_flight: impl Fn(usize) -> u64,
 ) -> Result<(), EngineError> {
-    for (i, l) in net.links.iter().enumerate() {
+    for (i, l) in net.links().iter().enumerate() {
         let (ca, cb) = (counters(l.a), counters(l.b));
         let (ab, ba) = (in_flight(2 * i), in_flight(2 * i + 1));
         for (from, to, x, y, fwd, back) in
@@ -25,7 +25,10 @@ pub(super) fn check_links<P: LinkProtocol>(
                 tick,
                 what: format!(
                     "link {} port {} → {} port {}: {what}",
-                    net.nodes[from.node].name, from.port, net.nodes[to.node].name, to.port
+                    net.nodes()[from.node].name,
+                    from.port,
+                    net.nodes()[to.node].name,
+                    to.port
                 ),
             })?;
         }

@@ -43,9 +43,9 @@ impl RunControl {
     /// What the plan's run phases ask for, without `--check`.
     pub fn for_plan<P: LinkProtocol>(net: &Network<P>) -> RunControl {
         RunControl {
-            end_after: net.run.end_after,
-            hard_stop: net.run.hard_stop,
-            deadlock_window: net.run.deadlock_window,
+            end_after: net.run().end_after,
+            hard_stop: net.run().hard_stop,
+            deadlock_window: net.run().deadlock_window,
             check: false,
         }
     }
@@ -204,7 +204,7 @@ fn deadlock_error<P: LinkProtocol>(
         .filter(|(_, w)| !w.is_empty())
         .map(|(i, waits)| StuckNode {
             node: i,
-            name: net.nodes[i].name.clone(),
+            name: net.nodes()[i].name.clone(),
             waits,
         })
         .collect();
@@ -234,7 +234,8 @@ fn run_error<P: LinkProtocol>(
             .map(|d| {
                 format!(
                     " (link to {} port {})",
-                    net.nodes[dirs[d].to.node].name, dirs[d].to.port
+                    net.nodes()[dirs[d].to.node].name,
+                    dirs[d].to.port
                 )
             })
             .unwrap_or_default()
@@ -251,7 +252,7 @@ fn run_error<P: LinkProtocol>(
             EngineError::Model {
                 kind,
                 tick,
-                node: net.nodes[node].name.clone(),
+                node: net.nodes()[node].name.clone(),
                 port,
                 peer: peer(port),
                 what,
@@ -265,8 +266,8 @@ fn run_error<P: LinkProtocol>(
                     tick,
                     from: d.from,
                     to: d.to,
-                    from_name: net.nodes[d.from.node].name.clone(),
-                    to_name: net.nodes[d.to.node].name.clone(),
+                    from_name: net.nodes()[d.from.node].name.clone(),
+                    to_name: net.nodes()[d.to.node].name.clone(),
                     capacity: d.capacity,
                 },
                 None => EngineError::Internal(format!("send on unconnected port {}", f.port)),
@@ -280,7 +281,7 @@ fn terminal_stats<P: LinkProtocol>(
     net: &Network<P>,
     nodes: &[Box<dyn Node<P>>],
 ) -> Vec<TerminalStats> {
-    net.terminals
+    net.terminals()
         .iter()
         .map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default())
         .collect()

@@ -16,10 +16,10 @@ use crate::network::{Network, NodeId};
 /// The part (0..parts) of every node, and the number of parts actually used (at most
 /// the number of hubs, at least 1).
 pub fn partition<P: LinkProtocol>(net: &Network<P>, parts: usize) -> (Vec<usize>, usize) {
-    let n = net.nodes.len();
+    let n = net.nodes().len();
     let mut degree = vec![0usize; n];
     let mut neighbour: Vec<Option<NodeId>> = vec![None; n];
-    for l in &net.links {
+    for l in net.links() {
         degree[l.a.node] += 1;
         degree[l.b.node] += 1;
         neighbour[l.a.node] = Some(l.b.node);
@@ -45,7 +45,7 @@ pub fn partition<P: LinkProtocol>(net: &Network<P>, parts: usize) -> (Vec<usize>
 
 /// Number of links whose two ends are in different parts.
 pub fn crossing_links<P: LinkProtocol>(net: &Network<P>, part: &[usize]) -> usize {
-    net.links
+    net.links()
         .iter()
         .filter(|l| part[l.a.node] != part[l.b.node])
         .count()
@@ -71,9 +71,9 @@ mod tests {
         for (s, &p) in part.iter().take(64).enumerate() {
             assert_eq!(p, s / 16);
         }
-        for &p in &n.terminals {
+        for &p in n.terminals() {
             let l = n
-                .links
+                .links()
                 .iter()
                 .find(|l| l.a.node == p || l.b.node == p)
                 .unwrap();

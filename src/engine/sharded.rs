@@ -360,7 +360,7 @@ pub fn run<P: LinkProtocol>(
         }
     }
     let mut owned: Vec<Owned<P>> = (0..parts).map(|_| Vec::new()).collect();
-    let mut index = vec![usize::MAX; net.nodes.len()];
+    let mut index = vec![usize::MAX; net.nodes().len()];
     for (n, node) in net.instantiate().into_iter().enumerate() {
         index[n] = owned[owner[n]].len();
         owned[owner[n]].push((n, node));
@@ -386,7 +386,7 @@ pub fn run<P: LinkProtocol>(
             map: &map,
             owner: &owner,
             index: index.clone(),
-            due: DueQueue::new(net.nodes.len(), nodes.iter().map(|(n, _)| *n)),
+            due: DueQueue::new(net.nodes().len(), nodes.iter().map(|(n, _)| *n)),
             clocks: (0..nodes.len()).map(|_| NodeClock::default()).collect(),
             nodes,
             lanes,
@@ -422,7 +422,7 @@ pub fn run<P: LinkProtocol>(
         }
     }
     let clock = all[0].clock.clone();
-    let mut nodes: Vec<Option<Box<dyn Node<P>>>> = (0..net.nodes.len()).map(|_| None).collect();
+    let mut nodes: Vec<Option<Box<dyn Node<P>>>> = (0..net.nodes().len()).map(|_| None).collect();
     for w in &mut all {
         for (n, node) in w.nodes.drain(..) {
             nodes[n] = Some(node);

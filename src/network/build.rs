@@ -1,14 +1,14 @@
 //! Turns a topology and a traffic file into a validated [`Network`]. Every check that
 //! can fail names the key it is about, so the front end can point at the file line.
 
-use super::{DelayUnit, End, Link, Network, NodeId, NodeSpec, RunPlan, Units, family};
+use super::{Builder, DelayUnit, End, Network, NodeId, RunPlan, Units, family};
 use crate::config::traffic::{InjectionConfig, PatternConfig};
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::model::PortId;
 use crate::parts::ConfigError;
 use crate::parts::c104::C104Params;
 use crate::parts::dslink::token::DATA_TOKEN_BITS;
-use crate::parts::dslink::{self, LinkParams, wire_capacity};
+use crate::parts::dslink::{self, DsLink, LinkParams, wire_capacity};
 use crate::parts::t9000::ProcessorParams;
 use crate::parts::t9000::vcp::VcpParams;
 use crate::routing::{IntervalTable, LabelRouting};
@@ -70,9 +70,7 @@ pub(super) struct Parts {
     senders: Vec<bool>,
     latency: Tick,
     seed: u64,
-    nodes: Vec<NodeSpec>,
-    links: Vec<Link>,
-    terminals: Vec<NodeId>,
+    plan: Builder<DsLink>,
 }
 
 impl Parts {
@@ -92,7 +90,7 @@ impl Parts {
         generating: impl IntoIterator<Item = PortId>,
         range: (u32, u32),
     ) -> NodeId {
-        let id = self.nodes.len();
+        let id = self.plan.next_id();
         let mut routing = LabelRouting::new(Arc::new(table), ports);
         for port in generating {
             routing.generate_on(port, range);
@@ -106,13 +104,12 @@ impl Parts {
             routing,
             seed: mix_seed(self.seed, id as u64),
         };
-        self.nodes.push(NodeSpec::new(name, p, ports));
-        id
+        self.plan.node(name, p, ports)
     }
 
     /// Adds the T9000 for terminal `label` (labels must be added in order 0, 1, …).
     pub(super) fn processor(&mut self, label: u32) -> NodeId {
-        let id = self.nodes.len();
+        let id = self.plan.next_id();
         let terminal = TerminalParams {
             label,
             sends: self.senders[label as usize],
@@ -124,21 +121,20 @@ impl Parts {
             vcp: self.vcp.clone(),
             terminal,
         };
-        self.nodes
-            .push(NodeSpec::new(format!("t9000[{label}]"), p, 1));
-        debug_assert_eq!(self.terminals.len(), label as usize);
-        self.terminals.push(id);
+        let id = self.plan.node(format!("t9000[{label}]"), p, 1);
+        debug_assert_eq!(self.plan.terminal_count(), label as usize);
+        self.plan.terminal(id);
         id
     }
 
     /// Connects port `pa` of node `a` to port `pb` of node `b`.
     pub(super) fn link(&mut self, a: NodeId, pa: PortId, b: NodeId, pb: PortId) {
-        self.links.push(Link::new(
+        self.plan.link(
             End { node: a, port: pa },
             End { node: b, port: pb },
             self.latency,
             wire_capacity(self.latency),
-        ));
+        );
     }
 }
 
@@ -288,9 +284,7 @@ pub fn build(
         senders,
         latency: wire,
         seed,
-        nodes: Vec::new(),
-        links: Vec::new(),
-        terminals: Vec::new(),
+        plan: Builder::new(),
     };
     let switches = family::build(&mut parts, shape.layout);
     let packet_time = Tick::from(packet_tokens) * DATA_TOKEN_BITS + header_time;
@@ -306,23 +300,20 @@ pub fn build(
         },
         deadlock_window: (10 * packet_time).max(2000),
     };
-    Ok(Network {
-        name: name.to_string(),
-        time,
-        nodes: parts.nodes,
-        links: parts.links,
-        terminals: parts.terminals,
-        switches,
-        units: Units {
-            delay: DelayUnit::header_time(header_time),
-            byte_ticks: DATA_TOKEN_BITS,
-            header_bytes: hb,
-            max_data_bytes: max_data,
-            message_bytes: bytes,
-            packet_tokens,
-        },
-        run,
-    })
+    let units = Units {
+        delay: DelayUnit::header_time(header_time),
+        byte_ticks: DATA_TOKEN_BITS,
+        header_bytes: hb,
+        max_data_bytes: max_data,
+        message_bytes: bytes,
+        packet_tokens,
+    };
+    // The families validated their input, so a wiring error here is a bug of theirs;
+    // it is still reported, never a panic.
+    parts
+        .plan
+        .finish(name, time, switches, units, run)
+        .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
 }
 
 fn pattern_key(p: &PatternConfig) -> &'static str {
@@ -354,11 +345,11 @@ mod tests {
     #[test]
     fn a_hypercube_has_its_nodes_links_and_derived_delays() {
         let n = build("h4", &topo(4), &traffic(), 1).unwrap();
-        assert_eq!(n.switches, 16);
-        assert_eq!(n.terminals.len(), 16);
-        assert_eq!(n.nodes.len(), 32);
-        assert_eq!(n.links.len(), 16 * 4 / 2 + 16);
-        assert_eq!(n.units.delay.ticks, 50);
+        assert_eq!(n.switches(), 16);
+        assert_eq!(n.terminals().len(), 16);
+        assert_eq!(n.nodes().len(), 32);
+        assert_eq!(n.links().len(), 16 * 4 / 2 + 16);
+        assert_eq!(n.units().delay.ticks, 50);
         let t = topo(4);
         let link = dslink::config::validate(&t.link, &t.packet, &t.faults).unwrap();
         let c104 = t.c104.validate(&link).unwrap();

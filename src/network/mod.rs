@@ -3,6 +3,7 @@
 //! config / build). All validation happens while building it, before any tick runs.
 
 pub mod build;
+mod builder;
 mod crossbar;
 mod family;
 mod hypercube;
@@ -18,6 +19,7 @@ use crate::parts::Part;
 use crate::parts::dslink::DsLink;
 use crate::time::{Tick, TimeBase};
 pub use build::{BuildError, build};
+pub use builder::{Builder, PlanError};
 use std::sync::Arc;
 
 /// A bidirectional link between two ports. Each direction is its own channel.
@@ -100,25 +102,67 @@ pub struct Direction {
     pub capacity: usize,
 }
 
-/// The plan of a network whose links all speak protocol `P`.
+/// The validated, immutable plan of a network whose links all speak protocol `P`:
+/// made only by a [`Builder`], which checks that every link joins two existing ports,
+/// each port at most once, with a latency of at least one tick.
 #[derive(Clone, Debug)]
 pub struct Network<P: LinkProtocol = DsLink> {
+    name: String,
+    time: TimeBase,
+    nodes: Vec<NodeSpec<P>>,
+    links: Vec<Link>,
+    terminals: Vec<NodeId>,
+    switches: usize,
+    units: Units,
+    run: RunPlan,
+}
+
+impl<P: LinkProtocol> Network<P> {
     /// Short name (the topology file stem).
-    pub name: String,
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Tick length.
-    pub time: TimeBase,
+    pub fn time(&self) -> TimeBase {
+        self.time
+    }
+
     /// Nodes, in id order. Statistics are merged in this order.
-    pub nodes: Vec<NodeSpec<P>>,
+    pub fn nodes(&self) -> &[NodeSpec<P>] {
+        &self.nodes
+    }
+
     /// Links.
-    pub links: Vec<Link>,
-    /// For each terminal label, the processor node that hosts it.
-    pub terminals: Vec<NodeId>,
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+
+    /// For each terminal label, the node that hosts it.
+    pub fn terminals(&self) -> &[NodeId] {
+        &self.terminals
+    }
+
     /// Number of switches.
-    pub switches: usize,
+    pub fn switches(&self) -> usize {
+        self.switches
+    }
+
     /// The units the family's source document measures in, for reports.
-    pub units: Units,
+    pub fn units(&self) -> Units {
+        self.units
+    }
+
     /// Run phases.
-    pub run: RunPlan,
+    pub fn run(&self) -> RunPlan {
+        self.run
+    }
+
+    /// Replaces the part of node `node` (tests of tools that read parts).
+    #[cfg(test)]
+    pub(crate) fn replace_part(&mut self, node: NodeId, part: Arc<dyn Part<P>>) {
+        self.nodes[node].part = part;
+    }
 }
 
 /// A source document's own unit of delay, in which reports give latencies beside ticks

@@ -37,13 +37,13 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
     /// Prepares to walk `net`.
     pub fn new(net: &'a Network<P>) -> Walker<'a, P> {
         let mut peer: Vec<Vec<Option<End>>> =
-            net.nodes.iter().map(|n| vec![None; n.ports]).collect();
-        for l in &net.links {
+            net.nodes().iter().map(|n| vec![None; n.ports]).collect();
+        for l in net.links() {
             peer[l.a.node][l.a.port] = Some(l.b);
             peer[l.b.node][l.b.port] = Some(l.a);
         }
-        let mut terminal_of = vec![None; net.nodes.len()];
-        for (label, &node) in net.terminals.iter().enumerate() {
+        let mut terminal_of = vec![None; net.nodes().len()];
+        for (label, &node) in net.terminals().iter().enumerate() {
             terminal_of[node] = Some(label as u32);
         }
         Walker {
@@ -75,8 +75,8 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
             deleted_at: Vec::new(),
             terminal: 0,
         };
-        for _ in 0..=self.net.nodes.len() * 2 {
-            let p = match self.net.nodes[at.node].part.routing() {
+        for _ in 0..=self.net.nodes().len() * 2 {
+            let p = match self.net.nodes()[at.node].part.routing() {
                 Routing::Labels(p) => p,
                 Routing::Sink => {
                     route.terminal = self.terminal_of[at.node]
@@ -132,6 +132,6 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
     }
 
     fn name(&self, node: NodeId) -> &str {
-        &self.net.nodes[node].name
+        &self.net.nodes()[node].name
     }
 }

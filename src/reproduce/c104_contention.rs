@@ -110,7 +110,7 @@ fn emulate(
         Destination::AnyOf { count: outputs },
         routing,
         s + bytes + 1,
-    );
+    )?;
     let out = setups::run(&net)?;
     let delivered: u64 = out
         .terminals

@@ -71,7 +71,7 @@ pub fn run(_quick: bool) -> Result<Report, ReproduceError> {
         Destination::Fixed(0),
         ROUTING,
         packet_tokens,
-    );
+    )?;
     let out = setups::run(&net)?;
     if !out.complete {
         return Err(ReproduceError::PacketsUndelivered);

@@ -2,7 +2,7 @@
 //! tolerance, which is a result).
 
 use crate::engine::EngineError;
-use crate::network::BuildError;
+use crate::network::{BuildError, PlanError};
 use crate::session::CaseError;
 
 /// Why an experiment broke. Printed after `error: NAME: run failed: `.
@@ -17,6 +17,9 @@ pub enum ReproduceError {
     /// A plan built by the experiment did not validate.
     #[error(transparent)]
     Build(#[from] BuildError),
+    /// A set-up was miswired (a bug of the experiment).
+    #[error(transparent)]
+    Plan(#[from] PlanError),
     /// A run failed (deadlock, flow-control violation, …).
     #[error("{run}: {source}")]
     Engine {

@@ -11,11 +11,11 @@
 use super::ReproduceError;
 use crate::engine::{RunControl, RunOutcome, sequential};
 use crate::network::build::mix_seed;
-use crate::network::{DelayUnit, End, Link, Network, NodeId, NodeSpec, RunPlan, Units};
+use crate::network::{Builder, DelayUnit, End, Network, NodeId, PlanError, RunPlan, Units};
 use crate::parts::c104::C104Params;
 use crate::parts::dslink::LinkParams;
 use crate::parts::dslink::token::DATA_TOKEN_BITS;
-use crate::parts::dslink::wire_capacity;
+use crate::parts::dslink::{DsLink, wire_capacity};
 use crate::parts::t9000::ProcessorParams;
 use crate::parts::t9000::vcp::VcpParams;
 use crate::routing::{IntervalTable, LabelRouting, RouteAction};
@@ -99,73 +99,76 @@ impl Spec {
         }
     }
 
-    /// The plan of `nodes` joined by `links`; `terminals` are the T9000s' node ids in
-    /// label order, and the rest of the nodes are switches.
-    fn plan(
+    /// The plan built in `plan`: its T9000s are the terminals, the rest switches.
+    fn finish(
         &self,
         name: &str,
-        nodes: Vec<NodeSpec>,
-        links: Vec<Link>,
-        terminals: Vec<NodeId>,
+        plan: Builder<DsLink>,
+        switches: usize,
         routing: Tick,
-    ) -> Network {
+    ) -> Result<Network, PlanError> {
         let batch = matches!(self.injection, Injection::Batch(_));
         let packet_tokens = self.header_bytes + self.max_data_bytes + 1;
         let end_after = if batch { START } else { self.window.1 };
-        let switches = nodes.len() - terminals.len();
-        Network {
-            name: name.into(),
-            time: TimeBase { tick_ns: TICK_NS },
-            nodes,
-            links,
-            terminals,
-            switches,
-            units: Units {
-                delay: DelayUnit::header_time(
-                    routing + Tick::from(self.header_bytes) * DATA_TOKEN_BITS + self.wire,
-                ),
-                byte_ticks: DATA_TOKEN_BITS,
-                header_bytes: self.header_bytes,
-                max_data_bytes: self.max_data_bytes,
-                message_bytes: self.bytes,
-                packet_tokens,
-            },
-            run: RunPlan {
-                start: START,
-                window: self.window,
-                batch,
-                end_after,
-                hard_stop: end_after.saturating_add(50_000_000),
-                deadlock_window: 200_000,
-            },
-        }
+        let units = Units {
+            delay: DelayUnit::header_time(
+                routing + Tick::from(self.header_bytes) * DATA_TOKEN_BITS + self.wire,
+            ),
+            byte_ticks: DATA_TOKEN_BITS,
+            header_bytes: self.header_bytes,
+            max_data_bytes: self.max_data_bytes,
+            message_bytes: self.bytes,
+            packet_tokens,
+        };
+        let run = RunPlan {
+            start: START,
+            window: self.window,
+            batch,
+            end_after,
+            hard_stop: end_after.saturating_add(50_000_000),
+            deadlock_window: 200_000,
+        };
+        plan.finish(name, TimeBase { tick_ns: TICK_NS }, switches, units, run)
+    }
+
+    /// Adds the T9000 of terminal `label` (of `n`), sending to `dst` if `sends`.
+    fn processor(
+        &self,
+        plan: &mut Builder<DsLink>,
+        label: u32,
+        sends: bool,
+        dst: Destination,
+        n: u32,
+    ) -> NodeId {
+        let p = ProcessorParams {
+            vcp: self.vcp(),
+            terminal: self.terminal(label, sends, dst, n),
+        };
+        let id = plan.node(format!("t9000[{label}]"), p, 1);
+        plan.terminal(id);
+        id
+    }
+
+    /// Links port `a` and port `b` with this spec's wire.
+    fn wire(&self, plan: &mut Builder<DsLink>, a: End, b: End) {
+        plan.link(a, b, self.wire, wire_capacity(self.wire));
     }
 }
 
 /// Two T9000s, labels 0 and 1, joined by one link; `senders[i]` says whether terminal
 /// i sends (to the other one).
-pub fn pair(spec: &Spec, senders: [bool; 2]) -> Network {
-    let nodes = (0..2u32)
-        .map(|label| {
-            let p = ProcessorParams {
-                vcp: spec.vcp(),
-                terminal: spec.terminal(
-                    label,
-                    senders[label as usize],
-                    Destination::Fixed(1 - label),
-                    2,
-                ),
-            };
-            NodeSpec::new(format!("t9000[{label}]"), p, 1)
-        })
-        .collect();
-    let link = Link::new(
+pub fn pair(spec: &Spec, senders: [bool; 2]) -> Result<Network, PlanError> {
+    let mut plan = Builder::new();
+    for label in 0..2u32 {
+        let sends = senders[label as usize];
+        spec.processor(&mut plan, label, sends, Destination::Fixed(1 - label), 2);
+    }
+    spec.wire(
+        &mut plan,
         End { node: 0, port: 0 },
         End { node: 1, port: 0 },
-        spec.wire,
-        wire_capacity(spec.wire),
     );
-    spec.plan("pair", nodes, vec![link], vec![0, 1], 0)
+    spec.finish("pair", plan, 0, 0)
 }
 
 /// One C104 (node 0) with `terminals` T9000s, terminal i on port i; terminals
@@ -178,7 +181,7 @@ pub fn star(
     destination: Destination,
     routing_delay: Tick,
     output_buffer: u32,
-) -> Network {
+) -> Result<Network, PlanError> {
     let table = IntervalTable::new(
         (0..terminals)
             .map(|i| (i, i + 1, RouteAction::Output(i as usize)))
@@ -195,36 +198,21 @@ pub fn star(
         routing: LabelRouting::new(Arc::new(table), ports),
         seed: mix_seed(spec.seed, 0),
     };
-    let mut nodes = vec![NodeSpec::new("c104", switch, ports)];
-    let mut links = Vec::new();
+    let mut plan = Builder::new();
+    let hub = plan.node("c104", switch, ports);
     for label in 0..terminals {
-        let p = ProcessorParams {
-            vcp: spec.vcp(),
-            terminal: spec.terminal(label, label < senders, destination, terminals),
-        };
-        nodes.push(NodeSpec::new(format!("t9000[{label}]"), p, 1));
-        links.push(Link::new(
-            End {
-                node: 0,
-                port: label as usize,
-            },
-            End {
-                node: label as usize + 1,
-                port: 0,
-            },
-            spec.wire,
-            wire_capacity(spec.wire),
-        ));
+        let t = spec.processor(&mut plan, label, label < senders, destination, terminals);
+        let port = label as usize;
+        spec.wire(&mut plan, End { node: hub, port }, End { node: t, port: 0 });
     }
-    let terminal_nodes = (1..=terminals as usize).collect();
-    spec.plan("star", nodes, links, terminal_nodes, routing_delay)
+    spec.finish("star", plan, 1, routing_delay)
 }
 
 /// Runs `net` on the reference engine.
 pub fn run(net: &Network) -> Result<RunOutcome, ReproduceError> {
     let ctl = RunControl::for_plan(net);
     sequential::run(net, &ctl, None).map_err(|source| ReproduceError::Engine {
-        run: net.name.clone(),
+        run: net.name().to_string(),
         source: Box::new(source),
     })
 }
@@ -243,12 +231,12 @@ pub fn last_delivery(out: &RunOutcome) -> Tick {
 /// completion time by `k2 − k1`. Start-up and drain are the same in both runs and
 /// cancel, so the result is the period of the steady state itself.
 pub fn batch_period(
-    make: impl Fn(u32) -> Network,
+    make: impl Fn(u32) -> Result<Network, PlanError>,
     k1: u32,
     k2: u32,
 ) -> Result<f64, ReproduceError> {
     let t = |k: u32| -> Result<Tick, ReproduceError> {
-        let out = run(&make(k))?;
+        let out = run(&make(k)?)?;
         if !out.complete {
             return Err(ReproduceError::BatchUndelivered { messages: k });
         }

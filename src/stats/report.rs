@@ -80,19 +80,19 @@ impl<'a> ReportInput<'a> {
             traffic,
             seed,
             terminals: net.terminal_count(),
-            switches: net.switches,
-            tick_ns: net.time.tick_ns,
-            delay_unit: net.units.delay,
-            byte_ticks: net.units.byte_ticks,
-            header_bytes: net.units.header_bytes,
-            max_data_bytes: net.units.max_data_bytes,
-            message_bytes: net.units.message_bytes,
-            window: if net.run.batch {
-                (net.run.window.0, outcome.end_tick)
+            switches: net.switches(),
+            tick_ns: net.time().tick_ns,
+            delay_unit: net.units().delay,
+            byte_ticks: net.units().byte_ticks,
+            header_bytes: net.units().header_bytes,
+            max_data_bytes: net.units().max_data_bytes,
+            message_bytes: net.units().message_bytes,
+            window: if net.run().batch {
+                (net.run().window.0, outcome.end_tick)
             } else {
-                net.run.window
+                net.run().window
             },
-            batch: net.run.batch,
+            batch: net.run().batch,
             outcome,
         }
     }

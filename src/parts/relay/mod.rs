@@ -16,7 +16,7 @@ pub use protocol::{Ball, Relay, RelayCounters};
 
 use crate::ids::{End, NodeId, PortId};
 use crate::model::{Activity, ModelError, Node, Outbox, Wait};
-use crate::network::{DelayUnit, Link, Network, NodeSpec, RunPlan, Units};
+use crate::network::{Builder, DelayUnit, Network, PlanError, RunPlan, Units};
 use crate::parts::Part;
 use crate::routing::Routing;
 use crate::terminal::TerminalStats;
@@ -194,7 +194,8 @@ impl Part<Relay> for RelayParams {
 }
 
 /// A ring of `nodes` relay nodes, each putting `balls` balls into play, every ball
-/// making `hops` hops; links of `latency` ticks; think times up to `max_think`.
+/// making `hops` hops; links of `latency` ticks (at least 1); think times up to
+/// `max_think`. Node i's port 1 is linked to node i + 1's port 0.
 pub fn ring(
     nodes: usize,
     balls: u32,
@@ -202,62 +203,59 @@ pub fn ring(
     latency: Tick,
     max_think: Tick,
     seed: u64,
-) -> Network<Relay> {
+) -> Result<Network<Relay>, PlanError> {
     let total = balls * nodes as u32;
-    let specs = (0..nodes)
-        .map(|i| {
-            let p = RelayParams {
-                seed_balls: balls,
-                hops,
-                max_think,
-                capacity: total,
-                first_id: i as u32 * balls,
-                seed: crate::network::build::mix_seed(seed, i as u64),
-            };
-            NodeSpec::new(format!("relay[{i}]"), p, 2)
-        })
-        .collect();
-    let links = (0..nodes)
-        .map(|i| {
-            let next: NodeId = (i + 1) % nodes;
-            Link::new(
-                End { node: i, port: 1 },
-                End {
-                    node: next,
-                    port: 0,
-                },
-                latency,
-                1,
-            )
-        })
-        .collect();
-    Network {
-        name: format!("relay-ring{nodes}"),
-        time: TimeBase { tick_ns: 1.0 },
-        nodes: specs,
-        links,
-        terminals: (0..nodes).collect(),
-        switches: 0,
-        units: Units {
-            delay: DelayUnit {
-                name: "hops",
-                ticks: 0,
-            },
-            byte_ticks: 1,
-            header_bytes: 0,
-            max_data_bytes: 1,
-            message_bytes: 0,
-            packet_tokens: 1,
-        },
-        run: RunPlan {
-            start: 0,
-            window: (0, Tick::MAX),
-            batch: true,
-            end_after: 0,
-            hard_stop: 100_000_000,
-            deadlock_window: 1_000_000,
-        },
+    let mut plan = Builder::new();
+    for i in 0..nodes {
+        let p = RelayParams {
+            seed_balls: balls,
+            hops,
+            max_think,
+            capacity: total,
+            first_id: i as u32 * balls,
+            seed: crate::network::build::mix_seed(seed, i as u64),
+        };
+        let id = plan.node(format!("relay[{i}]"), p, 2);
+        plan.terminal(id);
     }
+    for i in 0..nodes {
+        let next: NodeId = (i + 1) % nodes;
+        plan.link(
+            End { node: i, port: 1 },
+            End {
+                node: next,
+                port: 0,
+            },
+            latency,
+            1,
+        );
+    }
+    let units = Units {
+        delay: DelayUnit {
+            name: "hops",
+            ticks: 0,
+        },
+        byte_ticks: 1,
+        header_bytes: 0,
+        max_data_bytes: 1,
+        message_bytes: 0,
+        packet_tokens: 1,
+    };
+    let run = RunPlan {
+        start: 0,
+        window: (0, Tick::MAX),
+        batch: true,
+        end_after: 0,
+        hard_stop: 100_000_000,
+        deadlock_window: 1_000_000,
+    };
+    plan.finish(
+        format!("relay-ring{nodes}"),
+        TimeBase { tick_ns: 1.0 },
+        0,
+        units,
+        run,
+    )
 }
 
 #[cfg(test)]
