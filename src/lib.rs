@@ -86,6 +86,7 @@ pub mod reproduce;
 pub mod routing;
 pub mod session;
 pub mod stats;
+pub mod stress;
 pub mod sweep;
 pub mod terminal;
 pub mod time;

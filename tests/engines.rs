@@ -129,9 +129,8 @@ fn relay_outcome(o: &RunOutcome) -> String {
 
 #[test]
 fn a_protocol_free_part_runs_identically_on_every_engine_and_thread_count() {
-    use emu::parts::relay;
     // 12 relays, 3 balls each, 300 hops per ball, 4-tick links, think times 1..=9.
-    let net = relay::ring(12, 3, 300, 4, 9, 7).expect("a valid plan");
+    let net = emu::network::relay_ring(12, 3, 300, 4, 9, 7).expect("a valid plan");
     let mut ctl = engine::RunControl::for_plan(&net);
     ctl.check = true;
     let reference = engine::sequential::run(&net, &ctl, None).expect("the relay ring runs");

@@ -4,10 +4,10 @@
 //! reported clean with its case and tick counts, and the exit codes.
 
 use emu::config::{self, TrafficConfig};
-use emu::deadlock::stress::shrink::Size;
-use emu::deadlock::stress::{Target, Verdict, generate, run_one, search, shrink, write};
 use emu::engine::{self, EngineError};
 use emu::session::Case;
+use emu::stress::shrink::Size;
+use emu::stress::{Target, Verdict, generate, run_one, search, shrink, write};
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -4,9 +4,9 @@
 
 use super::fail;
 use super::stress::{Buffers, StressArgs};
-use emu::deadlock::stress::write::{command, traffic_file};
-use emu::deadlock::stress::{SearchResult, Shrunk};
 use emu::deadlock::waitfor;
+use emu::stress::write::{command, traffic_file};
+use emu::stress::{SearchResult, Shrunk};
 use std::io::Write;
 
 /// Prints the shrunk case, writes `--out` and `--json`; exit 3.

@@ -6,9 +6,9 @@ use super::fail;
 use super::shrunk::{report_shrunk, write_json};
 use emu::config::traffic::InjectionConfig;
 use emu::config::{self, TrafficConfig};
-use emu::deadlock::stress::{SearchResult, StressCase, Target, Verdict, generate, search, shrink};
 use emu::pool::default_threads;
 use emu::session::{CaseError, stem};
+use emu::stress::{SearchResult, StressCase, Target, Verdict, generate, search, shrink};
 use std::path::PathBuf;
 
 /// Examples shown by `emu stress --help`.

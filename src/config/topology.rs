@@ -7,6 +7,7 @@
 pub use crate::parts::c104::config::C104Config;
 pub use crate::parts::dslink::config::{BufferSize, FaultConfig, LinkConfig, PacketConfig};
 pub use crate::parts::t9000::config::VcpConfig;
+pub use crate::routing::mode::{RoutingMode, Wrap};
 use serde::{Deserialize, Serialize};
 
 /// A whole topology file.
@@ -148,35 +149,4 @@ impl NetworkConfig {
             _ => false,
         }
     }
-}
-
-/// How packets choose their path (INMOS ch. 7 §7.5).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum RoutingMode {
-    /// The same route every time between a source and a destination.
-    #[default]
-    Deterministic,
-    /// Via a random intermediate: a random header generated on the terminal link and
-    /// deleted where the random phase ends (INMOS ch. 7 §7.1, §7.5).
-    Universal,
-    /// Grouped adaptive routing: a packet takes any free link of a group of
-    /// consecutive outputs (INMOS ch. 7 §7.5, last paragraph). MIN only.
-    Adaptive,
-}
-
-/// Wrap-around links of a torus or k-ary n-cube (INMOS ch. 7 §7.3.2: "the number of links
-/// used to 'wrap around' must be doubled to avoid the possibility of deadlock").
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Wrap {
-    /// No wrap-around links: a mesh.
-    None,
-    /// One set of ring links: dimension-order routing has cyclic channel dependencies
-    /// and can deadlock.
-    Single,
-    /// Two sets of ring links, with a dateline: a packet uses the second set until it
-    /// has crossed the wrap-around link and the first after, so no cycle (deadlock-free).
-    #[default]
-    Doubled,
 }

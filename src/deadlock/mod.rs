@@ -1,10 +1,9 @@
 //! Deadlock: explaining it when it happens (the wait-for cycle of a stuck network),
 //! proving it impossible beforehand (the channel dependency graph, `emu check`), and
-//! searching for it by running many cases (`emu stress`, [`stress`]).
+//! searching for it by running many cases (`emu stress`, [`crate::stress`]).
 
 pub mod cdg;
 pub mod check;
-pub mod stress;
 pub mod waitfor;
 
 pub use waitfor::{CycleStep, Place, find_cycle};

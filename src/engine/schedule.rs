@@ -194,7 +194,7 @@ impl RunClock {
     /// The outcome of a run that ended normally.
     pub fn outcome(
         &self,
-        terminals: Vec<crate::stats::TerminalStats>,
+        terminals: Vec<crate::terminal::TerminalStats>,
         complete: bool,
     ) -> RunOutcome {
         RunOutcome {

@@ -10,15 +10,14 @@
 //! What a token is, and what each port counts, is the network's [`LinkProtocol`]. The
 //! parts themselves live in [`crate::parts`], one folder per hardware family.
 
-pub mod packet;
 pub mod protocol;
 pub mod testkit;
 pub mod wait;
 
 pub use crate::ids::PortId;
+pub use crate::terminal::Stamp;
 use crate::terminal::TerminalStats;
 use crate::time::Tick;
-pub use packet::Stamp;
 pub use protocol::{LinkProtocol, Violation};
 pub use wait::{Wait, WaitReason};
 
@@ -53,6 +52,13 @@ pub struct Activity {
 }
 
 impl Activity {
+    /// Adds what a terminal counted into `self`.
+    pub fn add_messages(&mut self, m: &crate::terminal::MessageActivity) {
+        self.obligations_opened += m.obligations_opened;
+        self.obligations_closed += m.obligations_closed;
+        self.messages_delivered += m.messages_delivered;
+    }
+
     /// Adds `other` into `self`.
     pub fn add(&mut self, other: &Activity) {
         self.tokens_moved += other.tokens_moved;

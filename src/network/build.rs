@@ -1,6 +1,7 @@
 //! Turns a topology and a traffic file into a validated [`Network`]. Every check that
 //! can fail names the key it is about, so the front end can point at the file line.
 
+use super::pattern::resolve;
 use super::{Builder, DelayUnit, End, Network, NodeId, RunPlan, Units, family};
 use crate::config::traffic::{InjectionConfig, PatternConfig};
 use crate::config::{TopologyConfig, TrafficConfig};
@@ -14,7 +15,6 @@ use crate::parts::t9000::vcp::VcpParams;
 use crate::routing::{IntervalTable, LabelRouting};
 use crate::terminal::TerminalParams;
 use crate::time::Tick;
-use crate::traffic::pattern::resolve;
 use crate::traffic::{Destination, Injection};
 use std::sync::Arc;
 

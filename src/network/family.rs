@@ -3,11 +3,11 @@
 //! the number of terminals and header labels, and the dispatch to the family's builder.
 
 use super::build::{BuildError, Parts, topo_err};
+use super::pattern::Family;
 use super::{crossbar, hypercube, kary, min, netlist, ring};
 use crate::config::topology::{NetworkConfig, RoutingMode, Wrap};
 use crate::routing::dimension_order::Kary;
 use crate::routing::min::{Min, SIZES};
-use crate::traffic::pattern::Family;
 
 /// Links on one C104 (INMOS ch. 7 §7.1: "a 32-way crossbar switch").
 pub const C104_LINKS: u32 = 32;

@@ -10,6 +10,8 @@ mod hypercube;
 mod kary;
 mod min;
 mod netlist;
+pub mod pattern;
+mod relay_ring;
 mod ring;
 pub mod walk;
 
@@ -20,6 +22,7 @@ use crate::parts::dslink::DsLink;
 use crate::time::{Tick, TimeBase};
 pub use build::{BuildError, build};
 pub use builder::{Builder, PlanError};
+pub use relay_ring::relay_ring;
 use std::sync::Arc;
 
 /// A bidirectional link between two ports. Each direction is its own channel.

@@ -27,8 +27,8 @@
 //! Ports: 0 is the terminal; dimension j, direction d (0 = `+`, 1 = `−`) and class c
 //! is port `1 + (2j + d)·C + c`, C the number of classes; the extra x links follow.
 
+use super::mode::Wrap;
 use super::{IntervalTable, RouteAction, table};
-use crate::config::topology::Wrap;
 use crate::model::PortId;
 
 /// The shape and routing of a k-ary n-cube or mesh.

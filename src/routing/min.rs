@@ -39,8 +39,8 @@
 //! switches"): a packet for another left switch may take any free right link
 //! ([`RouteAction::Group`]).
 
+use super::mode::RoutingMode;
 use super::{IntervalTable, RouteAction, table};
-use crate::config::topology::RoutingMode;
 use crate::model::PortId;
 
 /// Terminal links per left switch (and right links per left switch).

@@ -10,6 +10,7 @@ pub mod dimension_order;
 pub mod ecube;
 mod interval;
 pub mod min;
+pub mod mode;
 pub mod table;
 pub mod universal;
 pub mod view;

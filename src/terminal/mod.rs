@@ -23,13 +23,14 @@
 //! the same out-of-order counter ("out of order or twice").
 
 pub mod metric;
+pub mod packet;
 pub mod stats;
 
-use crate::model::{Activity, Stamp};
 use crate::time::Tick;
 use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
 pub use metric::Metric;
+pub use packet::Stamp;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 pub use stats::{TerminalCounters, TerminalStats};
@@ -38,6 +39,18 @@ use std::collections::{BTreeMap, VecDeque};
 /// How far into the source queue the VCP looks for a message whose destination has
 /// no message in progress.
 const QUEUE_SCAN: usize = 64;
+
+/// What a terminal counts for the engine's progress and completion decisions (added
+/// into [`crate::model::Activity`] by the part that hosts the terminal).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MessageActivity {
+    /// Measured messages created: the run must see them delivered before it may end.
+    pub obligations_opened: u64,
+    /// Of those, messages delivered.
+    pub obligations_closed: u64,
+    /// Messages delivered (any), for progress display.
+    pub messages_delivered: u64,
+}
 
 /// Parameters of one terminal.
 #[derive(Clone, Debug)]
@@ -117,7 +130,7 @@ pub struct Terminal {
     /// Messages with some but not all packets here, by (source, sequence number).
     partial: BTreeMap<(u32, u32), Partial>,
     stats: TerminalStats,
-    activity: Activity,
+    activity: MessageActivity,
 }
 
 impl Terminal {
@@ -132,7 +145,7 @@ impl Terminal {
             last_seq: vec![0; p.terminals as usize],
             partial: BTreeMap::new(),
             stats: TerminalStats::default(),
-            activity: Activity::default(),
+            activity: MessageActivity::default(),
             p,
         }
     }
@@ -299,7 +312,7 @@ impl Terminal {
     }
 
     /// Takes the activity counted since the last call.
-    pub fn take_activity(&mut self) -> Activity {
+    pub fn take_activity(&mut self) -> MessageActivity {
         std::mem::take(&mut self.activity)
     }
 }

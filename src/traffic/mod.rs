@@ -5,4 +5,4 @@ pub mod injection;
 pub mod pattern;
 
 pub use injection::Injection;
-pub use pattern::{Destination, Family, PatternError};
+pub use pattern::Destination;

@@ -2,7 +2,8 @@
 //! random think time, on their own tiny link protocol ([`Relay`]). Nothing here is
 //! hardware; the part exists to prove that the engines depend on no hardware protocol
 //! (the engines test runs it on every engine and thread count), and as the smallest
-//! example of a part in its own folder (docs/architecture.md "Adding a part").
+//! example of a part in its own folder (docs/architecture.md "Adding a part"). [`crate::network::relay_ring`] builds a
+//! ring of them.
 //!
 //! Rules: a ball that arrives is held for a think time drawn uniformly from
 //! `1..=max_think` ticks by the node's own generator, then sent on port 1 (to the next
@@ -14,13 +15,12 @@ mod protocol;
 
 pub use protocol::{Ball, Relay, RelayCounters};
 
-use crate::ids::{End, NodeId, PortId};
+use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, Wait};
-use crate::network::{Builder, DelayUnit, Network, PlanError, RunPlan, Units};
 use crate::parts::Part;
 use crate::routing::Routing;
 use crate::terminal::TerminalStats;
-use crate::time::{Tick, TimeBase};
+use crate::time::Tick;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
@@ -191,71 +191,6 @@ impl Part<Relay> for RelayParams {
     fn routing(&self) -> Routing<'_> {
         Routing::Opaque
     }
-}
-
-/// A ring of `nodes` relay nodes, each putting `balls` balls into play, every ball
-/// making `hops` hops; links of `latency` ticks (at least 1); think times up to
-/// `max_think`. Node i's port 1 is linked to node i + 1's port 0.
-pub fn ring(
-    nodes: usize,
-    balls: u32,
-    hops: u32,
-    latency: Tick,
-    max_think: Tick,
-    seed: u64,
-) -> Result<Network<Relay>, PlanError> {
-    let total = balls * nodes as u32;
-    let mut plan = Builder::new();
-    for i in 0..nodes {
-        let p = RelayParams {
-            seed_balls: balls,
-            hops,
-            max_think,
-            capacity: total,
-            first_id: i as u32 * balls,
-            seed: crate::network::build::mix_seed(seed, i as u64),
-        };
-        let id = plan.node(format!("relay[{i}]"), p, 2);
-        plan.terminal(id);
-    }
-    for i in 0..nodes {
-        let next: NodeId = (i + 1) % nodes;
-        plan.link(
-            End { node: i, port: 1 },
-            End {
-                node: next,
-                port: 0,
-            },
-            latency,
-            1,
-        );
-    }
-    let units = Units {
-        delay: DelayUnit {
-            name: "hops",
-            ticks: 0,
-        },
-        byte_ticks: 1,
-        header_bytes: 0,
-        max_data_bytes: 1,
-        message_bytes: 0,
-        packet_tokens: 1,
-    };
-    let run = RunPlan {
-        start: 0,
-        window: (0, Tick::MAX),
-        batch: true,
-        end_after: 0,
-        hard_stop: 100_000_000,
-        deadlock_window: 1_000_000,
-    };
-    plan.finish(
-        format!("relay-ring{nodes}"),
-        TimeBase { tick_ns: 1.0 },
-        0,
-        units,
-        run,
-    )
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ impl Node<DsLink> for Processor {
         self.vcp.fill_channels(now, &mut self.term);
         self.vcp.transmit(now, out);
         out.activity.add(&self.activity);
-        out.activity.add(&self.term.take_activity());
+        out.activity.add_messages(&self.term.take_activity());
         self.activity = Activity::default();
         let wake = match (self.vcp.wake(now), self.term.wake(now)) {
             (Some(a), Some(b)) => Some(a.min(b)),

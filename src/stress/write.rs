@@ -61,7 +61,7 @@ pub fn command(topology: &str, traffic_path: &str, seed: u64, sets: &[String]) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deadlock::stress::case::{CaseKind, one};
+    use crate::stress::case::{CaseKind, one};
 
     #[test]
     fn the_traffic_file_reads_back_as_the_same_configuration() {
