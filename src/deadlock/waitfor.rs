@@ -1,17 +1,18 @@
 //! The wait-for graph of a stuck network, and the cycle that explains a deadlock
 //! (docs/architecture.md "Deadlock"; issue 6).
 //!
-//! Vertices are the places a packet can hold: a node's *input* (the DS-Link receive
-//! buffer of a port, with the packet at its head) and a node's *output* (a port's
-//! transmitter and output buffer). Edges come from the nodes' own wait reports:
+//! Vertices are the places a packet can hold: a node's *input* (the receive buffer of
+//! a port, with the packet at its head) and a node's *output* (a port's transmitter
+//! and output buffer). Edges come from the nodes' own wait reports, whatever the link
+//! protocol:
 //!
 //! - input `i` → input `j` of the same node: the packet at `i` was routed to an
 //!   output that the packet at `j` holds (C104 wormhole arbitration, INMOS ch. 7 §7.1);
 //! - input `i` → output `o` of the same node: the packet is connected to `o`, whose
 //!   output buffer is full;
-//! - output `o` → the peer's input across the link: `o` has tokens to send but no
-//!   credit, because the peer's receive buffer is full and not draining (DS-Link flow
-//!   control, INMOS ch. 6 §6.2.1).
+//! - output `o` → the peer's input across the link: `o` has tokens to send but the
+//!   link protocol's flow control forbids it, because the peer's receive buffer is full
+//!   and not draining (for the DS-Link: no credit, INMOS ch. 6 §6.2.1).
 //!
 //! Each vertex waits for at most one other, so the graph is a set of chains, and a
 //! deadlock is a chain that closes on itself. A packet routed to a *group* of outputs

@@ -21,7 +21,9 @@ pub enum WaitReason {
         /// The output it is connected to.
         output: PortId,
     },
-    /// Tokens are queued on this port's transmitter but the peer has granted no credit.
+    /// Tokens are queued on this port's transmitter but the link protocol's flow control
+    /// forbids sending them: the peer has granted no credit (DS-Link FCTs, INMOS ch. 6
+    /// §6.2.1; for other protocols, their own stop signal).
     NoCredit,
     /// A data packet was sent and its acknowledge has not come back (INMOS ch. 6 §6.2.3).
     AwaitingAck,
