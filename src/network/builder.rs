@@ -165,17 +165,10 @@ mod tests {
     }
 
     fn finish(b: Builder<Relay>) -> Result<Network<Relay>, PlanError> {
-        let units = Units {
-            delay: DelayUnit {
-                name: "ticks",
-                ticks: 1,
-            },
-            byte_ticks: 1,
-            header_bytes: 0,
-            max_data_bytes: 1,
-            message_bytes: 0,
-            packet_tokens: 1,
-        };
+        let units = Units::plain(DelayUnit {
+            name: "ticks",
+            ticks: 1,
+        });
         let run = RunPlan {
             start: 0,
             window: (0, 1),

@@ -208,6 +208,22 @@ pub struct Units {
     pub packet_tokens: u32,
 }
 
+impl Units {
+    /// The units of a family whose tokens carry no payload bytes of their own (such as
+    /// the relay ring): `delay` as the document unit, one tick per token, one-token
+    /// packets, no headers.
+    pub fn plain(delay: DelayUnit) -> Units {
+        Units {
+            delay,
+            byte_ticks: 1,
+            header_bytes: 0,
+            max_data_bytes: 1,
+            message_bytes: 0,
+            packet_tokens: 1,
+        }
+    }
+}
+
 impl<P: LinkProtocol> Network<P> {
     /// Every link direction, in link order (a→b then b→a).
     pub fn directions(&self) -> Vec<Direction> {

@@ -44,17 +44,10 @@ pub fn relay_ring(
             1,
         );
     }
-    let units = Units {
-        delay: DelayUnit {
-            name: "hops",
-            ticks: 0,
-        },
-        byte_ticks: 1,
-        header_bytes: 0,
-        max_data_bytes: 1,
-        message_bytes: 0,
-        packet_tokens: 1,
-    };
+    let units = Units::plain(DelayUnit {
+        name: "hops",
+        ticks: 0,
+    });
     let run = RunPlan {
         start: 0,
         window: (0, Tick::MAX),
