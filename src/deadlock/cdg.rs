@@ -475,6 +475,9 @@ mod tests {
         fn kind(&self) -> &'static str {
             "mystery switch"
         }
+        fn ports(&self) -> usize {
+            self.0.ports
+        }
         fn receive_capacity(&self, port: PortId) -> usize {
             self.0.receive_capacity(port)
         }

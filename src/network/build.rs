@@ -104,7 +104,7 @@ impl Parts {
             routing,
             seed: mix_seed(self.seed, id as u64),
         };
-        self.plan.node(name, p, ports)
+        self.plan.node(name, p)
     }
 
     /// Adds the T9000 for terminal `label` (labels must be added in order 0, 1, …).
@@ -121,7 +121,7 @@ impl Parts {
             vcp: self.vcp.clone(),
             terminal,
         };
-        let id = self.plan.node(format!("t9000[{label}]"), p, 1);
+        let id = self.plan.node(format!("t9000[{label}]"), p);
         debug_assert_eq!(self.plan.terminal_count(), label as usize);
         self.plan.terminal(id);
         id

@@ -73,14 +73,9 @@ impl<P: LinkProtocol> Builder<P> {
         self.nodes.len()
     }
 
-    /// Adds a node named `name` of part `part` with `ports` ports; returns its id.
-    pub fn node(
-        &mut self,
-        name: impl Into<String>,
-        part: impl Part<P> + 'static,
-        ports: usize,
-    ) -> NodeId {
-        self.nodes.push(NodeSpec::new(name, part, ports));
+    /// Adds a node named `name` of part `part`; returns its id.
+    pub fn node(&mut self, name: impl Into<String>, part: impl Part<P> + 'static) -> NodeId {
+        self.nodes.push(NodeSpec::new(name, part));
         self.nodes.len() - 1
     }
 
@@ -188,8 +183,8 @@ mod tests {
     fn finish_rejects_dangling_shared_and_instant_links() {
         let two = || {
             let mut b = Builder::<Relay>::new();
-            b.node("a", relay(), 2);
-            b.node("b", relay(), 2);
+            b.node("a", relay());
+            b.node("b", relay());
             b
         };
         let mut b = two();

@@ -60,13 +60,14 @@ pub struct NodeSpec<P: LinkProtocol = DsLink> {
     pub name: String,
     /// The part and its parameters.
     pub part: Arc<dyn Part<P>>,
-    /// Number of ports.
+    /// Number of ports (the part's).
     pub ports: usize,
 }
 
 impl<P: LinkProtocol> NodeSpec<P> {
-    /// A node named `name` of part `part` with `ports` ports.
-    pub fn new(name: impl Into<String>, part: impl Part<P> + 'static, ports: usize) -> Self {
+    /// A node named `name` of part `part`.
+    pub fn new(name: impl Into<String>, part: impl Part<P> + 'static) -> Self {
+        let ports = part.ports();
         NodeSpec {
             name: name.into(),
             part: Arc::new(part),

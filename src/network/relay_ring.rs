@@ -29,7 +29,7 @@ pub fn relay_ring(
             first_id: i as u32 * balls,
             seed: mix_seed(seed, i as u64),
         };
-        let id = plan.node(format!("relay[{i}]"), p, 2);
+        let id = plan.node(format!("relay[{i}]"), p);
         plan.terminal(id);
     }
     for i in 0..nodes {

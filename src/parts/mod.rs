@@ -54,6 +54,9 @@ pub trait Part<P: LinkProtocol>: Send + Sync + Debug {
     /// The part's name in messages and reports, e.g. "c104".
     fn kind(&self) -> &'static str;
 
+    /// Number of ports (link attachments), numbered from 0.
+    fn ports(&self) -> usize;
+
     /// Tokens the receiver behind `port` can buffer: with what the wire holds, the
     /// capacity of the engines' channel into that port.
     fn receive_capacity(&self, port: PortId) -> usize;

@@ -144,7 +144,7 @@ impl Spec {
             vcp: self.vcp(),
             terminal: self.terminal(label, sends, dst, n),
         };
-        let id = plan.node(format!("t9000[{label}]"), p, 1);
+        let id = plan.node(format!("t9000[{label}]"), p);
         plan.terminal(id);
         id
     }
@@ -199,7 +199,7 @@ pub fn star(
         seed: mix_seed(spec.seed, 0),
     };
     let mut plan = Builder::new();
-    let hub = plan.node("c104", switch, ports);
+    let hub = plan.node("c104", switch);
     for label in 0..terminals {
         let t = spec.processor(&mut plan, label, label < senders, destination, terminals);
         let port = label as usize;

@@ -543,6 +543,10 @@ impl Part<DsLink> for C104Params {
         "c104"
     }
 
+    fn ports(&self) -> usize {
+        self.ports
+    }
+
     fn receive_capacity(&self, _port: PortId) -> usize {
         self.link.buffer as usize
     }

@@ -178,6 +178,11 @@ impl Part<Relay> for RelayParams {
         "relay"
     }
 
+    /// Two: port 0 from the previous node, port 1 to the next.
+    fn ports(&self) -> usize {
+        2
+    }
+
     fn receive_capacity(&self, _port: PortId) -> usize {
         self.capacity as usize
     }

@@ -83,6 +83,11 @@ impl Part<DsLink> for ProcessorParams {
         "t9000"
     }
 
+    /// One: the T9000's link to the network.
+    fn ports(&self) -> usize {
+        1
+    }
+
     fn receive_capacity(&self, _port: PortId) -> usize {
         self.vcp.link.buffer as usize
     }
