@@ -13,6 +13,7 @@ mod netlist;
 pub mod pattern;
 mod relay_ring;
 mod ring;
+mod sci_ring;
 pub mod walk;
 
 pub use crate::ids::{End, NodeId};
@@ -23,6 +24,7 @@ use crate::time::{Tick, TimeBase};
 pub use build::{BuildError, build};
 pub use builder::{Builder, PlanError};
 pub use relay_ring::relay_ring;
+pub use sci_ring::{SciRing, sci_ring};
 use std::sync::Arc;
 
 /// A bidirectional link between two ports. Each direction is its own channel.

@@ -10,6 +10,7 @@
 //! | [`dslink`] | the DS-Link endpoint every INMOS part owns | [`dslink::DsLink`] |
 //! | [`c104`] | IMS C104 routing switch | DS-Link |
 //! | [`t9000`] | T9000: virtual channel processor + terminal process | DS-Link |
+//! | [`sci`] | SCI ring node: stripper, ring buffer, go bits, echoes | [`sci::Sci`] |
 //! | [`relay`] | a protocol-free test part: balls passed round a ring | [`relay::Relay`] |
 //!
 //! Adding a part is a new folder here with its state machine, its parameters (which
@@ -20,6 +21,7 @@
 pub mod c104;
 pub mod dslink;
 pub mod relay;
+pub mod sci;
 pub mod t9000;
 
 use crate::ids::PortId;

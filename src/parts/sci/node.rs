@@ -1,0 +1,354 @@
+//! One SCI node (SCI §2.1, Figure 1): stripper, transmitter stage with its ring buffer,
+//! source queue with active buffers, sink queue, and the traffic process that creates
+//! send packets.
+
+use super::SciParams;
+use super::protocol::{Sci, SciCounters, Symbol, SymbolKind};
+use super::stripper::{Stripped, Stripper};
+use super::transmitter::{Source, Transmitter};
+use crate::ids::PortId;
+use crate::model::{Activity, ModelError, Node, Outbox, Wait};
+use crate::terminal::TerminalStats;
+use crate::time::Tick;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// Cycles from a symbol arriving to the stripper having parsed it (SCI §4: "two cycles
+/// to parse a symbol before routing it to the local node or to the next output link").
+pub const PARSE_CYCLES: Tick = 2;
+
+/// Port 0 receives from the upstream neighbour; port 1 sends downstream.
+const OUT: PortId = 1;
+
+/// A send packet at its source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Packet {
+    dst: u32,
+    seq: u32,
+    len: u16,
+    created: Tick,
+    /// It may be sent from this tick (one cycle to queue it, SCI §4).
+    ready: Tick,
+    /// Sent at least once (its first send counts as an injection).
+    sent: bool,
+}
+
+/// The source queue and the active buffers (SCI §2.1, §4.4).
+#[derive(Clone, Debug)]
+struct SourceQueue {
+    me: u32,
+    now: Tick,
+    queue: VecDeque<Packet>,
+    sending: Option<Packet>,
+    /// Sent packets awaiting their echo.
+    outstanding: Vec<Packet>,
+    /// Most packets outstanding at once: active buffers + 1 (SCI §4.4).
+    limit: usize,
+    injected: u64,
+}
+
+impl Source for SourceQueue {
+    fn ready(&mut self) -> Option<u16> {
+        let p = self.queue.front()?;
+        (p.ready <= self.now && self.outstanding.len() < self.limit).then_some(p.len)
+    }
+
+    fn symbol(&mut self, index: u16) -> Symbol {
+        if index == 0
+            && let Some(mut p) = self.queue.pop_front()
+        {
+            if !p.sent {
+                self.injected += 1;
+                p.sent = true;
+            }
+            self.sending = Some(p);
+        }
+        let p = self.sending.unwrap_or(Packet {
+            dst: self.me,
+            seq: 0,
+            len: 1,
+            created: self.now,
+            ready: self.now,
+            sent: true,
+        });
+        if index + 1 >= p.len {
+            self.outstanding.push(p);
+            self.sending = None;
+        }
+        Symbol {
+            kind: SymbolKind::Send,
+            src: self.me,
+            dst: p.dst,
+            seq: p.seq,
+            index,
+            len: p.len,
+            created: p.created,
+        }
+    }
+}
+
+/// One SCI ring node.
+#[derive(Clone, Debug)]
+pub struct SciNode {
+    p: SciParams,
+    rng: ChaCha8Rng,
+    /// Symbols being parsed, with the tick the stripper has each.
+    parsing: VecDeque<(Tick, Symbol)>,
+    stripper: Stripper,
+    tx: Transmitter,
+    source: SourceQueue,
+    /// Symbols in the sink queue, and symbols of accepted packets still to arrive.
+    sink_queued: u32,
+    sink_reserved: u32,
+    next_seq: u32,
+    counters: [SciCounters; 2],
+    stats: TerminalStats,
+    activity: Activity,
+}
+
+impl SciNode {
+    /// A reset node.
+    pub fn new(p: SciParams) -> SciNode {
+        let limit = p.active_buffers.map_or(usize::MAX, |a| a as usize + 1);
+        SciNode {
+            rng: ChaCha8Rng::seed_from_u64(p.seed),
+            parsing: VecDeque::new(),
+            stripper: Stripper::new(p.node),
+            tx: Transmitter::new(p.ring_buffer as usize, p.flow_control),
+            source: SourceQueue {
+                me: p.node,
+                now: 0,
+                queue: VecDeque::new(),
+                sending: None,
+                outstanding: Vec::new(),
+                limit,
+                injected: 0,
+            },
+            sink_queued: 0,
+            sink_reserved: 0,
+            next_seq: 0,
+            counters: [SciCounters::default(); 2],
+            stats: TerminalStats::default(),
+            activity: Activity::default(),
+            p,
+        }
+    }
+
+    /// Send packets waiting in the source queue (not counting the one being sent).
+    pub fn queued(&self) -> usize {
+        self.source.queue.len()
+    }
+
+    /// Send packets sent and not yet acknowledged.
+    pub fn outstanding(&self) -> usize {
+        self.source.outstanding.len()
+    }
+
+    /// Symbols in the ring buffer.
+    pub fn ring_buffer(&self) -> usize {
+        self.tx.ring_len()
+    }
+
+    fn measured(&self, created: Tick) -> bool {
+        (self.p.window.0..self.p.window.1).contains(&created)
+    }
+
+    /// Creates a send packet at `now`.
+    fn create(&mut self, now: Tick) {
+        let dst = self.p.traffic.destination.pick(self.p.node, &mut self.rng);
+        let data = self
+            .rng
+            .random_bool(self.p.traffic.data_fraction.clamp(0.0, 1.0));
+        let len = if data {
+            self.p.traffic.data_symbols
+        } else {
+            self.p.traffic.address_symbols
+        };
+        self.source.queue.push_back(Packet {
+            dst,
+            seq: self.next_seq,
+            len,
+            created: now,
+            ready: now + 1,
+            sent: false,
+        });
+        self.next_seq += 1;
+        self.stats.counters.created += 1;
+        if self.measured(now) {
+            self.stats.counters.measured_created += 1;
+            self.activity.obligations_opened += 1;
+        }
+    }
+
+    fn generate(&mut self, now: Tick) {
+        if now < self.p.start {
+            return;
+        }
+        match self.p.traffic.arrivals {
+            Arrivals::None => {}
+            Arrivals::Bernoulli(rate) => {
+                if self.rng.random_bool(rate.clamp(0.0, 1.0)) {
+                    self.create(now);
+                }
+            }
+            Arrivals::Saturated => {
+                if self.source.queue.is_empty() && now < self.p.window.1 {
+                    self.create(now);
+                }
+            }
+            Arrivals::Batch(k) => {
+                if now == self.p.start {
+                    for _ in 0..k {
+                        self.create(now);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles what the stripper took for this node.
+    fn stripped(&mut self, now: Tick, what: Stripped) -> Result<(), ModelError> {
+        match what {
+            Stripped::Nothing => {}
+            Stripped::Target { symbol, accepted } => {
+                if !accepted {
+                    return Ok(());
+                }
+                self.sink_reserved = self.sink_reserved.saturating_sub(1);
+                self.sink_queued += 1;
+                if symbol.is_last() {
+                    let done = now + 1;
+                    let c = &mut self.stats.counters;
+                    c.delivered += 1;
+                    c.packets_delivered += 1;
+                    c.last_delivery = done;
+                    self.activity.messages_delivered += 1;
+                    if self.measured(symbol.created) {
+                        self.stats.message_latency.record(done - symbol.created);
+                        self.stats.counters.measured_delivered += 1;
+                        self.stats.counters.bytes_delivered_in_window += 2 * u64::from(symbol.len);
+                        self.activity.obligations_closed += 1;
+                    }
+                }
+            }
+            Stripped::Echo { symbol, ack } => {
+                let i = self
+                    .source
+                    .outstanding
+                    .iter()
+                    .position(|p| p.seq == symbol.seq)
+                    .ok_or_else(|| ModelError::Protocol {
+                        port: 0,
+                        what: format!("an echo for packet {} that is not outstanding", symbol.seq),
+                    })?;
+                let p = self.source.outstanding.swap_remove(i);
+                if ack {
+                    self.activity.packets_ejected += 1;
+                } else {
+                    // Retransmitted next (SCI §4.5: nacked packets "must be retransmitted
+                    // by their sources"); it keeps its creation tick.
+                    self.source.queue.push_front(Packet {
+                        ready: now + 1,
+                        ..p
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// When a node creates send packets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arrivals {
+    /// Never.
+    None,
+    /// One with this probability every cycle (Poisson arrivals, SCI §4).
+    Bernoulli(f64),
+    /// Always one waiting: the hot sender (SCI §4.3: "always tries to transmit").
+    Saturated,
+    /// This many at the start tick.
+    Batch(u32),
+}
+
+impl Node<Sci> for SciNode {
+    fn receive(&mut self, now: Tick, port: PortId, s: Symbol) -> Result<(), ModelError> {
+        self.counters[port.min(1)].received += 1;
+        self.parsing.push_back((now + PARSE_CYCLES, s));
+        Ok(())
+    }
+
+    fn step(&mut self, now: Tick, out: &mut Outbox<Symbol>) -> Result<Option<Tick>, ModelError> {
+        // The stripper's symbol this cycle; before the first arrives the ring is quiet.
+        let incoming = match self.parsing.front() {
+            Some(&(t, s)) if t <= now => {
+                self.parsing.pop_front();
+                s
+            }
+            _ => Symbol::idle(true),
+        };
+        let room = self.p.sink_symbols - self.sink_queued.min(self.p.sink_symbols);
+        let reserved = self.sink_reserved;
+        let (passed, what) = self
+            .stripper
+            .parse(incoming, |len| u32::from(len) + reserved <= room)
+            .map_err(|index| ModelError::Protocol {
+                port: 0,
+                what: format!(
+                    "symbol {index} of a packet for this node arrived out of order: {incoming:?}"
+                ),
+            })?;
+        if let Stripped::Target {
+            symbol,
+            accepted: true,
+        } = what
+            && symbol.index == 0
+        {
+            self.sink_reserved += u32::from(symbol.len);
+        }
+        self.stripped(now, what)?;
+        if self.sink_queued > 0 && self.rng.random_bool(self.p.sink_rate.clamp(0.0, 1.0)) {
+            self.sink_queued -= 1;
+        }
+        self.generate(now);
+        self.source.now = now;
+        let injected = self.source.injected;
+        let sym =
+            self.tx
+                .cycle(passed, &mut self.source)
+                .ok_or_else(|| ModelError::FlowControl {
+                    port: 0,
+                    what: format!(
+                        "the ring buffer overflowed its {} symbols",
+                        self.tx.ring_capacity
+                    ),
+                })?;
+        self.activity.packets_injected += self.source.injected - injected;
+        if !sym.is_idle() {
+            self.activity.tokens_moved += 1;
+        }
+        out.send(OUT, sym, now + 1);
+        self.counters[OUT].sent += 1;
+        out.activity.add(&self.activity);
+        self.activity = Activity::default();
+        Ok(Some(now + 1))
+    }
+
+    fn port_counters(&self, port: PortId) -> SciCounters {
+        SciCounters {
+            ring_buffer: self.tx.ring_len() as u64,
+            ring_capacity: self.tx.ring_capacity as u64,
+            ..self.counters[port.min(1)]
+        }
+    }
+
+    /// An SCI node never waits for another: it outputs a symbol every cycle.
+    fn waits(&self) -> Vec<Wait> {
+        Vec::new()
+    }
+
+    fn terminal_stats(&self) -> Option<&TerminalStats> {
+        Some(&self.stats)
+    }
+}

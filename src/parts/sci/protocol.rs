@@ -1,0 +1,184 @@
+//! The SCI link protocol (SCI §2.1-2.2): a 16-bit symbol on every link every 2 ns cycle,
+//! whether it carries part of a send packet, part of an echo packet, or an idle whose go
+//! bit is the ring's flow control. There is no link-level flow control ("messages are
+//! guaranteed to be accepted by all nodes that they pass through", SCI §2): the only link
+//! invariants are conservation and the ring buffer's bound.
+
+use crate::model::{LinkProtocol, Violation};
+use crate::time::Tick;
+
+/// What one symbol is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// An idle symbol; `go` set makes it a go-idle, clear a stop-idle (SCI §2.2).
+    Idle {
+        /// The go bit.
+        go: bool,
+    },
+    /// Symbol `index` of a send packet of `len` symbols.
+    Send,
+    /// Symbol `index` of the 4-symbol echo of a send packet; `ack` false is a nack (the
+    /// target's sink queue had no room, SCI §4.5).
+    Echo {
+        /// Accepted by the target.
+        ack: bool,
+    },
+}
+
+/// One 16-bit symbol on an SCI link. Packet symbols carry the packet's identity
+/// (emulator metadata, no wire cost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// Idle, send or echo.
+    pub kind: SymbolKind,
+    /// Node that sent the send packet (for an echo: the node it returns to).
+    pub src: u32,
+    /// Node the send packet is for (for an echo: the node that stripped it).
+    pub dst: u32,
+    /// The send packet's number at its source (0, 1, 2, …).
+    pub seq: u32,
+    /// Position of this symbol in its packet.
+    pub index: u16,
+    /// Symbols of the send packet (without its separator idle).
+    pub len: u16,
+    /// Tick the send packet was created at its source.
+    pub created: Tick,
+}
+
+impl Symbol {
+    /// An idle symbol.
+    pub const fn idle(go: bool) -> Symbol {
+        Symbol {
+            kind: SymbolKind::Idle { go },
+            src: 0,
+            dst: 0,
+            seq: 0,
+            index: 0,
+            len: 0,
+            created: 0,
+        }
+    }
+
+    /// True for an idle symbol.
+    pub const fn is_idle(&self) -> bool {
+        matches!(self.kind, SymbolKind::Idle { .. })
+    }
+
+    /// True for a go-idle.
+    pub const fn is_go_idle(&self) -> bool {
+        matches!(self.kind, SymbolKind::Idle { go: true })
+    }
+
+    /// True for the last symbol of its packet (send: `len − 1`; echo: 3).
+    pub const fn is_last(&self) -> bool {
+        match self.kind {
+            SymbolKind::Idle { .. } => false,
+            SymbolKind::Send => self.index + 1 == self.len,
+            SymbolKind::Echo { .. } => self.index + 1 == ECHO_SYMBOLS,
+        }
+    }
+}
+
+/// Symbols of an echo packet: "Echo packets are 8 bytes long" (SCI §2.1), 16-bit symbols.
+pub const ECHO_SYMBOLS: u16 = 4;
+
+/// What one SCI port has counted since reset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SciCounters {
+    /// Symbols sent on this port.
+    pub sent: u64,
+    /// Symbols received on this port.
+    pub received: u64,
+    /// Symbols in the node's ring buffer now (counted at every port of the node).
+    pub ring_buffer: u64,
+    /// The ring buffer's capacity in symbols.
+    pub ring_capacity: u64,
+}
+
+/// The SCI ring protocol (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sci;
+
+impl LinkProtocol for Sci {
+    type Token = Symbol;
+    type Counters = SciCounters;
+    const NAME: &'static str = "SCI";
+
+    fn check_direction(
+        a: &SciCounters,
+        b: &SciCounters,
+        in_flight_ab: u64,
+        _in_flight_ba: u64,
+    ) -> Result<(), Violation> {
+        let on_wire = a.sent.checked_sub(b.received).ok_or_else(|| {
+            Violation(format!(
+                "{} symbols received but only {} sent (duplication)",
+                b.received, a.sent
+            ))
+        })?;
+        if on_wire != in_flight_ab {
+            return Err(Violation(format!(
+                "{on_wire} symbols sent and not received, but {in_flight_ab} on the wire (symbols lost or duplicated)"
+            )));
+        }
+        if b.ring_buffer > b.ring_capacity {
+            return Err(Violation(format!(
+                "the receiver's ring buffer holds {} symbols, more than its {}",
+                b.ring_buffer, b.ring_capacity
+            )));
+        }
+        Ok(())
+    }
+
+    /// An SCI node outputs a symbol every cycle and never refuses one, so no wait is
+    /// permanent: a ring can starve a node but not deadlock (SCI §2).
+    fn blocked_for_good(_tx: &SciCounters, _rx: &SciCounters) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_check_sees_lost_symbols_and_an_overfull_ring_buffer() {
+        let a = SciCounters {
+            sent: 10,
+            ..Default::default()
+        };
+        let b = SciCounters {
+            received: 8,
+            ring_buffer: 3,
+            ring_capacity: 9,
+            ..Default::default()
+        };
+        assert_eq!(Sci::check_direction(&a, &b, 2, 0), Ok(()));
+        assert!(
+            Sci::check_direction(&a, &b, 3, 0).is_err(),
+            "one duplicated"
+        );
+        let over = SciCounters {
+            ring_buffer: 10,
+            ..b
+        };
+        assert!(Sci::check_direction(&a, &over, 2, 0).is_err());
+    }
+
+    #[test]
+    fn a_packet_ends_at_its_last_symbol() {
+        let mut s = Symbol {
+            kind: SymbolKind::Send,
+            len: 8,
+            index: 7,
+            ..Symbol::idle(false)
+        };
+        assert!(s.is_last());
+        s.index = 6;
+        assert!(!s.is_last());
+        s.kind = SymbolKind::Echo { ack: true };
+        s.index = 3;
+        assert!(s.is_last());
+        assert!(Symbol::idle(true).is_go_idle() && !Symbol::idle(false).is_go_idle());
+    }
+}

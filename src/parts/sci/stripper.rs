@@ -1,0 +1,256 @@
+//! The stripper (SCI §2.1-2.2, Figure 1): the input parser of an SCI node. It passes
+//! idles and passing packets to the transmitter stage, strips the send packets for this
+//! node (replacing their last four symbols by an echo) and removes the echoes that
+//! return to it, filling the freed slots with idles.
+
+use super::protocol::{ECHO_SYMBOLS, Symbol, SymbolKind};
+
+/// What the stripper did with one incoming symbol, besides what it hands on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stripped {
+    /// Nothing for this node.
+    Nothing,
+    /// A symbol of a send packet for this node arrived; `accepted` says whether the
+    /// packet got sink-queue space (decided at its first symbol).
+    Target {
+        /// The symbol.
+        symbol: Symbol,
+        /// The packet was accepted.
+        accepted: bool,
+    },
+    /// The last symbol of an echo for a packet this node sent arrived.
+    Echo {
+        /// The echo's last symbol (its `seq` names the packet).
+        symbol: Symbol,
+        /// The target accepted the packet.
+        ack: bool,
+    },
+}
+
+/// The stripper's state.
+#[derive(Clone, Debug)]
+pub struct Stripper {
+    /// This node's id.
+    me: u32,
+    /// Go-bit extension: a go-idle was emitted and no packet symbol since (SCI §2.2:
+    /// "Whenever the stripper emits a go-idle, it continues to emit go-idles until the
+    /// next packet boundary").
+    go_latch: bool,
+    /// The go bit of the idle that directly preceded the packet being stripped (SCI
+    /// §2.2: "it fills the empty slots with whatever kind of idle directly preceded the
+    /// stripped packet").
+    before_packet: bool,
+    /// Whether the send packet now being stripped was accepted.
+    accepted: bool,
+    /// The index the next symbol of a packet for this node must have (0: none begun).
+    expect: u16,
+}
+
+impl Stripper {
+    /// The stripper of node `me`.
+    pub fn new(me: u32) -> Stripper {
+        Stripper {
+            me,
+            go_latch: false,
+            before_packet: true,
+            accepted: false,
+            expect: 0,
+        }
+    }
+
+    /// Parses `s`; `has_room(len)` says whether the sink queue can take a send packet of
+    /// `len` symbols now. Returns the symbol handed to the transmitter stage and what
+    /// was stripped, or the symbol's index if a packet for this node arrived with its
+    /// symbols out of order or interleaved (a protocol error upstream).
+    pub fn parse(
+        &mut self,
+        s: Symbol,
+        has_room: impl FnOnce(u16) -> bool,
+    ) -> Result<(Symbol, Stripped), u16> {
+        let mine = match s.kind {
+            SymbolKind::Send => s.dst == self.me,
+            SymbolKind::Echo { .. } => s.src == self.me,
+            SymbolKind::Idle { .. } => false,
+        };
+        if mine {
+            if s.index != self.expect {
+                return Err(s.index);
+            }
+            self.expect = if s.is_last() { 0 } else { s.index + 1 };
+        } else if self.expect != 0 {
+            return Err(s.index);
+        }
+        Ok(match s.kind {
+            SymbolKind::Idle { go } => {
+                let go = go || self.go_latch;
+                self.go_latch = go;
+                self.before_packet = go;
+                (Symbol::idle(go), Stripped::Nothing)
+            }
+            SymbolKind::Send if s.dst == self.me => {
+                if s.index == 0 {
+                    self.accepted = has_room(s.len);
+                }
+                let accepted = self.accepted;
+                let echo_from = s.len.saturating_sub(ECHO_SYMBOLS);
+                let out = if s.index >= echo_from {
+                    self.go_latch = false;
+                    Symbol {
+                        kind: SymbolKind::Echo { ack: accepted },
+                        index: s.index - echo_from,
+                        ..s
+                    }
+                } else {
+                    self.fill()
+                };
+                (
+                    out,
+                    Stripped::Target {
+                        symbol: s,
+                        accepted,
+                    },
+                )
+            }
+            SymbolKind::Echo { ack } if s.src == self.me => {
+                let out = self.fill();
+                let what = if s.is_last() {
+                    Stripped::Echo { symbol: s, ack }
+                } else {
+                    Stripped::Nothing
+                };
+                (out, what)
+            }
+            SymbolKind::Send | SymbolKind::Echo { .. } => {
+                self.go_latch = false;
+                (s, Stripped::Nothing)
+            }
+        })
+    }
+
+    /// An idle for a freed slot: the kind that preceded the stripped packet, extended.
+    fn fill(&mut self) -> Symbol {
+        let go = self.before_packet || self.go_latch;
+        self.go_latch = go;
+        Symbol::idle(go)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn send(src: u32, dst: u32, index: u16, len: u16) -> Symbol {
+        Symbol {
+            kind: SymbolKind::Send,
+            src,
+            dst,
+            seq: 9,
+            index,
+            len,
+            created: 0,
+        }
+    }
+
+    #[test]
+    fn a_packet_for_this_node_becomes_idles_then_a_four_symbol_echo() {
+        let mut st = Stripper::new(2);
+        st.parse(Symbol::idle(false), |_| true).unwrap();
+        let outs: Vec<Symbol> = (0..8)
+            .map(|i| st.parse(send(0, 2, i, 8), |len| len == 8).unwrap().0)
+            .collect();
+        assert!(
+            outs[..4].iter().all(|s| *s == Symbol::idle(false)),
+            "{outs:?}"
+        );
+        for (k, s) in outs[4..].iter().enumerate() {
+            assert_eq!(s.kind, SymbolKind::Echo { ack: true });
+            assert_eq!((s.index, s.src, s.dst, s.seq), (k as u16, 0, 2, 9));
+        }
+    }
+
+    #[test]
+    fn a_full_sink_queue_nacks_the_whole_packet() {
+        let mut st = Stripper::new(1);
+        let (_, first) = st.parse(send(0, 1, 0, 8), |_| false).unwrap();
+        assert!(matches!(
+            first,
+            Stripped::Target {
+                accepted: false,
+                ..
+            }
+        ));
+        let outs: Vec<Symbol> = (1..8)
+            .map(|i| st.parse(send(0, 1, i, 8), |_| true).unwrap().0)
+            .collect();
+        assert_eq!(
+            outs[6].kind,
+            SymbolKind::Echo { ack: false },
+            "decided at the header"
+        );
+    }
+
+    #[test]
+    fn go_bits_extend_to_the_next_packet_boundary_and_fill_stripped_slots() {
+        let mut st = Stripper::new(3);
+        assert!(
+            st.parse(Symbol::idle(true), |_| true)
+                .unwrap()
+                .0
+                .is_go_idle()
+        );
+        assert!(
+            st.parse(Symbol::idle(false), |_| true)
+                .unwrap()
+                .0
+                .is_go_idle(),
+            "a stop-idle after a go-idle is extended"
+        );
+        // A packet for this node: its freed slots take the idle kind before it (go).
+        assert!(st.parse(send(1, 3, 0, 8), |_| true).unwrap().0.is_go_idle());
+        // A passing packet is a boundary: after it, a stop-idle stays a stop-idle.
+        let mut st = Stripper::new(3);
+        st.parse(Symbol::idle(true), |_| true).unwrap();
+        let (p, _) = st.parse(send(1, 2, 0, 1), |_| true).unwrap();
+        assert_eq!(p.kind, SymbolKind::Send);
+        assert!(
+            !st.parse(Symbol::idle(false), |_| true)
+                .unwrap()
+                .0
+                .is_go_idle()
+        );
+    }
+
+    #[test]
+    fn a_packet_for_this_node_must_arrive_whole_and_in_order() {
+        let mut st = Stripper::new(2);
+        st.parse(send(0, 2, 0, 8), |_| true).unwrap();
+        assert_eq!(
+            st.parse(send(0, 2, 2, 8), |_| true).unwrap_err(),
+            2,
+            "symbol 1 lost"
+        );
+        let mut st = Stripper::new(2);
+        st.parse(send(0, 2, 0, 8), |_| true).unwrap();
+        assert!(
+            st.parse(Symbol::idle(true), |_| true).is_err(),
+            "an idle inside a packet"
+        );
+    }
+
+    #[test]
+    fn an_echo_returning_home_is_removed_and_reported_at_its_last_symbol() {
+        let mut st = Stripper::new(0);
+        st.parse(Symbol::idle(true), |_| true).unwrap();
+        let echo = |index| Symbol {
+            kind: SymbolKind::Echo { ack: false },
+            index,
+            ..send(0, 2, 0, 8)
+        };
+        for i in 0..3 {
+            let (out, what) = st.parse(echo(i), |_| true).unwrap();
+            assert!(out.is_idle() && what == Stripped::Nothing);
+        }
+        let (_, what) = st.parse(echo(3), |_| true).unwrap();
+        assert!(matches!(what, Stripped::Echo { ack: false, .. }));
+    }
+}

@@ -1,0 +1,336 @@
+//! The transmitter stage of an SCI node (SCI §2.1-2.2, Figure 1): each cycle it puts one
+//! symbol on the output link, from the stripper, from the source packet being sent, or
+//! from the ring (bypass) buffer, and it carries out go-bit flow control.
+//!
+//! Decisions where SCI leaves a choice (all written down in the part's documentation):
+//! - A source packet may start in the cycle right after the transmitter *output* a
+//!   go-idle, when the stripper is not in the middle of a passing packet (SCI §2.2: "A
+//!   node may *only* transmit a source packet immediately following a go-idle"; §2.1:
+//!   not while "transmitting a packet from the stripper"). If a passing packet's first
+//!   symbol arrives in that cycle, the source packet goes first and the passing packet
+//!   into the ring buffer (§2.1).
+//! - The saved go bit is the OR of the go bits of every idle the stripper hands over from
+//!   the start of a source transmission to the postpended idle that releases it.
+//! - The ring buffer stores passing packet symbols and one separator idle after each
+//!   packet; further idles are not stored (their go bits enter the saved OR), so the
+//!   buffer drains in gaps (§2.1). A stored separator is sent as a stop-idle, except the
+//!   last one of a recovery stage, which is the postpending idle that releases the saved
+//!   go bit (§2.2).
+
+use super::protocol::Symbol;
+use std::collections::VecDeque;
+
+/// What the transmitter is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Passing the stripper's symbols straight to the output link.
+    Pass,
+    /// Sending a source packet; `next` symbols of it have gone.
+    Source {
+        /// Symbols already sent.
+        next: u16,
+    },
+    /// The source packet has gone; its postpended idle goes now.
+    Postpend,
+    /// Draining the ring buffer before another source packet may go (§2.1).
+    Recovery,
+}
+
+/// The transmitter's state.
+#[derive(Clone, Debug)]
+pub struct Transmitter {
+    /// What it is doing.
+    pub mode: Mode,
+    /// The ring (bypass) buffer.
+    ring: VecDeque<Symbol>,
+    /// Most symbols the ring buffer holds.
+    pub ring_capacity: usize,
+    /// The inclusive OR of the go bits received during transmission and recovery.
+    saved_go: bool,
+    /// The last symbol output was a go-idle.
+    last_go_idle: bool,
+    /// The stripper's last symbol handed over was a packet symbol that was not its
+    /// packet's last: a passing packet is going through.
+    mid_packet: bool,
+    /// Go bits are honoured: a source packet may start only after a go-idle. Off, it may
+    /// start whenever the ring buffer is empty and no passing packet is going through.
+    flow_control: bool,
+}
+
+/// What the transmitter asks of the source queue in a cycle.
+pub trait Source {
+    /// A packet (its symbol count) may start now, if the source has one ready.
+    fn ready(&mut self) -> Option<u16>;
+    /// Symbol `index` of the packet being sent.
+    fn symbol(&mut self, index: u16) -> Symbol;
+}
+
+impl Transmitter {
+    /// An idle transmitter whose ring buffer holds `ring_capacity` symbols, with or
+    /// without go-bit flow control. At reset the ring is quiet, so the transmitter
+    /// counts as having just sent a go-idle.
+    pub fn new(ring_capacity: usize, flow_control: bool) -> Transmitter {
+        Transmitter {
+            mode: Mode::Pass,
+            ring: VecDeque::with_capacity(ring_capacity),
+            ring_capacity,
+            saved_go: false,
+            last_go_idle: true,
+            mid_packet: false,
+            flow_control,
+        }
+    }
+
+    /// Symbols in the ring buffer.
+    pub fn ring_len(&self) -> usize {
+        self.ring.len()
+    }
+
+    /// Takes `s` from the stripper while the output is busy: packet symbols (and one
+    /// separator idle after a packet) into the ring buffer, idles' go bits into the OR.
+    /// Returns false if the ring buffer overflowed.
+    fn absorb(&mut self, s: Symbol) -> bool {
+        if s.is_idle() {
+            self.saved_go |= s.is_go_idle();
+            if self.ring.back().is_some_and(|b| !b.is_idle()) {
+                self.ring.push_back(Symbol::idle(false));
+            }
+        } else {
+            self.ring.push_back(s);
+        }
+        self.ring.len() <= self.ring_capacity
+    }
+
+    /// One cycle: `s` is the stripper's symbol. Returns the symbol output on the link, or
+    /// `None` if the ring buffer overflowed (a model error: its capacity is too small).
+    pub fn cycle(&mut self, s: Symbol, source: &mut impl Source) -> Option<Symbol> {
+        let passing_continues = self.mid_packet;
+        self.mid_packet = !s.is_idle() && !s.is_last();
+        let out = match self.mode {
+            Mode::Pass => {
+                let may_start = (self.last_go_idle || !self.flow_control) && !passing_continues;
+                match may_start.then(|| source.ready()).flatten() {
+                    Some(len) => {
+                        self.saved_go = false;
+                        if !self.absorb(s) {
+                            return None;
+                        }
+                        self.mode = if len > 1 {
+                            Mode::Source { next: 1 }
+                        } else {
+                            Mode::Postpend
+                        };
+                        source.symbol(0)
+                    }
+                    None => s,
+                }
+            }
+            Mode::Source { next } => {
+                if !self.absorb(s) {
+                    return None;
+                }
+                let sym = source.symbol(next);
+                self.mode = if sym.is_last() {
+                    Mode::Postpend
+                } else {
+                    Mode::Source { next: next + 1 }
+                };
+                sym
+            }
+            Mode::Postpend => {
+                if !self.absorb(s) {
+                    return None;
+                }
+                if self.ring.is_empty() {
+                    self.mode = Mode::Pass;
+                    Symbol::idle(self.saved_go)
+                } else {
+                    self.mode = Mode::Recovery;
+                    Symbol::idle(false)
+                }
+            }
+            Mode::Recovery => {
+                // The head leaves before the stripper's symbol comes in, so the buffer
+                // never holds more than it did when recovery began. If the buffer was
+                // empty, the stripper's symbol goes straight through it.
+                let head = self.ring.pop_front();
+                if !self.absorb(s) {
+                    return None;
+                }
+                match head.or_else(|| self.ring.pop_front()) {
+                    Some(h) if !h.is_idle() => h,
+                    Some(_) if !self.ring.is_empty() => Symbol::idle(false),
+                    // The ring buffer is drained: this idle is the postpending idle that
+                    // releases the saved go bit (§2.2).
+                    Some(_) | None => {
+                        self.mode = Mode::Pass;
+                        Symbol::idle(self.saved_go)
+                    }
+                }
+            }
+        };
+        self.last_go_idle = out.is_go_idle();
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parts::sci::protocol::SymbolKind;
+
+    /// One packet of `len` symbols, ready once `ready` is set.
+    struct One {
+        len: u16,
+        ready: bool,
+    }
+
+    impl Source for One {
+        fn ready(&mut self) -> Option<u16> {
+            self.ready.then_some(self.len)
+        }
+        fn symbol(&mut self, index: u16) -> Symbol {
+            if index + 1 == self.len {
+                self.ready = false;
+            }
+            Symbol {
+                kind: SymbolKind::Send,
+                src: 0,
+                dst: 1,
+                seq: 0,
+                index,
+                len: self.len,
+                created: 0,
+            }
+        }
+    }
+
+    fn passing(index: u16, len: u16) -> Symbol {
+        Symbol {
+            kind: SymbolKind::Send,
+            src: 5,
+            dst: 6,
+            seq: 1,
+            index,
+            len,
+            created: 0,
+        }
+    }
+
+    /// Runs `inputs` through `tx`; returns the outputs.
+    fn feed(tx: &mut Transmitter, src: &mut One, inputs: &[Symbol]) -> Vec<Symbol> {
+        inputs
+            .iter()
+            .map(|&s| tx.cycle(s, src).expect("no overflow"))
+            .collect()
+    }
+
+    #[test]
+    fn with_flow_control_a_packet_starts_only_after_a_go_idle() {
+        let mut tx = Transmitter::new(9, true);
+        let mut src = One {
+            len: 4,
+            ready: false,
+        };
+        // The ring sends stop-idles: they pass, and the ready packet waits.
+        feed(&mut tx, &mut src, &[Symbol::idle(false)]);
+        src.ready = true;
+        let out = feed(
+            &mut tx,
+            &mut src,
+            &[Symbol::idle(false), Symbol::idle(true)],
+        );
+        assert_eq!(out, vec![Symbol::idle(false), Symbol::idle(true)]);
+        // The go-idle just went out: the packet takes the next slot.
+        let out = feed(&mut tx, &mut src, &[Symbol::idle(false); 5]);
+        let kinds: Vec<_> = out.iter().map(|s| (s.kind, s.index)).collect();
+        assert_eq!(kinds[0], (SymbolKind::Send, 0));
+        assert_eq!(kinds[3], (SymbolKind::Send, 3));
+        // Only stop-idles came in during the packet: the postpended idle is a stop-idle.
+        assert_eq!(out[4], Symbol::idle(false));
+        // Without flow control it would have gone at once.
+        let mut tx = Transmitter::new(9, false);
+        let mut src = One {
+            len: 4,
+            ready: true,
+        };
+        tx.last_go_idle = false;
+        let out = feed(&mut tx, &mut src, &[Symbol::idle(false)]);
+        assert_eq!(out[0].kind, SymbolKind::Send);
+    }
+
+    #[test]
+    fn the_postpended_idle_carries_the_or_of_the_go_bits_received() {
+        let mut tx = Transmitter::new(9, true);
+        let mut src = One {
+            len: 3,
+            ready: true,
+        };
+        let ins = [
+            Symbol::idle(false),
+            Symbol::idle(true),
+            Symbol::idle(false),
+            Symbol::idle(false),
+        ];
+        let out = feed(&mut tx, &mut src, &ins);
+        assert_eq!(
+            out[3],
+            Symbol::idle(true),
+            "a go bit was received during the packet"
+        );
+        assert_eq!(tx.mode, Mode::Pass);
+    }
+
+    #[test]
+    fn a_passing_packet_waits_in_the_ring_buffer_and_recovery_sends_stop_idles() {
+        let mut tx = Transmitter::new(9, true);
+        let mut src = One {
+            len: 3,
+            ready: true,
+        };
+        // A 2-symbol passing packet arrives with the source packet's first symbol: the
+        // source goes first (SCI §2.1) and the passing packet is buffered.
+        let mut ins = vec![passing(0, 2), passing(1, 2), Symbol::idle(true)];
+        ins.extend([Symbol::idle(false); 4]);
+        let out = feed(&mut tx, &mut src, &ins);
+        let kinds: Vec<_> = out.iter().map(|s| (s.kind, s.src, s.index)).collect();
+        assert_eq!(
+            kinds[0..3],
+            [
+                (SymbolKind::Send, 0, 0),
+                (SymbolKind::Send, 0, 1),
+                (SymbolKind::Send, 0, 2)
+            ]
+        );
+        // The buffer filled, so the postpended idle is a stop-idle and recovery drains
+        // the passing packet, then releases the saved go bit (a go-idle came in).
+        assert_eq!(out[3], Symbol::idle(false));
+        assert_eq!(
+            kinds[4..6],
+            [(SymbolKind::Send, 5, 0), (SymbolKind::Send, 5, 1)]
+        );
+        assert_eq!(
+            out[6],
+            Symbol::idle(true),
+            "the postpending idle releases the saved go bit"
+        );
+        assert_eq!(tx.mode, Mode::Pass);
+        assert_eq!(tx.ring_len(), 0);
+    }
+
+    #[test]
+    fn no_source_packet_starts_inside_a_passing_packet() {
+        let mut tx = Transmitter::new(9, true);
+        let mut src = One {
+            len: 3,
+            ready: false,
+        };
+        feed(&mut tx, &mut src, &[Symbol::idle(true), passing(0, 3)]);
+        src.ready = true;
+        let out = feed(&mut tx, &mut src, &[passing(1, 3), passing(2, 3)]);
+        assert!(
+            out.iter().all(|s| s.src == 5),
+            "the passing packet goes on: {out:?}"
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! The SCI ring node on a ring, through the engines (SCI §2, §4): zero-load latency is
+//! exactly the paper's fixed costs, nacked packets are retransmitted and delivered once,
+//! and every engine and thread count gives the same run.
+
+use emu::engine::{self, RunControl, RunOutcome};
+use emu::network::{SciRing, sci_ring};
+use emu::parts::sci::{ADDRESS_SYMBOLS, Arrivals, DATA_SYMBOLS, SciTraffic};
+use emu::terminal::TerminalStats;
+use emu::traffic::Destination;
+
+fn ring(nodes: u32, flow_control: bool, sink_rate: f64) -> SciRing {
+    SciRing {
+        nodes,
+        flow_control,
+        active_buffers: None,
+        sink_rate,
+        start: 10,
+        window: (10, 20_000),
+        drain: 1_000_000,
+        seed: 3,
+    }
+}
+
+fn quiet() -> SciTraffic {
+    SciTraffic {
+        arrivals: Arrivals::None,
+        destination: Destination::Fixed(0),
+        data_fraction: 0.2,
+        address_symbols: ADDRESS_SYMBOLS,
+        data_symbols: DATA_SYMBOLS,
+    }
+}
+
+fn run(r: &SciRing, traffic: impl Fn(u32) -> SciTraffic) -> RunOutcome {
+    let net = sci_ring(r, traffic).expect("a valid ring");
+    let mut ctl = RunControl::for_plan(&net);
+    ctl.check = true;
+    engine::sequential::run(&net, &ctl, None).expect("the ring runs")
+}
+
+fn total(o: &RunOutcome) -> TerminalStats {
+    TerminalStats::total(&o.terminals)
+}
+
+#[test]
+fn zero_load_latency_is_one_queue_cycle_four_per_hop_and_the_packet_length() {
+    // SCI §4: 4 cycles per node traversed, one to queue, the length to consume.
+    for (d, data) in [(1, false), (2, false), (3, false), (1, true), (3, true)] {
+        let r = ring(4, true, 1.0);
+        let o = run(&r, |i| {
+            if i == 0 {
+                SciTraffic {
+                    arrivals: Arrivals::Batch(1),
+                    destination: Destination::Fixed(d),
+                    data_fraction: if data { 1.0 } else { 0.0 },
+                    ..quiet()
+                }
+            } else {
+                quiet()
+            }
+        });
+        let t = total(&o);
+        assert_eq!(t.counters.delivered, 1, "to node {d}");
+        let len = u64::from(if data { DATA_SYMBOLS } else { ADDRESS_SYMBOLS });
+        assert_eq!(
+            t.message_latency.min,
+            1 + 4 * u64::from(d) + len,
+            "to node {d}, {len} symbols"
+        );
+        assert_eq!(o.activity.packets_ejected, 1, "its echo came back");
+    }
+}
+
+#[test]
+fn a_slow_sink_nacks_and_every_packet_is_still_delivered_once() {
+    // Node 0 sends 6 data packets back to back to node 1, whose sink queue holds one
+    // packet and drains at 0.2 symbols per cycle: the later ones are nacked and retried.
+    let r = ring(4, true, 0.2);
+    let o = run(&r, |i| {
+        if i == 0 {
+            SciTraffic {
+                arrivals: Arrivals::Batch(6),
+                destination: Destination::Fixed(1),
+                data_fraction: 1.0,
+                ..quiet()
+            }
+        } else {
+            quiet()
+        }
+    });
+    let t = total(&o);
+    assert_eq!(t.counters.delivered, 6);
+    assert_eq!(o.activity.packets_injected, 6);
+    assert_eq!(o.activity.packets_ejected, 6);
+    // Each delivery moves 40 send symbols one hop and 4 echo symbols three hops; more
+    // than 6 × 52 symbol-hops means nacked packets were sent again.
+    assert!(
+        o.activity.tokens_moved > 6 * 52,
+        "no retry: {}",
+        o.activity.tokens_moved
+    );
+    let back_to_back = 1 + 4 + u64::from(DATA_SYMBOLS) + 5 * (u64::from(DATA_SYMBOLS) + 1);
+    assert!(
+        t.message_latency.max > back_to_back,
+        "retries cost time: {} ≤ {back_to_back}",
+        t.message_latency.max
+    );
+}
+
+fn outcome_text(o: &RunOutcome) -> String {
+    let mut s = format!(
+        "end {} {:?} windows {} runs {}\n",
+        o.end_tick, o.activity, o.windows, o.node_runs
+    );
+    for (i, t) in o.terminals.iter().enumerate() {
+        let m = &t.message_latency;
+        s.push_str(&format!(
+            "{i} {:?} {} {} {}\n",
+            t.counters,
+            m.count(),
+            m.mean(),
+            m.quantile(0.99)
+        ));
+    }
+    s
+}
+
+#[test]
+fn a_loaded_ring_with_flow_control_runs_identically_on_every_engine() {
+    let r = SciRing {
+        window: (10, 6_000),
+        ..ring(8, true, 0.8)
+    };
+    let traffic = |_| SciTraffic {
+        arrivals: Arrivals::Bernoulli(0.02),
+        destination: Destination::Uniform { terminals: 8 },
+        ..quiet()
+    };
+    let net = sci_ring(&r, traffic).expect("a valid ring");
+    let mut ctl = RunControl::for_plan(&net);
+    ctl.check = true;
+    let reference = engine::sequential::run(&net, &ctl, None).expect("sequential");
+    assert!(reference.complete);
+    assert!(
+        total(&reference).counters.delivered > 500,
+        "{}",
+        outcome_text(&reference)
+    );
+    let want = outcome_text(&reference);
+    for threads in [2, 3] {
+        let o = engine::sharded::run(&net, &ctl, threads, None).expect("sharded");
+        assert_eq!(outcome_text(&o), want, "sharded on {threads} threads");
+    }
+    let o = engine::actors::run(&net, &ctl, 2, None).expect("actors");
+    assert_eq!(outcome_text(&o), want, "actors on 2 threads");
+}
