@@ -177,6 +177,7 @@ impl SciNode {
         self.stats.counters.created += 1;
         if self.measured(now) {
             self.stats.counters.measured_created += 1;
+            self.stats.counters.bytes_offered_in_window += 2 * u64::from(len);
             self.activity.obligations_opened += 1;
         }
     }
