@@ -41,3 +41,20 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     /// whose every link is blocked for good is a permanent (partial) deadlock.
     fn blocked_for_good(tx: &Self::Counters, rx: &Self::Counters) -> bool;
 }
+
+/// Conservation on one link direction A→B: what A sent and B has not received must be
+/// exactly what the engine holds in flight. Returns that count; `noun` names the tokens
+/// in messages ("symbols", "balls").
+pub fn conserved(sent: u64, received: u64, in_flight: u64, noun: &str) -> Result<u64, Violation> {
+    let on_wire = sent.checked_sub(received).ok_or_else(|| {
+        Violation(format!(
+            "{received} {noun} received but only {sent} sent (duplication)"
+        ))
+    })?;
+    if on_wire != in_flight {
+        return Err(Violation(format!(
+            "{on_wire} {noun} sent and not received, but {in_flight} on the wire ({noun} lost or duplicated)"
+        )));
+    }
+    Ok(on_wire)
+}

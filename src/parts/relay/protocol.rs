@@ -2,6 +2,7 @@
 //! tokens: the only rule is conservation (every ball sent arrives exactly once), and
 //! a receiver never holds more balls than its part says it can.
 
+use crate::model::protocol::conserved;
 use crate::model::{LinkProtocol, Violation};
 use crate::time::Tick;
 
@@ -45,17 +46,7 @@ impl LinkProtocol for Relay {
         in_flight_ab: u64,
         _in_flight_ba: u64,
     ) -> Result<(), Violation> {
-        let on_wire = a.sent.checked_sub(b.received).ok_or_else(|| {
-            Violation(format!(
-                "{} balls received but only {} sent (duplication)",
-                b.received, a.sent
-            ))
-        })?;
-        if on_wire != in_flight_ab {
-            return Err(Violation(format!(
-                "{on_wire} balls sent and not received, but {in_flight_ab} on the wire (balls lost or duplicated)"
-            )));
-        }
+        conserved(a.sent, b.received, in_flight_ab, "balls")?;
         if b.held > b.capacity {
             return Err(Violation(format!(
                 "the receiver holds {} balls, more than its {}",

@@ -4,6 +4,7 @@
 //! guaranteed to be accepted by all nodes that they pass through", SCI §2): the only link
 //! invariants are conservation and the ring buffer's bound.
 
+use crate::model::protocol::conserved;
 use crate::model::{LinkProtocol, Violation};
 use crate::time::Tick;
 
@@ -110,17 +111,7 @@ impl LinkProtocol for Sci {
         in_flight_ab: u64,
         _in_flight_ba: u64,
     ) -> Result<(), Violation> {
-        let on_wire = a.sent.checked_sub(b.received).ok_or_else(|| {
-            Violation(format!(
-                "{} symbols received but only {} sent (duplication)",
-                b.received, a.sent
-            ))
-        })?;
-        if on_wire != in_flight_ab {
-            return Err(Violation(format!(
-                "{on_wire} symbols sent and not received, but {in_flight_ab} on the wire (symbols lost or duplicated)"
-            )));
-        }
+        conserved(a.sent, b.received, in_flight_ab, "symbols")?;
         if b.ring_buffer > b.ring_capacity {
             return Err(Violation(format!(
                 "the receiver's ring buffer holds {} symbols, more than its {}",
