@@ -493,7 +493,7 @@ mod tests {
     fn a_switch_without_a_routing_view_is_an_error_never_acyclic() {
         let mut n = net("kind = \"grid\"\nside = 2");
         let table = crate::routing::table::from_fn(4, |_| RouteAction::Output(0));
-        let ports = n.nodes()[3].ports;
+        let ports = n.nodes()[3].ports();
         n.replace_part(3, Arc::new(Opaque(switch(ports, table))));
         let e = Cdg::build(&n).expect_err("an opaque switch cannot be analysed");
         assert!(
@@ -561,7 +561,7 @@ mod tests {
         // Switch 0 is at x 0, y 0: its -x link (port 2) is an unused edge link.
         let set = |n: &mut Network, action: RouteAction| {
             let table = crate::routing::table::from_fn(4, |_| action);
-            let ports = n.nodes()[0].ports;
+            let ports = n.nodes()[0].ports();
             n.replace_part(0, Arc::new(switch(ports, table)));
         };
         set(&mut n, RouteAction::Output(2));

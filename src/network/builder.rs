@@ -105,7 +105,7 @@ impl<P: LinkProtocol> Builder<P> {
         units: Units,
         run: RunPlan,
     ) -> Result<Network<P>, PlanError> {
-        let mut used: Vec<Vec<bool>> = self.nodes.iter().map(|n| vec![false; n.ports]).collect();
+        let mut used: Vec<Vec<bool>> = self.nodes.iter().map(|n| vec![false; n.ports()]).collect();
         for (i, l) in self.links.iter().enumerate() {
             if l.latency == 0 {
                 return Err(PlanError::ZeroLatency { link: i });

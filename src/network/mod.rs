@@ -62,19 +62,20 @@ pub struct NodeSpec<P: LinkProtocol = DsLink> {
     pub name: String,
     /// The part and its parameters.
     pub part: Arc<dyn Part<P>>,
-    /// Number of ports (the part's).
-    pub ports: usize,
 }
 
 impl<P: LinkProtocol> NodeSpec<P> {
     /// A node named `name` of part `part`.
     pub fn new(name: impl Into<String>, part: impl Part<P> + 'static) -> Self {
-        let ports = part.ports();
         NodeSpec {
             name: name.into(),
             part: Arc::new(part),
-            ports,
         }
+    }
+
+    /// Number of ports: the part's.
+    pub fn ports(&self) -> usize {
+        self.part.ports()
     }
 }
 
@@ -283,7 +284,7 @@ impl<P: LinkProtocol> Network<P> {
         let mut map: Vec<Vec<PortWires>> = self
             .nodes
             .iter()
-            .map(|n| vec![PortWires::default(); n.ports])
+            .map(|n| vec![PortWires::default(); n.ports()])
             .collect();
         for (i, d) in self.directions().iter().enumerate() {
             map[d.from.node][d.from.port].out = Some(i);

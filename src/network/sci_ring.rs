@@ -5,7 +5,7 @@
 use super::build::mix_seed;
 use super::{Builder, DelayUnit, Network, PlanError, RunPlan, Units};
 use crate::ids::End;
-use crate::parts::sci::{DATA_SYMBOLS, Sci, SciParams, SciTraffic};
+use crate::parts::sci::{Sci, SciParams, SciTraffic};
 use crate::time::{Tick, TimeBase};
 
 /// Symbols one SCI link direction can hold in the engines' channel: the one on the wire,
@@ -38,17 +38,21 @@ pub fn sci_ring(
     ring: &SciRing,
     traffic: impl Fn(u32) -> SciTraffic,
 ) -> Result<Network<Sci>, PlanError> {
+    let traffics: Vec<SciTraffic> = (0..ring.nodes).map(traffic).collect();
+    let longest = |t: &SciTraffic| u32::from(t.data_symbols.max(t.address_symbols));
+    // A sink queue holds the largest packet any node sends (SCI §4.5); a ring buffer
+    // holds what can arrive while the node's own longest packet and its postpended
+    // idle go out (see `parts::sci`).
+    let largest = traffics.iter().map(longest).max().unwrap_or(0);
     let mut plan = Builder::new();
-    for i in 0..ring.nodes {
-        let t = traffic(i);
-        let longest = t.data_symbols.max(t.address_symbols).max(DATA_SYMBOLS);
+    for (i, t) in (0..ring.nodes).zip(traffics) {
         let p = SciParams {
             node: i,
             flow_control: ring.flow_control,
             active_buffers: ring.active_buffers,
-            sink_symbols: u32::from(longest),
+            sink_symbols: largest,
             sink_rate: ring.sink_rate,
-            ring_buffer: u32::from(longest) + 1,
+            ring_buffer: longest(&t) + 1,
             traffic: t,
             start: ring.start,
             window: ring.window,

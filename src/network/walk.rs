@@ -37,7 +37,7 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
     /// Prepares to walk `net`.
     pub fn new(net: &'a Network<P>) -> Walker<'a, P> {
         let mut peer: Vec<Vec<Option<End>>> =
-            net.nodes().iter().map(|n| vec![None; n.ports]).collect();
+            net.nodes().iter().map(|n| vec![None; n.ports()]).collect();
         for l in net.links() {
             peer[l.a.node][l.a.port] = Some(l.b);
             peer[l.b.node][l.b.port] = Some(l.a);

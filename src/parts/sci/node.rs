@@ -64,6 +64,8 @@ impl Source for SourceQueue {
             }
             self.sending = Some(p);
         }
+        // The transmitter asks for symbol 0 only right after `ready` said the head of
+        // the queue may go, so a packet is being sent; the stand-in below is never used.
         let p = self.sending.unwrap_or(Packet {
             dst: self.me,
             seq: 0,
@@ -216,6 +218,11 @@ impl SciNode {
                 if !accepted {
                     return Ok(());
                 }
+                // Space for the whole packet is reserved at its first symbol, and each
+                // symbol then moves from reserved to queued.
+                if symbol.index == 0 {
+                    self.sink_reserved += u32::from(symbol.len);
+                }
                 self.sink_reserved = self.sink_reserved.saturating_sub(1);
                 self.sink_queued += 1;
                 if symbol.is_last() {
@@ -300,14 +307,6 @@ impl Node<Sci> for SciNode {
                     "symbol {index} of a packet for this node arrived out of order: {incoming:?}"
                 ),
             })?;
-        if let Stripped::Target {
-            symbol,
-            accepted: true,
-        } = what
-            && symbol.index == 0
-        {
-            self.sink_reserved += u32::from(symbol.len);
-        }
         self.stripped(now, what)?;
         if self.sink_queued > 0 && self.rng.random_bool(self.p.sink_rate.clamp(0.0, 1.0)) {
             self.sink_queued -= 1;
