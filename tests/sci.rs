@@ -4,7 +4,7 @@
 
 use emu::engine::{self, RunControl, RunOutcome};
 use emu::network::{SciRing, sci_ring};
-use emu::parts::sci::{ADDRESS_SYMBOLS, Arrivals, DATA_SYMBOLS, SciTraffic};
+use emu::parts::sci::{ADDRESS_SYMBOLS, Arrivals, DATA_SYMBOLS, PacketMix, SciTraffic};
 use emu::terminal::TerminalStats;
 use emu::traffic::Destination;
 
@@ -25,9 +25,8 @@ fn quiet() -> SciTraffic {
     SciTraffic {
         arrivals: Arrivals::None,
         destination: Destination::Fixed(0),
-        data_fraction: 0.2,
-        address_symbols: ADDRESS_SYMBOLS,
-        data_symbols: DATA_SYMBOLS,
+        mix: PacketMix::PAPER,
+        request_response: false,
     }
 }
 
@@ -52,7 +51,7 @@ fn zero_load_latency_is_one_queue_cycle_four_per_hop_and_the_packet_length() {
                 SciTraffic {
                     arrivals: Arrivals::Batch(1),
                     destination: Destination::Fixed(d),
-                    data_fraction: if data { 1.0 } else { 0.0 },
+                    mix: PacketMix::only(if data { DATA_SYMBOLS } else { ADDRESS_SYMBOLS }),
                     ..quiet()
                 }
             } else {
@@ -81,7 +80,7 @@ fn a_slow_sink_nacks_and_every_packet_is_still_delivered_once() {
             SciTraffic {
                 arrivals: Arrivals::Batch(6),
                 destination: Destination::Fixed(1),
-                data_fraction: 1.0,
+                mix: PacketMix::only(DATA_SYMBOLS),
                 ..quiet()
             }
         } else {

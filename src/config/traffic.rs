@@ -31,6 +31,14 @@ pub enum PatternConfig {
     /// A destination chosen uniformly at random for every message among all other
     /// terminals (INMOS ch. 7 §7.4.1).
     Uniform,
+    /// Uniform among the other terminals, except that no message goes to `node`, which
+    /// itself sends uniformly to all others: the starved-node workload of SCI §4.2 (its
+    /// Figures 6-7 use node 0).
+    Starved {
+        /// The terminal no message is sent to.
+        #[serde(default)]
+        node: u32,
+    },
     /// Perfect shuffle: destination = source address rotated left by `rotate` bits
     /// (INMOS ch. 7 §7.7; rotation 0 is the identity: every terminal sends to itself).
     Shuffle {

@@ -1,9 +1,9 @@
 //! Turns a topology and a traffic file into a validated [`Network`]. Every check that
 //! can fail names the key it is about, so the front end can point at the file line.
 
-use super::pattern::resolve;
+use super::traffic_plan::{self, traffic_err};
 use super::{Builder, DelayUnit, End, Network, NodeId, RunPlan, Units, family};
-use crate::config::traffic::{InjectionConfig, PatternConfig};
+use crate::config::traffic::InjectionConfig;
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::model::PortId;
 use crate::parts::ConfigError;
@@ -33,14 +33,6 @@ pub struct BuildError {
 pub(super) fn topo_err(key: &str, message: impl Into<String>) -> BuildError {
     BuildError {
         file: "topology",
-        key: key.into(),
-        message: message.into(),
-    }
-}
-
-fn traffic_err(key: &str, message: impl Into<String>) -> BuildError {
-    BuildError {
-        file: "traffic",
         key: key.into(),
         message: message.into(),
     }
@@ -138,20 +130,6 @@ impl Parts {
     }
 }
 
-fn us_to_ticks(key: &str, us: f64, tick_ns: f64) -> Result<Tick, BuildError> {
-    if !us.is_finite() || us < 0.0 {
-        return Err(traffic_err(
-            key,
-            format!("{us} is not a duration: give microseconds ≥ 0"),
-        ));
-    }
-    let t = (us * 1000.0 / tick_ns).round();
-    if t > 1e15 {
-        return Err(traffic_err(key, format!("{us} µs is too long")));
-    }
-    Ok(t as Tick)
-}
-
 /// Builds the plan for `topology` under `traffic` with run seed `seed`.
 pub fn build(
     name: &str,
@@ -194,23 +172,11 @@ pub fn build(
             format!("{bytes}: give at most 16777216 bytes"),
         ));
     }
-    let start = us_to_ticks("phases.start_us", tr.phases.start_us, time.tick_ns)?;
-    let warmup = us_to_ticks("phases.warmup_us", tr.phases.warmup_us, time.tick_ns)?;
-    let measure = us_to_ticks("phases.measure_us", tr.phases.measure_us, time.tick_ns)?;
-    let drain = us_to_ticks(
-        "phases.drain_limit_us",
-        tr.phases.drain_limit_us,
-        time.tick_ns,
-    )?;
+    let phases = traffic_plan::phases(tr, time.tick_ns)?;
+    let load = traffic_plan::rate_load(&tr.injection)?;
     let injection = match tr.injection {
         InjectionConfig::Continuous => Injection::Continuous,
-        InjectionConfig::Rate { load } => {
-            if !(load > 0.0 && load <= 1.0) {
-                return Err(traffic_err(
-                    "injection.load",
-                    format!("{load}: give a fraction of link capacity in (0, 1]"),
-                ));
-            }
+        InjectionConfig::Rate { .. } => {
             if bytes == 0 {
                 return Err(traffic_err(
                     "message.bytes",
@@ -218,6 +184,7 @@ pub fn build(
                 ));
             }
             // messages per tick = load × (1 byte per data-token time) / bytes per message
+            let load = load.unwrap_or(0.0);
             Injection::Bernoulli(load / (DATA_TOKEN_BITS as f64 * f64::from(bytes)))
         }
         InjectionConfig::Batch { messages } => {
@@ -228,32 +195,10 @@ pub fn build(
         }
     };
     let batch_run = matches!(injection, Injection::Batch(_));
-    if !batch_run && measure == 0 {
-        return Err(traffic_err(
-            "phases.measure_us",
-            "the measurement window must be longer than zero",
-        ));
-    }
-    let window = if batch_run {
-        (start, Tick::MAX)
-    } else {
-        (start + warmup, start + warmup + measure)
-    };
-    let mut senders = vec![tr.terminals.senders.is_empty(); terminals as usize];
-    for &s in &tr.terminals.senders {
-        let slot = senders.get_mut(s as usize).ok_or_else(|| {
-            traffic_err(
-                "terminals.senders",
-                format!("{s} is not a terminal (0..{terminals})"),
-            )
-        })?;
-        *slot = true;
-    }
-    let pattern_key = pattern_key(&tr.pattern);
-    let destinations = (0..terminals)
-        .map(|src| resolve(&tr.pattern, family, terminals, src))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|m| traffic_err(pattern_key, m))?;
+    let phases = phases.with_batch(batch_run)?;
+    let (start, window) = (phases.start, phases.window);
+    let senders = traffic_plan::senders(tr, terminals)?;
+    let destinations = traffic_plan::destinations(tr, family, terminals)?;
 
     let link = ds.link;
     let mut parts = Parts {
@@ -292,12 +237,8 @@ pub fn build(
         start,
         window,
         batch: batch_run,
-        end_after: if batch_run { start } else { window.1 },
-        hard_stop: if batch_run {
-            start.saturating_add(drain)
-        } else {
-            window.1.saturating_add(drain)
-        },
+        end_after: phases.end_after(),
+        hard_stop: phases.hard_stop(),
         deadlock_window: (10 * packet_time).max(2000),
     };
     let units = Units {
@@ -314,15 +255,6 @@ pub fn build(
         .plan
         .finish(name, time, switches, units, run)
         .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
-}
-
-fn pattern_key(p: &PatternConfig) -> &'static str {
-    match p {
-        PatternConfig::Shuffle { .. } => "pattern.rotate",
-        PatternConfig::Fixed { .. } => "pattern.destination",
-        PatternConfig::Table { .. } => "pattern.destinations",
-        _ => "pattern.kind",
-    }
 }
 
 #[cfg(test)]

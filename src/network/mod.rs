@@ -14,6 +14,7 @@ pub mod pattern;
 mod relay_ring;
 mod ring;
 mod sci_ring;
+mod traffic_plan;
 pub mod walk;
 
 pub use crate::ids::{End, NodeId};

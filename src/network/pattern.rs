@@ -123,6 +123,18 @@ pub fn resolve(
     };
     Ok(match p {
         PatternConfig::Uniform => Destination::Uniform { terminals },
+        PatternConfig::Starved { node } => {
+            if *node >= terminals {
+                return Err(PatternError::NotATerminal {
+                    destination: *node,
+                    terminals,
+                });
+            }
+            Destination::UniformExcept {
+                terminals,
+                except: *node,
+            }
+        }
         PatternConfig::Fixed { destination } => {
             if *destination >= terminals {
                 return Err(PatternError::NotATerminal {

@@ -39,7 +39,7 @@ pub fn sci_ring(
     traffic: impl Fn(u32) -> SciTraffic,
 ) -> Result<Network<Sci>, PlanError> {
     let traffics: Vec<SciTraffic> = (0..ring.nodes).map(traffic).collect();
-    let longest = |t: &SciTraffic| u32::from(t.data_symbols.max(t.address_symbols));
+    let longest = |t: &SciTraffic| u32::from(t.longest());
     // A sink queue holds the largest packet any node sends (SCI §4.5); a ring buffer
     // holds what can arrive while the node's own longest packet and its postpended
     // idle go out (see `parts::sci`).
@@ -48,6 +48,7 @@ pub fn sci_ring(
     for (i, t) in (0..ring.nodes).zip(traffics) {
         let p = SciParams {
             node: i,
+            ring_nodes: ring.nodes,
             flow_control: ring.flow_control,
             active_buffers: ring.active_buffers,
             sink_symbols: largest,

@@ -33,7 +33,7 @@ pub use metric::Metric;
 pub use packet::Stamp;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-pub use stats::{TerminalCounters, TerminalStats};
+pub use stats::{SourceStats, TerminalCounters, TerminalStats};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How far into the source queue the VCP looks for a message whose destination has

@@ -45,6 +45,38 @@ pub struct TerminalStats {
     pub source_queueing: Metric,
     /// Counts.
     pub counters: TerminalCounters,
+    /// What the terminal learnt about its own messages as their source; empty for
+    /// terminals that learn nothing back (DS-Link terminals without acknowledges).
+    pub source: SourceStats,
+}
+
+/// A terminal's own messages, seen from their source: an SCI node learns each send
+/// packet's fate from its echo (SCI §2.1), so it can report per-source latency and
+/// realised throughput, the quantities SCI §4 plots per node.
+#[derive(Clone, Debug, Default)]
+pub struct SourceStats {
+    /// Creation to delivery of this terminal's measured messages, recorded when the
+    /// source learns of the delivery.
+    pub latency: Metric,
+    /// Bytes of this terminal's messages delivered inside the measurement window,
+    /// whenever they were created (its realised throughput).
+    pub bytes_delivered_in_window: u64,
+    /// Messages waiting at the source or unanswered at the end of the window.
+    pub backlog_at_window_end: u64,
+    /// Sends refused by a full sink and sent again (SCI §4.5).
+    pub retries: u64,
+    /// True if the terminal records these (an SCI node), false if it cannot.
+    pub recorded: bool,
+}
+
+impl SourceStats {
+    fn merge(&mut self, other: &SourceStats) {
+        self.latency.merge(&other.latency);
+        self.bytes_delivered_in_window += other.bytes_delivered_in_window;
+        self.backlog_at_window_end += other.backlog_at_window_end;
+        self.retries += other.retries;
+        self.recorded |= other.recorded;
+    }
 }
 
 impl TerminalStats {
@@ -62,6 +94,7 @@ impl TerminalStats {
         self.message_latency.merge(&other.message_latency);
         self.network_latency.merge(&other.network_latency);
         self.source_queueing.merge(&other.source_queueing);
+        self.source.merge(&other.source);
         let (a, b) = (&mut self.counters, &other.counters);
         a.created += b.created;
         a.measured_created += b.measured_created;

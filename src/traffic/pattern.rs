@@ -11,6 +11,14 @@ pub enum Destination {
         /// Number of terminals.
         terminals: u32,
     },
+    /// Uniformly at random among the other terminals except `except`, per message (the
+    /// starved node of SCI §4.2 receives nothing).
+    UniformExcept {
+        /// Number of terminals.
+        terminals: u32,
+        /// The terminal never chosen.
+        except: u32,
+    },
     /// Always this terminal.
     Fixed(u32),
     /// Uniformly at random among terminals `0..count`, the source itself included, per
@@ -29,6 +37,21 @@ impl Destination {
         match *self {
             Destination::Fixed(d) => d,
             Destination::AnyOf { count } => rng.random_range(0..count.max(1)),
+            Destination::UniformExcept { terminals, except } => {
+                if terminals < 3 || src == except {
+                    return Destination::Uniform { terminals }.pick(src, rng);
+                }
+                // Draw among the terminals − 2 others, skipping src and except in order.
+                let (lo, hi) = (src.min(except), src.max(except));
+                let mut d = rng.random_range(0..terminals - 2);
+                if d >= lo {
+                    d += 1;
+                }
+                if d >= hi {
+                    d += 1;
+                }
+                d
+            }
             Destination::Uniform { terminals } => {
                 if terminals < 2 {
                     return src;

@@ -35,6 +35,7 @@
 //! - **At reset** the ring is quiet: a stripper with nothing yet to parse hands over
 //!   go-idles.
 
+pub mod mg1;
 pub mod node;
 pub mod protocol;
 pub mod stripper;
@@ -54,6 +55,82 @@ use crate::traffic::Destination;
 pub const ADDRESS_SYMBOLS: u16 = 8;
 /// Symbols of a data send packet with a 64-byte block: 16 + 64 bytes (SCI §2.1, §4).
 pub const DATA_SYMBOLS: u16 = 40;
+/// Symbols of a data send packet with a 256-byte block: 16 + 256 bytes (SCI §4.1, the
+/// bottom curve of Fig. 5).
+pub const DATA256_SYMBOLS: u16 = 136;
+
+/// The send-packet mix: fractions of address, 64-byte data and 256-byte data packets
+/// (SCI §4: "20% data packets" with 64-byte blocks is the default workload).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PacketMix {
+    /// Fraction of address packets.
+    pub address: f64,
+    /// Fraction of data packets with a 64-byte block.
+    pub data64: f64,
+    /// Fraction of data packets with a 256-byte block.
+    pub data256: f64,
+}
+
+impl PacketMix {
+    /// The paper's default workload: 80 % address, 20 % 64-byte data (SCI §4).
+    pub const PAPER: PacketMix = PacketMix {
+        address: 0.8,
+        data64: 0.2,
+        data256: 0.0,
+    };
+
+    /// Only packets of one kind: `symbols` must be one of the three lengths.
+    pub fn only(symbols: u16) -> PacketMix {
+        let f = |s| if s == symbols { 1.0 } else { 0.0 };
+        PacketMix {
+            address: f(ADDRESS_SYMBOLS),
+            data64: f(DATA_SYMBOLS),
+            data256: f(DATA256_SYMBOLS),
+        }
+    }
+
+    /// `(symbols, fraction)` of each kind.
+    pub fn kinds(&self) -> [(u16, f64); 3] {
+        [
+            (ADDRESS_SYMBOLS, self.address),
+            (DATA_SYMBOLS, self.data64),
+            (DATA256_SYMBOLS, self.data256),
+        ]
+    }
+
+    /// The length of one packet, for a uniform draw `u` in [0, 1).
+    pub fn pick(&self, u: f64) -> u16 {
+        let mut acc = 0.0;
+        let mut last = ADDRESS_SYMBOLS;
+        for (symbols, f) in self.kinds() {
+            if f <= 0.0 {
+                continue;
+            }
+            acc += f;
+            last = symbols;
+            if u < acc {
+                return symbols;
+            }
+        }
+        last
+    }
+
+    /// The longest packet the mix can send (an address packet if it sends none).
+    pub fn longest(&self) -> u16 {
+        self.kinds()
+            .iter()
+            .filter(|(_, f)| *f > 0.0)
+            .map(|(s, _)| *s)
+            .max()
+            .unwrap_or(ADDRESS_SYMBOLS)
+    }
+
+    /// Mean symbols per send packet (without the separator idle): SCI App. A's
+    /// `l_send − 1`.
+    pub fn mean_symbols(&self) -> f64 {
+        self.kinds().iter().map(|(s, f)| f64::from(*s) * f).sum()
+    }
+}
 
 /// What a node sends.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,12 +139,23 @@ pub struct SciTraffic {
     pub arrivals: Arrivals,
     /// Where each goes.
     pub destination: Destination,
-    /// Fraction of data packets; the rest are address packets (SCI §4: 0.2).
-    pub data_fraction: f64,
-    /// Symbols of an address packet.
-    pub address_symbols: u16,
-    /// Symbols of a data packet.
-    pub data_symbols: u16,
+    /// The lengths of the packets it creates.
+    pub mix: PacketMix,
+    /// Request/response traffic (SCI §4.7): every packet the node creates is a read
+    /// request (an address packet), and every request delivered to it is answered at
+    /// once by a response carrying a 64-byte block.
+    pub request_response: bool,
+}
+
+impl SciTraffic {
+    /// The longest send packet the node can send, responses included.
+    pub fn longest(&self) -> u16 {
+        if self.request_response {
+            DATA_SYMBOLS
+        } else {
+            self.mix.longest()
+        }
+    }
 }
 
 /// Parameters of one SCI node.
@@ -75,6 +163,8 @@ pub struct SciTraffic {
 pub struct SciParams {
     /// This node's id on the ring (its terminal label).
     pub node: u32,
+    /// Nodes on the ring.
+    pub ring_nodes: u32,
     /// Go-bit flow control on (SCI §2.2) or off.
     pub flow_control: bool,
     /// Active buffers; `None` for unlimited (SCI §4: the default). A node may have this

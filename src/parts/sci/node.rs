@@ -2,13 +2,13 @@
 //! source queue with active buffers, sink queue, and the traffic process that creates
 //! send packets.
 
-use super::SciParams;
 use super::protocol::{Sci, SciCounters, Symbol, SymbolKind};
 use super::stripper::{Stripped, Stripper};
 use super::transmitter::{Source, Transmitter};
+use super::{ADDRESS_SYMBOLS, DATA_SYMBOLS, SciParams};
 use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, Wait};
-use crate::terminal::TerminalStats;
+use crate::terminal::{SourceStats, TerminalStats};
 use crate::time::Tick;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -32,6 +32,10 @@ struct Packet {
     ready: Tick,
     /// Sent at least once (its first send counts as an injection).
     sent: bool,
+    /// Tick its latest send began (for the echo deadline).
+    sent_at: Tick,
+    /// A read request, to be answered by a response (SCI §4.7).
+    request: bool,
 }
 
 /// The source queue and the active buffers (SCI §2.1, §4.4).
@@ -62,6 +66,7 @@ impl Source for SourceQueue {
                 self.injected += 1;
                 p.sent = true;
             }
+            p.sent_at = self.now;
             self.sending = Some(p);
         }
         // The transmitter asks for symbol 0 only right after `ready` said the head of
@@ -73,6 +78,8 @@ impl Source for SourceQueue {
             created: self.now,
             ready: self.now,
             sent: true,
+            sent_at: self.now,
+            request: false,
         });
         if index + 1 >= p.len {
             self.outstanding.push(p);
@@ -86,6 +93,8 @@ impl Source for SourceQueue {
             index,
             len: p.len,
             created: p.created,
+            request: p.request,
+            delivered: 0,
         }
     }
 }
@@ -131,7 +140,13 @@ impl SciNode {
             sink_reserved: 0,
             next_seq: 0,
             counters: [SciCounters::default(); 2],
-            stats: TerminalStats::default(),
+            stats: TerminalStats {
+                source: SourceStats {
+                    recorded: true,
+                    ..SourceStats::default()
+                },
+                ..TerminalStats::default()
+            },
             activity: Activity::default(),
             p,
         }
@@ -152,21 +167,54 @@ impl SciNode {
         self.tx.ring_len()
     }
 
-    fn measured(&self, created: Tick) -> bool {
-        (self.p.window.0..self.p.window.1).contains(&created)
+    /// Every send packet is answered by exactly one echo (SCI §2.1): an echo for a packet
+    /// that is not outstanding is refused in [`Self::stripped`], and here a packet whose
+    /// echo is overdue is an error. The deadline is a bound, not an estimate: a symbol
+    /// waits at most 4 fixed cycles plus a source transmission plus a full ring buffer
+    /// at each node, so a send and its echo take at most `2·N·(6 + 2·L)` cycles between
+    /// them, `L` the longest packet on the ring.
+    fn check_echo_deadline(&self, now: Tick) -> Result<(), ModelError> {
+        let longest = Tick::from(self.p.sink_symbols);
+        let bound = 2 * Tick::from(self.p.ring_nodes) * (6 + 2 * longest) + longest + 16;
+        match self
+            .source
+            .outstanding
+            .iter()
+            .find(|p| p.sent_at + bound < now)
+        {
+            Some(p) => Err(ModelError::Protocol {
+                port: 0,
+                what: format!(
+                    "send packet {} for node {} got no echo in {} cycles: a lost echo",
+                    p.seq,
+                    p.dst,
+                    now - p.sent_at
+                ),
+            }),
+            None => Ok(()),
+        }
     }
 
-    /// Creates a send packet at `now`.
+    /// True if `tick` lies in the measurement window.
+    fn measured(&self, tick: Tick) -> bool {
+        (self.p.window.0..self.p.window.1).contains(&tick)
+    }
+
+    /// Creates a send packet at `now`: to a destination the traffic picks, an address or
+    /// data packet as the mix says, or, in request/response traffic, a read request.
     fn create(&mut self, now: Tick) {
-        let dst = self.p.traffic.destination.pick(self.p.node, &mut self.rng);
-        let data = self
-            .rng
-            .random_bool(self.p.traffic.data_fraction.clamp(0.0, 1.0));
-        let len = if data {
-            self.p.traffic.data_symbols
+        let t = self.p.traffic;
+        let dst = t.destination.pick(self.p.node, &mut self.rng);
+        let (len, request) = if t.request_response {
+            (ADDRESS_SYMBOLS, true)
         } else {
-            self.p.traffic.address_symbols
+            (t.mix.pick(self.rng.random::<f64>()), false)
         };
+        self.enqueue(now, dst, len, request);
+    }
+
+    /// Puts a new send packet of `len` symbols for `dst` at the tail of the source queue.
+    fn enqueue(&mut self, now: Tick, dst: u32, len: u16, request: bool) {
         self.source.queue.push_back(Packet {
             dst,
             seq: self.next_seq,
@@ -174,6 +222,8 @@ impl SciNode {
             created: now,
             ready: now + 1,
             sent: false,
+            sent_at: now,
+            request,
         });
         self.next_seq += 1;
         self.stats.counters.created += 1;
@@ -227,6 +277,11 @@ impl SciNode {
                 self.sink_queued += 1;
                 if symbol.is_last() {
                     let done = now + 1;
+                    if symbol.request && self.p.traffic.request_response {
+                        // The memory answers at once: "memory lookup time is not
+                        // included" (SCI §4.7).
+                        self.enqueue(now, symbol.src, DATA_SYMBOLS, false);
+                    }
                     let c = &mut self.stats.counters;
                     c.delivered += 1;
                     c.packets_delivered += 1;
@@ -253,7 +308,17 @@ impl SciNode {
                 let p = self.source.outstanding.swap_remove(i);
                 if ack {
                     self.activity.packets_ejected += 1;
+                    let measured = self.measured(p.created);
+                    let in_window = self.measured(symbol.delivered);
+                    let src = &mut self.stats.source;
+                    if in_window {
+                        src.bytes_delivered_in_window += 2 * u64::from(p.len);
+                    }
+                    if measured {
+                        src.latency.record(symbol.delivered - p.created);
+                    }
                 } else {
+                    self.stats.source.retries += 1;
                     // Retransmitted next (SCI §4.5: nacked packets "must be retransmitted
                     // by their sources"); it keeps its creation tick.
                     self.source.queue.push_front(Packet {
@@ -307,7 +372,22 @@ impl Node<Sci> for SciNode {
                     "symbol {index} of a packet for this node arrived out of order: {incoming:?}"
                 ),
             })?;
+        let mut passed = passed;
+        if let Stripped::Target { symbol, .. } = what
+            && symbol.is_last()
+        {
+            // The echo's last symbol takes the send packet's last slot: it tells the
+            // source when the packet was delivered.
+            passed.delivered = now + 1;
+        }
         self.stripped(now, what)?;
+        self.check_echo_deadline(now)?;
+        if now == self.p.window.1 {
+            self.stats.source.backlog_at_window_end = (self.source.queue.len()
+                + self.source.outstanding.len()
+                + usize::from(self.source.sending.is_some()))
+                as u64;
+        }
         if self.sink_queued > 0 && self.rng.random_bool(self.p.sink_rate.clamp(0.0, 1.0)) {
             self.sink_queued -= 1;
         }

@@ -44,6 +44,11 @@ pub struct Symbol {
     pub len: u16,
     /// Tick the send packet was created at its source.
     pub created: Tick,
+    /// A read request: its target answers it with a response packet (SCI §4.7).
+    pub request: bool,
+    /// On an echo's last symbol: the tick its send packet was delivered to the target
+    /// (0 elsewhere), so that the source can record the packet's latency.
+    pub delivered: Tick,
 }
 
 impl Symbol {
@@ -57,6 +62,8 @@ impl Symbol {
             index: 0,
             len: 0,
             created: 0,
+            request: false,
+            delivered: 0,
         }
     }
 

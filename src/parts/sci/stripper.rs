@@ -148,6 +148,8 @@ mod tests {
             index,
             len,
             created: 0,
+            request: false,
+            delivered: 0,
         }
     }
 

@@ -201,6 +201,8 @@ mod tests {
                 index,
                 len: self.len,
                 created: 0,
+                request: false,
+                delivered: 0,
             }
         }
     }
@@ -214,6 +216,8 @@ mod tests {
             index,
             len,
             created: 0,
+            request: false,
+            delivered: 0,
         }
     }
 

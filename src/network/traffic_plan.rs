@@ -1,0 +1,145 @@
+//! The parts of a traffic file every family reads the same way: run phases, the
+//! senders, and each terminal's destination. Each check names the key it is about.
+
+use super::build::BuildError;
+use super::pattern::{Family, resolve};
+use crate::config::TrafficConfig;
+use crate::config::traffic::{InjectionConfig, PatternConfig};
+use crate::time::Tick;
+use crate::traffic::Destination;
+
+/// A traffic-file error at `key`.
+pub(super) fn traffic_err(key: &str, message: impl Into<String>) -> BuildError {
+    BuildError {
+        file: "traffic",
+        key: key.into(),
+        message: message.into(),
+    }
+}
+
+/// `us` microseconds in ticks of `tick_ns`, or an error at `key`.
+pub(super) fn us_to_ticks(key: &str, us: f64, tick_ns: f64) -> Result<Tick, BuildError> {
+    if !us.is_finite() || us < 0.0 {
+        return Err(traffic_err(
+            key,
+            format!("{us} is not a duration: give microseconds ≥ 0"),
+        ));
+    }
+    let t = (us * 1000.0 / tick_ns).round();
+    if t > 1e15 {
+        return Err(traffic_err(key, format!("{us} µs is too long")));
+    }
+    Ok(t as Tick)
+}
+
+/// The `[phases]` of a traffic file in ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Phases {
+    /// Sources start.
+    pub start: Tick,
+    /// Messages created in `[from, to)` are measured; batch runs: `(start, Tick::MAX)`.
+    pub window: (Tick, Tick),
+    /// How long after the window (batch runs: after the start) the run may go on.
+    pub drain: Tick,
+    /// A batch run.
+    pub batch: bool,
+}
+
+/// Reads `[phases]` in ticks of `tick_ns`.
+pub(super) fn phases(tr: &TrafficConfig, tick_ns: f64) -> Result<Phases, BuildError> {
+    let start = us_to_ticks("phases.start_us", tr.phases.start_us, tick_ns)?;
+    let warmup = us_to_ticks("phases.warmup_us", tr.phases.warmup_us, tick_ns)?;
+    let measure = us_to_ticks("phases.measure_us", tr.phases.measure_us, tick_ns)?;
+    let drain = us_to_ticks("phases.drain_limit_us", tr.phases.drain_limit_us, tick_ns)?;
+    Ok(Phases {
+        start,
+        window: (start + warmup, start + warmup + measure),
+        drain,
+        batch: false,
+    })
+}
+
+impl Phases {
+    /// The phases of a run whose injection is `batch` or not; an empty window is an error
+    /// for a run that is not a batch.
+    pub(super) fn with_batch(self, batch: bool) -> Result<Phases, BuildError> {
+        if batch {
+            return Ok(Phases {
+                window: (self.start, Tick::MAX),
+                batch,
+                ..self
+            });
+        }
+        if self.window.1 == self.window.0 {
+            return Err(traffic_err(
+                "phases.measure_us",
+                "the measurement window must be longer than zero",
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The tick the run's measured traffic is complete at, at the earliest.
+    pub(super) fn end_after(&self) -> Tick {
+        if self.batch {
+            self.start
+        } else {
+            self.window.1
+        }
+    }
+
+    /// The tick the run is given up at.
+    pub(super) fn hard_stop(&self) -> Tick {
+        self.end_after().saturating_add(self.drain)
+    }
+}
+
+/// The offered load of a rate injection, checked to lie in (0, 1].
+pub(super) fn rate_load(injection: &InjectionConfig) -> Result<Option<f64>, BuildError> {
+    match *injection {
+        InjectionConfig::Rate { load } if !(load > 0.0 && load <= 1.0) => Err(traffic_err(
+            "injection.load",
+            format!("{load}: give a fraction of link capacity in (0, 1]"),
+        )),
+        InjectionConfig::Rate { load } => Ok(Some(load)),
+        _ => Ok(None),
+    }
+}
+
+/// Which of `terminals` terminals send, from `terminals.senders` (empty: all).
+pub(super) fn senders(tr: &TrafficConfig, terminals: u32) -> Result<Vec<bool>, BuildError> {
+    let mut senders = vec![tr.terminals.senders.is_empty(); terminals as usize];
+    for &s in &tr.terminals.senders {
+        let slot = senders.get_mut(s as usize).ok_or_else(|| {
+            traffic_err(
+                "terminals.senders",
+                format!("{s} is not a terminal (0..{terminals})"),
+            )
+        })?;
+        *slot = true;
+    }
+    Ok(senders)
+}
+
+/// Each terminal's destination under the file's pattern on a `family` network.
+pub(super) fn destinations(
+    tr: &TrafficConfig,
+    family: Family,
+    terminals: u32,
+) -> Result<Vec<Destination>, BuildError> {
+    let key = pattern_key(&tr.pattern);
+    (0..terminals)
+        .map(|src| resolve(&tr.pattern, family, terminals, src))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|m| traffic_err(key, m))
+}
+
+fn pattern_key(p: &PatternConfig) -> &'static str {
+    match p {
+        PatternConfig::Shuffle { .. } => "pattern.rotate",
+        PatternConfig::Fixed { .. } => "pattern.destination",
+        PatternConfig::Table { .. } => "pattern.destinations",
+        PatternConfig::Starved { .. } => "pattern.node",
+        _ => "pattern.kind",
+    }
+}

@@ -1,0 +1,1 @@
+//! The analytical model of SCI Appendix A (being written).
