@@ -3,10 +3,14 @@
 //! the plan, derive the run control, and turn an engine's outcome into the report.
 
 use crate::config::overrides::parse_sets;
+use crate::config::topology::NetworkConfig;
 use crate::config::traffic::{InjectionConfig, PatternConfig};
 use crate::config::{self, ConfigError, FileKind, Loaded, TopologyConfig, TrafficConfig};
 use crate::engine::{RunControl, RunOutcome};
+use crate::model::LinkProtocol;
 use crate::network::{self, BuildError, Network};
+use crate::parts::dslink::DsLink;
+use crate::parts::sci::Sci;
 use crate::stats::{Report, ReportInput};
 
 /// Why a case could not be loaded. Every variant prints as one line naming the file,
@@ -24,6 +28,17 @@ pub enum CaseError {
         location: String,
         /// What is wrong, and what would be right.
         message: String,
+    },
+    /// `emu check` on an SCI ring: there is nothing to check, since an SCI ring cannot
+    /// deadlock (SCI §2: every node takes every symbol it is sent). Not a failure.
+    #[error(
+        "{location}: an SCI ring cannot deadlock: every node takes every symbol it is sent (SCI §2), \
+         so there are no channel dependencies to check; a ring can starve a node instead, which the \
+         run report names"
+    )]
+    CannotDeadlock {
+        /// File and line of `network.kind`.
+        location: String,
     },
     /// A traffic key was given with `--set` where only the topology is read.
     #[error("--set {set}: emu check reads only the topology; traffic keys do not apply")]
@@ -52,8 +67,8 @@ impl CaseError {
     }
 }
 
-/// A loaded and built case.
-pub struct Case {
+/// A loaded and built case whose nodes speak link protocol `P`.
+pub struct Case<P: LinkProtocol = DsLink> {
     /// The topology file, overrides applied.
     pub topology: Loaded<TopologyConfig>,
     /// The traffic file, overrides applied.
@@ -61,31 +76,84 @@ pub struct Case {
     /// The run seed.
     pub seed: u64,
     /// The plan.
-    pub net: Network,
+    pub net: Network<P>,
 }
 
-impl Case {
+/// A case of any family: the command line runs whichever the topology file names.
+pub enum AnyCase {
+    /// A network of C104s and T9000s on DS-Links.
+    DsLink(Case<DsLink>),
+    /// A ring of SCI nodes.
+    Sci(Case<Sci>),
+}
+
+impl AnyCase {
     /// Loads `topology` and `traffic` (paths or shipped names), applies `sets`, and
-    /// builds the plan. Errors are one line naming the file, line and key (exit 2).
+    /// builds the plan of whatever family the topology is. Errors are one line naming
+    /// the file, line and key (exit 2).
+    pub fn load(
+        topology: &str,
+        traffic: &str,
+        sets: &[String],
+        seed: u64,
+    ) -> Result<AnyCase, CaseError> {
+        let (topo, traf) = load_files(topology, traffic, sets)?;
+        let name = stem(&topo.file.name);
+        if matches!(topo.config.network, NetworkConfig::SciRing(_)) {
+            let net = network::sci_ring_from_config(&name, &topo.config, &traf.config, seed)
+                .map_err(|e| CaseError::build(e, &topo, Some(&traf)))?;
+            return Ok(AnyCase::Sci(Case {
+                topology: topo,
+                traffic: traf,
+                seed,
+                net,
+            }));
+        }
+        let net = network::build(&name, &topo.config, &traf.config, seed)
+            .map_err(|e| CaseError::build(e, &topo, Some(&traf)))?;
+        Ok(AnyCase::DsLink(Case {
+            topology: topo,
+            traffic: traf,
+            seed,
+            net,
+        }))
+    }
+}
+
+fn load_files(
+    topology: &str,
+    traffic: &str,
+    sets: &[String],
+) -> Result<(Loaded<TopologyConfig>, Loaded<TrafficConfig>), CaseError> {
+    config::validate_sets(sets)?;
+    let topo = config::load_topology(topology, sets)?;
+    let traf = config::load_traffic(traffic, sets)?;
+    Ok((topo, traf))
+}
+
+impl Case<DsLink> {
+    /// Loads `topology` and `traffic` (paths or shipped names), applies `sets`, and
+    /// builds the plan of a DS-Link network; an SCI ring is an error naming the command
+    /// that runs it. Errors are one line naming the file, line and key (exit 2).
     pub fn load(
         topology: &str,
         traffic: &str,
         sets: &[String],
         seed: u64,
     ) -> Result<Case, CaseError> {
-        config::validate_sets(sets)?;
-        let topo = config::load_topology(topology, sets)?;
-        let traf = config::load_traffic(traffic, sets)?;
-        let net = network::build(&stem(&topo.file.name), &topo.config, &traf.config, seed)
-            .map_err(|e| CaseError::build(e, &topo, Some(&traf)))?;
-        Ok(Case {
-            topology: topo,
-            traffic: traf,
-            seed,
-            net,
-        })
+        match AnyCase::load(topology, traffic, sets, seed)? {
+            AnyCase::DsLink(c) => Ok(c),
+            AnyCase::Sci(c) => Err(CaseError::Build {
+                location: c.topology.locate("network.kind"),
+                message: "an SCI ring: this command takes C104 networks only; run it with \
+                          emu --topology … --traffic … or emu reproduce sci-…"
+                    .to_string(),
+            }),
+        }
     }
+}
 
+impl<P: LinkProtocol> Case<P> {
     /// The run control the plan asks for (no `--check`).
     pub fn control(&self) -> RunControl {
         RunControl::for_plan(&self.net)
@@ -116,6 +184,11 @@ pub fn topology_plan(spec: &str, sets: &[String]) -> Result<Network, CaseError> 
         return Err(CaseError::TrafficSet { set: o.text });
     }
     let topo = config::load_topology(spec, sets)?;
+    if matches!(topo.config.network, NetworkConfig::SciRing(_)) {
+        return Err(CaseError::CannotDeadlock {
+            location: topo.locate("network.kind"),
+        });
+    }
     let traffic = TrafficConfig {
         description: String::new(),
         pattern: PatternConfig::Uniform,
@@ -123,6 +196,7 @@ pub fn topology_plan(spec: &str, sets: &[String]) -> Result<Network, CaseError> 
         message: Default::default(),
         phases: Default::default(),
         terminals: Default::default(),
+        request_response: false,
     };
     network::build(&stem(&topo.file.name), &topo.config, &traffic, 1)
         .map_err(|e| CaseError::build(e, &topo, None))

@@ -4,11 +4,13 @@
 //! five with every traffic file on hypercube6 and ring4; sharded on 1 and 3 threads and
 //! actors on 2 with uniform, systematic and shuffle traffic elsewhere) — or,
 //! when the run fails (a deadlock on a ring), the same error and the same list of
-//! what every stuck node waits for.
+//! what every stuck node waits for. The SCI rings run the SCI traffic files, with
+//! `--check` on.
 
 use emu::config::{FileKind, list_shipped};
 use emu::engine::{self, EngineError, RunOutcome};
-use emu::session::Case;
+use emu::model::LinkProtocol;
+use emu::session::{AnyCase, Case};
 
 /// Phases that keep each run short.
 fn short() -> Vec<String> {
@@ -18,7 +20,7 @@ fn short() -> Vec<String> {
 /// Networks above this many nodes are left to `--verify-engines` by hand.
 const MAX_NODES: usize = 200;
 
-fn text(case: &Case, r: Result<RunOutcome, EngineError>) -> String {
+fn text<P: LinkProtocol>(case: &Case<P>, r: Result<RunOutcome, EngineError>) -> String {
     match r {
         Ok(o) => case.report(&o).to_json(),
         Err(e) => {
@@ -48,52 +50,73 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
     let mut compared = 0;
     for topology in names(FileKind::Topology) {
         for traffic in names(FileKind::Traffic) {
-            // Every traffic file on the reference topologies; three patterns elsewhere.
+            // Every traffic file on the reference topologies; three patterns elsewhere;
+            // the SCI traffic files on the SCI rings.
             let reference_topology = topology == "hypercube6" || topology == "ring4";
-            if !reference_topology
-                && !["uniform", "systematic", "shuffle"].contains(&traffic.as_str())
-            {
+            let wanted = if topology.starts_with("sci-") {
+                traffic.starts_with("sci-")
+            } else {
+                reference_topology
+                    || ["uniform", "systematic", "shuffle"].contains(&traffic.as_str())
+            };
+            if !wanted {
                 continue;
             }
-            let case = match Case::load(&topology, &traffic, &short(), 5) {
-                Ok(c) => c,
+            let same = match AnyCase::load(&topology, &traffic, &short(), 5) {
+                Ok(AnyCase::DsLink(case)) => all_engines_agree(&case, false),
+                // SCI rings also check their own invariants at every barrier.
+                Ok(AnyCase::Sci(case)) => all_engines_agree(&case, true),
                 // A pattern that does not fit the topology is bad input, not a result.
                 Err(_) => continue,
             };
-            if case.net.nodes().len() > MAX_NODES {
-                continue;
-            }
-            let ctl = case.control();
-            let reference = text(&case, engine::sharded::run(&case.net, &ctl, 1, None));
-            for (label, result) in [
-                (
-                    "sharded, 2 threads",
-                    engine::sharded::run(&case.net, &ctl, 2, None),
-                ),
-                (
-                    "sharded, 3 threads",
-                    engine::sharded::run(&case.net, &ctl, 3, None),
-                ),
-                (
-                    "actors, 1 thread",
-                    engine::actors::run(&case.net, &ctl, 1, None),
-                ),
-                (
-                    "actors, 2 threads",
-                    engine::actors::run(&case.net, &ctl, 2, None),
-                ),
-            ] {
-                let t = text(&case, result);
-                assert!(
-                    t == reference,
-                    "{topology} × {traffic}: {label} differs from sharded on 1 thread\n--- reference ---\n{reference}\n--- {label} ---\n{t}"
-                );
+            match same {
+                None => continue,
+                Some(Err(diff)) => panic!("{topology} × {traffic}: {diff}"),
+                Some(Ok(())) => {}
             }
             compared += 1;
         }
     }
-    // hypercube6 with every traffic file, and the ring: the comparison really ran.
-    assert!(compared >= 10, "only {compared} cases compared");
+    // hypercube6 with every traffic file, the ring, and the SCI rings with theirs: the
+    // comparison really ran.
+    assert!(compared >= 22, "only {compared} cases compared");
+}
+
+/// Runs `case` on every engine and thread count; `None` if it is too large for CI,
+/// else whether every report equals the reference (sharded, 1 thread).
+fn all_engines_agree<P: LinkProtocol>(case: &Case<P>, check: bool) -> Option<Result<(), String>> {
+    if case.net.nodes().len() > MAX_NODES {
+        return None;
+    }
+    let mut ctl = case.control();
+    ctl.check = check;
+    let reference = text(case, engine::sharded::run(&case.net, &ctl, 1, None));
+    for (label, result) in [
+        (
+            "sharded, 2 threads",
+            engine::sharded::run(&case.net, &ctl, 2, None),
+        ),
+        (
+            "sharded, 3 threads",
+            engine::sharded::run(&case.net, &ctl, 3, None),
+        ),
+        (
+            "actors, 1 thread",
+            engine::actors::run(&case.net, &ctl, 1, None),
+        ),
+        (
+            "actors, 2 threads",
+            engine::actors::run(&case.net, &ctl, 2, None),
+        ),
+    ] {
+        let t = text(case, result);
+        if t != reference {
+            return Some(Err(format!(
+                "{label} differs from sharded on 1 thread\n--- reference ---\n{reference}\n--- {label} ---\n{t}"
+            )));
+        }
+    }
+    Some(Ok(()))
 }
 
 #[test]

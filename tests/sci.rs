@@ -17,6 +17,7 @@ fn ring(nodes: u32, flow_control: bool, sink_rate: f64) -> SciRing {
         start: 10,
         window: (10, 20_000),
         drain: 1_000_000,
+        batch: false,
         seed: 3,
     }
 }

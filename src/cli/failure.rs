@@ -5,13 +5,14 @@ use super::run::RunArgs;
 use emu::config::{Loaded, TopologyConfig, TrafficConfig};
 use emu::deadlock;
 use emu::engine::EngineError;
+use emu::model::LinkProtocol;
 use emu::network::Network;
 use emu::session::shell_quote;
 
 /// Prints why the run failed (and writes `--json`); returns the exit code.
-pub fn engine_failure(
+pub fn engine_failure<P: LinkProtocol>(
     e: &EngineError,
-    net: &Network,
+    net: &Network<P>,
     a: &RunArgs,
     topo: &Loaded<TopologyConfig>,
     traf: &Loaded<TrafficConfig>,
@@ -105,7 +106,7 @@ pub fn engine_failure(
 }
 
 /// The command line that reproduces this run: everything that affects the result.
-fn reproduce_line(
+pub fn reproduce_line(
     a: &RunArgs,
     topo: &Loaded<TopologyConfig>,
     traf: &Loaded<TrafficConfig>,

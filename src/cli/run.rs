@@ -3,13 +3,14 @@
 //! `--verify-engines`, run it on every engine ([`super::verify`]). A failed run is
 //! explained by [`super::failure`].
 
-use super::failure::engine_failure;
+use super::failure::{engine_failure, reproduce_line};
 use super::verify::verify_engines;
 use super::{emit, fail};
 use emu::engine::{self, EngineError, EngineKind, RunControl};
+use emu::model::LinkProtocol;
 use emu::network::Network;
 use emu::pool::default_threads;
-use emu::session::Case;
+use emu::session::{AnyCase, Case};
 use emu::stats::{Progress, RunInfo};
 use std::time::Instant;
 
@@ -81,10 +82,15 @@ pub fn run(a: &RunArgs) -> u8 {
             "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
         );
     };
-    let case = match Case::load(topology, traffic, &a.sets, a.seed) {
-        Ok(c) => c,
-        Err(e) => return fail(2, e),
-    };
+    match AnyCase::load(topology, traffic, &a.sets, a.seed) {
+        Ok(AnyCase::DsLink(case)) => run_case(&case, a),
+        Ok(AnyCase::Sci(case)) => run_case(&case, a),
+        Err(e) => fail(2, e),
+    }
+}
+
+/// Runs a loaded case of any family; returns the process exit code.
+fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
     let net = &case.net;
     let mut ctl = case.control();
     ctl.check = a.check;
@@ -124,6 +130,12 @@ pub fn run(a: &RunArgs) -> u8 {
         threads,
         wall_seconds,
     }));
+    if report.nodes.as_ref().is_some_and(|n| !n.starved.is_empty()) {
+        eprintln!(
+            "reproduce with: {}",
+            reproduce_line(a, &case.topology, &case.traffic)
+        );
+    }
     if let Some(path) = &a.json
         && let Err(e) = std::fs::write(path, report.to_json())
     {
@@ -141,10 +153,10 @@ pub fn engine_name(e: EngineKind) -> &'static str {
 }
 
 /// Runs `net` on `engine` with `threads` workers.
-pub fn execute(
+pub fn execute<P: LinkProtocol>(
     engine: EngineKind,
     threads: usize,
-    net: &Network,
+    net: &Network<P>,
     ctl: &RunControl,
     progress: Option<engine::ProgressFn>,
 ) -> Result<engine::RunOutcome, EngineError> {

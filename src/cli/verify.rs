@@ -5,13 +5,19 @@ use super::fail;
 use super::run::{RunArgs, engine_name, execute};
 use emu::deadlock;
 use emu::engine::{EngineError, EngineKind, RunControl};
+use emu::model::LinkProtocol;
 use emu::session::Case;
 use std::time::Instant;
 
 /// `--verify-engines`: runs the case on every engine and thread count and compares the
 /// JSON reports (or, for a failed run, the error and what every stuck node waits for)
 /// byte for byte.
-pub fn verify_engines(case: &Case, ctl: &RunControl, threads: usize, a: &RunArgs) -> u8 {
+pub fn verify_engines<P: LinkProtocol>(
+    case: &Case<P>,
+    ctl: &RunControl,
+    threads: usize,
+    a: &RunArgs,
+) -> u8 {
     let net = &case.net;
     let mut cases = vec![
         (EngineKind::Sharded, threads),

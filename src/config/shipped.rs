@@ -86,6 +86,15 @@ static TOPOLOGIES: &[(&str, &str)] = &[
     ),
     ("ring4", include_str!("../../topologies/ring4.toml")),
     (
+        "sci-ring16",
+        include_str!("../../topologies/sci-ring16.toml"),
+    ),
+    (
+        "sci-ring16-fc",
+        include_str!("../../topologies/sci-ring16-fc.toml"),
+    ),
+    ("sci-ring4", include_str!("../../topologies/sci-ring4.toml")),
+    (
         "torus4-single",
         include_str!("../../topologies/torus4-single.toml"),
     ),
@@ -100,6 +109,22 @@ static TRAFFIC: &[(&str, &str)] = &[
     ("bitcomp", include_str!("../../traffic/bitcomp.toml")),
     ("bitrev", include_str!("../../traffic/bitrev.toml")),
     ("hotspot", include_str!("../../traffic/hotspot.toml")),
+    (
+        "sci-hot-sender",
+        include_str!("../../traffic/sci-hot-sender.toml"),
+    ),
+    (
+        "sci-request-response",
+        include_str!("../../traffic/sci-request-response.toml"),
+    ),
+    (
+        "sci-starved",
+        include_str!("../../traffic/sci-starved.toml"),
+    ),
+    (
+        "sci-uniform",
+        include_str!("../../traffic/sci-uniform.toml"),
+    ),
     ("shuffle", include_str!("../../traffic/shuffle.toml")),
     ("shuffle20", include_str!("../../traffic/shuffle20.toml")),
     ("systematic", include_str!("../../traffic/systematic.toml")),

@@ -6,6 +6,7 @@
 
 pub use crate::parts::c104::config::C104Config;
 pub use crate::parts::dslink::config::{BufferSize, FaultConfig, LinkConfig, PacketConfig};
+pub use crate::parts::sci::config::{MixConfig, SciRingConfig};
 pub use crate::parts::t9000::config::VcpConfig;
 pub use crate::routing::mode::{RoutingMode, Wrap};
 use serde::{Deserialize, Serialize};
@@ -115,6 +116,10 @@ pub enum NetworkConfig {
     /// explicitly, routing tables given as intervals or computed as shortest paths
     /// (interval labelling, INMOS ch. 7 §7.1). See [`NetlistConfig`].
     Netlist(NetlistConfig),
+    /// A ring of SCI nodes (SCI §2, Figure 1): no C104s, its own link protocol of 16-bit
+    /// symbols every 2 ns, go-bit flow control. The `[link]`, `[packet]`, `[c104]`, `[vcp]`
+    /// and `[faults]` sections do not apply. See [`SciRingConfig`].
+    SciRing(SciRingConfig),
 }
 
 /// The explicit form of a network (`kind = "netlist"`): switches by port count,

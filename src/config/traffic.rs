@@ -22,6 +22,15 @@ pub struct TrafficConfig {
     /// Which terminals send.
     #[serde(default)]
     pub terminals: TerminalsConfig,
+    /// SCI rings only: every message is a read request (an address packet), and its
+    /// target answers it at once with a 64-byte read response (SCI §4.7). The
+    /// `[message]` size does not apply.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub request_response: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Destination patterns. The bit patterns need a power-of-two number of terminals.
@@ -144,4 +153,9 @@ impl Default for PhasesConfig {
 pub struct TerminalsConfig {
     /// Terminals that create messages; empty means all of them.
     pub senders: Vec<u32>,
+    /// Terminals that always have a message waiting, whatever the injection: hot
+    /// senders (SCI §4.3: "node 0 always tries to transmit a packet"). Not with batch
+    /// injection.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub saturated: Vec<u32>,
 }

@@ -60,6 +60,7 @@ pub(super) struct Parts {
     terminal: TerminalParams,
     destinations: Vec<Destination>,
     senders: Vec<bool>,
+    saturated: Vec<bool>,
     latency: Tick,
     seed: u64,
     plan: Builder<DsLink>,
@@ -104,8 +105,13 @@ impl Parts {
         let id = self.plan.next_id();
         let terminal = TerminalParams {
             label,
-            sends: self.senders[label as usize],
+            sends: self.senders[label as usize] || self.saturated[label as usize],
             destination: self.destinations[label as usize],
+            injection: if self.saturated[label as usize] {
+                Injection::Continuous
+            } else {
+                self.terminal.injection
+            },
             seed: mix_seed(self.seed, id as u64),
             ..self.terminal.clone()
         };
@@ -198,6 +204,13 @@ pub fn build(
     let phases = phases.with_batch(batch_run)?;
     let (start, window) = (phases.start, phases.window);
     let senders = traffic_plan::senders(tr, terminals)?;
+    let saturated = traffic_plan::saturated(tr, terminals, batch_run)?;
+    if tr.request_response {
+        return Err(traffic_err(
+            "request_response",
+            "request/response traffic is defined for SCI rings only (SCI §4.7)",
+        ));
+    }
     let destinations = traffic_plan::destinations(tr, family, terminals)?;
 
     let link = ds.link;
@@ -227,6 +240,7 @@ pub fn build(
         },
         destinations,
         senders,
+        saturated,
         latency: wire,
         seed,
         plan: Builder::new(),
@@ -244,6 +258,7 @@ pub fn build(
     let units = Units {
         delay: DelayUnit::header_time(header_time),
         byte_ticks: DATA_TOKEN_BITS,
+        link_bytes: 1,
         header_bytes: hb,
         max_data_bytes: max_data,
         message_bytes: bytes,

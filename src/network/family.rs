@@ -118,6 +118,13 @@ fn kary_shape(
 pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
     use RoutingMode::{Adaptive, Deterministic, Universal};
     Ok(match *net {
+        NetworkConfig::SciRing(_) => {
+            return Err(topo_err(
+                "network.kind",
+                "sci_ring is a ring of SCI nodes, not a C104 network: it is built by \
+                 network::sci_ring_from_config (the emu command line does this itself)",
+            ));
+        }
         NetworkConfig::Netlist(ref n) => {
             let valid = netlist::validate(n)?;
             let terminals = valid.terminals();

@@ -25,7 +25,7 @@ use crate::time::{Tick, TimeBase};
 pub use build::{BuildError, build};
 pub use builder::{Builder, PlanError};
 pub use relay_ring::relay_ring;
-pub use sci_ring::{SciRing, sci_ring};
+pub use sci_ring::{CYCLE_NS, SciRing, sci_ring, sci_ring_from_config};
 use std::sync::Arc;
 
 /// A bidirectional link between two ports. Each direction is its own channel.
@@ -203,6 +203,9 @@ pub struct Units {
     /// Ticks one payload byte takes on a link: throughput is given as a percentage of
     /// one byte per this many ticks (a DS-Link data token: 10).
     pub byte_ticks: Tick,
+    /// Bytes a link carries per `byte_ticks` ticks (a DS-Link data token: 1; an SCI
+    /// 16-bit symbol: 2).
+    pub link_bytes: u32,
     /// Routing header bytes per packet.
     pub header_bytes: u32,
     /// Payload bytes of a maximum-size packet.
@@ -221,6 +224,7 @@ impl Units {
         Units {
             delay,
             byte_ticks: 1,
+            link_bytes: 1,
             header_bytes: 0,
             max_data_bytes: 1,
             message_bytes: 0,

@@ -2,9 +2,15 @@
 //! i + 1's input (port 0), every link one cycle long (SCI §4: "one cycle for the symbol to
 //! reach its downstream neighbor"); one tick is one 2 ns cycle (SCI §4).
 
-use super::build::mix_seed;
+use super::build::{BuildError, mix_seed, topo_err};
+use super::pattern::Family;
+use super::traffic_plan::{self, traffic_err};
 use super::{Builder, DelayUnit, Network, PlanError, RunPlan, Units};
+use crate::config::topology::NetworkConfig;
+use crate::config::traffic::InjectionConfig;
+use crate::config::{TopologyConfig, TrafficConfig};
 use crate::ids::End;
+use crate::parts::sci::{Arrivals, config::SciRingConfig};
 use crate::parts::sci::{Sci, SciParams, SciTraffic};
 use crate::time::{Tick, TimeBase};
 
@@ -27,14 +33,27 @@ pub struct SciRing {
     pub start: Tick,
     /// Packets created in `[from, to)` are measured.
     pub window: (Tick, Tick),
-    /// After the window, the run may go on this long for measured packets to arrive.
+    /// After the window (a batch run: after the start), the run may go on this long for
+    /// measured packets to arrive.
     pub drain: Tick,
+    /// A batch run: it ends when every packet created is delivered, and `window` is
+    /// `(start, Tick::MAX)`.
+    pub batch: bool,
     /// Run seed.
     pub seed: u64,
 }
 
 /// The plan of `ring`, node i sending `traffic(i)`.
 pub fn sci_ring(
+    ring: &SciRing,
+    traffic: impl Fn(u32) -> SciTraffic,
+) -> Result<Network<Sci>, PlanError> {
+    named_sci_ring(&format!("sci-ring{}", ring.nodes), ring, traffic)
+}
+
+/// [`sci_ring`] named `name`.
+fn named_sci_ring(
+    name: &str,
     ring: &SciRing,
     traffic: impl Fn(u32) -> SciTraffic,
 ) -> Result<Network<Sci>, PlanError> {
@@ -75,24 +94,110 @@ pub fn sci_ring(
             WIRE_SYMBOLS,
         );
     }
-    let units = Units::plain(DelayUnit {
-        name: "cycles",
-        ticks: 1,
-    });
-    let end_after = ring.window.1;
+    // One 16-bit symbol, two bytes, per cycle (SCI §2.1).
+    let units = Units {
+        link_bytes: 2,
+        ..Units::plain(DelayUnit {
+            name: "cycles",
+            ticks: 1,
+        })
+    };
+    let end_after = if ring.batch {
+        ring.start
+    } else {
+        ring.window.1
+    };
     let run = RunPlan {
         start: ring.start,
         window: ring.window,
-        batch: false,
+        batch: ring.batch,
         end_after,
         hard_stop: end_after.saturating_add(ring.drain),
         deadlock_window: 100_000,
     };
-    plan.finish(
-        format!("sci-ring{}", ring.nodes),
-        TimeBase { tick_ns: 2.0 },
-        0,
-        units,
-        run,
-    )
+    plan.finish(name, TimeBase { tick_ns: 2.0 }, 0, units, run)
+}
+
+/// One SCI cycle in nanoseconds: "a 2 ns clock" (SCI §2.1, §4).
+pub const CYCLE_NS: f64 = 2.0;
+
+/// Builds the SCI ring of `topology` (`kind = "sci_ring"`) under `traffic` with run seed
+/// `seed`. Traffic is read as for every family, with SCI's meanings:
+/// - `injection.load` is each node's offered send-packet bytes per ns, as a fraction of
+///   the link's 1 byte/ns (one 16-bit symbol per 2 ns cycle; SCI §4 plots throughput
+///   so): a node creates `load / mean symbols per packet` packets per cycle;
+/// - `continuous` injection keeps a packet always waiting (saturation), and
+///   `terminals.saturated` does so for some nodes only (the hot sender, SCI §4.3);
+/// - `[message]` does not apply: packet lengths come from the topology's `mix`.
+pub fn sci_ring_from_config(
+    name: &str,
+    topology: &TopologyConfig,
+    traffic: &TrafficConfig,
+    seed: u64,
+) -> Result<Network<Sci>, BuildError> {
+    let NetworkConfig::SciRing(ref cfg) = topology.network else {
+        return Err(topo_err("network.kind", "not an sci_ring network"));
+    };
+    sci_ring_of(name, cfg, traffic, seed)
+}
+
+fn sci_ring_of(
+    name: &str,
+    cfg: &SciRingConfig,
+    tr: &TrafficConfig,
+    seed: u64,
+) -> Result<Network<Sci>, BuildError> {
+    let spec = cfg.validate().map_err(|e| topo_err(e.key, e.message))?;
+    let nodes = spec.nodes;
+    let phases = traffic_plan::phases(tr, CYCLE_NS)?;
+    let load = traffic_plan::rate_load(&tr.injection)?;
+    let arrivals = match tr.injection {
+        InjectionConfig::Continuous => Arrivals::Saturated,
+        InjectionConfig::Rate { .. } => {
+            let symbols = if tr.request_response {
+                f64::from(crate::parts::sci::ADDRESS_SYMBOLS)
+            } else {
+                spec.mix.mean_symbols()
+            };
+            Arrivals::Bernoulli(load.unwrap_or(0.0) / symbols)
+        }
+        InjectionConfig::Batch { messages } => {
+            if messages == 0 {
+                return Err(traffic_err("injection.messages", "must be at least 1"));
+            }
+            Arrivals::Batch(messages)
+        }
+    };
+    let batch = matches!(arrivals, Arrivals::Batch(_));
+    let phases = phases.with_batch(batch)?;
+    let senders = traffic_plan::senders(tr, nodes)?;
+    let saturated = traffic_plan::saturated(tr, nodes, batch)?;
+    let destinations = traffic_plan::destinations(tr, Family::Ring, nodes)?;
+    let ring = SciRing {
+        nodes,
+        flow_control: spec.flow_control,
+        active_buffers: spec.active_buffers,
+        sink_rate: spec.sink_rate,
+        start: phases.start,
+        window: phases.window,
+        drain: phases.drain,
+        batch,
+        seed,
+    };
+    named_sci_ring(name, &ring, |i| {
+        let i = i as usize;
+        SciTraffic {
+            arrivals: if saturated[i] {
+                Arrivals::Saturated
+            } else if senders[i] {
+                arrivals
+            } else {
+                Arrivals::None
+            },
+            destination: destinations[i],
+            mix: spec.mix,
+            request_response: tr.request_response,
+        }
+    })
+    .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
 }

@@ -121,6 +121,31 @@ pub(super) fn senders(tr: &TrafficConfig, terminals: u32) -> Result<Vec<bool>, B
     Ok(senders)
 }
 
+/// Which of `terminals` terminals are hot senders, from `terminals.saturated`: a hot
+/// sender is also a sender. Not in a `batch` run, which would never end.
+pub(super) fn saturated(
+    tr: &TrafficConfig,
+    terminals: u32,
+    batch: bool,
+) -> Result<Vec<bool>, BuildError> {
+    let key = "terminals.saturated";
+    if batch && !tr.terminals.saturated.is_empty() {
+        return Err(traffic_err(
+            key,
+            "a batch run ends when every message is delivered, and a saturated terminal \
+             never stops sending: use continuous or rate injection",
+        ));
+    }
+    let mut hot = vec![false; terminals as usize];
+    for &s in &tr.terminals.saturated {
+        let slot = hot
+            .get_mut(s as usize)
+            .ok_or_else(|| traffic_err(key, format!("{s} is not a terminal (0..{terminals})")))?;
+        *slot = true;
+    }
+    Ok(hot)
+}
+
 /// Each terminal's destination under the file's pattern on a `family` network.
 pub(super) fn destinations(
     tr: &TrafficConfig,

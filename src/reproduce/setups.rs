@@ -115,6 +115,7 @@ impl Spec {
                 routing + Tick::from(self.header_bytes) * DATA_TOKEN_BITS + self.wire,
             ),
             byte_ticks: DATA_TOKEN_BITS,
+            link_bytes: 1,
             header_bytes: self.header_bytes,
             max_data_bytes: self.max_data_bytes,
             message_bytes: self.bytes,

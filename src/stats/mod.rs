@@ -3,6 +3,7 @@
 
 pub mod format;
 pub mod latency;
+pub mod per_node;
 pub mod progress;
 pub mod report;
 pub mod text;

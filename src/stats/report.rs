@@ -46,6 +46,8 @@ pub struct ReportInput<'a> {
     pub delay_unit: DelayUnit,
     /// Ticks one payload byte takes on a link.
     pub byte_ticks: Tick,
+    /// Bytes a link carries per `byte_ticks` ticks.
+    pub link_bytes: u32,
     /// Routing header bytes per packet.
     pub header_bytes: u32,
     /// Largest packet payload, in bytes.
@@ -84,6 +86,7 @@ impl<'a> ReportInput<'a> {
             tick_ns: net.time().tick_ns,
             delay_unit: net.units().delay,
             byte_ticks: net.units().byte_ticks,
+            link_bytes: net.units().link_bytes,
             header_bytes: net.units().header_bytes,
             max_data_bytes: net.units().max_data_bytes,
             message_bytes: net.units().message_bytes,
@@ -123,6 +126,10 @@ pub struct Report {
     pub token_hops: u64,
     /// Latency distributions of measured messages, all terminals merged.
     pub latency: Latencies,
+    /// Per node, seen from each node as a source, with fairness and starved nodes: for
+    /// networks whose nodes learn their messages' fate (SCI rings); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<super::per_node::PerNode>,
 }
 
 /// The network in the report.
@@ -164,6 +171,10 @@ pub struct RunSection {
     pub delay_unit_name: &'static str,
     /// Ticks per payload byte on a link.
     pub byte_ticks: Tick,
+    /// Bytes a link carries per `byte_ticks` ticks; written only when it is not 1 (SCI
+    /// links carry a 2-byte symbol per cycle).
+    #[serde(skip_serializing_if = "is_one")]
+    pub link_bytes: u32,
     /// Barriers (windows) the engine went through. Engine-specific, so kept out of
     /// the JSON (which must be identical across engines and thread counts).
     #[serde(skip)]
@@ -279,12 +290,9 @@ impl Report {
         };
         let span = to_tick - from_tick;
         let pct = |bytes: fn(&TerminalStats) -> u64| {
-            pct_stats(
-                outcome
-                    .terminals
-                    .iter()
-                    .map(|t| capacity_pct(bytes(t), input.byte_ticks, span)),
-            )
+            pct_stats(outcome.terminals.iter().map(|t| {
+                capacity_pct(bytes(t), input.byte_ticks, span) / f64::from(input.link_bytes.max(1))
+            }))
         };
         let throughput = Throughput {
             from_tick,
@@ -322,6 +330,7 @@ impl Report {
                 header_time_ticks: input.delay_unit.ticks,
                 delay_unit_name: input.delay_unit.name,
                 byte_ticks: input.byte_ticks,
+                link_bytes: input.link_bytes,
                 windows: outcome.windows,
                 node_runs: outcome.node_runs,
                 complete: outcome.complete,
@@ -336,6 +345,7 @@ impl Report {
                 network_latency: summary(&total.network_latency),
                 source_queueing: summary(&total.source_queueing),
             },
+            nodes: super::per_node::PerNode::new(input, span),
         }
     }
 
@@ -348,6 +358,10 @@ impl Report {
         s.push('\n');
         s
     }
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 
 /// `bytes` carried in `span` ticks as a percentage of a link's data capacity (one byte
@@ -476,6 +490,7 @@ pub(crate) mod tests {
             tick_ns: 10.0,
             delay_unit: DelayUnit::header_time(50),
             byte_ticks: 10,
+            link_bytes: 1,
             header_bytes: 1,
             max_data_bytes: 32,
             message_bytes: 32,

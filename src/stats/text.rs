@@ -6,6 +6,7 @@ use std::fmt::Write;
 use super::format::{fixed, group};
 use super::latency::LatencySummary;
 use super::report::Report;
+use crate::config::topology::{MixConfig, NetworkConfig};
 use serde::Serialize;
 
 /// Things that vary between runs of the same seed; shown on stdout only, never in
@@ -27,17 +28,32 @@ impl Report {
         self.write_header(&mut out, info);
         out.push('\n');
         self.write_latency_table(&mut out);
+        if let Some(nodes) = &self.nodes {
+            out.push('\n');
+            nodes.write_table(&mut out);
+        }
         self.write_warnings(&mut out);
         out
     }
 
     fn write_header(&self, out: &mut String, info: &RunInfo) {
         let (topo, traffic) = (&self.topology, &self.traffic);
+        let packets = match &topo.config.network {
+            NetworkConfig::SciRing(_) if traffic.config.request_response => {
+                "read requests answered by 64-byte responses".to_string()
+            }
+            NetworkConfig::SciRing(ring) => mix_label(&ring.mix),
+            _ => format!("{}-byte messages", traffic.config.message.bytes),
+        };
         let mut load = vec![
             tagged_label(&traffic.config.pattern),
             tagged_label(&traffic.config.injection),
-            format!("{}-byte messages", traffic.config.message.bytes),
+            packets,
         ];
+        let hot = traffic.config.terminals.saturated.len();
+        if hot > 0 {
+            load.push(format!("{hot} saturated"));
+        }
         let senders = traffic.config.terminals.senders.len();
         if senders > 0 {
             load.push(format!(
@@ -89,6 +105,25 @@ impl Report {
         }
         line(out, "messages", &msgs);
         let t = &self.throughput;
+        if let Some(nodes) = &self.nodes {
+            line(out, "throughput", &nodes.throughput_line());
+            line(out, "fairness", &nodes.fairness_line());
+        } else {
+            self.write_capacity_line(out);
+        }
+        if let Some(c) = &self.completion {
+            line(
+                out,
+                "completion",
+                &format!("{} µs ({} ticks)", fixed(c.us, 3), group(c.ticks)),
+            );
+        }
+        line(out, "token hops", &group(self.token_hops));
+    }
+
+    /// Throughput as a percentage of link data capacity per terminal.
+    fn write_capacity_line(&self, out: &mut String) {
+        let t = &self.throughput;
         let span = if self.completion.is_some() {
             " up to completion"
         } else {
@@ -107,14 +142,6 @@ impl Report {
                 fixed(t.format_max_pct, 1)
             ),
         );
-        if let Some(c) = &self.completion {
-            line(
-                out,
-                "completion",
-                &format!("{} µs ({} ticks)", fixed(c.us, 3), group(c.ticks)),
-            );
-        }
-        line(out, "token hops", &group(self.token_hops));
     }
 
     fn write_latency_table(&self, out: &mut String) {
@@ -129,6 +156,11 @@ impl Report {
             ("source queue", &lat.source_queueing),
         ];
         for (name, s) in metrics {
+            // Per-node networks measure message latency only; their empty metrics
+            // would be noise.
+            if self.nodes.is_some() && s.count == 0 {
+                continue;
+            }
             rows.extend(self.metric_rows(name, s));
         }
         let widths: Vec<usize> = (0..header.len())
@@ -219,6 +251,9 @@ impl Report {
                 if m.out_of_order == 1 { "" } else { "s" }
             ));
         }
+        if let Some(nodes) = &self.nodes {
+            warnings.extend(nodes.starvation_warnings());
+        }
         if !warnings.is_empty() {
             out.push('\n');
         }
@@ -228,8 +263,22 @@ impl Report {
     }
 }
 
+/// "80 % address, 20 % 64-byte data packets".
+fn mix_label(m: &MixConfig) -> String {
+    let parts: Vec<String> = [
+        (m.address, "address"),
+        (m.data64, "64-byte data"),
+        (m.data256, "256-byte data"),
+    ]
+    .iter()
+    .filter(|(f, _)| *f > 0.0)
+    .map(|(f, name)| format!("{} % {name}", fixed(f * 100.0, 0)))
+    .collect();
+    format!("{} packets", parts.join(", "))
+}
+
 /// One "label  text" line with the labels aligned.
-fn line(out: &mut String, label: &str, text: &str) {
+pub(super) fn line(out: &mut String, label: &str, text: &str) {
     writeln!(out, "{label:<11} {text}").unwrap();
 }
 

@@ -149,7 +149,11 @@ pub fn one(index: usize, kind: CaseKind, seed: u64, terminals: u32, run_us: f64)
             injection,
             message: MessageConfig { bytes },
             phases,
-            terminals: TerminalsConfig { senders },
+            terminals: TerminalsConfig {
+                senders,
+                saturated: Vec::new(),
+            },
+            request_response: false,
         },
     }
 }

@@ -35,6 +35,7 @@
 //! - **At reset** the ring is quiet: a stripper with nothing yet to parse hands over
 //!   go-idles.
 
+pub mod config;
 pub mod mg1;
 pub mod node;
 pub mod protocol;

@@ -1,0 +1,301 @@
+//! The per-node part of a report, for networks whose nodes learn their own messages'
+//! fate (SCI rings, SCI §2.1: the echo): each node's realised throughput and latency as
+//! a source, the fairness of the split, and the nodes starved of the ring.
+//!
+//! Throughput is in bytes per ns, counting send-packet bytes (SCI App. A:
+//! X_i = λ_i(l_send − 1) symbols per cycle; one 16-bit symbol per 2 ns cycle is 1
+//! byte/ns), which is how SCI §4 plots it.
+
+use serde::Serialize;
+
+use super::format::{fixed, group};
+use super::report::ReportInput;
+use crate::terminal::{Metric, TerminalStats};
+use crate::time::Tick;
+
+/// Per-node rows, fairness and starvation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PerNode {
+    /// One row per node, in node order.
+    pub rows: Vec<NodeRow>,
+    /// How evenly the sending nodes share the network.
+    pub fairness: Fairness,
+    /// Nodes that delivered nothing in the window while they had messages waiting.
+    pub starved: Vec<usize>,
+}
+
+/// One node as a source.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodeRow {
+    /// Node (terminal) number.
+    pub node: usize,
+    /// Bytes of its messages delivered in the window, per ns (realised throughput).
+    pub delivered_bytes_per_ns: f64,
+    /// Bytes of messages it created in the window, per ns (offered load).
+    pub offered_bytes_per_ns: f64,
+    /// Latency of its measured messages, creation to delivery, in ns.
+    pub latency_ns: NodeLatency,
+    /// Messages waiting or unanswered at the end of the window.
+    pub backlog: u64,
+    /// Sends refused by a full sink and sent again.
+    pub retries: u64,
+    /// Delivered nothing in the window while it had messages waiting.
+    pub starved: bool,
+}
+
+/// A node's latency summary in ns (0 everywhere when it delivered nothing).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodeLatency {
+    /// Measured messages delivered.
+    pub count: u64,
+    /// Exact mean.
+    pub mean: f64,
+    /// Median.
+    pub p50: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Exact maximum.
+    pub max: f64,
+}
+
+/// How evenly the sending nodes' realised throughput is shared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fairness {
+    /// Jain's index (Σx)² / (n·Σx²) over the nodes that offered traffic: 1 when all get
+    /// the same, 1/n when one gets everything; `null` if none delivered anything.
+    pub jain: Option<f64>,
+    /// The sending node with the least throughput, and its bytes/ns.
+    pub min_node: Option<usize>,
+    /// Its throughput in bytes/ns.
+    pub min_bytes_per_ns: f64,
+    /// The sending node with the most throughput.
+    pub max_node: Option<usize>,
+    /// Its throughput in bytes/ns.
+    pub max_bytes_per_ns: f64,
+}
+
+impl PerNode {
+    /// The per-node section for `input` over a span of `span` ticks, or `None` if its
+    /// nodes record nothing as sources.
+    pub fn new(input: &ReportInput, span: Tick) -> Option<PerNode> {
+        let terminals = &input.outcome.terminals;
+        if !terminals.iter().any(|t| t.source.recorded) {
+            return None;
+        }
+        let ns = span as f64 * input.tick_ns;
+        let per_ns = |bytes: u64| if ns > 0.0 { bytes as f64 / ns } else { 0.0 };
+        let rows: Vec<NodeRow> = terminals
+            .iter()
+            .enumerate()
+            .map(|(node, t)| row(node, t, input.tick_ns, per_ns))
+            .collect();
+        let fairness = fairness(&rows);
+        let starved = rows.iter().filter(|r| r.starved).map(|r| r.node).collect();
+        Some(PerNode {
+            rows,
+            fairness,
+            starved,
+        })
+    }
+}
+
+impl PerNode {
+    /// The mean, least and most realised throughput, the offered load and the total.
+    pub fn throughput_line(&self) -> String {
+        let n = self.rows.len().max(1) as f64;
+        let total: f64 = self.rows.iter().map(|r| r.delivered_bytes_per_ns).sum();
+        let offered: f64 = self.rows.iter().map(|r| r.offered_bytes_per_ns).sum();
+        format!(
+            "{} bytes/ns per node of send packets delivered (total {} bytes/ns); offered {} per node",
+            fixed(total / n, 4),
+            fixed(total, 3),
+            fixed(offered / n, 4)
+        )
+    }
+
+    /// Jain's index and the extreme nodes.
+    pub fn fairness_line(&self) -> String {
+        let f = &self.fairness;
+        let node = |n: Option<usize>, x: f64| match n {
+            Some(n) => format!("node {n} ({} bytes/ns)", fixed(x, 4)),
+            None => "-".to_string(),
+        };
+        format!(
+            "Jain's index {} over the sending nodes · least {} · most {}",
+            f.jain.map_or("-".to_string(), |j| fixed(j, 3)),
+            node(f.min_node, f.min_bytes_per_ns),
+            node(f.max_node, f.max_bytes_per_ns)
+        )
+    }
+
+    /// The per-node table: throughput, latency in ns, backlog and retries.
+    pub fn write_table(&self, out: &mut String) {
+        let header = [
+            "node", "bytes/ns", "offered", "mean ns", "p50", "p90", "p99", "max", "count",
+            "backlog", "retries",
+        ];
+        let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+        for r in &self.rows {
+            let l = &r.latency_ns;
+            let lat = |v: f64| {
+                if l.count == 0 {
+                    "-".to_string()
+                } else {
+                    fixed(v, 0)
+                }
+            };
+            let mut node = r.node.to_string();
+            if r.starved {
+                node.push_str(" starved");
+            }
+            rows.push(vec![
+                node,
+                fixed(r.delivered_bytes_per_ns, 4),
+                fixed(r.offered_bytes_per_ns, 4),
+                if l.count == 0 {
+                    "-".to_string()
+                } else {
+                    fixed(l.mean, 1)
+                },
+                lat(l.p50),
+                lat(l.p90),
+                lat(l.p99),
+                lat(l.max),
+                group(l.count),
+                group(r.backlog),
+                group(r.retries),
+            ]);
+        }
+        let widths: Vec<usize> = (0..header.len())
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        for row in &rows {
+            let mut text = String::new();
+            for (c, cell) in row.iter().enumerate() {
+                let w = widths[c];
+                if c == 0 {
+                    text.push_str(&format!("{cell:<w$}"));
+                } else {
+                    text.push_str(&format!("  {cell:>w$}"));
+                }
+            }
+            out.push_str(text.trim_end());
+            out.push('\n');
+        }
+    }
+
+    /// One warning per starved node.
+    pub fn starvation_warnings(&self) -> Vec<String> {
+        self.rows
+            .iter()
+            .filter(|r| r.starved)
+            .map(|r| {
+                format!(
+                    "node {} was starved: it delivered nothing in the measurement window while {} of its \
+                     messages waited (SCI §4.2: passing traffic left it no gap to send in)",
+                    r.node,
+                    group(r.backlog)
+                )
+            })
+            .collect()
+    }
+}
+
+fn row(node: usize, t: &TerminalStats, tick_ns: f64, per_ns: impl Fn(u64) -> f64) -> NodeRow {
+    let s = &t.source;
+    NodeRow {
+        node,
+        delivered_bytes_per_ns: per_ns(s.bytes_delivered_in_window),
+        offered_bytes_per_ns: per_ns(t.counters.bytes_offered_in_window),
+        latency_ns: latency(&s.latency, tick_ns),
+        backlog: s.backlog_at_window_end,
+        retries: s.retries,
+        starved: s.bytes_delivered_in_window == 0 && s.backlog_at_window_end > 0,
+    }
+}
+
+fn latency(m: &Metric, tick_ns: f64) -> NodeLatency {
+    let ns = |ticks: u64| ticks as f64 * tick_ns;
+    let count = m.count();
+    NodeLatency {
+        count,
+        mean: m.mean() * tick_ns,
+        p50: ns(m.quantile(0.5)),
+        p90: ns(m.quantile(0.9)),
+        p99: ns(m.quantile(0.99)),
+        max: if count == 0 { 0.0 } else { ns(m.max) },
+    }
+}
+
+/// Jain's index and the extremes over the rows that offered traffic.
+pub fn fairness(rows: &[NodeRow]) -> Fairness {
+    let senders: Vec<&NodeRow> = rows
+        .iter()
+        .filter(|r| r.offered_bytes_per_ns > 0.0 || r.delivered_bytes_per_ns > 0.0 || r.backlog > 0)
+        .collect();
+    let xs: Vec<f64> = senders.iter().map(|r| r.delivered_bytes_per_ns).collect();
+    let sum: f64 = xs.iter().sum();
+    let squares: f64 = xs.iter().map(|x| x * x).sum();
+    let jain = (squares > 0.0).then(|| sum * sum / (xs.len() as f64 * squares));
+    // The first node of the least (most) throughput, so that ties are deterministic.
+    let min = senders.iter().fold(None::<&NodeRow>, |best, r| match best {
+        Some(b) if b.delivered_bytes_per_ns <= r.delivered_bytes_per_ns => Some(b),
+        _ => Some(r),
+    });
+    let max = senders.iter().fold(None::<&NodeRow>, |best, r| match best {
+        Some(b) if b.delivered_bytes_per_ns >= r.delivered_bytes_per_ns => Some(b),
+        _ => Some(r),
+    });
+    Fairness {
+        jain,
+        min_node: min.map(|r| r.node),
+        min_bytes_per_ns: min.map_or(0.0, |r| r.delivered_bytes_per_ns),
+        max_node: max.map(|r| r.node),
+        max_bytes_per_ns: max.map_or(0.0, |r| r.delivered_bytes_per_ns),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(node: usize, x: f64, backlog: u64) -> NodeRow {
+        NodeRow {
+            node,
+            delivered_bytes_per_ns: x,
+            offered_bytes_per_ns: x,
+            latency_ns: latency(&Metric::new(), 2.0),
+            backlog,
+            retries: 0,
+            starved: x == 0.0 && backlog > 0,
+        }
+    }
+
+    #[test]
+    fn jain_is_one_for_equal_shares_and_one_over_n_for_a_monopoly() {
+        let equal = fairness(&[row(0, 0.2, 0), row(1, 0.2, 0), row(2, 0.2, 0)]);
+        assert!((equal.jain.unwrap() - 1.0).abs() < 1e-12);
+        let one = fairness(&[
+            row(0, 0.0, 5),
+            row(1, 0.6, 0),
+            row(2, 0.0, 3),
+            row(3, 0.0, 1),
+        ]);
+        assert!((one.jain.unwrap() - 0.25).abs() < 1e-12);
+        assert_eq!((one.min_node, one.max_node), (Some(0), Some(1)));
+        assert_eq!(one.max_bytes_per_ns, 0.6);
+    }
+
+    #[test]
+    fn nodes_that_offer_nothing_do_not_count_and_nothing_delivered_has_no_index() {
+        let f = fairness(&[row(0, 0.3, 0), row(1, 0.0, 0), row(2, 0.1, 0)]);
+        // Node 1 neither offered nor delivered: (0.4)² / (2 · 0.1).
+        assert!((f.jain.unwrap() - 0.8).abs() < 1e-12);
+        assert_eq!(f.min_node, Some(2));
+        let none = fairness(&[row(0, 0.0, 2), row(1, 0.0, 0)]);
+        assert_eq!(none.jain, None);
+        assert_eq!(none.min_node, Some(0));
+    }
+}
