@@ -108,7 +108,7 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
         return fail(2, "--threads 0: give at least one thread");
     }
     if a.verify_engines {
-        return verify_engines(&case, &ctl, threads, a);
+        return verify_engines(case, &ctl, threads, a);
     }
     let mut progress = if a.quiet {
         Progress::disabled()

@@ -278,6 +278,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         notes: vec![],
     });
     Ok(Report {
+        curves: Vec::new(),
         experiment: "c104-contention".into(),
         section: "INMOS ch. 6 §6.3.1-6.3.6".into(),
         tables,

@@ -401,6 +401,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         ];
     }
     Ok(Report {
+        curves: Vec::new(),
         experiment: "c104-networks".into(),
         section: "INMOS ch. 7 §7.6-7.7".into(),
         tables,

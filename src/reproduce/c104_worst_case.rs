@@ -129,6 +129,7 @@ pub fn run(_quick: bool) -> Result<Report, ReproduceError> {
         ),
     ];
     Ok(Report {
+        curves: Vec::new(),
         experiment: "c104-worst-case".into(),
         section: "INMOS ch. 6 §6.3.7".into(),
         tables: vec![Table {

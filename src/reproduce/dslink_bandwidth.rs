@@ -218,6 +218,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         ));
     }
     Ok(Report {
+        curves: Vec::new(),
         experiment: "dslink-bandwidth".into(),
         section: "INMOS ch. 6 §6.1".into(),
         tables,

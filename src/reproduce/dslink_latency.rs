@@ -245,6 +245,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         ],
     });
     Ok(Report {
+        curves: Vec::new(),
         experiment: "dslink-latency".into(),
         section: "INMOS ch. 6 §6.2.1-6.2.2".into(),
         tables,

@@ -57,6 +57,9 @@ pub enum ReproduceError {
         /// Which run: topology, traffic and variant.
         run: String,
     },
+    /// The analytical model could not be solved for a point.
+    #[error("the SCI App. A model: {0}")]
+    Model(String),
     /// A run has no completion time.
     #[error("{run}: no completion time")]
     NoCompletion {

@@ -14,12 +14,13 @@ pub mod c104_worst_case;
 pub mod dslink_bandwidth;
 pub mod dslink_latency;
 pub mod error;
+pub mod sci;
 pub mod setups;
 pub mod table;
 pub mod vcp_single_channel;
 
 pub use error::ReproduceError;
-pub use table::{Report, Row, Table, Tolerance};
+pub use table::{Curve, Report, Row, Table, Tolerance};
 
 /// One reproducible experiment.
 pub struct Experiment {
@@ -70,6 +71,48 @@ pub const EXPERIMENTS: &[Experiment] = &[
         section: "INMOS ch. 7 §7.6-7.7",
         about: "Tables 7.1-7.9 and Figure 7.8: C104 cubes, grids and MINs (full run: minutes)",
         run: c104_networks::run,
+    },
+    Experiment {
+        name: "sci-active-buffers",
+        section: "SCI §4.4",
+        about: "Fig. 10: one active buffer helps R = 4 and 16, a second only R = 4",
+        run: sci::buffers::active_buffers,
+    },
+    Experiment {
+        name: "sci-flow-control-cost",
+        section: "SCI §4.1, §5",
+        about: "Figs. 4-5: max throughput with / without go-bit flow control, R = 2..64, 3 mixes",
+        run: sci::flow_control_cost::run,
+    },
+    Experiment {
+        name: "sci-hot-sender",
+        section: "SCI §4.3",
+        about: "Fig. 9: a saturated node's rate without and with go-bit flow control, R = 4 and 16",
+        run: sci::hot_sender::run,
+    },
+    Experiment {
+        name: "sci-request-response",
+        section: "SCI §4.7",
+        about: "Fig. 13: read requests and 64-byte responses sustain 600-800 MB/s of data",
+        run: sci::request_response::run,
+    },
+    Experiment {
+        name: "sci-sink-rate",
+        section: "SCI §4.5",
+        about: "Fig. 11: a slower sink lowers max throughput, more on smaller rings",
+        run: sci::buffers::sink_rate,
+    },
+    Experiment {
+        name: "sci-starvation",
+        section: "SCI §4.2",
+        about: "Figs. 6-7: a node nothing is sent to is starved without flow control, not with it",
+        run: sci::starvation::run,
+    },
+    Experiment {
+        name: "sci-uniform",
+        section: "SCI §4.1, App. A",
+        about: "Fig. 3: uniform traffic, the App. A model beside the emulation, R = 4 and 16",
+        run: sci::uniform::run,
     },
 ];
 

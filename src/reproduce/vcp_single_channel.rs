@@ -334,6 +334,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         ],
     });
     Ok(Report {
+        curves: Vec::new(),
         experiment: "vcp-single-channel".into(),
         section: "INMOS ch. 6 §6.2.3".into(),
         tables,

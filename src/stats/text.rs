@@ -104,7 +104,6 @@ impl Report {
             write!(msgs, " · {} acks", group(m.acks_received)).unwrap();
         }
         line(out, "messages", &msgs);
-        let t = &self.throughput;
         if let Some(nodes) = &self.nodes {
             line(out, "throughput", &nodes.throughput_line());
             line(out, "fairness", &nodes.fairness_line());

@@ -24,9 +24,18 @@
 //!   as a flow-control error.
 //! - **Idles in the ring buffer**: only one separator idle after each buffered packet;
 //!   other idles are gaps that drain it, their go bits kept in the saved OR.
-//! - **Which go-idle licenses a start**: the last symbol the transmitter *output*; the
-//!   source packet takes the next slot, and the stripper's symbol of that slot goes to
-//!   the ring buffer (a packet symbol) or into the saved OR (an idle).
+//! - **Which go-idle licenses a start**: the last symbol the transmitter *output*, be
+//!   it a go-idle passed on from the stripper or the node's own postpended idle that
+//!   released a set go bit; the source packet takes the next slot, and the stripper's
+//!   symbol of that slot goes to the ring buffer (a packet symbol) or into the saved OR
+//!   (an idle). Of the readings tried, this is the one that reproduces SCI §4.1/§5's
+//!   findings on flow-control cost (negligible on 2 nodes, about 10 % / 20 % / up to
+//!   30 %, worst at 8-32 nodes). Letting only a *passed* go-idle license a start costs
+//!   22 % of the maximum throughput on 2 nodes, against the paper's "negligible",
+//!   although it lands nearer SCI §4.3's hot-sender rate on 16 nodes (0.275 against
+//!   0.264 bytes/ns, where this reading gives 0.31: a known miss of
+//!   `emu reproduce sci-hot-sender`). Consuming a received go-idle (the packet taking
+//!   its slot) was 19 % under that rate.
 //! - **Echo placement**: the echo takes the place of the send packet's last four symbols;
 //!   the slots before it are filled with idles of the kind that preceded the packet.
 //! - **Sink space** is checked at a send packet's first symbol, for the whole packet.

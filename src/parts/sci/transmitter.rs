@@ -286,6 +286,45 @@ mod tests {
     }
 
     #[test]
+    fn a_nodes_own_postpended_go_idle_licenses_its_next_packet() {
+        let mut tx = Transmitter::new(9, true);
+        let mut src = One {
+            len: 2,
+            ready: true,
+        };
+        // Packet, then a postpended go-idle (a go bit came in during the packet).
+        let out = feed(
+            &mut tx,
+            &mut src,
+            &[Symbol::idle(true), Symbol::idle(true), Symbol::idle(false)],
+        );
+        assert_eq!(out[2], Symbol::idle(true), "the saved go bit is released");
+        // The next packet follows that go-idle at once, though only stop-idles come in.
+        src.ready = true;
+        let out = feed(
+            &mut tx,
+            &mut src,
+            &[
+                Symbol::idle(false),
+                Symbol::idle(false),
+                Symbol::idle(false),
+            ],
+        );
+        assert_eq!((out[0].kind, out[0].index), (SymbolKind::Send, 0));
+        // No go bit came in during it: the postpended idle is a stop-idle, and a third
+        // packet would have to wait for a go-idle to pass.
+        assert_eq!(out[2], Symbol::idle(false));
+        src.ready = true;
+        let out = feed(
+            &mut tx,
+            &mut src,
+            &[Symbol::idle(false), Symbol::idle(true), Symbol::idle(false)],
+        );
+        assert_eq!(out[..2], [Symbol::idle(false), Symbol::idle(true)]);
+        assert_eq!((out[2].kind, out[2].index), (SymbolKind::Send, 0));
+    }
+
+    #[test]
     fn a_passing_packet_waits_in_the_ring_buffer_and_recovery_sends_stop_idles() {
         let mut tx = Transmitter::new(9, true);
         let mut src = One {
