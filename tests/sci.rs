@@ -195,3 +195,94 @@ fn flow_control_slows_the_hot_sender() {
         );
     }
 }
+
+const EMU: &str = env!("CARGO_BIN_EXE_emu");
+
+fn emu(args: &[&str]) -> (i32, String, String) {
+    let o = std::process::Command::new(EMU)
+        .args(args)
+        .output()
+        .expect("emu runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_shipped_hot_sender_case_prints_per_node_rows_and_fairness() {
+    let (code, out, err) = emu(&[
+        "--topology",
+        "sci-ring16",
+        "--traffic",
+        "sci-hot-sender",
+        "-q",
+        "--set",
+        "phases.measure_us=40",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("fairness    Jain's index"), "{out}");
+    let rows: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("node  bytes/ns"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(rows.len(), 16, "{out}");
+    // The hot sender gets far more than a cold node.
+    let rate = |row: &str| -> f64 {
+        row.split_whitespace()
+            .nth(1)
+            .and_then(|v| v.parse().ok())
+            .expect("a rate")
+    };
+    assert!(rate(rows[0]) > 5.0 * rate(rows[1]), "{out}");
+}
+
+#[test]
+fn emu_stress_finds_the_starved_node_without_flow_control_and_none_with_it() {
+    let (code, out, err) = emu(&["stress", "-t", "sci-ring4", "--seeds", "1"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("starved in case 1"), "{out}");
+    assert!(out.contains("rerun with: emu --topology"), "{out}");
+    let (code, out, err) = emu(&[
+        "stress",
+        "-t",
+        "sci-ring4",
+        "--seeds",
+        "2",
+        "--set",
+        "network.flow_control=true",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("no starved node in 8 cases"), "{out}");
+    let (code, out, _) = emu(&["check", "-t", "sci-ring16"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("cannot deadlock"), "{out}");
+}
+
+#[test]
+fn bad_sci_input_names_the_key() {
+    let (code, _, err) = emu(&[
+        "--topology",
+        "sci-ring4",
+        "--traffic",
+        "sci-uniform",
+        "--set",
+        "network.mix.address=0.5",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("network.mix") && err.contains("sum to"),
+        "{err}"
+    );
+    let (code, _, err) = emu(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "sci-request-response",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("request_response"), "{err}");
+}

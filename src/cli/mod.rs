@@ -16,6 +16,7 @@ pub mod reproduce;
 pub mod run;
 pub mod shrunk;
 pub mod stress;
+pub mod stress_sci;
 pub mod sweep;
 pub mod verify;
 

@@ -4,6 +4,7 @@
 
 use super::fail;
 use super::shrunk::{report_shrunk, write_json};
+use emu::config::topology::NetworkConfig;
 use emu::config::traffic::InjectionConfig;
 use emu::config::{self, TrafficConfig};
 use emu::pool::default_threads;
@@ -21,13 +22,18 @@ Examples:
       smallest legal buffers; the shrunk case written to deadlock.toml, everything to JSON
   emu stress -t hypercube6 --seeds 32 --buffers small
       a deadlock-free network: reports how many cases and ticks were tried
+  emu stress -t sci-ring4 --out starved.toml
+      an SCI ring cannot deadlock but can starve a node: searches starved-node, hot-sender,
+      permutation and hot-spot traffic at saturation and writes the first case that
+      starves a node (exit 3); with --set network.flow_control=true none does
 
 Every case is one single-threaded run (continuous injection for --run-us, or a burst of
 queued messages); a deadlock is no token moving for the deadlock window while packets are
 in flight. --buffers small sets link.buffer_tokens to the FCT batch (the smallest legal
 input buffer, INMOS ch. 6 §6.2.1) and c104.output_buffer_tokens to the same, so one packet spans
-several switches. Exit codes: 0 no deadlock, 2 bad input, 3 deadlock, 4 flow-control
-violation.";
+several switches. On an SCI ring a case fails when a node delivers nothing in the
+window while it has packets waiting; cases are not shrunk. Exit codes: 0 no deadlock
+(no starved node), 2 bad input, 3 deadlock (a starved node), 4 flow-control violation.";
 
 /// Buffer sizes for the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -102,6 +108,9 @@ pub fn main(a: &StressArgs) -> u8 {
             2,
             "--set: emu stress generates its own traffic; give only topology keys",
         );
+    }
+    if let NetworkConfig::SciRing(ring) = &topo.config.network {
+        return super::stress_sci::main(a, &topo, ring.nodes);
     }
     let mut sets = a.sets.clone();
     if a.buffers == Buffers::Small {

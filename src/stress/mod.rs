@@ -11,6 +11,7 @@
 pub mod case;
 pub mod run;
 pub mod shrink;
+pub mod starvation;
 pub mod write;
 
 pub use case::{CaseKind, StressCase, generate};

@@ -432,3 +432,64 @@ impl Node<Sci> for SciNode {
         Some(&self.stats)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testkit::Driver;
+    use crate::parts::sci::{PacketMix, SciTraffic};
+    use crate::traffic::Destination;
+
+    fn node(ring_nodes: u32) -> SciNode {
+        SciNode::new(SciParams {
+            node: 0,
+            ring_nodes,
+            flow_control: false,
+            active_buffers: None,
+            sink_symbols: u32::from(ADDRESS_SYMBOLS),
+            sink_rate: 1.0,
+            ring_buffer: u32::from(ADDRESS_SYMBOLS) + 1,
+            traffic: SciTraffic {
+                arrivals: Arrivals::Batch(1),
+                destination: Destination::Fixed(1),
+                mix: PacketMix::only(ADDRESS_SYMBOLS),
+                request_response: false,
+            },
+            start: 0,
+            window: (0, 1_000),
+            seed: 1,
+        })
+    }
+
+    #[test]
+    fn a_send_packet_whose_echo_never_comes_is_a_protocol_error_after_the_bound() {
+        // Nothing ever arrives on the input: the packet goes out, and its echo is lost.
+        let mut d = Driver::new(node(2));
+        let bound = 2 * 2 * (6 + 2 * 8) + 8 + 16;
+        d.run_until(bound).expect("still within the bound");
+        assert_eq!(d.node().outstanding(), 1);
+        let err = d.run_until(bound + 20).expect_err("the echo is overdue");
+        assert!(format!("{err}").contains("lost echo"), "{err}");
+    }
+
+    #[test]
+    fn an_echo_for_a_packet_not_outstanding_is_a_protocol_error() {
+        let mut d = Driver::new(node(2));
+        let echo = |index| Symbol {
+            kind: SymbolKind::Echo { ack: true },
+            src: 0,
+            dst: 1,
+            seq: 7,
+            index,
+            len: 8,
+            created: 0,
+            request: false,
+            delivered: 5,
+        };
+        for i in 0..4 {
+            d.arrive(20 + i, 0, echo(i as u16));
+        }
+        let err = d.run_until(40).expect_err("a duplicate or stray echo");
+        assert!(format!("{err}").contains("not outstanding"), "{err}");
+    }
+}

@@ -14,6 +14,8 @@
 use super::super::ReproduceError;
 use super::super::table::{Curve, Report, Row, Table, Tolerance};
 use super::ring::{self, RingRun};
+use crate::parts::sci::Arrivals;
+use crate::traffic::Destination;
 
 /// A change counts as a benefit when it raises the maximum throughput by at least
 /// this share (emu's reading of "benefit" and "very little").
@@ -109,8 +111,30 @@ pub fn active_buffers(quick: bool) -> Result<Report, ReproduceError> {
         "every node saturated, uniform destinations, 80/20 mix; {measure} measured cycles after {warmup}. \
          A node may have its active buffers plus one send packets awaiting their echo (SCI §4.4)."
     ));
+    let mut curves = vec![curve];
+    if !quick {
+        for (nodes, top) in [(4u32, 0.35), (16, 0.088)] {
+            for a in [Some(0), Some(1), Some(2), None] {
+                let r = RingRun {
+                    active_buffers: a,
+                    ..RingRun::new(nodes, 20_000, 100_000)
+                };
+                curves.push(ring::sweep(
+                    format!(
+                        "Fig. 10 R={nodes}, {} active buffers: latency vs throughput",
+                        a.map_or("unlimited".to_string(), |a| a.to_string())
+                    ),
+                    &r,
+                    &ring::loads(top, 8),
+                    false,
+                    |_, p| Arrivals::Bernoulli(p),
+                    |_| Destination::Uniform { terminals: nodes },
+                )?);
+            }
+        }
+    }
     Ok(Report {
-        curves: vec![curve],
+        curves,
         experiment: "sci-active-buffers".into(),
         section: "SCI §4.4".into(),
         tables: vec![table],

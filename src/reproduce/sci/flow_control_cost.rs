@@ -14,7 +14,8 @@
 use super::super::ReproduceError;
 use super::super::table::{Curve, Report, Row, Table, Tolerance};
 use super::ring::{self, RingRun};
-use crate::parts::sci::{ADDRESS_SYMBOLS, PacketMix};
+use crate::parts::sci::{ADDRESS_SYMBOLS, Arrivals, PacketMix};
+use crate::traffic::Destination;
 
 /// (label, mix, the paper's worst reduction in §5; `None` where it gives none).
 fn mixes() -> [(&'static str, PacketMix, Option<f64>); 3] {
@@ -131,14 +132,57 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             .note("between 8 and 32 nodes"),
         );
     }
+    let mut curves = vec![curve];
+    if !quick {
+        curves.extend(fig4_curves()?);
+    }
     table.notes.push(format!(
         "every node saturated, destinations uniform; {measure} measured cycles after {warmup}; \
          ring sizes {sizes:?} (the paper does not list Fig. 5's x values)"
     ));
     Ok(Report {
-        curves: vec![curve],
+        curves,
         experiment: "sci-flow-control-cost".into(),
         section: "SCI §4.1, §5".into(),
         tables: vec![table],
     })
+}
+
+/// Fig. 4: mean latency against throughput, all address or all data packets, R = 4 and
+/// 16, without and with flow control (Poisson loads up to the link bound).
+fn fig4_curves() -> Result<Vec<Curve>, ReproduceError> {
+    let mut curves = Vec::new();
+    for nodes in [4u32, 16] {
+        for (label, mix) in [
+            ("address", PacketMix::only(ADDRESS_SYMBOLS)),
+            ("data", PacketMix::only(crate::parts::sci::DATA_SYMBOLS)),
+        ] {
+            for flow_control in [false, true] {
+                let r = RingRun {
+                    mix,
+                    flow_control,
+                    ..RingRun::new(nodes, 20_000, 100_000)
+                };
+                // The link bound per node (SCI App. A, A.12 of emu's reading guide).
+                let l = mix.mean_symbols();
+                let top = 2.0 * l / (l + 1.0 + 5.0) / f64::from(nodes);
+                curves.push(ring::sweep(
+                    format!(
+                        "Fig. 4 R={nodes} {label} packets, {}: latency vs throughput",
+                        if flow_control {
+                            "flow control"
+                        } else {
+                            "no flow control"
+                        }
+                    ),
+                    &r,
+                    &ring::loads(top, 8),
+                    false,
+                    |_, p| Arrivals::Bernoulli(p),
+                    |_| Destination::Uniform { terminals: nodes },
+                )?);
+            }
+        }
+    }
+    Ok(curves)
 }

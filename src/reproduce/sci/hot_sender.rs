@@ -162,6 +162,33 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
          depend on protocol details the paper leaves open (parts::sci lists the decisions).",
         BAND * 100.0
     ));
+    if !quick {
+        for (nodes, top) in [(4u32, 0.25), (16, 0.06)] {
+            for flow_control in [false, true] {
+                let r = RingRun {
+                    flow_control,
+                    ..RingRun::new(nodes, 20_000, 100_000)
+                };
+                curves.push(ring::sweep(
+                    format!(
+                        "Fig. {} R={nodes}: per-node latency vs cold-node throughput, node 0 hot",
+                        if flow_control { "9" } else { "8" }
+                    ),
+                    &r,
+                    &ring::loads(top, 8),
+                    true,
+                    |i, p| {
+                        if i == 0 {
+                            Arrivals::Saturated
+                        } else {
+                            Arrivals::Bernoulli(p)
+                        }
+                    },
+                    |_| Destination::Uniform { terminals: nodes },
+                )?);
+            }
+        }
+    }
     Ok(Report {
         curves,
         experiment: "sci-hot-sender".into(),

@@ -3,6 +3,7 @@
 //! mean latency from a packet's creation to its consumption at the target, in ns).
 
 use super::super::ReproduceError;
+use super::super::table::Curve;
 use crate::engine::{self, RunControl};
 use crate::network::{CYCLE_NS, SciRing, sci_ring};
 use crate::parts::sci::{Arrivals, PacketMix, SciTraffic};
@@ -184,4 +185,53 @@ pub fn poisson_uniform(r: &RingRun, bytes_per_ns: f64) -> Result<RingResult, Rep
             |_| Destination::Uniform { terminals: n },
         ),
     )
+}
+
+/// A latency–throughput curve (SCI §4's figures): for each per-node offered load in
+/// `loads` (bytes/ns), node `i` sending `arrivals(i, packets per cycle)` to
+/// `destination(i)`. Columns: the offered load, the ring's mean realised throughput per
+/// node and mean latency (ns), then, with `per_node`, each node's.
+pub fn sweep(
+    title: impl Into<String>,
+    r: &RingRun,
+    loads: &[f64],
+    per_node: bool,
+    arrivals: impl Fn(u32, f64) -> Arrivals,
+    destination: impl Fn(u32) -> Destination + Copy,
+) -> Result<Curve, ReproduceError> {
+    let mut columns = vec![
+        "offered".to_string(),
+        "throughput".to_string(),
+        "latency_ns".to_string(),
+    ];
+    if per_node {
+        for k in 0..r.nodes {
+            columns.push(format!("p{k}_throughput"));
+            columns.push(format!("p{k}_latency_ns"));
+        }
+    }
+    let mut rows = Vec::new();
+    for &load in loads {
+        let p = rate_for(load, &r.mix);
+        let result = run(r, traffic(r, |i| arrivals(i, p), destination))?;
+        let mut row = vec![load, result.per_node(), result.latency_ns()];
+        if per_node {
+            for n in &result.nodes {
+                row.extend([n.throughput, n.latency_ns]);
+            }
+        }
+        rows.push(row);
+    }
+    Ok(Curve {
+        title: title.into(),
+        columns,
+        rows,
+    })
+}
+
+/// `points` loads evenly spread over `(0, top]`.
+pub fn loads(top: f64, points: u32) -> Vec<f64> {
+    (1..=points)
+        .map(|k| top * f64::from(k) / f64::from(points))
+        .collect()
 }

@@ -243,8 +243,32 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         )
         .note("\"P0 saturates before the other nodes\""),
     );
+    let mut curves = vec![curve];
+    if !quick {
+        for (nodes, flow_control, fig, top) in [
+            (16, false, "6(b)", 0.09),
+            (4, true, "7(a)", 0.40),
+            (16, true, "7(b)", 0.09),
+        ] {
+            let r = RingRun {
+                flow_control,
+                ..RingRun::new(nodes, 20_000, 100_000)
+            };
+            curves.push(ring::sweep(
+                format!("Fig. {fig} R={nodes}: per-node latency vs throughput, node 0 starved"),
+                &r,
+                &ring::loads(top, 9),
+                true,
+                |_, p| Arrivals::Bernoulli(p),
+                |_| Destination::UniformExcept {
+                    terminals: nodes,
+                    except: 0,
+                },
+            )?);
+        }
+    }
     Ok(Report {
-        curves: vec![curve],
+        curves,
         experiment: "sci-starvation".into(),
         section: "SCI §4.2".into(),
         tables: vec![sat, sweep],

@@ -1,0 +1,129 @@
+//! `emu stress` on an SCI ring: the search for a starved node
+//! ([`emu::stress::starvation`]). Exit 0 when no case starves a node, 3 when one does
+//! (the case is printed, or written with `--out`, with the command that reruns it).
+
+use super::fail;
+use super::shrunk::write_json;
+use super::stress::{Buffers, StressArgs};
+use emu::config::{Loaded, TopologyConfig};
+use emu::pool::default_threads;
+use emu::session::stem;
+use emu::stress::starvation::{Starvation, generate, search};
+use emu::stress::write::{command, traffic_file};
+
+/// Runs the starvation search on the ring `topo`; returns the exit code.
+pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> u8 {
+    if a.buffers != Buffers::Topology {
+        return fail(
+            2,
+            "--buffers small sets DS-Link and C104 buffers; an SCI ring has none to shrink",
+        );
+    }
+    let name = stem(&topo.file.name);
+    let cases = generate(a.seed, a.seeds, nodes, a.run_us);
+    let threads = a.threads.unwrap_or_else(default_threads);
+    let results = match search(&name, &topo.config, &cases, threads) {
+        Ok(r) => r,
+        Err(e) => return fail(1, e),
+    };
+    if a.verbose {
+        for r in &results {
+            say!("{}", case_line(r));
+        }
+    }
+    let ticks: u64 = results.iter().map(|r| r.ticks).sum();
+    let seeds = format!(
+        "seeds {}..={} × starved, hot, permutation, hotspot",
+        a.seed,
+        a.seed + u64::from(a.seeds) - 1
+    );
+    let Some(found) = results.iter().find(|r| !r.starved.is_empty()) else {
+        say!(
+            "no starved node in {} cases ({:.3e} cycles) on {name}: {seeds}",
+            results.len(),
+            ticks as f64
+        );
+        return write_json(
+            a,
+            &serde_json::json!({
+                "schema": 1,
+                "emu_version": env!("CARGO_PKG_VERSION"),
+                "outcome": "no_starvation",
+                "topology": name,
+                "cases_tried": results.len(),
+                "ticks_tried": ticks,
+            }),
+        );
+    };
+    let c = &found.case;
+    say!(
+        "node{} {} starved in case {} of {} ({} traffic, seed {}): it delivered nothing in the \
+         measurement window while it had packets waiting (SCI §4.2), after {} cases ({:.3e} cycles)",
+        if found.starved.len() == 1 { "" } else { "s" },
+        found
+            .starved
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        c.index + 1,
+        cases.len(),
+        c.kind,
+        c.seed,
+        results.len(),
+        ticks as f64
+    );
+    let comments = vec![
+        c.traffic.description.clone(),
+        format!("starves node(s) {:?} on {name}", found.starved),
+    ];
+    let text = match traffic_file(&c.traffic, &comments) {
+        Ok(t) => t,
+        Err(e) => return fail(1, e),
+    };
+    let path = match &a.out {
+        Some(p) => {
+            if let Err(e) = std::fs::write(p, &text) {
+                return fail(1, format!("cannot write {}: {e}", p.display()));
+            }
+            p.display().to_string()
+        }
+        None => {
+            say!("\n{text}");
+            "CASE.toml".to_string()
+        }
+    };
+    let rerun = command(&topo.file.name, &path, c.seed, &a.sets);
+    say!("rerun with: {rerun}");
+    let code = write_json(
+        a,
+        &serde_json::json!({
+            "schema": 1,
+            "emu_version": env!("CARGO_PKG_VERSION"),
+            "outcome": "starvation",
+            "topology": name,
+            "cases_tried": results.len(),
+            "ticks_tried": ticks,
+            "case": { "index": c.index, "kind": c.kind, "seed": c.seed, "starved": found.starved },
+            "traffic_file": text,
+            "command": rerun,
+        }),
+    );
+    if code != 0 { code } else { 3 }
+}
+
+fn case_line(r: &Starvation) -> String {
+    let c = &r.case;
+    let what = if r.starved.is_empty() {
+        "no node starved".to_string()
+    } else {
+        format!("STARVED node(s) {:?}", r.starved)
+    };
+    format!(
+        "case {:>4}: {:<11} seed {:<6} {} cycles: {what}",
+        c.index + 1,
+        c.kind,
+        c.seed,
+        r.ticks
+    )
+}

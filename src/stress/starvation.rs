@@ -1,0 +1,199 @@
+//! `emu stress` on an SCI ring: a ring cannot deadlock, but it can starve a node (SCI
+//! §4.2-4.3), so the search runs saturating traffic shapes over many seeds and reports
+//! the first case in which a node delivers nothing in the window while it has packets
+//! waiting (the run report's "starved").
+//!
+//! The shapes, each a plain traffic configuration that `emu` can rerun:
+//! - **starved**: every node saturated, uniform destinations except one random node
+//!   that nothing is sent to (SCI §4.2's starved node);
+//! - **hot**: one random node saturated, the others Poisson at a random load, uniform
+//!   destinations (SCI §4.3's hot sender);
+//! - **permutation** and **hotspot**: the continuous cases of the deadlock search
+//!   ([`super::case`]), every node saturated.
+
+use super::case::{self, CaseKind};
+use crate::config::traffic::{
+    InjectionConfig, MessageConfig, PatternConfig, PhasesConfig, TerminalsConfig,
+};
+use crate::config::{TopologyConfig, TrafficConfig};
+use crate::engine::{self, EngineError, RunControl, RunOutcome};
+use crate::network::{BuildError, sci_ring_from_config};
+use crate::stats::{Report, ReportInput};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One SCI stress case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SciCase {
+    /// Position in the search.
+    pub index: usize,
+    /// The traffic shape: `starved`, `hot`, `permutation` or `hotspot`.
+    pub kind: &'static str,
+    /// Run seed.
+    pub seed: u64,
+    /// The traffic.
+    pub traffic: TrafficConfig,
+}
+
+/// The cases for `seeds` seeds from `first_seed` on a ring of `nodes`, each injecting
+/// for `run_us` microseconds after a warm-up of a fifth of that: four per seed.
+pub fn generate(first_seed: u64, seeds: u32, nodes: u32, run_us: f64) -> Vec<SciCase> {
+    let phases = PhasesConfig {
+        start_us: 0.0,
+        warmup_us: run_us / 5.0,
+        measure_us: run_us,
+        drain_limit_us: run_us / 5.0,
+    };
+    let mut out = Vec::new();
+    for s in 0..u64::from(seeds) {
+        let seed = first_seed.wrapping_add(s);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5343_4952_494e_4700);
+        let node = rng.random_range(0..nodes);
+        let plain = |pattern, injection, saturated, description: String| TrafficConfig {
+            description,
+            pattern,
+            injection,
+            message: MessageConfig::default(),
+            phases: phases.clone(),
+            terminals: TerminalsConfig {
+                senders: Vec::new(),
+                saturated,
+            },
+            request_response: false,
+        };
+        let starved = plain(
+            PatternConfig::Starved { node },
+            InjectionConfig::Continuous,
+            Vec::new(),
+            format!(
+                "emu stress SCI case: every node saturated, nothing sent to node {node}, seed {seed}"
+            ),
+        );
+        let load = rng.random_range(0.02..0.3);
+        let hot = plain(
+            PatternConfig::Uniform,
+            InjectionConfig::Rate { load },
+            vec![node],
+            format!(
+                "emu stress SCI case: node {node} always sending, the others at {load:.3} bytes/ns, seed {seed}"
+            ),
+        );
+        let mut push = |kind, traffic| {
+            out.push(SciCase {
+                index: out.len(),
+                kind,
+                seed,
+                traffic,
+            })
+        };
+        push("starved", starved);
+        push("hot", hot);
+        for kind in [CaseKind::Permutation, CaseKind::Hotspot] {
+            let mut c = case::one(0, kind, seed, nodes, run_us).traffic;
+            c.phases = phases.clone();
+            push(kind.name(), c);
+        }
+    }
+    out
+}
+
+/// Why a case could not be run.
+#[derive(Debug, thiserror::Error)]
+pub enum SciStressError {
+    /// The case does not build (a bug of the generator, or a bad topology).
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    /// The engine failed (an SCI ring cannot deadlock; a protocol error can happen).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// A case's run: its report's starved nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Starvation {
+    /// The case.
+    pub case: SciCase,
+    /// Nodes starved in it.
+    pub starved: Vec<usize>,
+    /// Cycles simulated.
+    pub ticks: u64,
+}
+
+/// Runs `c` on the ring `topology` (named `name`) and returns its starved nodes.
+pub fn run_case(
+    name: &str,
+    topology: &TopologyConfig,
+    c: &SciCase,
+) -> Result<Starvation, SciStressError> {
+    let net = sci_ring_from_config(name, topology, &c.traffic, c.seed)?;
+    let ctl = RunControl::for_plan(&net);
+    let out: RunOutcome = engine::sharded::run(&net, &ctl, 1, None)?;
+    let report = Report::new(&ReportInput::for_run(
+        name, "stress", topology, &c.traffic, c.seed, &net, &out,
+    ));
+    Ok(Starvation {
+        case: c.clone(),
+        starved: report.nodes.map(|n| n.starved).unwrap_or_default(),
+        ticks: out.end_tick,
+    })
+}
+
+/// Runs `cases` in order on `threads` threads and returns every result, in case order,
+/// up to and including the first case that starves a node.
+pub fn search(
+    name: &str,
+    topology: &TopologyConfig,
+    cases: &[SciCase],
+    threads: usize,
+) -> Result<Vec<Starvation>, SciStressError> {
+    let mut done = Vec::new();
+    for chunk in cases.chunks(threads.max(1)) {
+        let results: Vec<Result<Starvation, SciStressError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|c| s.spawn(move || run_case(name, topology, c)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        });
+        for r in results {
+            let r = r?;
+            let found = !r.starved.is_empty();
+            done.push(r);
+            if found {
+                return Ok(done);
+            }
+        }
+    }
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ring(nodes: u32, flow_control: bool) -> TopologyConfig {
+        toml::from_str(&format!(
+            "[network]\nkind = \"sci_ring\"\nnodes = {nodes}\nflow_control = {flow_control}\n"
+        ))
+        .expect("a ring")
+    }
+
+    #[test]
+    fn without_flow_control_the_starved_node_is_found_at_once_and_with_it_not() {
+        let cases = generate(1, 1, 4, 100.0);
+        assert_eq!(cases.len(), 4);
+        assert_eq!(cases[0].kind, "starved");
+        let found = search("sci4", &ring(4, false), &cases, 2).expect("runs");
+        assert_eq!(found.len(), 1, "the first case starves");
+        let PatternConfig::Starved { node } = found[0].case.traffic.pattern else {
+            panic!("a starved case");
+        };
+        assert_eq!(found[0].starved, vec![node as usize]);
+        let all = search("sci4", &ring(4, true), &cases, 2).expect("runs");
+        assert_eq!(all.len(), 4, "flow control lets every node send");
+        assert!(all.iter().all(|r| r.starved.is_empty()), "{all:?}");
+    }
+}
