@@ -262,6 +262,7 @@ fn sci_experiments_reproduce_the_papers_findings() {
         misses,
         [
             "sci-active-buffers: R=16: two active buffers / one",
+            "sci-flow-control-cost: 20 % 64-byte data, R=2",
             "sci-hot-sender: R=16, cold nodes 0.044 bytes/ns, flow control",
             "sci-request-response: R=4, no flow control: sustained data rate",
             "sci-request-response: R=16, no flow control: sustained data rate",

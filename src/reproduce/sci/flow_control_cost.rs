@@ -64,6 +64,9 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     for (m, (label, mix, worst)) in mixes().into_iter().enumerate() {
         let mut ratios = Vec::new();
         for &nodes in sizes {
+            // Two nodes are cheap: the quick form runs them as long as the full one, so
+            // that the R=2 rows give the same values in both.
+            let (warmup, measure) = if nodes == 2 { (20_000, 200_000) } else { (warmup, measure) };
             let base = RingRun {
                 mix,
                 ..RingRun::new(nodes, warmup, measure)
@@ -85,17 +88,23 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
                 .find(|(k, _)| *k == n)
                 .map_or(f64::NAN, |r| r.1)
         };
-        table.rows.push(
-            Row::new(
-                format!("{label}, R=2"),
-                1.0,
-                "§5: \"negligible\"",
-                at(2),
-                "",
-                Tolerance::Absolute(0.03),
+        let r2 = Row::new(
+            format!("{label}, R=2"),
+            1.0,
+            "§5: \"negligible\"",
+            at(2),
+            "",
+            Tolerance::Absolute(0.03),
+        )
+        .note("negligible: within 3 % of no cost (emu's reading)");
+        table.rows.push(if m == 1 {
+            r2.expected_miss(
+                "flow control costs 3.1 % of the maximum on 2 nodes with 20 % 64-byte data, just \
+                 over the 3 % taken to be negligible (address only: 0 %, 256-byte data: 1.6 %)",
             )
-            .note("negligible: within 3 % of no cost (emu's reading)"),
-        );
+        } else {
+            r2
+        });
         let (worst_n, worst_ratio) = ratios
             .iter()
             .cloned()
