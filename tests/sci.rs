@@ -257,6 +257,19 @@ fn emu_stress_finds_the_starved_node_without_flow_control_and_none_with_it() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("no starved node in 8 cases"), "{out}");
+    let (code, out, err) = emu(&[
+        "sweep",
+        "-t",
+        "sci-ring4",
+        "-p",
+        "sci-uniform",
+        "--load",
+        "0.1:0.2:0.1",
+        "--set",
+        "phases.measure_us=40",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("delays in cycles"), "{out}");
     let (code, out, _) = emu(&["check", "-t", "sci-ring16"]);
     assert_eq!(code, 0);
     assert!(out.contains("cannot deadlock"), "{out}");

@@ -5,6 +5,7 @@ use super::fail;
 use emu::config::{self, traffic::InjectionConfig};
 use emu::pool::{default_threads, run_all};
 use emu::session::{CaseError, stem};
+use emu::config::topology::NetworkConfig;
 use emu::sweep::table::{csv, render};
 use emu::sweep::{PointError, parse_loads, rows, run_point, saturation};
 use std::io::{IsTerminal, Write};
@@ -129,7 +130,12 @@ pub fn main(a: &SweepArgs) -> u8 {
         a.seed,
         threads.min(jobs.len())
     );
-    print!("{}", render(&title, &rows, &sat));
+    let unit = if matches!(topo.config.network, NetworkConfig::SciRing(_)) {
+        "cycles (2 ns)"
+    } else {
+        "header times"
+    };
+    print!("{}", render(&title, &rows, &sat, unit));
     let _ = std::io::stdout().flush();
     if let Some(path) = &a.csv
         && let Err(e) = std::fs::write(path, csv(&tname, &pname, &points))

@@ -6,7 +6,9 @@
 use crate::config::traffic::InjectionConfig;
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::engine::{EngineError, RunControl, sequential};
-use crate::network::{BuildError, build};
+use crate::config::topology::NetworkConfig;
+use crate::model::LinkProtocol;
+use crate::network::{BuildError, Network, build, sci_ring_from_config};
 use crate::stats::{Report, ReportInput};
 
 /// What one run measured.
@@ -20,7 +22,8 @@ pub struct Measures {
     /// terminators take wire time): chapter 7's "maximum possible throughput of each
     /// input link".
     pub link_max_pct: f64,
-    /// Message delay (creation to delivery), mean, in header times.
+    /// Message delay (creation to delivery), mean, in header times (on an SCI ring: in
+    /// cycles, its delay unit).
     pub mean_delay_ht: f64,
     /// 99th percentile of the delay, header times.
     pub p99_delay_ht: f64,
@@ -62,9 +65,26 @@ pub fn run_point(
 ) -> Result<Point, PointError> {
     let mut traffic = traffic.clone();
     traffic.injection = InjectionConfig::Rate { load };
+    if matches!(topology.network, NetworkConfig::SciRing(_)) {
+        let net = sci_ring_from_config(topology_name, topology, &traffic, seed)
+            .map_err(PointError::Build)?;
+        return measure(&net, topology_name, topology, &traffic, load, seed);
+    }
     let net = build(topology_name, topology, &traffic, seed).map_err(PointError::Build)?;
-    let ctl = RunControl::for_plan(&net);
-    let outcome = match sequential::run(&net, &ctl, None) {
+    measure(&net, topology_name, topology, &traffic, load, seed)
+}
+
+/// Runs `net` (built from `topology` and `traffic` at `load`) and measures it.
+fn measure<P: LinkProtocol>(
+    net: &Network<P>,
+    topology_name: &str,
+    topology: &TopologyConfig,
+    traffic: &TrafficConfig,
+    load: f64,
+    seed: u64,
+) -> Result<Point, PointError> {
+    let ctl = RunControl::for_plan(net);
+    let outcome = match sequential::run(net, &ctl, None) {
         Ok(o) => o,
         Err(EngineError::Deadlock { tick, .. }) => {
             return Ok(Point {
@@ -79,20 +99,27 @@ pub fn run_point(
         topology_name,
         "",
         topology,
-        &traffic,
+        traffic,
         seed,
-        &net,
+        net,
         &outcome,
     ));
     let t = &r.throughput;
     let d = &r.latency.message_latency.header_times;
+    // A family without a packet format of headers and terminators (an SCI ring) has
+    // no format maximum: its "of max" is the throughput itself.
+    let link_max_pct = if t.format_max_pct > 0.0 {
+        t.delivered_pct.mean / t.format_max_pct * 100.0
+    } else {
+        t.delivered_pct.mean
+    };
     Ok(Point {
         load,
         seed,
         measures: Ok(Measures {
             offered_pct: t.offered_pct.mean,
             throughput_pct: t.delivered_pct.mean,
-            link_max_pct: t.delivered_pct.mean / t.format_max_pct * 100.0,
+            link_max_pct,
             mean_delay_ht: d.mean,
             p99_delay_ht: d.p99,
             max_delay_ht: d.max,

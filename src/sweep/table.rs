@@ -125,7 +125,8 @@ fn num(x: f64, digits: usize) -> String {
 }
 
 /// The text table and the saturation line.
-pub fn render(title: &str, rows: &[Row], sat: &Saturation) -> String {
+/// `delay_unit` names the delay columns' unit ("header times"; "cycles" on an SCI ring).
+pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{title}");
     let _ = writeln!(
@@ -161,7 +162,7 @@ pub fn render(title: &str, rows: &[Row], sat: &Saturation) -> String {
     }
     let _ = writeln!(
         s,
-        "delays in header times; throughput per terminal, % of link data capacity (\"of max\": % of what a link can carry in this packet format)"
+        "delays in {delay_unit}; throughput per terminal, % of link data capacity (\"of max\": % of what a link can carry in this packet format)"
     );
     let peak = sat.peak.map_or("-".into(), |(t, l)| {
         format!("peak throughput {t:.1} % at load {l}")
