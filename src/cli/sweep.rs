@@ -2,10 +2,10 @@
 //! naming the flag or key and exit code 2.
 
 use super::fail;
+use emu::config::topology::NetworkConfig;
 use emu::config::{self, traffic::InjectionConfig};
 use emu::pool::{default_threads, run_all};
 use emu::session::{CaseError, stem};
-use emu::config::topology::NetworkConfig;
 use emu::sweep::table::{csv, render};
 use emu::sweep::{PointError, parse_loads, rows, run_point, saturation};
 use std::io::{IsTerminal, Write};

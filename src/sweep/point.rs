@@ -3,10 +3,10 @@
 //! "throughput is measured as a percentage of the maximum possible throughput of each
 //! input link. Delay is measured in terms of header times").
 
+use crate::config::topology::NetworkConfig;
 use crate::config::traffic::InjectionConfig;
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::engine::{EngineError, RunControl, sequential};
-use crate::config::topology::NetworkConfig;
 use crate::model::LinkProtocol;
 use crate::network::{BuildError, Network, build, sci_ring_from_config};
 use crate::stats::{Report, ReportInput};

@@ -66,7 +66,11 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         for &nodes in sizes {
             // Two nodes are cheap: the quick form runs them as long as the full one, so
             // that the R=2 rows give the same values in both.
-            let (warmup, measure) = if nodes == 2 { (20_000, 200_000) } else { (warmup, measure) };
+            let (warmup, measure) = if nodes == 2 {
+                (20_000, 200_000)
+            } else {
+                (warmup, measure)
+            };
             let base = RingRun {
                 mix,
                 ..RingRun::new(nodes, warmup, measure)

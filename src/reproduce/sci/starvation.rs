@@ -13,6 +13,7 @@ use super::super::ReproduceError;
 use super::super::table::{Curve, Report, Row, Table, Tolerance};
 use super::ring::{self, RingResult, RingRun};
 use crate::parts::sci::Arrivals;
+use crate::parts::sci::mg1::{self, ModelInput};
 use crate::traffic::Destination;
 
 /// Node 0 receives nothing.
@@ -231,6 +232,23 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             "saturated: delivers < {:.0} % of the bytes it created in the window; sweep step {step} bytes/ns",
             SATURATED_SHARE * 100.0
         )),
+    );
+    // The App. A model, with the paper's inputs: the common per-node load at which the
+    // first node (P0) saturates.
+    let unit = ModelInput::sci(vec![1.0; 4], mg1::starved_routing(4, 0));
+    let model_load = mg1::saturation_scale(&unit)
+        .map_err(|e| ReproduceError::Model(e.to_string()))?
+        * (unit.l_send() - 1.0);
+    sweep.rows.push(
+        Row::new(
+            "offered load at which P0 saturates: App. A model",
+            model_load,
+            "App. A model",
+            p0_saturates.unwrap_or(beyond),
+            "bytes/ns",
+            Tolerance::Relative(0.15),
+        )
+        .note("the model \"qualitatively predicts correct behavior\" (SCI §4.2)"),
     );
     sweep.rows.push(
         Row::new(
