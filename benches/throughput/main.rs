@@ -17,6 +17,7 @@
 //! targets evaluated from the measured numbers.
 
 mod bare;
+mod sci;
 
 use emu::engine::{self, RunControl, RunOutcome};
 use emu::network::Network;
@@ -114,7 +115,7 @@ const WORKLOADS: &[Workload] = &[
 const TOPOLOGIES: &[&str] = &["hypercube6", "hypercube8", "hypercube10"];
 
 fn cases() -> Vec<String> {
-    let mut v = Vec::new();
+    let mut v = sci::cases();
     for t in TOPOLOGIES {
         for w in WORKLOADS {
             if !w.only.is_empty() && !w.only.contains(t) {
@@ -164,6 +165,11 @@ fn peak_rss_kib() -> u64 {
 
 /// Runs one case in this process and prints its `BENCH_JSON` line.
 fn child(case: &str, quick: bool) -> Result<(), String> {
+    if case.starts_with("sci-") {
+        let json = sci::child(case, quick, SEED)?;
+        println!("BENCH_JSON {json}");
+        return Ok(());
+    }
     let parts: Vec<&str> = case.split('/').collect();
     let [topology, workload, engine] = parts[..] else {
         return Err(format!("bad case name {case}"));
@@ -336,6 +342,7 @@ fn main() -> ExitCode {
         }
     }
     print_table(&rows);
+    print_sci_table(&rows);
     print_targets(&rows);
     if failed > 0 {
         eprintln!("{failed} case(s) failed");
@@ -364,6 +371,30 @@ fn print_table(rows: &[serde_json::Value]) {
             si(num(r, "token_hops_per_s")),
             si(num(r, "messages_per_s")),
             num(r, "peak_rss_mib"),
+        );
+    }
+}
+
+/// SCI rings: cycles, node-cycles and symbols per second (issue 12).
+fn print_sci_table(rows: &[serde_json::Value]) {
+    let sci: Vec<&serde_json::Value> = rows.iter().filter(|r| r["sci"] == true).collect();
+    if sci.is_empty() {
+        return;
+    }
+    println!();
+    println!(
+        "{:<28} {:>8} {:>10} {:>14} {:>10} {:>16}",
+        "SCI case", "wall s", "cycles/s", "node-cycles/s", "symbols/s", "packet symbols/s"
+    );
+    for r in sci {
+        println!(
+            "{:<28} {:>8.3} {:>10} {:>14} {:>10} {:>16}",
+            r["case"].as_str().unwrap_or("?"),
+            num(r, "wall_s"),
+            si(num(r, "ticks_per_s")),
+            si(num(r, "node_cycles_per_s")),
+            si(num(r, "symbols_per_s")),
+            si(num(r, "packet_symbols_per_s")),
         );
     }
 }
