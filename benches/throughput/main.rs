@@ -165,7 +165,7 @@ fn peak_rss_kib() -> u64 {
 
 /// Runs one case in this process and prints its `BENCH_JSON` line.
 fn child(case: &str, quick: bool) -> Result<(), String> {
-    if case.starts_with("sci-") {
+    if sci::is_sci(case) {
         let json = sci::child(case, quick, SEED)?;
         println!("BENCH_JSON {json}");
         return Ok(());
@@ -298,8 +298,14 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let phases = if quick { QUICK_PHASES } else { FULL_PHASES };
+    let sci_phases = if selected.iter().any(|c| sci::is_sci(c)) {
+        let p = sci::phases(quick);
+        format!(" (SCI rings: warm-up {} µs + measure {} µs)", p.0, p.1)
+    } else {
+        String::new()
+    };
     println!(
-        "emu throughput benchmark{}: {} case(s), phases warm-up {} µs + measure {} µs then drain, seed {SEED}; \
+        "emu throughput benchmark{}: {} case(s), phases warm-up {} µs + measure {} µs{sci_phases} then drain, seed {SEED}; \
          each case run once, in its own process",
         if quick { " (--quick)" } else { "" },
         selected.len(),
@@ -355,7 +361,12 @@ fn num(v: &serde_json::Value, k: &str) -> f64 {
     v[k].as_f64().unwrap_or(f64::NAN)
 }
 
+/// The DS-Link cases' table (the SCI rings have their own, `print_sci_table`).
 fn print_table(rows: &[serde_json::Value]) {
+    let rows: Vec<&serde_json::Value> = rows.iter().filter(|r| r["sci"] != true).collect();
+    if rows.is_empty() {
+        return;
+    }
     println!();
     println!(
         "{:<40} {:>8} {:>9} {:>9} {:>12} {:>9} {:>9}",
@@ -383,24 +394,35 @@ fn print_sci_table(rows: &[serde_json::Value]) {
     }
     println!();
     println!(
-        "{:<28} {:>8} {:>10} {:>14} {:>10} {:>16}",
-        "SCI case", "wall s", "cycles/s", "node-cycles/s", "symbols/s", "packet symbols/s"
+        "{:<28} {:>8} {:>10} {:>14} {:>10} {:>16} {:>9}",
+        "SCI case",
+        "wall s",
+        "cycles/s",
+        "node-cycles/s",
+        "symbols/s",
+        "packet symbols/s",
+        "peak MiB"
     );
     for r in sci {
         println!(
-            "{:<28} {:>8.3} {:>10} {:>14} {:>10} {:>16}",
+            "{:<28} {:>8.3} {:>10} {:>14} {:>10} {:>16} {:>9.0}",
             r["case"].as_str().unwrap_or("?"),
             num(r, "wall_s"),
             si(num(r, "ticks_per_s")),
             si(num(r, "node_cycles_per_s")),
             si(num(r, "symbols_per_s")),
             si(num(r, "packet_symbols_per_s")),
+            num(r, "peak_rss_mib"),
         );
     }
 }
 
-/// The issue's targets, evaluated from whichever cases were run.
+/// The issue's targets, evaluated from whichever cases were run (none if only SCI
+/// rings were).
 fn print_targets(rows: &[serde_json::Value]) {
+    if rows.iter().all(|r| r["sci"] == true) {
+        return;
+    }
     let get = |case: &str, k: &str| rows.iter().find(|r| r["case"] == case).map(|r| num(r, k));
     println!();
     println!("targets (from the cases above; '-' = a case was not run):");

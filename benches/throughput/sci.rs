@@ -27,6 +27,16 @@ const ENGINES: &[&str] = &["sharded-1t", "sharded-2t", "actors-1t"];
 const FULL_US: (f64, f64) = (20.0, 400.0);
 const QUICK_US: (f64, f64) = (5.0, 40.0);
 
+/// Whether `case` is one of the SCI ring cases.
+pub fn is_sci(case: &str) -> bool {
+    case.starts_with("sci-")
+}
+
+/// (warm-up µs, measure µs) of the SCI cases.
+pub fn phases(quick: bool) -> (f64, f64) {
+    if quick { QUICK_US } else { FULL_US }
+}
+
 /// The SCI case names.
 pub fn cases() -> Vec<String> {
     let mut v = Vec::new();
@@ -54,7 +64,7 @@ pub fn child(case: &str, quick: bool, seed: u64) -> Result<serde_json::Value, St
         .iter()
         .find(|l| l.0 == load)
         .ok_or_else(|| format!("no load {load}"))?;
-    let phases = if quick { QUICK_US } else { FULL_US };
+    let phases = phases(quick);
     let mut sets: Vec<String> = ring_sets
         .iter()
         .chain(load_sets)
@@ -90,6 +100,8 @@ pub fn child(case: &str, quick: bool, seed: u64) -> Result<serde_json::Value, St
         "engine": engine,
         "seed": seed,
         "quick": quick,
+        "warmup_us": phases.0,
+        "measure_us": phases.1,
         "nodes": net.nodes().len(),
         "wall_s": wall_s,
         "end_tick": o.end_tick,
@@ -102,5 +114,6 @@ pub fn child(case: &str, quick: bool, seed: u64) -> Result<serde_json::Value, St
         "messages_per_s": o.activity.messages_delivered as f64 / wall_s,
         "windows": o.windows,
         "node_runs": o.node_runs,
+        "peak_rss_mib": super::peak_rss_kib() as f64 / 1024.0,
     }))
 }
