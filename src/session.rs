@@ -10,6 +10,7 @@ use crate::engine::{RunControl, RunOutcome};
 use crate::model::LinkProtocol;
 use crate::network::{self, BuildError, Network};
 use crate::parts::dslink::DsLink;
+use crate::parts::fabric::Fabric;
 use crate::parts::sci::Sci;
 use crate::stats::{Report, ReportInput};
 
@@ -29,16 +30,15 @@ pub enum CaseError {
         /// What is wrong, and what would be right.
         message: String,
     },
-    /// `emu check` on an SCI ring: there is nothing to check, since an SCI ring cannot
-    /// deadlock (SCI §2: every node takes every symbol it is sent). Not a failure.
-    #[error(
-        "{location}: an SCI ring cannot deadlock: every node takes every symbol it is sent (SCI §2), \
-         so there are no channel dependencies to check; a ring can starve a node instead, which the \
-         run report names"
-    )]
+    /// `emu check` on a family that cannot deadlock: an SCI ring (SCI §2: every node
+    /// takes every symbol it is sent) or a single-stage switch fabric (Gramsamer §2.3:
+    /// the output adapters always absorb). Not a failure.
+    #[error("{location}: {why}")]
     CannotDeadlock {
         /// File and line of `network.kind`.
         location: String,
+        /// Why the family cannot deadlock.
+        why: &'static str,
     },
     /// A traffic key was given with `--set` where only the topology is read.
     #[error("--set {set}: emu check reads only the topology; traffic keys do not apply")]
@@ -85,7 +85,19 @@ pub enum AnyCase {
     DsLink(Case<DsLink>),
     /// A ring of SCI nodes.
     Sci(Case<Sci>),
+    /// A single-stage switch fabric with its adapters.
+    Fabric(Case<Fabric>),
 }
+
+/// Why an SCI ring cannot deadlock.
+const SCI_CANNOT_DEADLOCK: &str = "an SCI ring cannot deadlock: every node takes every symbol it \
+     is sent (SCI §2), so there are no channel dependencies to check; a ring can starve a node \
+     instead, which the run report names";
+
+/// Why a switch fabric cannot deadlock.
+const FABRIC_CANNOT_DEADLOCK: &str = "a single-stage switch fabric cannot deadlock: its output \
+     adapters always absorb (Gramsamer §2.3), so every stored packet leaves and its credit comes \
+     back; the run report shows credit underflow instead";
 
 impl AnyCase {
     /// Loads `topology` and `traffic` (paths or shipped names), applies `sets`, and
@@ -99,6 +111,23 @@ impl AnyCase {
     ) -> Result<AnyCase, CaseError> {
         let (topo, traf) = load_files(topology, traffic, sets)?;
         let name = stem(&topo.file.name);
+        if matches!(topo.config.network, NetworkConfig::Fabric(_)) {
+            let trace = config::trace_file::load_trace(&traf)?;
+            let net = network::fabric_from_config(
+                &name,
+                &topo.config,
+                &traf.config,
+                seed,
+                trace.as_deref(),
+            )
+            .map_err(|e| CaseError::build(e, &topo, Some(&traf)))?;
+            return Ok(AnyCase::Fabric(Case {
+                topology: topo,
+                traffic: traf,
+                seed,
+                net,
+            }));
+        }
         if matches!(topo.config.network, NetworkConfig::SciRing(_)) {
             let net = network::sci_ring_from_config(&name, &topo.config, &traf.config, seed)
                 .map_err(|e| CaseError::build(e, &topo, Some(&traf)))?;
@@ -149,6 +178,12 @@ impl Case<DsLink> {
                           emu --topology … --traffic … or emu reproduce sci-…"
                     .to_string(),
             }),
+            AnyCase::Fabric(c) => Err(CaseError::Build {
+                location: c.topology.locate("network.kind"),
+                message: "a switch fabric: this command takes C104 networks only; run it with \
+                          emu --topology … --traffic … or emu reproduce fabric-…"
+                    .to_string(),
+            }),
         }
     }
 }
@@ -184,9 +219,15 @@ pub fn topology_plan(spec: &str, sets: &[String]) -> Result<Network, CaseError> 
         return Err(CaseError::TrafficSet { set: o.text });
     }
     let topo = config::load_topology(spec, sets)?;
-    if matches!(topo.config.network, NetworkConfig::SciRing(_)) {
+    let why = match topo.config.network {
+        NetworkConfig::SciRing(_) => Some(SCI_CANNOT_DEADLOCK),
+        NetworkConfig::Fabric(_) => Some(FABRIC_CANNOT_DEADLOCK),
+        _ => None,
+    };
+    if let Some(why) = why {
         return Err(CaseError::CannotDeadlock {
             location: topo.locate("network.kind"),
+            why,
         });
     }
     let traffic = TrafficConfig {

@@ -53,8 +53,12 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
             // Every traffic file on the reference topologies; three patterns elsewhere;
             // the SCI traffic files on the SCI rings.
             let reference_topology = topology == "hypercube6" || topology == "ring4";
+            let fabric_traffic = ["bursty30", "bernoulli98", "fabric-nonuniform", "fabric-trace"]
+                .contains(&traffic.as_str());
             let wanted = if topology.starts_with("sci-") {
                 traffic.starts_with("sci-")
+            } else if topology.starts_with("fabric") {
+                fabric_traffic
             } else {
                 reference_topology
                     || ["uniform", "systematic", "shuffle"].contains(&traffic.as_str())
@@ -66,6 +70,9 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
             // 2-core machine make each barrier slow: their runs are kept shorter.
             let phases = if topology.starts_with("sci-") {
                 vec!["phases.warmup_us=2".into(), "phases.measure_us=10".into()]
+            } else if topology.starts_with("fabric") {
+                // 1,000 packet cycles of 51.2 ns after 200 of warm-up.
+                vec!["phases.warmup_us=10".into(), "phases.measure_us=51.2".into()]
             } else {
                 short()
             };
@@ -73,6 +80,8 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
                 Ok(AnyCase::DsLink(case)) => all_engines_agree(&case, false),
                 // SCI rings also check their own invariants at every barrier.
                 Ok(AnyCase::Sci(case)) => all_engines_agree(&case, true),
+                // Fabrics check the credit invariant of Gramsamer §7.4 at every barrier.
+                Ok(AnyCase::Fabric(case)) => all_engines_agree(&case, true),
                 // A pattern that does not fit the topology is bad input, not a result.
                 Err(_) => continue,
             };
@@ -86,7 +95,7 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
     }
     // hypercube6 with every traffic file, the ring, and the SCI rings with theirs: the
     // comparison really ran.
-    assert!(compared >= 22, "only {compared} cases compared");
+    assert!(compared >= 34, "only {compared} cases compared");
 }
 
 /// Runs `case` on every engine and thread count; `None` if it is too large for CI,

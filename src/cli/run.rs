@@ -85,6 +85,7 @@ pub fn run(a: &RunArgs) -> u8 {
     match AnyCase::load(topology, traffic, &a.sets, a.seed) {
         Ok(AnyCase::DsLink(case)) => run_case(&case, a),
         Ok(AnyCase::Sci(case)) => run_case(&case, a),
+        Ok(AnyCase::Fabric(case)) => run_case(&case, a),
         Err(e) => fail(2, e),
     }
 }

@@ -109,6 +109,14 @@ pub fn main(a: &StressArgs) -> u8 {
             "--set: emu stress generates its own traffic; give only topology keys",
         );
     }
+    if matches!(topo.config.network, NetworkConfig::Fabric(_)) {
+        return fail(
+            2,
+            "emu stress searches for deadlocks, and a single-stage switch fabric cannot \
+             deadlock (its output adapters always absorb, Gramsamer §2.3); run it with \
+             emu --topology … --traffic … --check, which checks its credit invariant",
+        );
+    }
     if let NetworkConfig::SciRing(ring) = &topo.config.network {
         return super::stress_sci::main(a, &topo, ring.nodes);
     }

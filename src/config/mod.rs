@@ -11,6 +11,7 @@ pub mod overrides;
 pub mod shipped;
 pub mod source;
 pub mod topology;
+pub mod trace_file;
 pub mod traffic;
 mod unused;
 

@@ -9,6 +9,18 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         "crossbar32",
         include_str!("../../topologies/crossbar32.toml"),
     ),
+    (
+        "fabric16-cicq-lof",
+        include_str!("../../topologies/fabric16-cicq-lof.toml"),
+    ),
+    (
+        "fabric16-cioq",
+        include_str!("../../topologies/fabric16-cioq.toml"),
+    ),
+    (
+        "fabric16-grant",
+        include_str!("../../topologies/fabric16-grant.toml"),
+    ),
     ("grid16", include_str!("../../topologies/grid16.toml")),
     (
         "grid16-universal",
@@ -107,7 +119,20 @@ static TOPOLOGIES: &[(&str, &str)] = &[
 
 static TRAFFIC: &[(&str, &str)] = &[
     ("bitcomp", include_str!("../../traffic/bitcomp.toml")),
+    (
+        "bernoulli98",
+        include_str!("../../traffic/bernoulli98.toml"),
+    ),
     ("bitrev", include_str!("../../traffic/bitrev.toml")),
+    ("bursty30", include_str!("../../traffic/bursty30.toml")),
+    (
+        "fabric-nonuniform",
+        include_str!("../../traffic/fabric-nonuniform.toml"),
+    ),
+    (
+        "fabric-trace",
+        include_str!("../../traffic/fabric-trace.toml"),
+    ),
     ("hotspot", include_str!("../../traffic/hotspot.toml")),
     (
         "sci-hot-sender",

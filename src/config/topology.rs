@@ -6,6 +6,7 @@
 
 pub use crate::parts::c104::config::C104Config;
 pub use crate::parts::dslink::config::{BufferSize, FaultConfig, LinkConfig, PacketConfig};
+pub use crate::parts::fabric::config::{FabricConfig, MemoryConfig};
 pub use crate::parts::sci::config::{MixConfig, SciRingConfig};
 pub use crate::parts::t9000::config::VcpConfig;
 pub use crate::routing::mode::{RoutingMode, Wrap};
@@ -120,6 +121,11 @@ pub enum NetworkConfig {
     /// symbols every 2 ns, go-bit flow control. The `[link]`, `[packet]`, `[c104]`, `[vcp]`
     /// and `[faults]` sections do not apply. See [`SciRingConfig`].
     SciRing(SciRingConfig),
+    /// A single-stage switch fabric with its adapters (Gramsamer ch. 2, 7): adapters with
+    /// virtual output queues, links of a round trip of RTT packet cycles, a CICQ or CIOQ
+    /// switch core, credit or grant flow control. The `[link]`, `[packet]`, `[c104]`,
+    /// `[vcp]` and `[faults]` sections do not apply. See [`FabricConfig`].
+    Fabric(FabricConfig),
 }
 
 /// The explicit form of a network (`kind = "netlist"`): switches by port count,

@@ -9,7 +9,8 @@ pub struct TrafficConfig {
     /// One line shown by `emu list`.
     #[serde(default)]
     pub description: String,
-    /// How each message's destination is chosen.
+    /// How each message's destination is chosen (default: uniform).
+    #[serde(default)]
     pub pattern: PatternConfig,
     /// When messages are created.
     pub injection: InjectionConfig,
@@ -34,11 +35,13 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// Destination patterns. The bit patterns need a power-of-two number of terminals.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PatternConfig {
     /// A destination chosen uniformly at random for every message among all other
-    /// terminals (INMOS ch. 7 §7.4.1).
+    /// terminals (INMOS ch. 7 §7.4.1). On a switch fabric, among all outputs: input i
+    /// and output i are different ports (Gramsamer §2.4).
+    #[default]
     Uniform,
     /// Uniform among the other terminals, except that no message goes to `node`, which
     /// itself sends uniformly to all others: the starved-node workload of SCI §4.2 (its
@@ -72,6 +75,13 @@ pub enum PatternConfig {
         /// The destination terminal.
         destination: u32,
     },
+    /// Switch fabrics only: output i is favoured by input i, which sends there with
+    /// probability w + (1 − w)/N and uniformly otherwise (Gramsamer Eq. 2.2: w = 0 is
+    /// uniform, w = 1 sends every input to its own output).
+    NonUniform {
+        /// The unbalance w in [0, 1].
+        w: f64,
+    },
     /// An explicit destination per source: terminal i sends every message to
     /// `destinations[i]` (one entry per terminal). For a traffic that loads exactly
     /// the channels of a dependency cycle found by `emu check`, or a shrunk case.
@@ -103,6 +113,25 @@ pub enum InjectionConfig {
     Batch {
         /// Messages per sending terminal.
         messages: u32,
+    },
+    /// Switch fabrics only: on/off bursts (Gramsamer Fig. 2.9, App. D): each burst sends
+    /// one packet per cycle to one destination drawn when it begins; bursts last
+    /// `burst` packets on average (geometric), and the off periods are such that the
+    /// offered load is `load` (p10 = 1/BS, p01 = 1/(BS(1/L − 1) + 1)). `burst = 1` is
+    /// Bernoulli.
+    Bursty {
+        /// Offered load L as a fraction of the link (0 < load ≤ 1).
+        load: f64,
+        /// Mean burst size BS in packets (≥ 1).
+        burst: f64,
+    },
+    /// Switch fabrics only: packets at the cycles a trace file gives, one line per
+    /// packet or message: `cycle input output packets` (cycle counted from the start in
+    /// packet cycles; `#` starts a comment). A relative path is read from the traffic
+    /// file's directory. The pattern does not apply.
+    Trace {
+        /// The trace file.
+        file: String,
     },
 }
 

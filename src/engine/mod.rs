@@ -80,6 +80,9 @@ pub struct RunOutcome {
     pub windows: u64,
     /// Node wake-ups (one node running one window).
     pub node_runs: u64,
+    /// What parts measured about themselves ([`Node::part_stats`]), in node order, for
+    /// the nodes that report anything.
+    pub parts: Vec<(NodeId, crate::model::PartStats)>,
 }
 
 /// One stuck node in a deadlock report.
@@ -319,7 +322,13 @@ fn conclude<P: LinkProtocol>(
                     cycle: Some(cycle),
                 });
             }
-            Ok(sched.outcome(terminal_stats(net, nodes), complete))
+            let mut outcome = sched.outcome(terminal_stats(net, nodes), complete);
+            outcome.parts = nodes
+                .iter()
+                .enumerate()
+                .filter_map(|(id, n)| n.part_stats().map(|s| (id, s)))
+                .collect();
+            Ok(outcome)
         }
         Err((since, at)) => Err(deadlock_error(net, nodes, since, at, sched.in_flight())),
     }

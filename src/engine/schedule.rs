@@ -204,6 +204,7 @@ impl RunClock {
             complete,
             windows: self.windows,
             node_runs: self.node_runs,
+            parts: Vec::new(),
         }
     }
 }

@@ -148,4 +148,29 @@ pub trait Node<P: LinkProtocol>: Send {
     fn terminal_stats(&self) -> Option<&TerminalStats> {
         None
     }
+
+    /// What the part measured about itself beyond its terminal's traffic (a switch
+    /// fabric's credit queues, an adapter's credit underflows), if anything.
+    fn part_stats(&self) -> Option<PartStats> {
+        None
+    }
+}
+
+/// Named series of counts a part reports about itself, for its family's section of the
+/// report (e.g. a fabric switch's credits queued per input). The engines only collect
+/// them, in node order; the family's report code knows what each name means.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartStats {
+    /// (name, values) pairs, in the part's own order.
+    pub series: Vec<(&'static str, Vec<u64>)>,
+}
+
+impl PartStats {
+    /// The series called `name`, or an empty slice.
+    pub fn get(&self, name: &str) -> &[u64] {
+        self.series
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(&[], |(_, v)| v.as_slice())
+    }
 }

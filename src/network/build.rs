@@ -199,6 +199,12 @@ pub fn build(
             }
             Injection::Batch(messages)
         }
+        InjectionConfig::Bursty { .. } | InjectionConfig::Trace { .. } => {
+            return Err(traffic_err(
+                "injection.kind",
+                "bursty and trace injection apply to switch fabrics (network.kind = \"fabric\") only",
+            ));
+        }
     };
     let batch_run = matches!(injection, Injection::Batch(_));
     let phases = phases.with_batch(batch_run)?;

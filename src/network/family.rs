@@ -118,6 +118,13 @@ fn kary_shape(
 pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
     use RoutingMode::{Adaptive, Deterministic, Universal};
     Ok(match *net {
+        NetworkConfig::Fabric(_) => {
+            return Err(topo_err(
+                "network.kind",
+                "fabric is a switch fabric, not a C104 network: it is built by \
+                 network::fabric_from_config (the emu command line does this itself)",
+            ));
+        }
         NetworkConfig::SciRing(_) => {
             return Err(topo_err(
                 "network.kind",

@@ -5,6 +5,7 @@
 pub mod build;
 mod builder;
 mod crossbar;
+mod fabric;
 mod family;
 mod hypercube;
 mod kary;
@@ -24,6 +25,7 @@ use crate::parts::dslink::DsLink;
 use crate::time::{Tick, TimeBase};
 pub use build::{BuildError, build};
 pub use builder::{Builder, PlanError};
+pub use fabric::{FabricRun, fabric, fabric_from_config};
 pub use relay_ring::relay_ring;
 pub use sci_ring::{CYCLE_NS, SciRing, sci_ring, sci_ring_from_config};
 use std::sync::Arc;

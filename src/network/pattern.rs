@@ -12,6 +12,11 @@ use crate::traffic::pattern::{
 /// the pattern's key (hence the conversion to `String`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PatternError {
+    /// A pattern of switch fabrics only, on another family.
+    #[error(
+        "non_uniform traffic (Gramsamer Eq. 2.2) applies to switch fabrics (network.kind = \"fabric\") only"
+    )]
+    FabricOnly,
     /// The pattern permutes address bits, and the terminal count is no power of two.
     #[error("needs a power-of-two number of terminals, and this network has {terminals}")]
     NotPowerOfTwo {
@@ -122,6 +127,7 @@ pub fn resolve(
         }
     };
     Ok(match p {
+        PatternConfig::NonUniform { .. } => return Err(PatternError::FabricOnly),
         PatternConfig::Uniform => Destination::Uniform { terminals },
         PatternConfig::Starved { node } => {
             if *node >= terminals {

@@ -167,6 +167,12 @@ fn sci_ring_of(
             }
             Arrivals::Batch(messages)
         }
+        InjectionConfig::Bursty { .. } | InjectionConfig::Trace { .. } => {
+            return Err(traffic_err(
+                "injection.kind",
+                "bursty and trace injection apply to switch fabrics (network.kind = \"fabric\") only",
+            ));
+        }
     };
     let batch = matches!(arrivals, Arrivals::Batch(_));
     let phases = phases.with_batch(batch)?;

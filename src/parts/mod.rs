@@ -20,6 +20,7 @@
 
 pub mod c104;
 pub mod dslink;
+pub mod fabric;
 pub mod relay;
 pub mod sci;
 pub mod t9000;

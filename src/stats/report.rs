@@ -470,6 +470,7 @@ pub(crate) mod tests {
             complete: true,
             windows: 77,
             node_runs: 999,
+            parts: Vec::new(),
         }
     }
 
@@ -627,6 +628,7 @@ pub(crate) mod tests {
             complete: true,
             windows: 0,
             node_runs: 0,
+            parts: Vec::new(),
         };
         let mut inp = input(&topo, &traffic, &outcome, true);
         inp.window = (0, 0);

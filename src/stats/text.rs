@@ -405,6 +405,7 @@ mod tests {
             complete: true,
             windows: 0,
             node_runs: 0,
+            parts: Vec::new(),
         };
         let mut inp = input(&topo, &traffic, &outcome, false);
         inp.window = (0, 0);

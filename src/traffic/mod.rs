@@ -3,6 +3,7 @@
 
 pub mod injection;
 pub mod pattern;
+pub mod trace;
 
 pub use injection::Injection;
 pub use pattern::Destination;

@@ -1,0 +1,53 @@
+//! Reading the trace file a traffic file names (`injection.kind = "trace"`): a relative
+//! path is taken from the traffic file's directory; a shipped traffic file's trace is
+//! shipped too (embedded in the binary).
+
+use super::error::ConfigError;
+use super::load::Loaded;
+use super::source::Origin;
+use super::traffic::{InjectionConfig, TrafficConfig};
+use crate::traffic::trace::{TraceLine, parse};
+use std::path::Path;
+
+/// The traces shipped beside the shipped traffic files.
+static TRACES: &[(&str, &str)] = &[(
+    "fabric-small.trace",
+    include_str!("../../traffic/fabric-small.trace"),
+)];
+
+/// The parsed trace of `traffic` if its injection is a trace, else `None`. Errors name
+/// the trace file and line.
+pub fn load_trace(traffic: &Loaded<TrafficConfig>) -> Result<Option<Vec<TraceLine>>, ConfigError> {
+    let InjectionConfig::Trace { file } = &traffic.config.injection else {
+        return Ok(None);
+    };
+    let (shown, text) = match &traffic.file.origin {
+        Origin::Shipped => {
+            let text = TRACES
+                .iter()
+                .find(|(name, _)| name == file)
+                .map(|(_, t)| (*t).to_string())
+                .ok_or_else(|| {
+                    ConfigError::new(format!(
+                        "{}: injection.file {file:?} is not a shipped trace",
+                        traffic.file.name
+                    ))
+                })?;
+            (file.clone(), text)
+        }
+        Origin::Path(p) => {
+            let path = p.parent().unwrap_or(Path::new("")).join(file);
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                ConfigError::new(format!(
+                    "{}: injection.file: cannot read {}: {e}",
+                    traffic.file.name,
+                    path.display()
+                ))
+            })?;
+            (path.display().to_string(), text)
+        }
+    };
+    parse(&text)
+        .map(Some)
+        .map_err(|e| ConfigError::new(format!("{shown}: {e}")))
+}

@@ -1,0 +1,291 @@
+//! A single-stage switch fabric ([`crate::parts::fabric`]): N adapters, adapter i's
+//! ingress link (port 0) to switch port i and its egress link (port 1) from switch port
+//! N + i; one tick is one packet cycle (Gramsamer §4.1).
+
+use super::build::{BuildError, mix_seed, topo_err};
+use super::pattern::Family;
+use super::traffic_plan::{self, traffic_err};
+use super::{Builder, DelayUnit, Network, PlanError, RunPlan, Units};
+use crate::config::topology::NetworkConfig;
+use crate::config::traffic::{InjectionConfig, PatternConfig};
+use crate::config::{TopologyConfig, TrafficConfig};
+use crate::ids::End;
+use crate::parts::fabric::config::FabricSpec;
+use crate::parts::fabric::{
+    AdapterParams, Arrivals, Destinations, Fabric, SwitchParams, TraceEvent,
+};
+use crate::time::{Tick, TimeBase};
+use crate::traffic::Destination;
+use crate::traffic::trace::TraceLine;
+use std::sync::Arc;
+
+/// A fabric's run: phases and seed (the traffic comes per input).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FabricRun {
+    /// Sources start here.
+    pub start: Tick,
+    /// Packets created in `[from, to)` are measured.
+    pub window: (Tick, Tick),
+    /// After the window (a batch run: after the start) the run may go on this long for
+    /// measured packets to exit.
+    pub drain: Tick,
+    /// A batch run: it ends when every packet is delivered.
+    pub batch: bool,
+    /// Run seed.
+    pub seed: u64,
+}
+
+/// The plan of fabric `spec` named `name`, input i creating `traffic(i)`.
+pub fn fabric(
+    name: &str,
+    spec: &FabricSpec,
+    run: &FabricRun,
+    traffic: impl Fn(u16) -> (Arrivals, Destinations),
+) -> Result<Network<Fabric>, PlanError> {
+    let n = spec.ports;
+    let data = Tick::from(spec.data_cycles());
+    let control = Tick::from(spec.control_cycles());
+    let mut plan = Builder::new();
+    for i in 0..n {
+        let (arrivals, destinations) = traffic(i);
+        let p = AdapterParams {
+            index: i,
+            ports: n,
+            memory: spec.memory,
+            flow_control: spec.flow_control.clone(),
+            data_extra: data - control,
+            arrivals,
+            destinations,
+            voq_cap: spec.voq_cap,
+            start: run.start,
+            window: run.window,
+            packet_bytes: spec.packet_bytes,
+            seed: mix_seed(run.seed, u64::from(i)),
+        };
+        let id = plan.node(format!("adapter[{i}]"), p);
+        plan.terminal(id);
+    }
+    let switch = plan.node(
+        "switch",
+        SwitchParams {
+            ports: n,
+            memory: spec.memory,
+            flow_control: spec.flow_control.clone(),
+            output_scheduler: spec.output_scheduler,
+            window: run.window,
+            seed: mix_seed(run.seed, u64::from(n)),
+        },
+    );
+    let n = usize::from(n);
+    // Cells a link direction can hold in the engines' channel: what is sent in two
+    // windows of the shortest link (the receiver takes what is due at the start of each
+    // window): one packet per cycle on the data path, up to N flow-control cells per
+    // cycle on the control path (the Reference, grants, absolute credits).
+    let window = control.max(1) as usize + 2;
+    let wire = 2 * (n + 2) * window;
+    let egress = 2 * (data as usize + 2);
+    for i in 0..n {
+        plan.link(
+            End { node: i, port: 0 },
+            End {
+                node: switch,
+                port: i,
+            },
+            control,
+            wire,
+        );
+        plan.link(
+            End {
+                node: switch,
+                port: n + i,
+            },
+            End { node: i, port: 1 },
+            data,
+            egress,
+        );
+    }
+    let units = Units {
+        link_bytes: spec.packet_bytes,
+        max_data_bytes: spec.packet_bytes,
+        message_bytes: spec.packet_bytes,
+        ..Units::plain(DelayUnit {
+            name: "packet cycles",
+            ticks: 1,
+        })
+    };
+    let end_after = if run.batch { run.start } else { run.window.1 };
+    let plan_run = RunPlan {
+        start: run.start,
+        window: run.window,
+        batch: run.batch,
+        end_after,
+        hard_stop: end_after.saturating_add(run.drain),
+        deadlock_window: 10 * Tick::from(spec.rtt) + 10_000,
+    };
+    plan.finish(
+        name,
+        TimeBase {
+            tick_ns: spec.cycle_ns,
+        },
+        1,
+        units,
+        plan_run,
+    )
+}
+
+/// Builds the fabric of `topology` (`kind = "fabric"`) under `traffic` with run seed
+/// `seed`; `trace` is the parsed trace file when the injection is `trace`. Traffic is
+/// read as for every family, with a fabric's meanings (Gramsamer §2.4-2.5):
+/// - `rate` injection is Bernoulli with p = `load` per packet cycle, `bursty` the on/off
+///   process of App. D, `batch` that many packets per input at the start, `trace` the
+///   file's packets; `continuous` is refused (use `rate` with `load = 1`);
+/// - `uniform` destinations include an input's own output; `non_uniform` is Eq. 2.2;
+///   the permutations and `fixed`/`table` send each input to one output;
+/// - `terminals.saturated` inputs create a packet every cycle;
+/// - `[message]` does not apply: packets have the topology's `packet_bytes`.
+pub fn fabric_from_config(
+    name: &str,
+    topology: &TopologyConfig,
+    tr: &TrafficConfig,
+    seed: u64,
+    trace: Option<&[TraceLine]>,
+) -> Result<Network<Fabric>, BuildError> {
+    let NetworkConfig::Fabric(ref cfg) = topology.network else {
+        return Err(topo_err("network.kind", "not a fabric network"));
+    };
+    let spec = cfg.validate().map_err(|e| topo_err(e.key, e.message))?;
+    let n = u32::from(spec.ports);
+    if tr.request_response {
+        return Err(traffic_err(
+            "request_response",
+            "request/response traffic applies to SCI rings only",
+        ));
+    }
+    let phases = traffic_plan::phases(tr, spec.cycle_ns)?;
+    let arrivals = match &tr.injection {
+        InjectionConfig::Continuous => {
+            return Err(traffic_err(
+                "injection.kind",
+                "a fabric input creates at most one packet per cycle: for saturation use \
+                 kind = \"rate\" with load = 1 (Bernoulli, Gramsamer §7.3.2)",
+            ));
+        }
+        InjectionConfig::Rate { .. } => {
+            Arrivals::Bernoulli(traffic_plan::rate_load(&tr.injection)?.unwrap_or(0.0))
+        }
+        &InjectionConfig::Bursty { load, burst } => {
+            if !(load > 0.0 && load <= 1.0) {
+                return Err(traffic_err(
+                    "injection.load",
+                    format!("{load}: give a fraction of link capacity in (0, 1]"),
+                ));
+            }
+            if !(burst.is_finite() && burst >= 1.0) {
+                return Err(traffic_err(
+                    "injection.burst",
+                    format!("{burst}: give a mean burst size of at least 1 packet"),
+                ));
+            }
+            Arrivals::bursty(burst, load)
+        }
+        &InjectionConfig::Batch { messages } => {
+            if messages == 0 {
+                return Err(traffic_err("injection.messages", "must be at least 1"));
+            }
+            Arrivals::Batch(messages)
+        }
+        InjectionConfig::Trace { .. } => Arrivals::None,
+    };
+    let batch = matches!(arrivals, Arrivals::Batch(_));
+    let phases = phases.with_batch(batch)?;
+    let senders = traffic_plan::senders(tr, n)?;
+    let saturated = traffic_plan::saturated(tr, n, batch)?;
+    let per_input_trace = match (&tr.injection, trace) {
+        (InjectionConfig::Trace { .. }, Some(lines)) => {
+            if tr.pattern != PatternConfig::Uniform {
+                return Err(traffic_err(
+                    "pattern.kind",
+                    "a trace names each packet's output: remove the pattern",
+                ));
+            }
+            Some(split_trace(lines, n)?)
+        }
+        (InjectionConfig::Trace { .. }, None) => {
+            return Err(traffic_err("injection.file", "the trace file was not read"));
+        }
+        _ => None,
+    };
+    let destinations = destinations(tr, n)?;
+    let run = FabricRun {
+        start: phases.start,
+        window: phases.window,
+        drain: phases.drain,
+        batch,
+        seed,
+    };
+    fabric(name, &spec, &run, |i| {
+        let k = usize::from(i);
+        let a = if let Some(t) = &per_input_trace {
+            Arrivals::Trace(t[k].clone())
+        } else if saturated[k] {
+            Arrivals::Bernoulli(1.0)
+        } else if senders[k] {
+            arrivals.clone()
+        } else {
+            Arrivals::None
+        };
+        (a, destinations[k])
+    })
+    .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
+}
+
+/// Each input's destinations under the file's pattern.
+fn destinations(tr: &TrafficConfig, n: u32) -> Result<Vec<Destinations>, BuildError> {
+    if let PatternConfig::NonUniform { w } = tr.pattern {
+        if !(0.0..=1.0).contains(&w) {
+            return Err(traffic_err("pattern.w", format!("{w}: give w in [0, 1]")));
+        }
+        return Ok(vec![Destinations::NonUniform { w }; n as usize]);
+    }
+    traffic_plan::destinations(tr, Family::Crossbar, n)?
+        .into_iter()
+        .map(|d| match d {
+            Destination::Uniform { .. } | Destination::AnyOf { .. } => Ok(Destinations::Uniform),
+            Destination::Fixed(o) => Ok(Destinations::Fixed(o as u16)),
+            Destination::UniformExcept { .. } => Err(traffic_err(
+                "pattern.kind",
+                "the starved pattern is SCI's (SCI §4.2); on a fabric use fixed, table or non_uniform",
+            )),
+        })
+        .collect()
+}
+
+/// A trace's lines as each input's events, in cycle order (stable for equal cycles).
+fn split_trace(lines: &[TraceLine], n: u32) -> Result<Vec<Arc<[TraceEvent]>>, BuildError> {
+    let mut per: Vec<Vec<TraceEvent>> = vec![Vec::new(); n as usize];
+    for (k, l) in lines.iter().enumerate() {
+        if l.input >= n || l.output >= n {
+            return Err(traffic_err(
+                "injection.file",
+                format!(
+                    "packet line {}: input {} → output {} is not a port of this {n}-port fabric",
+                    k + 1,
+                    l.input,
+                    l.output
+                ),
+            ));
+        }
+        per[l.input as usize].push(TraceEvent {
+            cycle: l.cycle,
+            output: l.output as u16,
+            packets: l.packets,
+        });
+    }
+    Ok(per
+        .into_iter()
+        .map(|mut v| {
+            v.sort_by_key(|e| e.cycle);
+            v.into()
+        })
+        .collect())
+}

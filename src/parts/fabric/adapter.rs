@@ -1,0 +1,358 @@
+//! A switch adapter: the input adapter (IA) that holds one FIFO virtual output queue per
+//! output and dispatches at most one packet per cycle onto the ingress link, and the
+//! output adapter (OA) behind the egress link that absorbs whatever arrives (Gramsamer
+//! §2.1-2.3, §7.4).
+//!
+//! Ports: 0 is the ingress link to the switch (packets out, flow-control information
+//! in), 1 the egress link from the switch (packets in).
+//!
+//! One cycle `c` of the input adapter, in this order (see [`super`]):
+//! 1. flow-control information that arrived in cycle `c` updates the VOQs' permission;
+//! 2. the data-path scheduler dispatches one packet: round robin, starting after the VOQ
+//!    it served last, over the VOQs that are *eligible* (non-empty) and *feasible*
+//!    (permitted) (§4.1, §7.4: "We choose a RR-service discipline along all our
+//!    data-path schedulers"); if some VOQ is eligible and none feasible, the cycle counts
+//!    as a *severe credit underflow* (§7.5);
+//! 3. the traffic source creates this cycle's packets into their VOQs, so a packet can
+//!    leave one cycle after it was created at the earliest (the "1 IA" of §7.6.2).
+
+use super::AdapterParams;
+use super::flow::Permission;
+use super::protocol::{Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
+use super::source::Source;
+use crate::ids::PortId;
+use crate::model::{Activity, ModelError, Node, Outbox, PartStats, Wait, WaitReason};
+use crate::terminal::TerminalStats;
+use crate::time::Tick;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// Port of the ingress link.
+const INGRESS: PortId = 0;
+/// Port of the egress link.
+const EGRESS: PortId = 1;
+
+/// A packet waiting in a VOQ.
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    seq: u32,
+    created: Tick,
+}
+
+/// What the adapter counts about itself, beyond its terminal's traffic.
+#[derive(Clone, Debug, Default)]
+struct AdapterStats {
+    /// Packets dispatched in the window (the input's throughput).
+    dispatched: u64,
+    /// Window cycles with a packet eligible and none feasible (§7.5 "severe credit
+    /// underflow").
+    underflow_cycles: u64,
+    /// Dispatches in the window that took a VOQ's last credit (credit underflow, §7.4).
+    credit_underflows: u64,
+    /// Packets the source could not queue because the VOQs held `voq_cap` packets.
+    refused: u64,
+    /// Most packets queued in the VOQs at once.
+    peak_queued: u64,
+}
+
+/// The adapter's state machine.
+pub struct AdapterNode {
+    p: AdapterParams,
+    n: usize,
+    voqs: Vec<VecDeque<Waiting>>,
+    queued: u64,
+    permission: Permission,
+    /// The VOQ the data-path scheduler served last.
+    pointer: usize,
+    /// VOQs that became non-empty, to be named in a packet header (LOF-CLIQ, §7.5).
+    nonempty: VecDeque<u16>,
+    source: Source,
+    /// Per output: the next packet number of the flow to it.
+    next_seq: Vec<u32>,
+    /// Per input: the packet number the OA expects next from it.
+    expect_seq: Vec<u32>,
+    /// Per output: packets sent and credits received (for the §7.4 invariant).
+    sent_xp: Vec<u64>,
+    credits_xp: Vec<u64>,
+    sent: [u64; 2],
+    received: [u64; 2],
+    rng: ChaCha8Rng,
+    stats: TerminalStats,
+    adapter: AdapterStats,
+    activity: Activity,
+    /// This cycle's new packets' outputs (reused).
+    scratch: Vec<u16>,
+}
+
+impl AdapterNode {
+    /// A reset adapter.
+    pub fn new(p: AdapterParams) -> AdapterNode {
+        let n = p.ports as usize;
+        AdapterNode {
+            voqs: vec![VecDeque::new(); n],
+            queued: 0,
+            permission: Permission::new(&p.flow_control, n, p.memory.unwrap_or(0)),
+            pointer: n - 1,
+            nonempty: VecDeque::new(),
+            source: Source::new(p.arrivals.clone(), p.destinations, p.index, p.ports),
+            next_seq: vec![0; n],
+            expect_seq: vec![0; n],
+            sent_xp: vec![0; n],
+            credits_xp: vec![0; n],
+            sent: [0; 2],
+            received: [0; 2],
+            rng: ChaCha8Rng::seed_from_u64(p.seed),
+            stats: TerminalStats::default(),
+            adapter: AdapterStats::default(),
+            activity: Activity::default(),
+            scratch: Vec::new(),
+            n,
+            p,
+        }
+    }
+
+    fn in_window(&self, t: Tick) -> bool {
+        (self.p.window.0..self.p.window.1).contains(&t)
+    }
+
+    /// Packets waiting in VOQ `j`.
+    pub fn voq_len(&self, j: usize) -> usize {
+        self.voqs[j].len()
+    }
+
+    /// True if VOQ `j` may send now.
+    pub fn feasible(&self, j: usize) -> bool {
+        self.permission.feasible(j)
+    }
+
+    fn create(&mut self, now: Tick, output: u16) {
+        let j = usize::from(output);
+        self.stats.counters.created += 1;
+        if self.queued >= self.p.voq_cap {
+            self.adapter.refused += 1;
+            return;
+        }
+        if self.voqs[j].is_empty() {
+            self.nonempty.push_back(output);
+        }
+        self.voqs[j].push_back(Waiting {
+            seq: self.next_seq[j],
+            created: now,
+        });
+        self.next_seq[j] += 1;
+        self.queued += 1;
+        self.adapter.peak_queued = self.adapter.peak_queued.max(self.queued);
+        if self.in_window(now) {
+            self.stats.counters.measured_created += 1;
+            self.stats.counters.bytes_offered_in_window += u64::from(self.p.packet_bytes);
+            self.activity.obligations_opened += 1;
+        }
+    }
+
+    /// The data-path scheduler: one packet from the next eligible and feasible VOQ.
+    fn dispatch(&mut self, now: Tick, out: &mut Outbox<Cell>) {
+        if self.queued == 0 {
+            return;
+        }
+        let n = self.n;
+        let pick = (1..=n)
+            .map(|s| (self.pointer + s) % n)
+            .find(|&j| !self.voqs[j].is_empty() && self.permission.feasible(j));
+        let window = self.in_window(now);
+        let Some(j) = pick else {
+            if window {
+                self.adapter.underflow_cycles += 1;
+            }
+            return;
+        };
+        self.pointer = j;
+        let Some(w) = self.voqs[j].pop_front() else {
+            return;
+        };
+        self.queued -= 1;
+        self.permission.consume(j);
+        if window {
+            self.adapter.dispatched += 1;
+            if !self.permission.feasible(j) && self.permission.is_relative() {
+                self.adapter.credit_underflows += 1;
+            }
+        }
+        let last = self.voqs[j].is_empty();
+        let mut nonempty = NO_VOQ;
+        while let Some(k) = self.nonempty.pop_front() {
+            if usize::from(k) != j && !self.voqs[usize::from(k)].is_empty() {
+                nonempty = k;
+                break;
+            }
+        }
+        let pkt = Packet {
+            src: self.p.index,
+            dst: j as u16,
+            seq: w.seq,
+            created: w.created,
+            dispatched: now,
+            exit: 0,
+            last_of_voq: last,
+            nonempty,
+        };
+        if self.in_window(w.created) {
+            self.stats.source_queueing.record(now - w.created);
+        }
+        out.send(INGRESS, Cell::Packet(pkt), now + self.p.data_extra);
+        self.sent[INGRESS] += 1;
+        self.sent_xp[j] += 1;
+        self.activity.packets_injected += 1;
+        self.activity.tokens_moved += 1;
+    }
+
+    /// The output adapter absorbs a packet.
+    fn absorb(&mut self, pkt: Packet) -> Result<(), ModelError> {
+        if usize::from(pkt.dst) != usize::from(self.p.index) || usize::from(pkt.src) >= self.n {
+            return Err(ModelError::Routing {
+                port: EGRESS,
+                what: format!(
+                    "packet {}→{} reached output adapter {}",
+                    pkt.src, pkt.dst, self.p.index
+                ),
+            });
+        }
+        let expect = &mut self.expect_seq[usize::from(pkt.src)];
+        if pkt.seq != *expect {
+            self.stats.counters.out_of_order += 1;
+        }
+        *expect = pkt.seq.max(*expect) + 1;
+        let c = &mut self.stats.counters;
+        c.delivered += 1;
+        c.packets_delivered += 1;
+        c.last_delivery = c.last_delivery.max(pkt.exit);
+        self.activity.messages_delivered += 1;
+        self.activity.packets_ejected += 1;
+        if self.in_window(pkt.exit) {
+            self.stats.counters.bytes_delivered_in_window += u64::from(self.p.packet_bytes);
+        }
+        if self.in_window(pkt.created) {
+            // System delay: entry at the IA to exit at the switch's output port
+            // (§2.4, §7.6.2).
+            self.stats.message_latency.record(pkt.exit - pkt.created);
+            self.stats.network_latency.record(pkt.exit - pkt.dispatched);
+            self.stats.counters.measured_delivered += 1;
+            self.activity.obligations_closed += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Node<Fabric> for AdapterNode {
+    fn receive(&mut self, _now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
+        self.received[port.min(1)] += 1;
+        match (port, cell) {
+            (EGRESS, Cell::Packet(pkt)) => self.absorb(pkt),
+            (INGRESS, Cell::Packet(_)) | (EGRESS, _) | (2.., _) => Err(ModelError::Protocol {
+                port,
+                what: format!("an adapter cannot take {cell:?} on port {port}"),
+            }),
+            (INGRESS, fc) => {
+                if let Cell::Credit { output } = fc {
+                    self.credits_xp[usize::from(output).min(self.n - 1)] += 1;
+                }
+                let known = match fc {
+                    Cell::Credit { output }
+                    | Cell::Grant { output, .. }
+                    | Cell::Absolute { output, .. } => usize::from(output) < self.n,
+                    Cell::Packet(_) => false,
+                };
+                if known && self.permission.apply(&fc) {
+                    Ok(())
+                } else {
+                    Err(ModelError::Protocol {
+                        port,
+                        what: format!(
+                            "flow-control information {fc:?} does not fit this adapter's {} flow control",
+                            self.p.flow_control.name()
+                        ),
+                    })
+                }
+            }
+        }
+    }
+
+    fn step(&mut self, now: Tick, out: &mut Outbox<Cell>) -> Result<Option<Tick>, ModelError> {
+        if now >= self.p.start {
+            self.permission.tick();
+            self.dispatch(now, out);
+            let cycle = now - self.p.start;
+            let mut created = std::mem::take(&mut self.scratch);
+            created.clear();
+            self.source.cycle(cycle, &mut self.rng, |o| created.push(o));
+            for &o in &created {
+                self.create(now, o);
+            }
+            self.scratch = created;
+        }
+        out.activity.add(&self.activity);
+        self.activity = Activity::default();
+        let next = if now < self.p.start {
+            Some(self.p.start)
+        } else if self.queued > 0 {
+            Some(now + 1)
+        } else {
+            self.source
+                .next_cycle(now - self.p.start)
+                .map(|c| self.p.start + c)
+        };
+        Ok(next)
+    }
+
+    fn port_counters(&self, port: PortId) -> FabricCounters {
+        let p = port.min(1);
+        let mut c = FabricCounters {
+            sent: self.sent[p],
+            received: self.received[p],
+            ..FabricCounters::default()
+        };
+        if port == INGRESS && self.permission.is_relative() {
+            let m = u64::from(self.p.memory.unwrap_or(0));
+            let (mut half, mut total) = (0u64, 0u64);
+            for j in 0..self.n {
+                let w = crosspoint_weight(j);
+                let mine = u64::from(self.permission.credits(j))
+                    .wrapping_add(self.sent_xp[j])
+                    .wrapping_sub(self.credits_xp[j]);
+                half = half.wrapping_add(w.wrapping_mul(mine));
+                total = total.wrapping_add(w.wrapping_mul(m));
+            }
+            c.crosspoint_half = half;
+            c.crosspoint_total = total;
+        }
+        c
+    }
+
+    fn waits(&self) -> Vec<Wait> {
+        (0..self.n)
+            .filter(|&j| !self.voqs[j].is_empty() && !self.permission.feasible(j))
+            .map(|_| Wait {
+                port: INGRESS,
+                packet: None,
+                reason: WaitReason::NoCredit,
+            })
+            .collect()
+    }
+
+    fn terminal_stats(&self) -> Option<&TerminalStats> {
+        Some(&self.stats)
+    }
+
+    fn part_stats(&self) -> Option<PartStats> {
+        let a = &self.adapter;
+        Some(PartStats {
+            series: vec![
+                ("dispatched", vec![a.dispatched]),
+                ("underflow_cycles", vec![a.underflow_cycles]),
+                ("credit_underflows", vec![a.credit_underflows]),
+                ("refused", vec![a.refused]),
+                ("peak_queued", vec![a.peak_queued]),
+            ],
+        })
+    }
+}

@@ -1,0 +1,424 @@
+//! The `[network]` table of a switch-fabric topology file (`kind = "fabric"`), with its
+//! validation (Gramsamer §2.3, §4.3, §7.4-7.6).
+
+use super::flow::FlowControl;
+use super::rxs::Strategy;
+use super::{Architecture, OutputScheduler};
+use crate::parts::ConfigError;
+use serde::{Deserialize, Serialize};
+
+/// Most ports: a fabric keeps N² crosspoint queues and its links' channels hold up to N
+/// flow-control cells per cycle (the document studies up to 64).
+pub const MAX_PORTS: u32 = 256;
+/// Longest round trip in packet cycles.
+pub const MAX_RTT: u32 = 1_000_000;
+
+/// A single-stage N × N switch fabric with its adapters (Gramsamer ch. 2, 7).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FabricConfig {
+    /// N: switch ports, one adapter each (1..=256).
+    pub ports: u32,
+    /// Round trip of a link in packet cycles: RTT/2 on the data path, RTT/2 back on the
+    /// control path (§2.3; 64 is the document's design point, 4 its short links).
+    #[serde(default = "design_rtt")]
+    pub rtt: u32,
+    /// Crosspoint memory M: packets (`64`) or a percentage of RTT (`"60%"`, rounded to
+    /// the nearest packet: 20 % of 64 is 13, 60 % is 38, as §7.6.2 prints). Default:
+    /// RTT. Not with `flow_control = "none"`, whose queues are unbounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<MemoryConfig>,
+    /// `cicq` (buffered crossbar, default) or `cioq` (shared output queues).
+    #[serde(default = "cicq")]
+    pub architecture: String,
+    /// `rr` or `ocf`; default: `rr` for CICQ, `ocf` for CIOQ (§7.2.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_scheduler: Option<String>,
+    /// `credit` (relative credit, default), `grant`, `absolute`, or `none` (no flow
+    /// control, unbounded queues: the set-up of §7.2).
+    #[serde(default = "credit")]
+    pub flow_control: String,
+    /// Relative credit: how credits are returned: `reference` (all at once, up to N per
+    /// cycle), or one per cycle by `rr`, `fifo`, `hof`, `lof` or `lof-cliq` (§7.5).
+    /// Default: `reference`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    /// Grant: occupancy thresholds, ascending; one is Grant ST, several Grant MT
+    /// (§4.3.1). Default: one at M − RTT + 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thresholds: Option<Vec<u32>>,
+    /// Bytes per packet (default 64, §2.5.1).
+    #[serde(default = "packet_bytes")]
+    pub packet_bytes: u32,
+    /// Link rate in Gb/s (default 10, OC-192, §5.6.4); with `packet_bytes` it sets the
+    /// packet cycle (64 bytes at 10 Gb/s: 51.2 ns).
+    #[serde(default = "link_gbps")]
+    pub link_gbps: f64,
+    /// Most packets an input adapter's VOQs may hold together (default 100 000); more
+    /// are refused and counted, so a run above saturation reports its overload instead
+    /// of eating memory.
+    #[serde(default = "voq_cap")]
+    pub voq_cap: u64,
+}
+
+fn design_rtt() -> u32 {
+    64
+}
+fn cicq() -> String {
+    "cicq".into()
+}
+fn credit() -> String {
+    "credit".into()
+}
+fn packet_bytes() -> u32 {
+    64
+}
+fn link_gbps() -> f64 {
+    10.0
+}
+fn voq_cap() -> u64 {
+    100_000
+}
+
+/// Crosspoint memory: packets, or a percentage of RTT.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum MemoryConfig {
+    /// Packets.
+    Packets(u32),
+    /// "60%": a percentage of RTT.
+    Percent(String),
+}
+
+/// A validated fabric.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FabricSpec {
+    /// N.
+    pub ports: u16,
+    /// RTT in packet cycles (≥ 2).
+    pub rtt: u32,
+    /// M in packets; `None` without flow control.
+    pub memory: Option<u32>,
+    /// The architecture.
+    pub architecture: Architecture,
+    /// The output scheduler.
+    pub output_scheduler: OutputScheduler,
+    /// The ingress flow control.
+    pub flow_control: FlowControl,
+    /// Bytes per packet.
+    pub packet_bytes: u32,
+    /// One packet cycle in ns.
+    pub cycle_ns: f64,
+    /// VOQ cap per adapter.
+    pub voq_cap: u64,
+}
+
+impl FabricSpec {
+    /// Cycles on the data path (⌈RTT/2⌉).
+    pub fn data_cycles(&self) -> u32 {
+        self.rtt.div_ceil(2)
+    }
+
+    /// Cycles on the control path (⌊RTT/2⌋).
+    pub fn control_cycles(&self) -> u32 {
+        self.rtt / 2
+    }
+}
+
+fn err(key: &'static str, message: impl Into<String>) -> ConfigError {
+    ConfigError::new(key, message)
+}
+
+impl FabricConfig {
+    /// The validated fabric; every error names its key.
+    pub fn validate(&self) -> Result<FabricSpec, ConfigError> {
+        if !(1..=MAX_PORTS).contains(&self.ports) {
+            return Err(err(
+                "network.ports",
+                format!("{}: give 1..={MAX_PORTS} ports", self.ports),
+            ));
+        }
+        if !(2..=MAX_RTT).contains(&self.rtt) {
+            return Err(err(
+                "network.rtt",
+                format!(
+                    "{}: give a round trip of 2..={MAX_RTT} packet cycles (each direction of a \
+                     link takes at least one)",
+                    self.rtt
+                ),
+            ));
+        }
+        let architecture = match self.architecture.as_str() {
+            "cicq" => Architecture::Cicq,
+            "cioq" => Architecture::Cioq,
+            other => {
+                return Err(err(
+                    "network.architecture",
+                    format!("{other:?}: give \"cicq\" or \"cioq\""),
+                ));
+            }
+        };
+        let output_scheduler = match self.output_scheduler.as_deref() {
+            None => architecture.default_scheduler(),
+            Some("rr") => OutputScheduler::Rr,
+            Some("ocf") => OutputScheduler::Ocf,
+            Some(other) => {
+                return Err(err(
+                    "network.output_scheduler",
+                    format!("{other:?}: give \"rr\" or \"ocf\""),
+                ));
+            }
+        };
+        let fc_name = self.flow_control.as_str();
+        if self.strategy.is_some() && fc_name != "credit" {
+            return Err(err(
+                "network.strategy",
+                "a credit return strategy applies to flow_control = \"credit\" only",
+            ));
+        }
+        if self.thresholds.is_some() && fc_name != "grant" {
+            return Err(err(
+                "network.thresholds",
+                "thresholds apply to flow_control = \"grant\" only",
+            ));
+        }
+        let memory = match (&self.memory, fc_name) {
+            (Some(_), "none") => {
+                return Err(err(
+                    "network.memory",
+                    "flow_control = \"none\" has unbounded crosspoint queues: remove memory",
+                ));
+            }
+            (_, "none") => None,
+            (None, _) => Some(self.rtt),
+            (Some(m), _) => Some(self.memory_packets(m)?),
+        };
+        let flow_control = match fc_name {
+            "none" => FlowControl::None,
+            "credit" => {
+                let name = self.strategy.as_deref().unwrap_or("reference");
+                let s = Strategy::from_name(name).ok_or_else(|| {
+                    err(
+                        "network.strategy",
+                        format!("{name:?}: give one of reference, rr, fifo, hof, lof, lof-cliq"),
+                    )
+                })?;
+                FlowControl::Credit(s)
+            }
+            "grant" => FlowControl::Grant {
+                thresholds: self.grant_thresholds(memory.unwrap_or(self.rtt))?,
+            },
+            "absolute" => FlowControl::Absolute {
+                regular: FlowControl::absolute_regular(memory.unwrap_or(self.rtt), self.rtt),
+            },
+            other => {
+                return Err(err(
+                    "network.flow_control",
+                    format!("{other:?}: give \"credit\", \"grant\", \"absolute\" or \"none\""),
+                ));
+            }
+        };
+        if self.packet_bytes == 0 {
+            return Err(err("network.packet_bytes", "give at least one byte"));
+        }
+        if !(self.link_gbps.is_finite() && self.link_gbps > 0.0) {
+            return Err(err(
+                "network.link_gbps",
+                format!("{}: give a positive rate in Gb/s", self.link_gbps),
+            ));
+        }
+        if self.voq_cap == 0 {
+            return Err(err("network.voq_cap", "give at least one packet"));
+        }
+        Ok(FabricSpec {
+            ports: self.ports as u16,
+            rtt: self.rtt,
+            memory,
+            architecture,
+            output_scheduler,
+            flow_control,
+            packet_bytes: self.packet_bytes,
+            cycle_ns: f64::from(self.packet_bytes) * 8.0 / self.link_gbps,
+            voq_cap: self.voq_cap,
+        })
+    }
+
+    fn memory_packets(&self, m: &MemoryConfig) -> Result<u32, ConfigError> {
+        let packets = match m {
+            MemoryConfig::Packets(p) => *p,
+            MemoryConfig::Percent(s) => {
+                let pct: f64 = s
+                    .trim()
+                    .strip_suffix('%')
+                    .and_then(|v| v.trim().parse().ok())
+                    .filter(|v: &f64| v.is_finite() && *v > 0.0)
+                    .ok_or_else(|| {
+                        err(
+                            "network.memory",
+                            format!("{s:?}: give packets (64) or a percentage of RTT (\"60%\")"),
+                        )
+                    })?;
+                (pct / 100.0 * f64::from(self.rtt))
+                    .round()
+                    .min(f64::from(u32::MAX)) as u32
+            }
+        };
+        if packets == 0 {
+            return Err(err(
+                "network.memory",
+                "a crosspoint needs at least one packet location",
+            ));
+        }
+        Ok(packets)
+    }
+
+    fn grant_thresholds(&self, m: u32) -> Result<Vec<u32>, ConfigError> {
+        let key = "network.thresholds";
+        // A stop signal takes effect after RTT − 1 more packets can have been sent.
+        let Some(top) = (m + 1).checked_sub(self.rtt).filter(|&t| t >= 1) else {
+            return Err(err(
+                "network.memory",
+                format!(
+                    "grant flow control needs M ≥ RTT = {} locations (Gramsamer §4.3.1: \
+                     B_min = RTT + 1 with the stop counted from the next cycle; here it \
+                     takes effect in the cycle of the crossing): M is {m}",
+                    self.rtt
+                ),
+            ));
+        };
+        let t = self.thresholds.clone().unwrap_or_else(|| vec![top]);
+        if t.is_empty() || t.len() > 255 {
+            return Err(err(key, "give 1 to 255 thresholds"));
+        }
+        if t.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(err(
+                key,
+                format!("{t:?}: thresholds must be strictly ascending"),
+            ));
+        }
+        if t[0] == 0 || t[t.len() - 1] > top {
+            return Err(err(
+                key,
+                format!(
+                    "{t:?}: each threshold must lie in 1..={top} (M − RTT + 1, so that the \
+                     RTT − 1 packets still on their way after a stop fit)"
+                ),
+            ));
+        }
+        Ok(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> FabricConfig {
+        toml::from_str("ports = 16").expect("minimal fabric")
+    }
+
+    #[test]
+    fn defaults_are_the_design_point() {
+        let s = base().validate().expect("valid");
+        assert_eq!((s.ports, s.rtt, s.memory), (16, 64, Some(64)));
+        assert_eq!(s.flow_control, FlowControl::Credit(Strategy::Reference));
+        assert_eq!(s.output_scheduler, OutputScheduler::Rr);
+        assert!((s.cycle_ns - 51.2).abs() < 1e-9);
+        assert_eq!((s.data_cycles(), s.control_cycles()), (32, 32));
+    }
+
+    #[test]
+    fn memory_in_percent_rounds_as_the_document_prints() {
+        for (pct, m) in [
+            ("20%", 13),
+            ("40%", 26),
+            ("60%", 38),
+            ("100%", 64),
+            ("200%", 128),
+        ] {
+            let c = FabricConfig {
+                memory: Some(MemoryConfig::Percent(pct.into())),
+                ..base()
+            };
+            assert_eq!(c.validate().expect("valid").memory, Some(m), "{pct}");
+        }
+        let bad = FabricConfig {
+            memory: Some(MemoryConfig::Percent("lots".into())),
+            ..base()
+        };
+        assert_eq!(bad.validate().unwrap_err().key, "network.memory");
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        let cases: Vec<(FabricConfig, &str)> = vec![
+            (FabricConfig { ports: 0, ..base() }, "network.ports"),
+            (FabricConfig { rtt: 1, ..base() }, "network.rtt"),
+            (
+                FabricConfig {
+                    strategy: Some("lifo".into()),
+                    ..base()
+                },
+                "network.strategy",
+            ),
+            (
+                FabricConfig {
+                    flow_control: "grant".into(),
+                    strategy: Some("lof".into()),
+                    ..base()
+                },
+                "network.strategy",
+            ),
+            (
+                FabricConfig {
+                    flow_control: "grant".into(),
+                    memory: Some(MemoryConfig::Packets(10)),
+                    ..base()
+                },
+                "network.memory",
+            ),
+            (
+                FabricConfig {
+                    flow_control: "grant".into(),
+                    memory: Some(MemoryConfig::Packets(128)),
+                    thresholds: Some(vec![70, 66]),
+                    ..base()
+                },
+                "network.thresholds",
+            ),
+            (
+                FabricConfig {
+                    flow_control: "none".into(),
+                    memory: Some(MemoryConfig::Packets(128)),
+                    ..base()
+                },
+                "network.memory",
+            ),
+            (
+                FabricConfig {
+                    architecture: "banyan".into(),
+                    ..base()
+                },
+                "network.architecture",
+            ),
+        ];
+        for (c, key) in cases {
+            assert_eq!(c.validate().unwrap_err().key, key, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn grant_defaults_to_one_threshold_rtt_from_the_top() {
+        let c = FabricConfig {
+            flow_control: "grant".into(),
+            memory: Some(MemoryConfig::Packets(128)),
+            ..base()
+        };
+        assert_eq!(
+            c.validate().expect("valid").flow_control,
+            FlowControl::Grant {
+                thresholds: vec![65]
+            }
+        );
+    }
+}

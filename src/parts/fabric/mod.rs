@@ -1,0 +1,234 @@
+//! A single-stage switch fabric with credit flow control (Gramsamer, "Scalable Flow
+//! Control for Interconnection Networks", ch. 2, 4, 7): N switch adapters, each an input
+//! adapter with virtual output queues and an output adapter, joined to one N × N switch
+//! core by links whose round trip is RTT packet cycles.
+//!
+//! - [`protocol`]: the packet, the flow-control cells and the [`Fabric`] link protocol,
+//!   with the §7.4 invariant;
+//! - [`source`]: the traffic an input creates (Bernoulli, bursty on/off, batch, trace);
+//! - [`flow`]: relative credit, grant (single and multiple thresholds), absolute credit,
+//!   and the adapter's permission state;
+//! - [`rxs`]: the reception scheduler and its strategies (RR, FIFO, HOF, LOF, LOF-CLIQ,
+//!   and the unconstrained Reference);
+//! - [`adapter`]: the input and output adapter;
+//! - [`switch`]: the switch core (crosspoint queues, output schedulers RR and OCF, the
+//!   receiving side of flow control);
+//! - [`config`]: the `[network]` table of `kind = "fabric"`.
+//!
+//! **Time.** One tick is one packet cycle (tu), the time a link takes to carry one
+//! packet (Gramsamer §4.1); its length in ns is the packet size over the link rate
+//! (64 bytes at 10 Gb/s, §5.6.4: 51.2 ns). There is no speed-up: an input dispatches and
+//! an output sends at most one packet per cycle (§5, §2.1.2).
+//!
+//! **Links.** A cell sent in cycle c arrives in cycle c + RTT/2 ("It therefore takes
+//! RTT/2 packet cycles for a packet to propagate on the data path, and RTT/2 cycles for
+//! the control information to return", §2.3). An odd RTT puts the extra cycle on the
+//! data path. The egress link to the output adapter has the data path's length; it does
+//! not count in the system delay, which ends at the switch's output port (§2.4).
+//!
+//! **Order of events in a cycle** (the document does not give it; Gramsamer §7.6.2 fixes
+//! the result: "minimum latency of 34 packet cycles (1 each per IA and switch, and 32 on
+//! the data channel)" at RTT = 64). In cycle c:
+//! 1. credits (or grants, or absolute values) that arrived in c reach the adapters'
+//!    pools, and packets that arrived in c are stored in their crosspoints;
+//! 2. each adapter dispatches one eligible and feasible packet;
+//! 3. each adapter's source creates this cycle's packets (they can leave in c + 1);
+//! 4. each switch output sends one packet (it may have arrived in c); its exit is the
+//!    end of cycle c, tick c + 1; its freed location becomes a credit in the absorption
+//!    pool;
+//! 5. each input's reception scheduler returns one credit (the Reference: all of them).
+//!
+//! A packet created in cycle g is thus dispatched in g + 1 at the earliest, arrives in
+//! g + 1 + RTT/2, leaves in that cycle and exits at g + 2 + RTT/2: **34 cycles at
+//! RTT = 64**. A credit freed in cycle d + RTT/2 by a packet dispatched in d is back in
+//! the pool in cycle d + RTT, before that cycle's dispatch, so the credit loop is
+//! exactly RTT cycles and M = RTT credits keep one crosspoint's flow work-conserving
+//! (§4.3.3: B = RTT). Steps 2-3 run in the adapters and 4-5 in the switch; as every link
+//! is at least one cycle long, the two never need each other's state within a cycle.
+//!
+//! **Decisions where the document leaves a choice** (Gramsamer ch. 7; the reading guide
+//! lists them):
+//! - the initial credit pool of every VOQ is M, the crosspoint memory;
+//! - HOF and LOF count the packets *stored* in a crosspoint (incremented on reception, so
+//!   packets on the data path are not counted, §7.5); ties go to one RR pointer per
+//!   domain that moves to each winner;
+//! - LOF-CLIQ's bits ride only in packet headers, as in the document's simulator (no
+//!   idle cells carry updates, §7.6.5); a VOQ that became non-empty is named in the next
+//!   packet the adapter sends (one log N field per packet), unless it is empty again or
+//!   is that packet's own VOQ (whose "last of VOQ" bit then tells);
+//! - FIFO writes one cycle's parallel departures in random order (the switch's own RNG);
+//! - uniform destinations include an input's own output index (a fabric's input i and
+//!   output i are different ports);
+//! - the OCF output scheduler takes simultaneous arrivals in increasing input order
+//!   ("the order could be for instance determined by increasing queue destination
+//!   address", §7.2.4);
+//! - CICQ and CIOQ keep the same per-crosspoint queues and credits (a CIOQ's shared
+//!   output queue with stateful ingress flow control is partitioned per input by its
+//!   credits, §5.6.2); they differ by the output scheduler, RR and OCF (§7.2.1:
+//!   "without queue reordering, RR emulates a CICQ and OCF a CIOQ").
+
+pub mod adapter;
+pub mod config;
+pub mod flow;
+pub mod protocol;
+pub mod rxs;
+pub mod source;
+pub mod switch;
+
+pub use adapter::AdapterNode;
+pub use flow::FlowControl;
+pub use protocol::{Cell, Fabric, FabricCounters, Packet};
+pub use rxs::Strategy;
+pub use source::{Arrivals, Destinations, TraceEvent};
+pub use switch::SwitchNode;
+
+use crate::ids::PortId;
+use crate::model::Node;
+use crate::parts::Part;
+use crate::routing::Routing;
+use crate::time::Tick;
+
+/// How a switch output picks the next crosspoint to serve (Gramsamer §7.2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutputScheduler {
+    /// Round robin over the inputs with a packet for this output (Fig. 7.2).
+    Rr,
+    /// Oldest cell first: packets leave in order of arrival (Fig. 7.3).
+    Ocf,
+}
+
+impl OutputScheduler {
+    /// "rr" or "ocf".
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputScheduler::Rr => "rr",
+            OutputScheduler::Ocf => "ocf",
+        }
+    }
+}
+
+/// The switch architecture (Gramsamer §2.1.4, §5.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Architecture {
+    /// Combined input and crosspoint queued (buffered crossbar): N² crosspoint queues of
+    /// M packets, served round robin.
+    Cicq,
+    /// Combined input and output queued: a shared queue per output, served oldest first.
+    Cioq,
+}
+
+impl Architecture {
+    /// "cicq" or "cioq".
+    pub fn name(self) -> &'static str {
+        match self {
+            Architecture::Cicq => "cicq",
+            Architecture::Cioq => "cioq",
+        }
+    }
+
+    /// The output scheduler the architecture implies (§7.2.1).
+    pub fn default_scheduler(self) -> OutputScheduler {
+        match self {
+            Architecture::Cicq => OutputScheduler::Rr,
+            Architecture::Cioq => OutputScheduler::Ocf,
+        }
+    }
+}
+
+/// One switch adapter (input and output adapter of one port).
+#[derive(Clone, Debug)]
+pub struct AdapterParams {
+    /// Its port number (input i and output i).
+    pub index: u16,
+    /// N.
+    pub ports: u16,
+    /// Crosspoint memory M in packets (`None`: unbounded, without flow control).
+    pub memory: Option<u32>,
+    /// The ingress flow control.
+    pub flow_control: FlowControl,
+    /// Extra cycle on the data path for an odd RTT (0 or 1).
+    pub data_extra: Tick,
+    /// When the input creates packets.
+    pub arrivals: Arrivals,
+    /// Where they go.
+    pub destinations: Destinations,
+    /// Most packets the VOQs may hold together; more are refused and counted.
+    pub voq_cap: u64,
+    /// Sources start at this tick.
+    pub start: Tick,
+    /// Packets created in `[from, to)` are measured.
+    pub window: (Tick, Tick),
+    /// Bytes per packet (for throughput in bytes).
+    pub packet_bytes: u32,
+    /// RNG seed.
+    pub seed: u64,
+}
+
+/// The switch core.
+#[derive(Clone, Debug)]
+pub struct SwitchParams {
+    /// N.
+    pub ports: u16,
+    /// Crosspoint memory M in packets (`None`: unbounded).
+    pub memory: Option<u32>,
+    /// The ingress flow control.
+    pub flow_control: FlowControl,
+    /// The output scheduler.
+    pub output_scheduler: OutputScheduler,
+    /// The measurement window.
+    pub window: (Tick, Tick),
+    /// RNG seed (FIFO's random order of parallel departures).
+    pub seed: u64,
+}
+
+impl Part<Fabric> for AdapterParams {
+    fn kind(&self) -> &'static str {
+        "adapter"
+    }
+
+    /// Port 0: the ingress link; port 1: the egress link.
+    fn ports(&self) -> usize {
+        2
+    }
+
+    /// Flow-control cells are applied as they arrive and packets absorbed: the channel
+    /// needs room only for what the wire holds, plus one.
+    fn receive_capacity(&self, _port: PortId) -> usize {
+        1
+    }
+
+    fn instantiate(&self) -> Box<dyn Node<Fabric>> {
+        Box::new(AdapterNode::new(self.clone()))
+    }
+
+    /// An adapter consumes what it receives and sources what it sends.
+    fn routing(&self) -> Routing<'_> {
+        Routing::Sink
+    }
+}
+
+impl Part<Fabric> for SwitchParams {
+    fn kind(&self) -> &'static str {
+        "fabric-switch"
+    }
+
+    /// N ingress ports, then N egress ports.
+    fn ports(&self) -> usize {
+        2 * usize::from(self.ports)
+    }
+
+    /// Packets are stored as they arrive; the crosspoint bound is the flow control's
+    /// business, checked by the switch itself.
+    fn receive_capacity(&self, _port: PortId) -> usize {
+        1
+    }
+
+    fn instantiate(&self) -> Box<dyn Node<Fabric>> {
+        Box::new(SwitchNode::new(self.clone()))
+    }
+
+    /// The switch routes by the packet's output field, not by header labels.
+    fn routing(&self) -> Routing<'_> {
+        Routing::Opaque
+    }
+}
