@@ -53,8 +53,13 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
             // Every traffic file on the reference topologies; three patterns elsewhere;
             // the SCI traffic files on the SCI rings.
             let reference_topology = topology == "hypercube6" || topology == "ring4";
-            let fabric_traffic = ["bursty30", "bernoulli98", "fabric-nonuniform", "fabric-trace"]
-                .contains(&traffic.as_str());
+            let fabric_traffic = [
+                "bursty30",
+                "bernoulli98",
+                "fabric-nonuniform",
+                "fabric-trace",
+            ]
+            .contains(&traffic.as_str());
             let wanted = if topology.starts_with("sci-") {
                 traffic.starts_with("sci-")
             } else if topology.starts_with("fabric") {
@@ -72,7 +77,10 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
                 vec!["phases.warmup_us=2".into(), "phases.measure_us=10".into()]
             } else if topology.starts_with("fabric") {
                 // 1,000 packet cycles of 51.2 ns after 200 of warm-up.
-                vec!["phases.warmup_us=10".into(), "phases.measure_us=51.2".into()]
+                vec![
+                    "phases.warmup_us=10".into(),
+                    "phases.measure_us=51.2".into(),
+                ]
             } else {
                 short()
             };

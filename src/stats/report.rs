@@ -130,6 +130,10 @@ pub struct Report {
     /// networks whose nodes learn their messages' fate (SCI rings); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<super::per_node::PerNode>,
+    /// Switch fabrics: throughput per input and output, credit underflow, credits
+    /// queued and parallel departures; absent for other families.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fabric: Option<super::fabric::FabricSection>,
 }
 
 /// The network in the report.
@@ -346,6 +350,7 @@ impl Report {
                 source_queueing: summary(&total.source_queueing),
             },
             nodes: super::per_node::PerNode::new(input, span),
+            fabric: super::fabric::FabricSection::new(input, span),
         }
     }
 

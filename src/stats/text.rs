@@ -32,6 +32,10 @@ impl Report {
             out.push('\n');
             nodes.write_table(&mut out);
         }
+        if let Some(fabric) = &self.fabric {
+            out.push('\n');
+            fabric.write_table(&mut out);
+        }
         self.write_warnings(&mut out);
         out
     }
@@ -43,6 +47,7 @@ impl Report {
                 "read requests answered by 64-byte responses".to_string()
             }
             NetworkConfig::SciRing(ring) => mix_label(&ring.mix),
+            NetworkConfig::Fabric(f) => format!("{}-byte packets", f.packet_bytes),
             _ => format!("{}-byte messages", traffic.config.message.bytes),
         };
         let mut load = vec![
@@ -107,6 +112,10 @@ impl Report {
         if let Some(nodes) = &self.nodes {
             line(out, "throughput", &nodes.throughput_line());
             line(out, "fairness", &nodes.fairness_line());
+        } else if let Some(fabric) = &self.fabric {
+            for (label, text) in fabric.header_lines() {
+                line(out, label, &text);
+            }
         } else {
             self.write_capacity_line(out);
         }
@@ -252,6 +261,9 @@ impl Report {
         }
         if let Some(nodes) = &self.nodes {
             warnings.extend(nodes.starvation_warnings());
+        }
+        if let Some(fabric) = &self.fabric {
+            warnings.extend(fabric.warnings());
         }
         if !warnings.is_empty() {
             out.push('\n');

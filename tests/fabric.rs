@@ -1,0 +1,182 @@
+//! The switch fabric through the engines (Gramsamer ch. 4, 7): the minimum latency of
+//! §7.6.2 exactly, a credit loop of exactly RTT cycles (M = RTT is work-conserving,
+//! M = RTT − 1 is not, §4.3.3), the §7.4 invariant under `--check` for every flow
+//! control, and no packet lost, duplicated or reordered.
+
+use emu::engine::{self, RunControl, RunOutcome};
+use emu::network::{FabricRun, fabric};
+use emu::parts::fabric::config::{FabricConfig, FabricSpec, MemoryConfig};
+use emu::parts::fabric::{Arrivals, Destinations};
+use emu::stats::fabric::FabricSection;
+use emu::terminal::TerminalStats;
+
+fn spec(ports: u32, rtt: u32, memory: u32, fc: &str, strategy: Option<&str>) -> FabricSpec {
+    FabricConfig {
+        ports,
+        rtt,
+        memory: Some(MemoryConfig::Packets(memory)),
+        architecture: "cicq".into(),
+        output_scheduler: None,
+        flow_control: fc.into(),
+        strategy: strategy.map(str::to_string),
+        thresholds: None,
+        packet_bytes: 64,
+        link_gbps: 10.0,
+        voq_cap: 1_000_000,
+    }
+    .validate()
+    .expect("a valid fabric")
+}
+
+fn run_of(window: (u64, u64)) -> FabricRun {
+    FabricRun {
+        start: 0,
+        window,
+        drain: 1_000_000,
+        batch: false,
+        seed: 11,
+    }
+}
+
+fn run(
+    s: &FabricSpec,
+    r: &FabricRun,
+    traffic: impl Fn(u16) -> (Arrivals, Destinations),
+) -> RunOutcome {
+    let net = fabric("test", s, r, traffic).expect("a valid plan");
+    let mut ctl = RunControl::for_plan(&net);
+    ctl.check = true;
+    engine::sequential::run(&net, &ctl, None).expect("the fabric runs")
+}
+
+/// Departures of output `j` in the window, from the switch's part statistics.
+fn departures(out: &RunOutcome, ports: usize, j: usize) -> u64 {
+    let (_, s) = out
+        .parts
+        .iter()
+        .find(|(id, _)| *id == ports)
+        .expect("the switch reports");
+    s.get("output_departures")[j]
+}
+
+#[test]
+fn a_lone_packet_takes_34_cycles_at_rtt_64() {
+    // Gramsamer §7.6.2: "the minimum latency of 34 packet cycles (1 each per IA and
+    // switch, and 32 on the data channel)".
+    let s = spec(4, 64, 64, "credit", Some("lof"));
+    let out = run(&s, &run_of((0, 10)), |i| {
+        if i == 2 {
+            (Arrivals::Batch(1), Destinations::Fixed(3))
+        } else {
+            (Arrivals::None, Destinations::Uniform)
+        }
+    });
+    let total = TerminalStats::total(&out.terminals);
+    assert_eq!(total.message_latency.count(), 1);
+    assert_eq!(total.message_latency.min, 34);
+    assert_eq!(total.message_latency.max, 34);
+    // And RTT/2 + 2 in general, odd RTTs putting the extra cycle on the data path.
+    for (rtt, expect) in [(4, 4), (5, 5), (2, 3)] {
+        let s = spec(2, rtt, rtt, "credit", None);
+        let out = run(&s, &run_of((0, 10)), |i| {
+            (
+                if i == 0 {
+                    Arrivals::Batch(1)
+                } else {
+                    Arrivals::None
+                },
+                Destinations::Fixed(1),
+            )
+        });
+        let t = TerminalStats::total(&out.terminals);
+        assert_eq!(t.message_latency.max, expect, "RTT {rtt}");
+    }
+}
+
+#[test]
+fn m_equal_rtt_keeps_one_flow_back_to_back_and_one_less_does_not() {
+    // Relative credit is work-conserving with B = RTT (Gramsamer §4.3.3, Table 4.1): a
+    // saturated flow leaves its output every cycle; with RTT − 1 credits it leaves
+    // RTT − 1 cycles in every RTT.
+    let window = (1_000, 11_000);
+    for (rtt, m) in [(64, 64), (64, 63), (4, 4), (4, 3), (7, 7), (7, 6)] {
+        let s = spec(2, rtt, m, "credit", Some("fifo"));
+        let out = run(&s, &run_of(window), |i| {
+            if i == 0 {
+                (Arrivals::Bernoulli(1.0), Destinations::Fixed(1))
+            } else {
+                (Arrivals::None, Destinations::Uniform)
+            }
+        });
+        let got = departures(&out, 2, 1);
+        let cycles = window.1 - window.0;
+        let expect = cycles * u64::from(m.min(rtt)) / u64::from(rtt);
+        assert!(
+            got.abs_diff(expect) <= 1,
+            "RTT {rtt} M {m}: {got} departures in {cycles} cycles, expected {expect}"
+        );
+    }
+}
+
+#[test]
+fn every_flow_control_keeps_the_invariant_and_loses_nothing_under_overload() {
+    // Every input sends 98 % bursty traffic to a few hot outputs (overload), for every
+    // flow control and strategy, with --check on: the §7.4 invariant, no overflow of a
+    // crosspoint, every measured packet delivered once and in order.
+    let configs: Vec<(&str, Option<&str>, u32)> = vec![
+        ("credit", Some("reference"), 16),
+        ("credit", Some("rr"), 16),
+        ("credit", Some("fifo"), 5),
+        ("credit", Some("hof"), 16),
+        ("credit", Some("lof"), 3),
+        ("credit", Some("lof-cliq"), 16),
+        ("grant", None, 16),
+        ("grant", None, 8),
+        ("absolute", None, 16),
+        ("absolute", None, 1),
+    ];
+    for (fc, strategy, m) in configs {
+        let s = spec(6, 8, m, fc, strategy);
+        let out = run(&s, &run_of((100, 3_000)), |i| {
+            (
+                Arrivals::bursty(10.0, 0.98),
+                if i % 2 == 0 {
+                    Destinations::Fixed(0)
+                } else {
+                    Destinations::NonUniform { w: 0.5 }
+                },
+            )
+        });
+        let t = TerminalStats::total(&out.terminals);
+        assert!(out.complete, "{fc} {strategy:?} M {m}: run incomplete");
+        assert_eq!(t.counters.out_of_order, 0, "{fc} {strategy:?}");
+        assert_eq!(
+            t.counters.measured_created, t.counters.measured_delivered,
+            "{fc} {strategy:?} M {m}"
+        );
+    }
+}
+
+#[test]
+fn the_report_counts_credit_underflow_and_parallel_departures() {
+    let s = spec(8, 64, 16, "credit", Some("fifo"));
+    let out = run(&s, &run_of((500, 5_500)), |_| {
+        (Arrivals::Bernoulli(0.9), Destinations::Uniform)
+    });
+    let topology: emu::config::TopologyConfig =
+        toml::from_str("[network]\nkind = \"fabric\"\nports = 8").expect("fabric");
+    let net = fabric("t", &s, &run_of((500, 5_500)), |_| {
+        (Arrivals::Bernoulli(0.9), Destinations::Uniform)
+    })
+    .expect("plan");
+    let traffic: emu::config::TrafficConfig =
+        toml::from_str("[injection]\nkind = \"rate\"\nload = 0.9").expect("traffic");
+    let input = emu::stats::ReportInput::for_run("t", "u", &topology, &traffic, 11, &net, &out);
+    let f = FabricSection::new(&input, 5_000).expect("a fabric section");
+    // M = 16 < RTT = 64: the flows run out of credits.
+    assert!(f.credit_underflows > 0 && f.underflow_cycles > 0);
+    let p: f64 = f.parallel_departures.iter().sum();
+    assert!((p - 1.0).abs() < 1e-9, "fractions sum to 1: {p}");
+    assert!(f.parallel_departures.len() >= 3, "some parallel departures");
+    assert!(f.credits_queued_mean > 0.0);
+}
