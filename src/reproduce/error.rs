@@ -57,6 +57,10 @@ pub enum ReproduceError {
         /// Which run: topology, traffic and variant.
         run: String,
     },
+    /// A switch-fabric set-up written by the experiment did not validate (a bug of the
+    /// experiment).
+    #[error("fabric set-up: {0}")]
+    FabricSetup(String),
     /// The analytical model could not be solved for a point.
     #[error("the SCI App. A model: {0}")]
     Model(String),

@@ -14,6 +14,7 @@ pub mod c104_worst_case;
 pub mod dslink_bandwidth;
 pub mod dslink_latency;
 pub mod error;
+pub mod fabric;
 pub mod sci;
 pub mod setups;
 pub mod table;
@@ -71,6 +72,24 @@ pub const EXPERIMENTS: &[Experiment] = &[
         section: "INMOS ch. 7 §7.6-7.7",
         about: "Tables 7.1-7.9 and Figure 7.8: C104 cubes, grids and MINs (full run: minutes)",
         run: c104_networks::run,
+    },
+    Experiment {
+        name: "fabric-credit-fifo",
+        section: "Gramsamer §7.3.1",
+        about: "credits queued per input with one credit per cycle: 56.3 at L = 95 %, 110.6 at 98 %",
+        run: fabric::credit_fifo::run,
+    },
+    Experiment {
+        name: "fabric-design-point",
+        section: "Gramsamer §7.6.1",
+        about: "Table 7.6: RXS strategies vs the Reference at M = RTT = 64, L = 98 %, N = 8-32",
+        run: fabric::design_point::run,
+    },
+    Experiment {
+        name: "fabric-oqs-fairness",
+        section: "Gramsamer §7.2",
+        about: "Tables 7.1-7.3: three flows into one output, oldest cell first vs round robin",
+        run: fabric::oqs_fairness::run,
     },
     Experiment {
         name: "sci-active-buffers",

@@ -54,6 +54,14 @@ struct AdapterStats {
     refused: u64,
     /// Most packets queued in the VOQs at once.
     peak_queued: u64,
+    /// Per source input: measured packets that left this output, the sum and sum of
+    /// squares of their system delays, and the smallest and largest (per-flow delay, as
+    /// Gramsamer §7.2 tabulates it).
+    flow_count: Vec<u64>,
+    flow_sum: Vec<u64>,
+    flow_sum_sq: Vec<u64>,
+    flow_min: Vec<u64>,
+    flow_max: Vec<u64>,
 }
 
 /// The adapter's state machine.
@@ -104,7 +112,14 @@ impl AdapterNode {
             received: [0; 2],
             rng: ChaCha8Rng::seed_from_u64(p.seed),
             stats: TerminalStats::default(),
-            adapter: AdapterStats::default(),
+            adapter: AdapterStats {
+                flow_count: vec![0; n],
+                flow_sum: vec![0; n],
+                flow_sum_sq: vec![0; n],
+                flow_min: vec![u64::MAX; n],
+                flow_max: vec![0; n],
+                ..AdapterStats::default()
+            },
             activity: Activity::default(),
             scratch: Vec::new(),
             n,
@@ -234,7 +249,14 @@ impl AdapterNode {
         if self.in_window(pkt.created) {
             // System delay: entry at the IA to exit at the switch's output port
             // (§2.4, §7.6.2).
-            self.stats.message_latency.record(pkt.exit - pkt.created);
+            let delay = pkt.exit - pkt.created;
+            self.stats.message_latency.record(delay);
+            let (a, k) = (&mut self.adapter, usize::from(pkt.src));
+            a.flow_count[k] += 1;
+            a.flow_sum[k] += delay;
+            a.flow_sum_sq[k] = a.flow_sum_sq[k].saturating_add(delay * delay);
+            a.flow_min[k] = a.flow_min[k].min(delay);
+            a.flow_max[k] = a.flow_max[k].max(delay);
             self.stats.network_latency.record(pkt.exit - pkt.dispatched);
             self.stats.counters.measured_delivered += 1;
             self.activity.obligations_closed += 1;
@@ -352,6 +374,11 @@ impl Node<Fabric> for AdapterNode {
                 ("credit_underflows", vec![a.credit_underflows]),
                 ("refused", vec![a.refused]),
                 ("peak_queued", vec![a.peak_queued]),
+                ("flow_count", a.flow_count.clone()),
+                ("flow_sum", a.flow_sum.clone()),
+                ("flow_sum_sq", a.flow_sum_sq.clone()),
+                ("flow_min", a.flow_min.clone()),
+                ("flow_max", a.flow_max.clone()),
             ],
         })
     }

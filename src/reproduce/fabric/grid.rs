@@ -1,0 +1,122 @@
+//! Runs the reception-scheduler strategies against the Reference over a list of
+//! configurations ("columns" of Gramsamer's tables 7.6-7.19), each strategy with
+//! independent replications until its mean system delay is known to the document's
+//! precision, and gives each strategy's performance ratio r = 100 (d_ref − d_x)/d_ref
+//! (Eq. 7.10).
+//!
+//! Replication k of every strategy of a column uses seed k: the adapters' traffic draws
+//! do not depend on the strategy, so the strategies see the same packets (common random
+//! numbers), which is what makes their few-percent differences visible. Replications run
+//! in rounds over all unfinished points at once, on every core; which point needs another
+//! round depends only on the results so far, so the outcome does not depend on the
+//! number of threads.
+
+use super::super::ReproduceError;
+use super::point::{Point, Replicated, Sample};
+use crate::parts::fabric::Strategy;
+use crate::pool::{default_threads, run_all};
+
+/// How many replications, and when to stop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Precision {
+    /// Replications every point gets.
+    pub min: usize,
+    /// Most replications of one point.
+    pub max: usize,
+    /// Stop when the 90 % half-width is at most this fraction of the mean delay.
+    pub target: f64,
+}
+
+impl Precision {
+    /// The document's rule (§2.4): 3 % at 90 %, Student-t, at most 30 replications
+    /// (the t regime); emu starts with 3 and stops at 10 to bound the run time.
+    pub const DOCUMENT: Precision = Precision {
+        min: 3,
+        max: 10,
+        target: 0.03,
+    };
+}
+
+/// One column's results: the Reference's and each strategy's replications.
+#[derive(Clone, Debug)]
+pub struct ColumnResult {
+    /// Results per strategy, in [`Strategy::ALL`] order (Reference first).
+    pub by_strategy: Vec<(Strategy, Replicated)>,
+}
+
+impl ColumnResult {
+    /// The replications of `s`.
+    pub fn of(&self, s: Strategy) -> &Replicated {
+        &self
+            .by_strategy
+            .iter()
+            .find(|(k, _)| *k == s)
+            .expect("every strategy ran")
+            .1
+    }
+
+    /// r of `s` against the Reference (Eq. 7.10), in %.
+    pub fn ratio(&self, s: Strategy) -> f64 {
+        let d_ref = self.of(Strategy::Reference).mean_delay;
+        100.0 * (d_ref - self.of(s).mean_delay) / d_ref
+    }
+}
+
+/// Runs every strategy of [`Strategy::ALL`] on each column (a [`Point`] whose strategy
+/// is replaced), with `precision`, from `first_seed`.
+pub fn run_grid(
+    columns: &[Point],
+    precision: Precision,
+    first_seed: u64,
+) -> Result<Vec<ColumnResult>, ReproduceError> {
+    let points: Vec<Point> = columns
+        .iter()
+        .flat_map(|c| {
+            Strategy::ALL.into_iter().map(move |s| Point {
+                strategy: s,
+                ..c.clone()
+            })
+        })
+        .collect();
+    let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); points.len()];
+    loop {
+        // The jobs of this round: every point short of the minimum gets up to it; a point
+        // whose interval is still too wide gets one more.
+        let mut jobs: Vec<(usize, u64)> = Vec::new();
+        for (i, s) in samples.iter().enumerate() {
+            let have = s.len();
+            let want = if have < precision.min {
+                precision.min
+            } else if have < precision.max
+                && Replicated::new(s.clone()).relative_half_width() > precision.target
+            {
+                have + 1
+            } else {
+                have
+            };
+            jobs.extend((have..want).map(|k| (i, first_seed + k as u64)));
+        }
+        if jobs.is_empty() {
+            break;
+        }
+        let results = run_all(
+            &jobs,
+            default_threads(),
+            |&(i, seed)| points[i].run(seed),
+            |_, _| {},
+        );
+        for (&(i, _), r) in jobs.iter().zip(results) {
+            samples[i].push(r?);
+        }
+    }
+    let per = Strategy::ALL.len();
+    Ok(samples
+        .chunks(per)
+        .map(|chunk| ColumnResult {
+            by_strategy: Strategy::ALL
+                .into_iter()
+                .zip(chunk.iter().map(|s| Replicated::new(s.clone())))
+                .collect(),
+        })
+        .collect())
+}

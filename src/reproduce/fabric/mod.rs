@@ -1,0 +1,9 @@
+//! The switch-fabric reproductions of Gramsamer ch. 7: reception-scheduler strategies
+//! against the Reference (Table 7.6), the machinery that replicates a configuration to the
+//! document's precision, and one fabric run as the chapter sets it up.
+
+pub mod credit_fifo;
+pub mod design_point;
+pub mod grid;
+pub mod oqs_fairness;
+pub mod point;

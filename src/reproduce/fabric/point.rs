@@ -1,0 +1,255 @@
+//! One fabric simulation as the Gramsamer ch. 7 experiments run it, and independent
+//! replications of it until the mean system delay is known to the document's precision
+//! (Gramsamer §2.4, §7.6: "half-sided confidence interval of 3% of the system delay at a
+//! confidence level of 90%", Student-t).
+//!
+//! Run length as §2.4 sets it: a warm-up of 1,600 packets per port, then X = n·N²
+//! packets with n = 16,000 per crosspoint. Both are turned into packet cycles at the
+//! offered load L (N inputs create N·L packets per cycle), so a run measures the packets
+//! created in a window of n·N/L cycles.
+
+use super::super::ReproduceError;
+use crate::engine::{self, RunControl};
+use crate::network::{FabricRun, fabric};
+use crate::parts::fabric::config::{FabricConfig, FabricSpec, MemoryConfig};
+use crate::parts::fabric::{Arrivals, Destinations, Strategy};
+use crate::terminal::TerminalStats;
+
+/// Where a point's destinations go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pattern {
+    /// Uniform over all outputs.
+    Uniform,
+    /// Eq. 2.2 with this w.
+    NonUniform(f64),
+}
+
+/// One simulated configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// N.
+    pub ports: u32,
+    /// RTT in packet cycles.
+    pub rtt: u32,
+    /// Crosspoint memory in packets.
+    pub memory: u32,
+    /// The credit return strategy (relative credit).
+    pub strategy: Strategy,
+    /// Mean burst size (1 = Bernoulli).
+    pub burst: f64,
+    /// Offered load L.
+    pub load: f64,
+    /// Destinations.
+    pub pattern: Pattern,
+    /// Measured packets per crosspoint (n).
+    pub per_crosspoint: u64,
+    /// Warm-up packets per port.
+    pub warmup_per_port: u64,
+}
+
+/// What one run measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// Mean system delay of the measured packets, in packet cycles.
+    pub mean_delay: f64,
+    /// Mean output throughput, in % of one packet per cycle.
+    pub output_pct: f64,
+    /// Credits waiting for return per input, averaged over the window.
+    pub credits_queued: f64,
+    /// Fractions of (input, cycle) with k departures.
+    pub parallel: Vec<f64>,
+}
+
+impl Point {
+    /// The design point of Gramsamer §7.6.1: M = RTT = 64, L = 98 %, with `strategy`,
+    /// `ports` and burst size `burst`, full-length runs.
+    pub fn design(ports: u32, burst: f64, strategy: Strategy) -> Point {
+        Point {
+            ports,
+            rtt: 64,
+            memory: 64,
+            strategy,
+            burst,
+            load: 0.98,
+            pattern: Pattern::Uniform,
+            per_crosspoint: 16_000,
+            warmup_per_port: 1_600,
+        }
+    }
+
+    /// "N=16 RTT=64 M=64 BS=30 L=0.98 lof".
+    pub fn label(&self) -> String {
+        format!(
+            "N={} RTT={} M={} BS={} L={} {}",
+            self.ports,
+            self.rtt,
+            self.memory,
+            self.burst,
+            self.load,
+            self.strategy.name()
+        )
+    }
+
+    fn spec(&self) -> Result<FabricSpec, ReproduceError> {
+        FabricConfig {
+            ports: self.ports,
+            rtt: self.rtt,
+            memory: Some(MemoryConfig::Packets(self.memory)),
+            architecture: "cicq".into(),
+            output_scheduler: None,
+            flow_control: "credit".into(),
+            strategy: Some(self.strategy.name().into()),
+            thresholds: None,
+            packet_bytes: 64,
+            link_gbps: 10.0,
+            voq_cap: 10_000_000,
+        }
+        .validate()
+        .map_err(|e| ReproduceError::FabricSetup(format!("{e}")))
+    }
+
+    /// Runs the point once with `seed`.
+    pub fn run(&self, seed: u64) -> Result<Sample, ReproduceError> {
+        let spec = self.spec()?;
+        let warmup = (self.warmup_per_port as f64 / self.load).ceil() as u64;
+        let measure =
+            (self.per_crosspoint as f64 * f64::from(self.ports) / self.load).ceil() as u64;
+        let run = FabricRun {
+            start: 0,
+            window: (warmup, warmup + measure),
+            drain: 100 * measure + 1_000_000,
+            batch: false,
+            seed,
+        };
+        let arrivals = Arrivals::bursty(self.burst, self.load);
+        let destinations = match self.pattern {
+            Pattern::Uniform => Destinations::Uniform,
+            Pattern::NonUniform(w) => Destinations::NonUniform { w },
+        };
+        let net = fabric("reproduce", &spec, &run, |_| {
+            (arrivals.clone(), destinations)
+        })
+        .map_err(|e| ReproduceError::FabricSetup(format!("{e}")))?;
+        let out =
+            engine::sequential::run(&net, &RunControl::for_plan(&net), None).map_err(|e| {
+                ReproduceError::Engine {
+                    run: self.label(),
+                    source: Box::new(e),
+                }
+            })?;
+        if !out.complete {
+            return Err(ReproduceError::MessagesUndelivered { run: self.label() });
+        }
+        let total = TerminalStats::total(&out.terminals);
+        let n = self.ports as usize;
+        let switch = out
+            .parts
+            .iter()
+            .find(|(id, _)| *id == n)
+            .map(|(_, s)| s.clone())
+            .unwrap_or_default();
+        let cycles = measure as f64;
+        let departures: u64 = switch.get("output_departures").iter().sum();
+        let queued: u64 = switch.get("credits_queued").iter().sum();
+        let par = switch.get("parallel_departures");
+        let slots = cycles * n as f64;
+        let busy: u64 = par.iter().skip(1).sum();
+        let mut parallel = vec![(slots - busy as f64) / slots];
+        parallel.extend(par.iter().skip(1).map(|&c| c as f64 / slots));
+        Ok(Sample {
+            mean_delay: total.message_latency.mean(),
+            output_pct: 100.0 * departures as f64 / (cycles * n as f64),
+            credits_queued: queued as f64 / (cycles * n as f64),
+            parallel,
+        })
+    }
+}
+
+/// Replications of one point and what they say about its mean delay.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replicated {
+    /// Every replication's sample, in seed order.
+    pub samples: Vec<Sample>,
+    /// Mean of the replications' mean delays.
+    pub mean_delay: f64,
+    /// Half-width of its 90 % Student-t confidence interval.
+    pub half_width: f64,
+}
+
+impl Replicated {
+    /// From samples.
+    pub fn new(samples: Vec<Sample>) -> Replicated {
+        let d: Vec<f64> = samples.iter().map(|s| s.mean_delay).collect();
+        let (mean, half_width) = mean_and_half_width(&d);
+        Replicated {
+            samples,
+            mean_delay: mean,
+            half_width,
+        }
+    }
+
+    /// Half-width relative to the mean.
+    pub fn relative_half_width(&self) -> f64 {
+        if self.mean_delay == 0.0 {
+            0.0
+        } else {
+            self.half_width / self.mean_delay
+        }
+    }
+
+    /// Mean of a sample quantity over the replications.
+    pub fn mean_of(&self, f: impl Fn(&Sample) -> f64) -> f64 {
+        self.samples.iter().map(f).sum::<f64>() / self.samples.len().max(1) as f64
+    }
+}
+
+/// Mean and 90 % Student-t half-width of `x` (half-width 0 for fewer than 2 values).
+pub fn mean_and_half_width(x: &[f64]) -> (f64, f64) {
+    let n = x.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let mean = x.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return (mean, 0.0);
+    }
+    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (mean, t90(n - 1) * (var / n as f64).sqrt())
+}
+
+/// The 0.95 quantile of Student's t with `df` degrees of freedom (two-sided 90 %), from
+/// the standard table; 1.645 (the normal) beyond 30.
+fn t90(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812, 1.796, 1.782, 1.771,
+        1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708, 1.706,
+        1.703, 1.701, 1.699, 1.697,
+    ];
+    T.get(df.wrapping_sub(1)).copied().unwrap_or(1.645)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_half_width_uses_student_t() {
+        // Gramsamer §7.6.3's worked example: 9 differences, mean −3.56, variance 31.78,
+        // 90 % interval −3.56 ∓ 1.860 · 1.88.
+        let x = [-5.0, -4.0, 5.0, -8.0, -2.0, 3.0, -14.0, -5.0, -2.0];
+        let (m, h) = mean_and_half_width(&x);
+        assert!((m + 3.556).abs() < 1e-3);
+        assert!((h - 1.860 * (31.78f64 / 9.0).sqrt()).abs() < 0.01, "{h}");
+    }
+
+    #[test]
+    fn a_short_design_point_run_measures_its_packets() {
+        let p = Point {
+            per_crosspoint: 200,
+            ..Point::design(4, 10.0, Strategy::Lof)
+        };
+        let s = p.run(1).expect("runs");
+        assert!(s.mean_delay >= 34.0, "{s:?}");
+        assert!(s.output_pct > 80.0 && s.output_pct <= 100.0, "{s:?}");
+    }
+}
