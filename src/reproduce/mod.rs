@@ -86,6 +86,24 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: fabric::design_point::run,
     },
     Experiment {
+        name: "fabric-link-length",
+        section: "Gramsamer §7.6.3",
+        about: "Tables 7.11-7.12: RTT 4 vs 64 at L = 90-98 %; short links show larger differences",
+        run: fabric::link_length::run,
+    },
+    Experiment {
+        name: "fabric-memory",
+        section: "Gramsamer §7.6.2",
+        about: "Tables 7.7/7.9: strategies at M = 60 % and 100 % RTT; the Reference needs ~2× LOF's memory",
+        run: fabric::memory::run,
+    },
+    Experiment {
+        name: "fabric-non-uniform",
+        section: "Gramsamer §7.6.4",
+        about: "Tables 7.14-7.19: non-uniform destinations (w = 0.6, 0.8); the Reference is best",
+        run: fabric::non_uniform::run,
+    },
+    Experiment {
         name: "fabric-oqs-fairness",
         section: "Gramsamer §7.2",
         about: "Tables 7.1-7.3: three flows into one output, oldest cell first vs round robin",

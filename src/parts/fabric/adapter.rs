@@ -17,6 +17,7 @@
 //!    leave one cycle after it was created at the earliest (the "1 IA" of §7.6.2).
 
 use super::AdapterParams;
+use super::bitset::Bitset;
 use super::flow::Permission;
 use super::protocol::{Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
 use super::source::Source;
@@ -69,6 +70,8 @@ pub struct AdapterNode {
     p: AdapterParams,
     n: usize,
     voqs: Vec<VecDeque<Waiting>>,
+    /// The non-empty VOQs.
+    eligible: Bitset,
     queued: u64,
     permission: Permission,
     /// The VOQ the data-path scheduler served last.
@@ -99,6 +102,7 @@ impl AdapterNode {
         let n = p.ports as usize;
         AdapterNode {
             voqs: vec![VecDeque::new(); n],
+            eligible: Bitset::new(n),
             queued: 0,
             permission: Permission::new(&p.flow_control, n, p.memory.unwrap_or(0)),
             pointer: n - 1,
@@ -150,6 +154,7 @@ impl AdapterNode {
         }
         if self.voqs[j].is_empty() {
             self.nonempty.push_back(output);
+            self.eligible.put(j, true);
         }
         self.voqs[j].push_back(Waiting {
             seq: self.next_seq[j],
@@ -170,10 +175,13 @@ impl AdapterNode {
         if self.queued == 0 {
             return;
         }
-        let n = self.n;
-        let pick = (1..=n)
-            .map(|s| (self.pointer + s) % n)
-            .find(|&j| !self.voqs[j].is_empty() && self.permission.feasible(j));
+        let pick = match self.permission.feasible_set() {
+            Some(f) => self.eligible.next_common_from(f, self.pointer + 1),
+            None => self
+                .eligible
+                .cyclic_from(self.pointer + 1)
+                .find(|&j| self.permission.feasible(j)),
+        };
         let window = self.in_window(now);
         let Some(j) = pick else {
             if window {
@@ -194,6 +202,9 @@ impl AdapterNode {
             }
         }
         let last = self.voqs[j].is_empty();
+        if last {
+            self.eligible.put(j, false);
+        }
         let mut nonempty = NO_VOQ;
         while let Some(k) = self.nonempty.pop_front() {
             if usize::from(k) != j && !self.voqs[usize::from(k)].is_empty() {

@@ -26,6 +26,7 @@
 //! which counts the signal from the next cycle), and absolute credit needs
 //! B_e = min(B_r − 1, RTT − 1) (§4.3.2).
 
+use super::bitset::Bitset;
 use super::protocol::Cell;
 pub use super::rxs::Strategy;
 
@@ -88,6 +89,9 @@ pub struct Permission {
     allowance: Vec<u32>,
     /// Grant: number of thresholds k.
     k: u32,
+    /// The crosspoints a packet may be sent to now, kept for every kind but Grant MT
+    /// (whose allowance changes every cycle).
+    feasible: Bitset,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,13 +113,33 @@ impl Permission {
             FlowControl::Absolute { regular } => (Kind::Absolute, *regular, 0),
             FlowControl::None => (Kind::None, 0, 0),
         };
+        let mut feasible = Bitset::new(n);
+        let open = match kind {
+            Kind::None | Kind::Grant => true,
+            Kind::Credit | Kind::Absolute => credits > 0,
+        };
+        for j in 0..n {
+            feasible.put(j, open);
+        }
         Permission {
             kind,
             credits: vec![credits; n],
             level: vec![0; n],
             allowance: vec![k; n],
             k,
+            feasible,
         }
+    }
+
+    /// The crosspoints a packet may be sent to now, unless that changes every cycle
+    /// (Grant MT): then `None`, and [`Permission::feasible`] must be asked per VOQ.
+    pub fn feasible_set(&self) -> Option<&Bitset> {
+        (self.kind != Kind::Grant || self.k == 1).then_some(&self.feasible)
+    }
+
+    fn refresh(&mut self, j: usize) {
+        let f = self.feasible(j);
+        self.feasible.put(j, f);
     }
 
     /// True if a packet may be dispatched to crosspoint `j` now.
@@ -137,6 +161,7 @@ impl Permission {
             Kind::Grant if self.k > 1 => self.allowance[j] -= self.k,
             Kind::Grant => {}
         }
+        self.refresh(j);
     }
 
     /// Grant MT: a cycle passed; each VOQ's allowance grows by its rate.
@@ -151,6 +176,17 @@ impl Permission {
     /// Applies flow-control information from the switch. Returns false if the cell is
     /// not flow-control information of this kind (a protocol error for the caller).
     pub fn apply(&mut self, cell: &Cell) -> bool {
+        let known = self.apply_inner(cell);
+        if let Cell::Credit { output } | Cell::Grant { output, .. } | Cell::Absolute { output, .. } =
+            *cell
+            && known
+        {
+            self.refresh(usize::from(output));
+        }
+        known
+    }
+
+    fn apply_inner(&mut self, cell: &Cell) -> bool {
         match (*cell, self.kind) {
             (Cell::Credit { output }, Kind::Credit) => {
                 let c = &mut self.credits[usize::from(output)];

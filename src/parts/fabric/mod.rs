@@ -68,6 +68,7 @@
 //!   "without queue reordering, RR emulates a CICQ and OCF a CIOQ").
 
 pub mod adapter;
+pub mod bitset;
 pub mod config;
 pub mod flow;
 pub mod protocol;

@@ -18,6 +18,7 @@
 //! the case of multiple winners, a RR pointer is in place to make a selection"; where the
 //! pointer moves is not said, so it moves as the RR strategy's does).
 
+use super::bitset::Bitset;
 use std::collections::VecDeque;
 
 /// Which credit a reception scheduler returns first (Gramsamer §7.5), or the
@@ -79,12 +80,12 @@ pub struct Rxs {
     fifo: VecDeque<u16>,
 }
 
-/// What the scheduler may look at when it picks: per crosspoint of its domain, credits
-/// in the absorption pool, packets stored, and the CLIQ bit.
+/// What the scheduler may look at when it picks: per crosspoint of its domain, whether
+/// its absorption pool holds credits, packets stored, and the CLIQ bit.
 #[derive(Clone, Copy, Debug)]
 pub struct View<'a> {
-    /// Credits waiting in each crosspoint's absorption pool.
-    pub absorb: &'a [u32],
+    /// The crosspoints whose absorption pool holds credits.
+    pub candidates: &'a Bitset,
     /// Packets stored in each crosspoint (its occupancy counter).
     pub occupancy: &'a [u32],
     /// The CLIQ vector: the VOQ feeding each crosspoint is non-empty.
@@ -118,37 +119,32 @@ impl Rxs {
     /// The crosspoint whose credit to return this cycle, if any pool holds one. The
     /// caller takes the credit from that pool.
     pub fn pick(&mut self, v: View<'_>) -> Option<usize> {
-        let n = v.absorb.len();
+        let occ = |j: usize| -(i64::from(v.occupancy[j]));
         let winner = match self.strategy {
             Strategy::Reference => None,
             Strategy::Fifo => self.fifo.pop_front().map(usize::from),
-            Strategy::Rr => self.best(n, |j| v.absorb[j] > 0, |_| 0),
-            Strategy::Hof => self.best(n, |j| v.absorb[j] > 0, |j| i64::from(v.occupancy[j])),
-            Strategy::Lof => self.best(n, |j| v.absorb[j] > 0, |j| -i64::from(v.occupancy[j])),
+            Strategy::Rr => v.candidates.next_from(self.pointer + 1),
+            Strategy::Hof => self.best(v.candidates, |_| true, |j| -occ(j)),
+            Strategy::Lof => self.best(v.candidates, |_| true, occ),
             Strategy::LofCliq => self
-                .best(
-                    n,
-                    |j| v.absorb[j] > 0 && v.cliq[j],
-                    |j| -i64::from(v.occupancy[j]),
-                )
-                .or_else(|| self.best(n, |j| v.absorb[j] > 0, |j| -i64::from(v.occupancy[j]))),
+                .best(v.candidates, |j| v.cliq[j], occ)
+                .or_else(|| self.best(v.candidates, |_| true, occ)),
         }?;
         self.pointer = winner;
         Some(winner)
     }
 
-    /// Among the crosspoints `candidate` admits, the first in round-robin order after the
-    /// pointer with the largest `key`.
+    /// Among the `candidates` that `admit` admits, the first in round-robin order after
+    /// the pointer with the largest `key`.
     fn best(
         &self,
-        n: usize,
-        candidate: impl Fn(usize) -> bool,
+        candidates: &Bitset,
+        admit: impl Fn(usize) -> bool,
         key: impl Fn(usize) -> i64,
     ) -> Option<usize> {
         let mut best: Option<(i64, usize)> = None;
-        for step in 1..=n {
-            let j = (self.pointer + step) % n;
-            if !candidate(j) {
+        for j in candidates.cyclic_from(self.pointer + 1) {
+            if !admit(j) {
                 continue;
             }
             let k = key(j);
@@ -175,9 +171,17 @@ mod tests {
     const OCC: [u32; 6] = [14, 3, 2, 14, 9, 2];
     const CREDITS: [u32; 6] = [1, 1, 1, 1, 1, 1];
 
-    fn view<'a>(absorb: &'a [u32], occ: &'a [u32], cliq: &'a [bool]) -> View<'a> {
+    fn set(absorb: &[u32]) -> Bitset {
+        let mut b = Bitset::new(absorb.len());
+        for (j, &a) in absorb.iter().enumerate() {
+            b.put(j, a > 0);
+        }
+        b
+    }
+
+    fn view<'a>(candidates: &'a Bitset, occ: &'a [u32], cliq: &'a [bool]) -> View<'a> {
         View {
-            absorb,
+            candidates,
             occupancy: occ,
             cliq,
         }
@@ -187,21 +191,21 @@ mod tests {
     fn hof_picks_the_fullest_and_breaks_ties_round_robin() {
         let cliq = [false; 6];
         let mut r = Rxs::new(Strategy::Hof, 6);
-        assert_eq!(r.pick(view(&CREDITS, &OCC, &cliq)), Some(0));
+        assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(0));
         // The pointer moved to 0: the tie between 0 and 3 now goes to 3.
-        assert_eq!(r.pick(view(&CREDITS, &OCC, &cliq)), Some(3));
-        assert_eq!(r.pick(view(&CREDITS, &OCC, &cliq)), Some(0));
+        assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(3));
+        assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(0));
     }
 
     #[test]
     fn lof_picks_the_emptiest_among_pools_with_credits() {
         let cliq = [false; 6];
         let mut r = Rxs::new(Strategy::Lof, 6);
-        assert_eq!(r.pick(view(&CREDITS, &OCC, &cliq)), Some(2));
-        assert_eq!(r.pick(view(&CREDITS, &OCC, &cliq)), Some(5));
+        assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(2));
+        assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(5));
         // Without credits in 2 and 5, the next emptiest (1) wins.
         let absorb = [1, 1, 0, 1, 1, 0];
-        assert_eq!(r.pick(view(&absorb, &OCC, &cliq)), Some(1));
+        assert_eq!(r.pick(view(&set(&absorb), &OCC, &cliq)), Some(1));
     }
 
     #[test]
@@ -209,10 +213,10 @@ mod tests {
         let cliq = [false, false, false, true, true, false];
         let mut r = Rxs::new(Strategy::LofCliq, 6);
         // Among CLIQ positions 3 (14 stored) and 4 (9 stored), 4 has more vacancies.
-        assert_eq!(r.pick(view(&CREDITS, &OCC, &cliq)), Some(4));
+        assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(4));
         // No CLIQ position holds a credit: plain LOF over the rest.
         let absorb = [1, 1, 1, 0, 0, 1];
-        assert_eq!(r.pick(view(&absorb, &OCC, &cliq)), Some(5));
+        assert_eq!(r.pick(view(&set(&absorb), &OCC, &cliq)), Some(5));
     }
 
     #[test]
@@ -220,9 +224,11 @@ mod tests {
         let cliq = [false; 6];
         let absorb = [1, 0, 1, 0, 0, 1];
         let mut r = Rxs::new(Strategy::Rr, 6);
-        let picks: Vec<_> = (0..4).map(|_| r.pick(view(&absorb, &OCC, &cliq))).collect();
+        let picks: Vec<_> = (0..4)
+            .map(|_| r.pick(view(&set(&absorb), &OCC, &cliq)))
+            .collect();
         assert_eq!(picks, [Some(0), Some(2), Some(5), Some(0)]);
-        assert_eq!(r.pick(view(&[0; 6], &OCC, &cliq)), None);
+        assert_eq!(r.pick(view(&set(&[0; 6]), &OCC, &cliq)), None);
     }
 
     #[test]
@@ -232,7 +238,8 @@ mod tests {
         r.departed(&[4, 1]);
         r.departed(&[2]);
         assert_eq!(r.fifo_len(), 3);
-        let v = view(&CREDITS, &OCC, &cliq);
+        let all = set(&CREDITS);
+        let v = view(&all, &OCC, &cliq);
         assert_eq!(
             (r.pick(v), r.pick(v), r.pick(v), r.pick(v)),
             (Some(4), Some(1), Some(2), None)

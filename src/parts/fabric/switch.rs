@@ -18,6 +18,7 @@
 //!    credit per cycle picked by its reception scheduler, or every freed credit (the
 //!    Reference).
 
+use super::bitset::Bitset;
 use super::flow::FlowControl;
 use super::protocol::{Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
 use super::rxs::{Rxs, Strategy, View};
@@ -42,6 +43,10 @@ pub struct SwitchNode {
     arrivals: Vec<VecDeque<u16>>,
     /// Per output: the RR pointer (last input served).
     oqs_pointer: Vec<usize>,
+    /// Per output: the inputs whose crosspoint holds a packet.
+    occupied: Vec<Bitset>,
+    /// Per input: the crosspoints whose absorption pool holds credits.
+    waiting: Vec<Bitset>,
     /// Relative credit: credits freed and not yet returned, per crosspoint.
     absorb: Vec<u32>,
     /// Relative credit: credits freed and not yet returned, per input.
@@ -68,6 +73,8 @@ pub struct SwitchNode {
     activity: Activity,
     /// Departures per input this cycle (scratch).
     departed: Vec<Vec<u16>>,
+    /// Crosspoints of one input (scratch).
+    scratch: Vec<usize>,
 }
 
 /// What the switch measures inside the run's measurement window.
@@ -98,6 +105,8 @@ impl SwitchNode {
             occupancy: vec![0; n * n],
             arrivals: vec![VecDeque::new(); n],
             oqs_pointer: vec![n.saturating_sub(1); n],
+            occupied: vec![Bitset::new(n); n],
+            waiting: vec![Bitset::new(n); n],
             absorb: vec![0; n * n],
             absorb_total: vec![0; n],
             rxs: (0..n).map(|_| Rxs::new(strategy, n)).collect(),
@@ -122,6 +131,7 @@ impl SwitchNode {
             },
             activity: Activity::default(),
             departed: vec![Vec::new(); n],
+            scratch: Vec::new(),
             n,
             p,
         }
@@ -178,6 +188,7 @@ impl SwitchNode {
             }
         }
         self.queues[x].push_back(pkt);
+        self.occupied[j].put(i, true);
         if self.p.output_scheduler == OutputScheduler::Ocf {
             self.arrivals[j].push_back(pkt.src);
         }
@@ -206,11 +217,7 @@ impl SwitchNode {
         match self.p.output_scheduler {
             OutputScheduler::Ocf => self.arrivals[j].pop_front().map(usize::from),
             OutputScheduler::Rr => {
-                let n = self.n;
-                let start = self.oqs_pointer[j];
-                let i = (1..=n)
-                    .map(|s| (start + s) % n)
-                    .find(|&i| !self.queues[i * n + j].is_empty())?;
+                let i = self.occupied[j].next_from(self.oqs_pointer[j] + 1)?;
                 self.oqs_pointer[j] = i;
                 Some(i)
             }
@@ -231,6 +238,9 @@ impl SwitchNode {
                 continue;
             };
             self.occupancy[x] -= 1;
+            if self.queues[x].is_empty() {
+                self.occupied[j].put(i, false);
+            }
             self.stored -= 1;
             pkt.exit = now + 1;
             out.send(n + j, Cell::Packet(pkt), now);
@@ -244,6 +254,7 @@ impl SwitchNode {
                 FlowControl::Credit(_) => {
                     self.absorb[x] += 1;
                     self.absorb_total[i] += 1;
+                    self.waiting[i].put(j, true);
                 }
                 FlowControl::Absolute { regular } => {
                     let free = regular.saturating_sub(self.occupancy[x]);
@@ -268,15 +279,22 @@ impl SwitchNode {
             }
             match self.p.flow_control {
                 FlowControl::Credit(Strategy::Reference) => {
-                    for j in 0..n {
-                        let x = i * n + j;
-                        for _ in 0..self.absorb[x] {
-                            out.send(i, Cell::Credit { output: j as u16 }, now);
-                            self.sent[i] += 1;
-                            self.credits_sent_xp[x] += 1;
+                    if self.absorb_total[i] > 0 {
+                        let mut js = std::mem::take(&mut self.scratch);
+                        js.clear();
+                        js.extend(self.waiting[i].cyclic_from(0));
+                        for &j in &js {
+                            let x = i * n + j;
+                            for _ in 0..self.absorb[x] {
+                                out.send(i, Cell::Credit { output: j as u16 }, now);
+                                self.sent[i] += 1;
+                                self.credits_sent_xp[x] += 1;
+                            }
+                            self.absorb_total[i] -= self.absorb[x];
+                            self.absorb[x] = 0;
                         }
-                        self.absorb_total[i] -= self.absorb[x];
-                        self.absorb[x] = 0;
+                        self.waiting[i].clear();
+                        self.scratch = js;
                     }
                 }
                 FlowControl::Credit(_) => {
@@ -285,14 +303,21 @@ impl SwitchNode {
                     }
                     self.rxs[i].departed(&self.departed[i]);
                     let row = i * n..(i + 1) * n;
-                    let pick = self.rxs[i].pick(View {
-                        absorb: &self.absorb[row.clone()],
-                        occupancy: &self.occupancy[row.clone()],
-                        cliq: &self.cliq[row],
-                    });
+                    let pick = if self.absorb_total[i] == 0 {
+                        None
+                    } else {
+                        self.rxs[i].pick(View {
+                            candidates: &self.waiting[i],
+                            occupancy: &self.occupancy[row.clone()],
+                            cliq: &self.cliq[row],
+                        })
+                    };
                     if let Some(j) = pick {
                         let x = i * n + j;
                         self.absorb[x] -= 1;
+                        if self.absorb[x] == 0 {
+                            self.waiting[i].put(j, false);
+                        }
                         self.absorb_total[i] -= 1;
                         self.credits_sent_xp[x] += 1;
                         out.send(i, Cell::Credit { output: j as u16 }, now);

@@ -74,7 +74,8 @@ pub fn cell_rows(
                 Tolerance::Absolute(BAND),
             )
             .note(format!(
-                "d = {:.1} ± {:.1} ({} runs) vs Reference {:.1} ± {:.1} ({} runs)",
+                "r ± {:.1} paired over seeds; d = {:.1} ± {:.1} ({} runs) vs Reference {:.1} ± {:.1} ({} runs)",
+                result.paired_half_width(s),
                 x.mean_delay,
                 x.half_width,
                 x.samples.len(),
@@ -119,8 +120,9 @@ pub fn ordering_rows(column: &str, source: &str, result: &ColumnResult) -> Vec<R
 
 /// Runs the experiment; `quick` runs the N = 8, BS = 30 column only.
 pub fn run(quick: bool) -> Result<Report, ReproduceError> {
-    let (columns, per_crosspoint, precision): (Vec<(usize, (u32, u32))>, u64, Precision) = if quick
-    {
+    // (index in Table 7.6, (BS, N)).
+    type Columns = Vec<(usize, (u32, u32))>;
+    let (columns, per_crosspoint, precision): (Columns, u64, Precision) = if quick {
         (vec![(3, (30, 8))], 16_000, Precision::DOCUMENT)
     } else {
         (

@@ -55,6 +55,19 @@ impl ColumnResult {
             .1
     }
 
+    /// The 90 % half-width of r of `s`, from the per-seed ratios of the replications
+    /// both it and the Reference ran (the pairs share their traffic).
+    pub fn paired_half_width(&self, s: Strategy) -> f64 {
+        let x = &self.of(s).samples;
+        let r = &self.of(Strategy::Reference).samples;
+        let per: Vec<f64> = x
+            .iter()
+            .zip(r)
+            .map(|(a, b)| 100.0 * (b.mean_delay - a.mean_delay) / b.mean_delay)
+            .collect();
+        super::point::mean_and_half_width(&per).1
+    }
+
     /// r of `s` against the Reference (Eq. 7.10), in %.
     pub fn ratio(&self, s: Strategy) -> f64 {
         let d_ref = self.of(Strategy::Reference).mean_delay;

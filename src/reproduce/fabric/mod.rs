@@ -2,8 +2,12 @@
 //! against the Reference (Table 7.6), the machinery that replicates a configuration to the
 //! document's precision, and one fabric run as the chapter sets it up.
 
+pub mod columns;
 pub mod credit_fifo;
 pub mod design_point;
 pub mod grid;
+pub mod link_length;
+pub mod memory;
+pub mod non_uniform;
 pub mod oqs_fairness;
 pub mod point;

@@ -146,11 +146,11 @@ fn median(x: &mut [f64]) -> f64 {
     }
 }
 
+/// One seed's three flows under OCF and under RR.
+type Pair = ([FlowDelay; 3], [FlowDelay; 3]);
+
 /// Per seed: the three flows under OCF and under RR.
-fn runs(
-    loads: [f64; 3],
-    seeds: u64,
-) -> Result<Vec<([FlowDelay; 3], [FlowDelay; 3])>, ReproduceError> {
+fn runs(loads: [f64; 3], seeds: u64) -> Result<Vec<Pair>, ReproduceError> {
     let jobs: Vec<u64> = (1..=seeds).collect();
     crate::pool::run_all(
         &jobs,
@@ -168,10 +168,7 @@ fn runs(
 }
 
 /// The median over seeds of `f`.
-fn med(
-    r: &[([FlowDelay; 3], [FlowDelay; 3])],
-    f: impl Fn(&([FlowDelay; 3], [FlowDelay; 3])) -> f64,
-) -> (f64, f64, f64) {
+fn med(r: &[Pair], f: impl Fn(&Pair) -> f64) -> (f64, f64, f64) {
     let mut v: Vec<f64> = r.iter().map(f).collect();
     let m = median(&mut v);
     (m, v[0], v[v.len() - 1])

@@ -1,0 +1,141 @@
+//! Gramsamer's strategy tables as data (the printed differences against the Reference,
+//! one column per configuration) and what every such experiment does with them: run the
+//! columns ([`super::grid`]), lay each printed cell next to the emulated r (±6 points,
+//! §7.6.1's significance threshold), check the orderings, and compute the medians and
+//! semi-interquartile ranges the document summarises them with (Eq. 7.12).
+
+use super::super::table::{Row, Table, Tolerance};
+use super::grid::ColumnResult;
+use super::point::Point;
+use crate::parts::fabric::Strategy;
+
+/// The order of the rows in Tables 7.7-7.19.
+pub const ORDER: [Strategy; 5] = [
+    Strategy::Fifo,
+    Strategy::Hof,
+    Strategy::Lof,
+    Strategy::LofCliq,
+    Strategy::Rr,
+];
+
+/// One printed column: its configuration and its five printed values (None: "—").
+#[derive(Clone, Debug)]
+pub struct Column {
+    /// How the column is named in rows, e.g. "BS=30 M=60% N=8".
+    pub label: String,
+    /// The configuration (its strategy is replaced per row).
+    pub point: Point,
+    /// Printed r in %, in [`ORDER`].
+    pub printed: [Option<f64>; 5],
+}
+
+impl Column {
+    /// The printed value of `s`.
+    pub fn printed(&self, s: Strategy) -> Option<f64> {
+        ORDER
+            .iter()
+            .position(|&k| k == s)
+            .and_then(|i| self.printed[i])
+    }
+}
+
+/// The cells of every column, as one table.
+pub fn cell_table(
+    title: &str,
+    source: &str,
+    columns: &[Column],
+    results: &[ColumnResult],
+) -> Table {
+    let mut t = Table {
+        title: title.into(),
+        ..Table::default()
+    };
+    for (c, r) in columns.iter().zip(results) {
+        t.rows.extend(super::design_point::cell_rows(
+            &c.label,
+            |s| c.printed(s),
+            source,
+            r,
+        ));
+    }
+    t
+}
+
+/// The document's quantile convention (reading guide B.10.6, B.10.8): the median is the
+/// ⌊(n+1)/2⌋-th smallest value and the quartiles the round(1 + (n − 1)q)-th; returns
+/// (median, SIQR = (Q3 − Q1)/2) (Eq. 7.12).
+pub fn median_siqr(values: &[f64]) -> (f64, f64) {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let at = |k: usize| v[k.clamp(1, n) - 1];
+    let q = |p: f64| at((1.0 + (n as f64 - 1.0) * p).round() as usize);
+    (at(n.div_ceil(2)), (q(0.75) - q(0.25)) / 2.0)
+}
+
+/// A row checking that the median of `values` lies within the printed median ± the
+/// printed SIQR.
+pub fn median_row(what: &str, source: &str, values: &[f64], median: f64, siqr: f64) -> Row {
+    let (m, s) = median_siqr(values);
+    Row::new(
+        format!("{what} median"),
+        median,
+        source,
+        m,
+        "%",
+        Tolerance::Absolute(siqr),
+    )
+    .note(format!(
+        "printed SIQR {siqr}; emulated SIQR {s:.2} over {} values",
+        values.len()
+    ))
+}
+
+/// A claim row: 1 if `holds`.
+pub fn claim(what: impl Into<String>, source: &str, holds: bool) -> Row {
+    Row::new(
+        what,
+        1.0,
+        source,
+        if holds { 1.0 } else { 0.0 },
+        "holds",
+        Tolerance::Absolute(0.0),
+    )
+}
+
+/// Per strategy in [`ORDER`], its r in each column.
+pub fn ratios(results: &[ColumnResult]) -> Vec<(Strategy, Vec<f64>)> {
+    ORDER
+        .iter()
+        .map(|&s| (s, results.iter().map(|r| r.ratio(s)).collect()))
+        .collect()
+}
+
+/// The mean of `x`.
+pub fn mean(x: &[f64]) -> f64 {
+    x.iter().sum::<f64>() / x.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documents_medians_and_siqrs_come_out() {
+        // Table 7.9 LOF: median 8.4, SIQR 2.1; LOF-CLIQ: 6.4, 2.35 (§7.6.2).
+        let lof = [6.6, 2.75, 11.9, 8.4, 10.8, 10.5];
+        let (m, s) = median_siqr(&lof);
+        assert!((m - 8.4).abs() < 1e-9 && (s - 2.1).abs() < 1e-9, "{m} {s}");
+        let cliq = [9.3, 3.4, 10.2, 6.4, 11.3, 5.5];
+        let (m, s) = median_siqr(&cliq);
+        assert!((m - 6.4).abs() < 1e-9 && (s - 2.35).abs() < 1e-9, "{m} {s}");
+        // Table 7.19-style lists of 8 (§7.6.4): HOF median −4, SIQR 3; LOF-CLIQ −2, 1.
+        let hof = [-24.5, -7.0, -6.5, -4.0, -2.0, -0.5, 0.5, 1.0];
+        assert_eq!(median_siqr(&hof), (-4.0, 3.0));
+        let cliq = [-9.5, -9.0, -3.0, -2.0, -1.0, -1.0, -1.0, 0.5];
+        assert_eq!(median_siqr(&cliq), (-2.0, 1.0));
+    }
+}

@@ -1,0 +1,144 @@
+//! `fabric-non-uniform`: non-uniform destinations, Gramsamer §7.6.4, Tables 7.14, 7.18,
+//! 7.19 (Figs. 7.42-7.49): input i favours output i with unbalance w (Eq. 2.2), w = 0.6
+//! and 0.8, on N = 8 and 32, RTT = 4 and 64, Bernoulli traffic (BS = 1) with M = 100 % RTT
+//! and bursty traffic (BS = 10) with M = 200 % RTT.
+//!
+//! The document does not restate the load for this section; emu uses its default,
+//! L = 98 %. Run lengths as §7.6.4 gives them: 16,000 packets per crosspoint on N = 8 and
+//! 3,000 on N = 32, each strategy replicated until its mean delay is within 2 % at 90 %.
+//!
+//! Rows: every cell of Table 7.14 (±6 points), and the medians of Tables 7.18-7.19 (the
+//! cells averaged over N) for HOF (−4, SIQR 3) and LOF-CLIQ (−2, SIQR 1), within the
+//! printed SIQR.
+
+use super::super::ReproduceError;
+use super::super::table::{Report, Table};
+use super::columns::{Column, ORDER, cell_table, mean, median_row, ratios};
+use super::grid::{Precision, run_grid};
+use super::point::{Pattern, Point};
+use crate::parts::fabric::Strategy;
+
+/// Table 7.14: ((BS, RTT), per strategy in [`ORDER`]: w=0.6 N=8, w=0.6 N=32, w=0.8 N=8,
+/// w=0.8 N=32).
+/// One block of Table 7.14: (BS, RTT) and its five rows of four cells.
+type Block = ((u32, u32), [[f64; 4]; 5]);
+
+const PRINTED: [Block; 4] = [
+    (
+        (1, 4),
+        [
+            [-30.0, -28.0, -42.0, -40.0],
+            [-8.0, -6.0, -26.0, -23.0],
+            [-44.0, -44.0, -48.0, -47.0],
+            [-3.0, -1.0, -2.0, 0.0],
+            [-46.0, -45.0, -51.0, -50.0],
+        ],
+    ),
+    (
+        (1, 64),
+        [
+            [-5.0, -5.0, -20.0, -18.0],
+            [1.0, 0.0, -1.0, 0.0],
+            [-20.0, -15.0, -36.0, -40.0],
+            [-3.0, -3.0, -1.0, -1.0],
+            [-15.0, -16.0, -36.0, -40.0],
+        ],
+    ),
+    (
+        (10, 4),
+        [
+            [-9.0, -9.0, -6.0, -8.0],
+            [-6.0, -7.0, -4.0, -4.0],
+            [-8.0, -9.0, -7.0, -6.0],
+            [1.0, 0.0, -1.0, -1.0],
+            [-11.0, -13.0, -7.0, -8.0],
+        ],
+    ),
+    (
+        (10, 64),
+        [
+            [-22.0, -14.0, -21.0, -22.0],
+            [-3.0, -1.0, 0.0, 2.0],
+            [-35.0, -33.0, -24.0, -21.0],
+            [-11.0, -7.0, -14.0, -5.0],
+            [-35.0, -33.0, -25.0, -24.0],
+        ],
+    ),
+];
+
+/// Runs the experiment; `quick` runs BS = 1, RTT = 4, w = 0.8, N = 8 only.
+pub fn run(quick: bool) -> Result<Report, ReproduceError> {
+    let mut columns = Vec::new();
+    for &((bs, rtt), table) in &PRINTED {
+        for (k, (w, n)) in [(0.6, 8u32), (0.6, 32), (0.8, 8), (0.8, 32)]
+            .into_iter()
+            .enumerate()
+        {
+            if quick && !(bs == 1 && rtt == 4 && w == 0.8 && n == 8) {
+                continue;
+            }
+            columns.push(Column {
+                label: format!("BS={bs} RTT={rtt} w={w} N={n}"),
+                point: Point {
+                    rtt,
+                    memory: if bs == 1 { rtt } else { 2 * rtt },
+                    pattern: Pattern::NonUniform(w),
+                    per_crosspoint: if n == 32 { 3_000 } else { 16_000 },
+                    ..Point::design(n, f64::from(bs), Strategy::Reference)
+                },
+                printed: [0, 1, 2, 3, 4].map(|s| Some(table[s][k])),
+            });
+        }
+    }
+    let precision = Precision {
+        target: 0.02,
+        ..Precision::DOCUMENT
+    };
+    let results = run_grid(
+        &columns.iter().map(|c| c.point.clone()).collect::<Vec<_>>(),
+        precision,
+        1,
+    )?;
+    let cells = cell_table(
+        "Table 7.14: r against the Reference under non-uniform destinations, L = 98 %",
+        "Table 7.14",
+        &columns,
+        &results,
+    );
+    let mut tables = vec![cells];
+    if !quick {
+        let r = ratios(&results);
+        // Tables 7.18-7.19: each (BS, RTT, w) averaged over N = 8 and 32.
+        let averaged = |s: Strategy| -> Vec<f64> {
+            let i = ORDER.iter().position(|&k| k == s).expect("strategy");
+            r[i].1.chunks(2).map(mean).collect::<Vec<_>>()
+        };
+        // Columns come as (w 0.6: N 8, 32), (w 0.8: N 8, 32) per (BS, RTT): pairs over N.
+        let mut summary = Table {
+            title: "Tables 7.18-7.19: medians over the eight (BS, RTT, w) cells averaged over N"
+                .into(),
+            ..Table::default()
+        };
+        summary.rows.push(median_row(
+            "HOF",
+            "§7.6.4",
+            &averaged(Strategy::Hof),
+            -4.0,
+            3.0,
+        ));
+        summary.rows.push(median_row(
+            "LOF-CLIQ",
+            "§7.6.4",
+            &averaged(Strategy::LofCliq),
+            -2.0,
+            1.0,
+        ));
+        tables.push(summary);
+    }
+    Ok(Report {
+        experiment: "fabric-non-uniform".into(),
+        section: "Gramsamer §7.6.4".into(),
+        tables,
+        curves: Vec::new(),
+    })
+}
