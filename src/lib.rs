@@ -82,6 +82,7 @@ pub mod model;
 pub mod network;
 pub mod parts;
 pub mod pool;
+pub mod replicate;
 pub mod reproduce;
 pub mod routing;
 pub mod session;

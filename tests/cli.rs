@@ -1228,3 +1228,111 @@ fn a_closed_pipe_is_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
+
+// ---------------------------------------------------------------------------------
+// Replications and switch fabrics
+
+#[test]
+fn replications_report_intervals_and_do_not_depend_on_threads() {
+    let dir = TempDir::new("replications");
+    let json = dir.path().join("rep.json");
+    let json_arg = json.to_string_lossy().into_owned();
+    let args = |threads: &'static str| {
+        short(&[
+            "--topology",
+            "hypercube6",
+            "--traffic",
+            "uniform",
+            "--replications",
+            "3",
+            "--threads",
+            threads,
+        ])
+    };
+    let one = emu(&args("1"));
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(
+        one.stdout.contains("replications  3 runs (seeds 1-3)"),
+        "{}",
+        one.stdout
+    );
+    assert!(one.stdout.contains("90 % interval"), "{}", one.stdout);
+    let two = emu(&args("2"));
+    assert_eq!(one.stdout, two.stdout, "thread count changed the result");
+    let mut with_json = args("2");
+    with_json.extend_from_slice(&["--json", &json_arg]);
+    assert_eq!(emu(&with_json).code, 0);
+    let v = read_json(&json);
+    assert_eq!(v["seeds"].as_array().map(Vec::len), Some(3));
+    assert!(
+        v["mean_latency"]["half_width_90"]
+            .as_f64()
+            .is_some_and(|h| h > 0.0)
+    );
+    let bad = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+        "--replications",
+        "zero",
+    ]));
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("--replications zero"), "{}", bad.stderr);
+}
+
+#[test]
+fn a_fabric_run_prints_delay_in_packet_cycles_throughput_per_port_and_underflow() {
+    let r = emu(&[
+        "--topology",
+        "fabric16-cicq-lof",
+        "--traffic",
+        "bursty30",
+        "--set",
+        "traffic.phases.measure_us=200",
+        "--check",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for needle in [
+        "packet cycles",
+        "per input",
+        "per output",
+        "severe underflow",
+        "credits queued",
+    ] {
+        assert!(
+            r.stdout.contains(needle),
+            "missing {needle:?}:\n{}",
+            r.stdout
+        );
+    }
+    // Bad fabric input names its key.
+    let bad = emu(&[
+        "--topology",
+        "fabric16-cicq-lof",
+        "--traffic",
+        "bursty30",
+        "--set",
+        "topology.network.strategy=lifo",
+    ]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("network.strategy"), "{}", bad.stderr);
+    let wrong_family = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "bursty30",
+    ]));
+    assert_eq!(wrong_family.code, 2);
+    assert!(
+        wrong_family.stderr.contains("switch fabrics"),
+        "{}",
+        wrong_family.stderr
+    );
+    let check = emu_raw(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &["check", "--topology", "fabric16-cioq"],
+    );
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(check.stdout.contains("cannot deadlock") || check.stderr.contains("cannot deadlock"));
+}

@@ -72,6 +72,16 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Run independent replications (seeds --seed, --seed + 1, …) and print the mean of
+    /// throughput and of mean and p99 latency with 90 % and 95 % Student-t intervals:
+    /// a number of runs, or `auto` to run until the 90 % interval of the mean latency is
+    /// within --ci-target percent (3 to 30 runs). Example: --replications auto
+    #[arg(long, value_name = "N|auto")]
+    pub replications: Option<String>,
+    /// With --replications auto: the target half-width of the 90 % interval of the mean
+    /// latency, in percent of it.
+    #[arg(long, value_name = "PERCENT", default_value_t = 3.0)]
+    pub ci_target: f64,
 }
 
 /// Runs one case; returns the process exit code.
@@ -82,6 +92,27 @@ pub fn run(a: &RunArgs) -> u8 {
             "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
         );
     };
+    if let Some(text) = &a.replications {
+        if a.verify_engines || a.check {
+            return fail(
+                2,
+                "--replications runs each seed on the reference engine: leave out \
+                 --verify-engines and --check (run one seed with them instead)",
+            );
+        }
+        return match super::replications::parse_plan(text, a.ci_target) {
+            Ok(plan) => super::replications::main(
+                topology,
+                traffic,
+                &a.sets,
+                a.seed,
+                plan,
+                a.threads,
+                a.json.as_deref(),
+            ),
+            Err(e) => fail(2, e),
+        };
+    }
     match AnyCase::load(topology, traffic, &a.sets, a.seed) {
         Ok(AnyCase::DsLink(case)) => run_case(&case, a),
         Ok(AnyCase::Sci(case)) => run_case(&case, a),

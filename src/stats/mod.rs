@@ -1,6 +1,7 @@
 //! Statistics: per-terminal HDR histograms and counters, merged in node order, and the
 //! reports built from them (docs/architecture.md "Output").
 
+pub mod confidence;
 pub mod fabric;
 pub mod format;
 pub mod latency;

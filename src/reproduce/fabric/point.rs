@@ -13,6 +13,7 @@ use crate::engine::{self, RunControl};
 use crate::network::{FabricRun, fabric};
 use crate::parts::fabric::config::{FabricConfig, FabricSpec, MemoryConfig};
 use crate::parts::fabric::{Arrivals, Destinations, Strategy};
+use crate::stats::confidence::Interval;
 use crate::terminal::TerminalStats;
 
 /// Where a point's destinations go.
@@ -205,42 +206,13 @@ impl Replicated {
 
 /// Mean and 90 % Student-t half-width of `x` (half-width 0 for fewer than 2 values).
 pub fn mean_and_half_width(x: &[f64]) -> (f64, f64) {
-    let n = x.len();
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    let mean = x.iter().sum::<f64>() / n as f64;
-    if n < 2 {
-        return (mean, 0.0);
-    }
-    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    (mean, t90(n - 1) * (var / n as f64).sqrt())
-}
-
-/// The 0.95 quantile of Student's t with `df` degrees of freedom (two-sided 90 %), from
-/// the standard table; 1.645 (the normal) beyond 30.
-fn t90(df: usize) -> f64 {
-    const T: [f64; 30] = [
-        6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812, 1.796, 1.782, 1.771,
-        1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708, 1.706,
-        1.703, 1.701, 1.699, 1.697,
-    ];
-    T.get(df.wrapping_sub(1)).copied().unwrap_or(1.645)
+    let i = Interval::of(x);
+    (i.mean, i.half_width_90)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_half_width_uses_student_t() {
-        // Gramsamer §7.6.3's worked example: 9 differences, mean −3.56, variance 31.78,
-        // 90 % interval −3.56 ∓ 1.860 · 1.88.
-        let x = [-5.0, -4.0, 5.0, -8.0, -2.0, 3.0, -14.0, -5.0, -2.0];
-        let (m, h) = mean_and_half_width(&x);
-        assert!((m + 3.556).abs() < 1e-3);
-        assert!((h - 1.860 * (31.78f64 / 9.0).sqrt()).abs() < 0.01, "{h}");
-    }
 
     #[test]
     fn a_short_design_point_run_measures_its_packets() {

@@ -1,0 +1,163 @@
+//! `emu --topology T --traffic P --replications N|auto`: the case run with seeds seed,
+//! seed + 1, … (independent replications), and the mean of throughput and of mean and
+//! p99 latency over the runs with 90 % and 95 % Student-t intervals
+//! ([`emu::replicate`]). `auto` runs until the 90 % half-width of the mean latency is
+//! within `--ci-target` percent of it (3 by default, as Gramsamer §2.4 does), from 3 to
+//! 30 runs.
+
+use super::{emit, fail};
+use emu::engine::{self, RunControl};
+use emu::model::LinkProtocol;
+use emu::pool::default_threads;
+use emu::replicate::{Plan, Replicated, Sample, replicate};
+use emu::session::{AnyCase, Case};
+use emu::stats::confidence::Interval;
+use emu::stats::format::{fixed, write_columns};
+use serde::Serialize;
+
+/// A run of one seed that failed: its message and exit code.
+struct Failed(String, u8);
+
+/// Parses `--replications`: a count ≥ 1, or `auto`.
+pub fn parse_plan(text: &str, target_pct: f64) -> Result<Plan, String> {
+    if text == "auto" {
+        if !(target_pct.is_finite() && target_pct > 0.0) {
+            return Err(format!(
+                "--ci-target {target_pct}: give a positive percentage"
+            ));
+        }
+        return Ok(Plan::Until {
+            target: target_pct / 100.0,
+        });
+    }
+    match text.parse::<usize>() {
+        Ok(n) if (1..=10_000).contains(&n) => Ok(Plan::Fixed(n)),
+        _ => Err(format!(
+            "--replications {text}: give a number of runs (1..=10000) or auto"
+        )),
+    }
+}
+
+/// The sample of one run of `case`.
+fn sample<P: LinkProtocol>(case: &Case<P>) -> Result<(Sample, &'static str), Failed> {
+    let ctl = RunControl::for_plan(&case.net);
+    let out = engine::sequential::run(&case.net, &ctl, None)
+        .map_err(|e| Failed(format!("seed {}: {e}", case.seed), e.exit_code() as u8))?;
+    let report = case.report(&out);
+    let lat = &report.latency.message_latency;
+    Ok((
+        Sample {
+            throughput_pct: report.throughput.delivered_pct.mean,
+            mean_latency: lat.header_times.mean,
+            p99_latency: lat.header_times.p99,
+        },
+        report.run.delay_unit_name,
+    ))
+}
+
+/// The JSON written by `--json` with `--replications`.
+#[derive(Serialize)]
+struct ReplicationsJson<'a> {
+    topology: &'a str,
+    traffic: &'a str,
+    latency_unit: &'a str,
+    #[serde(flatten)]
+    replicated: &'a Replicated,
+}
+
+/// Runs the replications; returns the exit code.
+pub fn main(
+    topology: &str,
+    traffic: &str,
+    sets: &[String],
+    first_seed: u64,
+    plan: Plan,
+    threads: Option<usize>,
+    json: Option<&std::path::Path>,
+) -> u8 {
+    // Load once to report bad input before any run.
+    if let Err(e) = AnyCase::load(topology, traffic, sets, first_seed) {
+        return fail(2, e);
+    }
+    let threads = threads.unwrap_or_else(default_threads).max(1);
+    let unit = std::sync::Mutex::new("ticks");
+    let result = replicate(plan, first_seed, threads, |seed| {
+        let case =
+            AnyCase::load(topology, traffic, sets, seed).map_err(|e| Failed(e.to_string(), 2))?;
+        let (s, u) = match &case {
+            AnyCase::DsLink(c) => sample(c)?,
+            AnyCase::Sci(c) => sample(c)?,
+            AnyCase::Fabric(c) => sample(c)?,
+        };
+        if let Ok(mut g) = unit.lock() {
+            *g = u;
+        }
+        Ok(s)
+    });
+    let r = match result {
+        Ok(r) => r,
+        Err(Failed(msg, code)) => return fail(code, msg),
+    };
+    let unit = unit.lock().map_or("ticks", |g| *g);
+    emit(&render(&r, unit));
+    if let Some(path) = json {
+        let doc = ReplicationsJson {
+            topology,
+            traffic,
+            latency_unit: unit,
+            replicated: &r,
+        };
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+        if let Err(e) = std::fs::write(path, text) {
+            return fail(1, format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    0
+}
+
+/// The table printed for replications.
+pub fn render(r: &Replicated, unit: &str) -> String {
+    let mut out = String::new();
+    let seeds = match (r.seeds.first(), r.seeds.last()) {
+        (Some(a), Some(b)) => format!("seeds {a}-{b}"),
+        _ => "no seeds".into(),
+    };
+    let rule = match r.target {
+        Some(t) => format!(
+            " · stop rule: 90 % half-width of the mean latency ≤ {} % — {} ({} %)",
+            fixed(100.0 * t, 1),
+            if r.reached {
+                "reached"
+            } else {
+                "NOT reached after the maximum of runs"
+            },
+            fixed(100.0 * r.mean_latency.relative_90(), 2)
+        ),
+        None => String::new(),
+    };
+    out.push_str(&format!(
+        "replications  {} runs ({seeds}){rule}\n\n",
+        r.samples.len()
+    ));
+    let row = |name: &str, i: &Interval, d: usize| {
+        vec![
+            name.to_string(),
+            fixed(i.mean, d),
+            format!("± {}", fixed(i.half_width_90, d)),
+            format!("± {}", fixed(i.half_width_95, d)),
+        ]
+    };
+    let rows = vec![
+        vec![
+            "metric".into(),
+            "mean".into(),
+            "90 % interval".into(),
+            "95 % interval".into(),
+        ],
+        row("throughput (% of link)", &r.throughput_pct, 2),
+        row(&format!("mean latency ({unit})"), &r.mean_latency, 2),
+        row(&format!("p99 latency ({unit})"), &r.p99_latency, 2),
+    ];
+    write_columns(&mut out, &rows);
+    out
+}

@@ -1,0 +1,177 @@
+//! Independent replications of one run: the same case with seeds seed, seed + 1, …,
+//! either a fixed number of them or as many as it takes for the 90 % Student-t interval
+//! of the mean latency to be within a target fraction of it (Gramsamer §2.4: 3 %), with
+//! at least [`MIN_AUTO`] and at most [`MAX_AUTO`] runs (the Student-t regime).
+//!
+//! Replications run in rounds on a pool of threads; a round is as many seeds as there
+//! are threads, and the stopping rule looks at the results in seed order, so the seeds
+//! used, and every number, depend only on the seeds and the rule, never on the number
+//! of threads.
+
+use crate::pool::run_all;
+use crate::stats::confidence::Interval;
+use serde::Serialize;
+
+/// Fewest runs under the automatic rule.
+pub const MIN_AUTO: usize = 3;
+/// Most runs under the automatic rule.
+pub const MAX_AUTO: usize = 30;
+
+/// How many replications.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Plan {
+    /// Exactly this many (≥ 1).
+    Fixed(usize),
+    /// Until the 90 % half-width of the mean latency is at most `target` × the mean.
+    Until {
+        /// The relative half-width to reach, e.g. 0.03.
+        target: f64,
+    },
+}
+
+/// What one run contributes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sample {
+    /// Delivered throughput, % of link capacity per terminal (mean over terminals).
+    pub throughput_pct: f64,
+    /// Mean message latency, in the family's delay unit.
+    pub mean_latency: f64,
+    /// 99th-percentile message latency, in the family's delay unit.
+    pub p99_latency: f64,
+}
+
+/// The replications and their intervals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Replicated {
+    /// The seeds run, in order.
+    pub seeds: Vec<u64>,
+    /// One sample per seed.
+    pub samples: Vec<Sample>,
+    /// The target relative half-width, if the plan had one.
+    pub target: Option<f64>,
+    /// True if the plan was met (a fixed count always is).
+    pub reached: bool,
+    /// Throughput over the runs.
+    pub throughput_pct: Interval,
+    /// Mean latency over the runs.
+    pub mean_latency: Interval,
+    /// p99 latency over the runs.
+    pub p99_latency: Interval,
+}
+
+impl Replicated {
+    fn new(seeds: Vec<u64>, samples: Vec<Sample>, target: Option<f64>) -> Replicated {
+        let of = |f: fn(&Sample) -> f64| Interval::of(&samples.iter().map(f).collect::<Vec<_>>());
+        let mean_latency = of(|s| s.mean_latency);
+        let reached = target.is_none_or(|t| samples.len() >= 2 && mean_latency.relative_90() <= t);
+        Replicated {
+            throughput_pct: of(|s| s.throughput_pct),
+            p99_latency: of(|s| s.p99_latency),
+            mean_latency,
+            reached,
+            target,
+            seeds,
+            samples,
+        }
+    }
+}
+
+/// Runs `run_one(seed)` for seeds `first`, `first + 1`, … as `plan` says, `threads` at
+/// a time; stops at the first error (in seed order).
+pub fn replicate<E: Send>(
+    plan: Plan,
+    first: u64,
+    threads: usize,
+    run_one: impl Fn(u64) -> Result<Sample, E> + Sync,
+) -> Result<Replicated, E> {
+    let (want, max, target) = match plan {
+        Plan::Fixed(n) => (n.max(1), n.max(1), None),
+        Plan::Until { target } => (MIN_AUTO, MAX_AUTO, Some(target)),
+    };
+    let mut samples: Vec<Sample> = Vec::new();
+    loop {
+        let have = samples.len();
+        let needed = if have < want {
+            want - have
+        } else if have < max && !Replicated::new(Vec::new(), samples.clone(), target).reached {
+            // One more seed is what the rule asks for; run a round's worth, and keep only
+            // as many as the rule, looking at them in seed order, would have taken.
+            threads.max(1).min(max - have)
+        } else {
+            break;
+        };
+        let seeds: Vec<u64> = (have..have + needed).map(|k| first + k as u64).collect();
+        let results = run_all(&seeds, threads.max(1), |&s| run_one(s), |_, _| {});
+        for r in results {
+            samples.push(r?);
+            if samples.len() >= want && Replicated::new(Vec::new(), samples.clone(), target).reached
+            {
+                break;
+            }
+        }
+        if samples.len() >= max {
+            break;
+        }
+    }
+    let seeds = (0..samples.len()).map(|k| first + k as u64).collect();
+    Ok(Replicated::new(seeds, samples, target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fake(seed: u64) -> Result<Sample, ()> {
+        // Latencies 100 ± a spread that shrinks the interval as runs accumulate.
+        let wobble = [4.0, -3.0, 2.5, -1.0, 0.5, -2.0, 1.5, 3.0, -4.0, 0.0][(seed % 10) as usize];
+        Ok(Sample {
+            throughput_pct: 50.0 + wobble / 10.0,
+            mean_latency: 100.0 + wobble,
+            p99_latency: 300.0 + 2.0 * wobble,
+        })
+    }
+
+    #[test]
+    fn a_fixed_plan_runs_exactly_that_many_seeds() {
+        let r = replicate(Plan::Fixed(4), 7, 2, fake).unwrap();
+        assert_eq!(r.seeds, vec![7, 8, 9, 10]);
+        assert!(r.reached && r.mean_latency.n == 4);
+    }
+
+    #[test]
+    fn the_automatic_rule_stops_at_the_first_seed_count_that_meets_the_target() {
+        for threads in [1, 2, 5] {
+            let r = replicate(Plan::Until { target: 0.02 }, 0, threads, fake).unwrap();
+            // The stopping point is the first n ≥ 3 whose interval is within 2 %.
+            let first = (3..=30)
+                .find(|&n| {
+                    let x: Vec<f64> = (0..n as u64)
+                        .map(|s| fake(s).unwrap().mean_latency)
+                        .collect();
+                    Interval::of(&x).relative_90() <= 0.02
+                })
+                .unwrap();
+            assert_eq!(r.samples.len(), first, "threads {threads}");
+            assert!(r.reached);
+        }
+    }
+
+    #[test]
+    fn an_unreachable_target_stops_at_the_maximum_and_says_so() {
+        let r = replicate(Plan::Until { target: 1e-9 }, 0, 3, fake).unwrap();
+        assert_eq!(r.samples.len(), MAX_AUTO);
+        assert!(!r.reached);
+    }
+
+    #[test]
+    fn the_first_error_in_seed_order_is_returned() {
+        let r = replicate(Plan::Fixed(5), 0, 3, |s| {
+            if s >= 2 {
+                Err(s)
+            } else {
+                fake(s).map_err(|_| 0)
+            }
+        });
+        assert_eq!(r.unwrap_err(), 2);
+    }
+}
