@@ -133,7 +133,7 @@ fn every_flow_control_keeps_the_invariant_and_loses_nothing_under_overload() {
         ("grant", None, 16),
         ("grant", None, 8),
         ("absolute", None, 16),
-        ("absolute", None, 1),
+        ("absolute", None, 8),
     ];
     for (fc, strategy, m) in configs {
         let s = spec(6, 8, m, fc, strategy);

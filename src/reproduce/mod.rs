@@ -74,6 +74,18 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: c104_networks::run,
     },
     Experiment {
+        name: "fabric-analytic",
+        section: "Gramsamer §4.3, §5.6, §6",
+        about: "Tables 4.1 (I, C), 5.7, 5.8, 6.1 from their formulas; the printed misprints shown",
+        run: fabric::analytic::run,
+    },
+    Experiment {
+        name: "fabric-buffers",
+        section: "Gramsamer §4.3",
+        about: "Table 4.1's B measured: relative credit RTT, absolute 2RTT − 1, grant 2RTT",
+        run: fabric::buffers::run,
+    },
+    Experiment {
         name: "fabric-credit-fifo",
         section: "Gramsamer §7.3.1",
         about: "credits queued per input with one credit per cycle: 56.3 at L = 95 %, 110.6 at 98 %",

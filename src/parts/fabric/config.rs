@@ -208,9 +208,21 @@ impl FabricConfig {
             "grant" => FlowControl::Grant {
                 thresholds: self.grant_thresholds(memory.unwrap_or(self.rtt))?,
             },
-            "absolute" => FlowControl::Absolute {
-                regular: FlowControl::absolute_regular(memory.unwrap_or(self.rtt), self.rtt),
-            },
+            "absolute" => {
+                let m = memory.unwrap_or(self.rtt);
+                let regular = FlowControl::absolute_regular(m, self.rtt).ok_or_else(|| {
+                    err(
+                        "network.memory",
+                        format!(
+                            "absolute credit needs M ≥ RTT = {}: an excess buffer of RTT − 1 \
+                             locations for the packets on their way, and at least one regular \
+                             location (Gramsamer §4.3.2; see parts::fabric::flow): M is {m}",
+                            self.rtt
+                        ),
+                    )
+                })?;
+                FlowControl::Absolute { regular }
+            }
             other => {
                 return Err(err(
                     "network.flow_control",

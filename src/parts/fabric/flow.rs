@@ -17,14 +17,15 @@
 //!   each departure the crosspoint sends its free locations counted against its regular
 //!   buffer B_r; the adapter sets its counter to that value "irrespective of the previous
 //!   counting state", takes one per dispatch, and stops at zero. The rest of the memory,
-//!   M − B_r, is the excess buffer B_e that catches the packets in flight.
+//!   M − B_r = RTT − 1, is the excess buffer B_e that catches the packets in flight (see
+//!   [`FlowControl::absolute_regular`] for why not less).
 //!
 //! The order of events in a cycle (see [`super`]) puts a stop signal on the control path
 //! in the cycle the threshold is crossed, so the packets that can still arrive after it
 //! are those dispatched in the RTT − 1 cycles before it takes effect: a grant threshold
 //! may be at most M − RTT + 1 (one location fewer of slack than §4.3.1's B_e = RTT,
 //! which counts the signal from the next cycle), and absolute credit needs
-//! B_e = min(B_r − 1, RTT − 1) (§4.3.2).
+//! B_e = RTT − 1.
 
 use super::bitset::Bitset;
 use super::protocol::Cell;
@@ -61,14 +62,17 @@ impl FlowControl {
         }
     }
 
-    /// The largest regular buffer B_r that memory `m` affords at round trip `rtt` with
-    /// its excess buffer B_e = min(B_r − 1, RTT − 1) (Gramsamer §4.3.2).
-    pub fn absolute_regular(m: u32, rtt: u32) -> u32 {
-        if m >= 2 * rtt - 1 {
-            m - (rtt - 1)
-        } else {
-            m.div_ceil(2)
-        }
+    /// The regular buffer B_r that memory `m` affords at round trip `rtt`: what is left
+    /// after an excess buffer B_e = RTT − 1, or `None` if nothing is (M < RTT).
+    ///
+    /// Gramsamer §4.3.2 sizes B_e = min(B_r − 1, RTT − 1), arguing that after the first
+    /// packet of a sequence the others are blocked and trigger no update. When they are
+    /// not blocked, each departure sends a value again, the adapter's counter is set back
+    /// up while packets are still on the data path, and a buffer of B_r + B_r − 1 < B_r +
+    /// RTT − 1 overflows: `emu reproduce fabric-buffers` found it at M = 3, RTT = 8. So
+    /// emu keeps B_e = RTT − 1 whatever B_r.
+    pub fn absolute_regular(m: u32, rtt: u32) -> Option<u32> {
+        (m + 1).checked_sub(rtt).filter(|&r| r >= 1)
     }
 
     /// The grant level (thresholds at or below `occupancy`) of a crosspoint.
@@ -285,8 +289,9 @@ mod tests {
         assert!(!p.feasible(0));
         p.apply(&Cell::Absolute { output: 0, free: 3 });
         assert_eq!(p.credits(0), 3);
-        assert_eq!(FlowControl::absolute_regular(127, 64), 64);
-        assert_eq!(FlowControl::absolute_regular(13, 64), 7);
+        assert_eq!(FlowControl::absolute_regular(127, 64), Some(64));
+        assert_eq!(FlowControl::absolute_regular(64, 64), Some(1));
+        assert_eq!(FlowControl::absolute_regular(13, 64), None);
         assert_eq!(FlowControl::grant_level(&[4, 8], 8), 2);
     }
 }

@@ -2,6 +2,8 @@
 //! against the Reference (Table 7.6), the machinery that replicates a configuration to the
 //! document's precision, and one fabric run as the chapter sets it up.
 
+pub mod analytic;
+pub mod buffers;
 pub mod columns;
 pub mod credit_fifo;
 pub mod design_point;
