@@ -17,6 +17,7 @@
 //! targets evaluated from the measured numbers.
 
 mod bare;
+mod fabric;
 mod sci;
 
 use emu::engine::{self, RunControl, RunOutcome};
@@ -116,6 +117,7 @@ const TOPOLOGIES: &[&str] = &["hypercube6", "hypercube8", "hypercube10"];
 
 fn cases() -> Vec<String> {
     let mut v = sci::cases();
+    v.extend(fabric::cases());
     for t in TOPOLOGIES {
         for w in WORKLOADS {
             if !w.only.is_empty() && !w.only.contains(t) {
@@ -167,6 +169,11 @@ fn peak_rss_kib() -> u64 {
 fn child(case: &str, quick: bool) -> Result<(), String> {
     if sci::is_sci(case) {
         let json = sci::child(case, quick, SEED)?;
+        println!("BENCH_JSON {json}");
+        return Ok(());
+    }
+    if fabric::is_fabric(case) {
+        let json = fabric::child(case, quick, SEED)?;
         println!("BENCH_JSON {json}");
         return Ok(());
     }
@@ -349,6 +356,7 @@ fn main() -> ExitCode {
     }
     print_table(&rows);
     print_sci_table(&rows);
+    print_fabric_table(&rows);
     print_targets(&rows);
     if failed > 0 {
         eprintln!("{failed} case(s) failed");
@@ -363,7 +371,10 @@ fn num(v: &serde_json::Value, k: &str) -> f64 {
 
 /// The DS-Link cases' table (the SCI rings have their own, `print_sci_table`).
 fn print_table(rows: &[serde_json::Value]) {
-    let rows: Vec<&serde_json::Value> = rows.iter().filter(|r| r["sci"] != true).collect();
+    let rows: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| r["sci"] != true && r["fabric"] != true)
+        .collect();
     if rows.is_empty() {
         return;
     }
@@ -381,6 +392,30 @@ fn print_table(rows: &[serde_json::Value]) {
             si(num(r, "ticks_per_s")),
             si(num(r, "token_hops_per_s")),
             si(num(r, "messages_per_s")),
+            num(r, "peak_rss_mib"),
+        );
+    }
+}
+
+/// Switch fabrics: packet cycles, packets per second, peak memory (issue 13).
+fn print_fabric_table(rows: &[serde_json::Value]) {
+    let f: Vec<&serde_json::Value> = rows.iter().filter(|r| r["fabric"] == true).collect();
+    if f.is_empty() {
+        return;
+    }
+    println!();
+    println!(
+        "{:<36} {:>8} {:>14} {:>10} {:>12} {:>9}",
+        "fabric case", "wall s", "packet cycles", "cycles/s", "packets/s", "peak MiB"
+    );
+    for r in f {
+        println!(
+            "{:<36} {:>8.3} {:>14} {:>10} {:>12} {:>9.0}",
+            r["case"].as_str().unwrap_or("?"),
+            num(r, "wall_s"),
+            r["end_tick"],
+            si(num(r, "ticks_per_s")),
+            si(num(r, "packets_per_s")),
             num(r, "peak_rss_mib"),
         );
     }
@@ -420,7 +455,7 @@ fn print_sci_table(rows: &[serde_json::Value]) {
 /// The issue's targets, evaluated from whichever cases were run (none if only SCI
 /// rings were).
 fn print_targets(rows: &[serde_json::Value]) {
-    if rows.iter().all(|r| r["sci"] == true) {
+    if rows.iter().all(|r| r["sci"] == true || r["fabric"] == true) {
         return;
     }
     let get = |case: &str, k: &str| rows.iter().find(|r| r["case"] == case).map(|r| num(r, k));
