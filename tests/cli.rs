@@ -1335,4 +1335,26 @@ fn a_fabric_run_prints_delay_in_packet_cycles_throughput_per_port_and_underflow(
     );
     assert_eq!(check.code, 0, "{}", check.stderr);
     assert!(check.stdout.contains("cannot deadlock") || check.stderr.contains("cannot deadlock"));
+    // A sweep over a bursty fabric keeps the burst size and reports packet cycles.
+    let sweep = emu_raw(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &[
+            "sweep",
+            "-q",
+            "--topology",
+            "fabric16-cicq-lof",
+            "--traffic",
+            "bursty30",
+            "--load",
+            "0.5:0.6:0.1",
+            "--set",
+            "traffic.phases.measure_us=100",
+        ],
+    );
+    assert_eq!(sweep.code, 0, "{}", sweep.stderr);
+    assert!(
+        sweep.stdout.contains("delays in packet cycles"),
+        "{}",
+        sweep.stdout
+    );
 }

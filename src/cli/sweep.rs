@@ -83,11 +83,14 @@ pub fn main(a: &SweepArgs) -> u8 {
         Ok(t) => t,
         Err(e) => return fail(2, e),
     };
-    if matches!(traf.config.injection, InjectionConfig::Batch { .. }) {
+    if matches!(
+        traf.config.injection,
+        InjectionConfig::Batch { .. } | InjectionConfig::Trace { .. }
+    ) {
         return fail(
             2,
             format!(
-                "{}: injection.kind: a sweep needs a continuous or rate traffic file (batch runs have no offered load)",
+                "{}: injection.kind: a sweep needs a continuous, rate or bursty traffic file (batch and trace runs have no offered load)",
                 traf.file.name
             ),
         );
@@ -130,10 +133,10 @@ pub fn main(a: &SweepArgs) -> u8 {
         a.seed,
         threads.min(jobs.len())
     );
-    let unit = if matches!(topo.config.network, NetworkConfig::SciRing(_)) {
-        "cycles (2 ns)"
-    } else {
-        "header times"
+    let unit = match topo.config.network {
+        NetworkConfig::SciRing(_) => "cycles (2 ns)",
+        NetworkConfig::Fabric(_) => "packet cycles",
+        _ => "header times",
     };
     print!("{}", render(&title, &rows, &sat, unit));
     let _ = std::io::stdout().flush();

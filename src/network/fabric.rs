@@ -104,10 +104,12 @@ pub fn fabric(
             egress,
         );
     }
+    // No packet format of headers and terminators: the packet is the unit, so there is
+    // no format maximum below 100 % (message_bytes 0, as for an SCI ring).
     let units = Units {
         link_bytes: spec.packet_bytes,
         max_data_bytes: spec.packet_bytes,
-        message_bytes: spec.packet_bytes,
+        message_bytes: 0,
         ..Units::plain(DelayUnit {
             name: "packet cycles",
             ticks: 1,

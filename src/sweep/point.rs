@@ -8,7 +8,7 @@ use crate::config::traffic::InjectionConfig;
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::engine::{EngineError, RunControl, sequential};
 use crate::model::LinkProtocol;
-use crate::network::{BuildError, Network, build, sci_ring_from_config};
+use crate::network::{BuildError, Network, build, fabric_from_config, sci_ring_from_config};
 use crate::stats::{Report, ReportInput};
 
 /// What one run measured.
@@ -55,7 +55,8 @@ pub enum PointError {
     Engine(EngineError),
 }
 
-/// Runs `topology` under `traffic` with Bernoulli injection at `load`, seed `seed`.
+/// Runs `topology` under `traffic` with Bernoulli injection at `load` (a fabric's bursty
+/// injection keeps its burst size and takes the load), seed `seed`.
 pub fn run_point(
     topology_name: &str,
     topology: &TopologyConfig,
@@ -64,7 +65,15 @@ pub fn run_point(
     seed: u64,
 ) -> Result<Point, PointError> {
     let mut traffic = traffic.clone();
-    traffic.injection = InjectionConfig::Rate { load };
+    traffic.injection = match traffic.injection {
+        InjectionConfig::Bursty { burst, .. } => InjectionConfig::Bursty { load, burst },
+        _ => InjectionConfig::Rate { load },
+    };
+    if matches!(topology.network, NetworkConfig::Fabric(_)) {
+        let net = fabric_from_config(topology_name, topology, &traffic, seed, None)
+            .map_err(PointError::Build)?;
+        return measure(&net, topology_name, topology, &traffic, load, seed);
+    }
     if matches!(topology.network, NetworkConfig::SciRing(_)) {
         let net = sci_ring_from_config(topology_name, topology, &traffic, seed)
             .map_err(PointError::Build)?;
