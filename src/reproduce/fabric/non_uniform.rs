@@ -13,7 +13,7 @@
 
 use super::super::ReproduceError;
 use super::super::table::{Report, Table};
-use super::columns::{Column, ORDER, cell_table, mean, median_row, ratios};
+use super::columns::{Column, ORDER, cell_table, mark_misses, mean, median_row, ratios};
 use super::grid::{Precision, run_grid};
 use super::point::{Pattern, Point};
 use crate::parts::fabric::Strategy;
@@ -66,6 +66,37 @@ const PRINTED: [Block; 4] = [
     ),
 ];
 
+/// Cells where emu's HOF loses much more than the document's (2026-11-24 full run).
+const HOF_MISSES: [&str; 6] = [
+    "BS=1 RTT=4 w=0.6 N=8 HOF",
+    "BS=1 RTT=4 w=0.6 N=32 HOF",
+    "BS=1 RTT=4 w=0.8 N=8 HOF",
+    "BS=1 RTT=4 w=0.8 N=32 HOF",
+    "BS=10 RTT=64 w=0.8 N=8 HOF",
+    "BS=10 RTT=64 w=0.8 N=32 HOF",
+];
+
+const HOF_WHY: &str = "emu's HOF loses much more than the document's where links are short \
+    (M = 4) or memory is 2·RTT with bursts (−34 to −48 against −6 to −26; −12 against 0), \
+    as on 32 ports at the design point (Table 7.6); the other strategies agree within the \
+    band in most cells, and HOF follows the document's rule; the cause is not found";
+
+/// Cells just outside the band (2026-11-24 full run).
+const OTHER_MISSES: [&str; 5] = [
+    "BS=1 RTT=4 w=0.6 N=8 LOF",
+    "BS=1 RTT=4 w=0.6 N=32 LOF",
+    "BS=1 RTT=64 w=0.8 N=8 LOF",
+    "BS=1 RTT=64 w=0.8 N=8 RR",
+    "BS=10 RTT=64 w=0.8 N=32 LOF",
+];
+
+const OTHER_WHY: &str = "0.7 to 2.5 points outside the ±6 band, on the losing side: at \
+    RTT = 4 with Bernoulli traffic at 98 % the fabric is past saturation (delays of 4,000 to \
+    8,500 cycles that grow with the run), so those cells depend on the run length, which the \
+    document gives only as a packet count; at RTT = 64, w = 0.8, N = 8 the paired interval of \
+    r is ±5.5 points after 10 runs (delays near the 34-cycle minimum vary little, their \
+    differences a lot)";
+
 /// Runs the experiment; `quick` runs BS = 1, RTT = 4, w = 0.8, N = 8 only.
 pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     let mut columns = Vec::new();
@@ -99,12 +130,14 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         precision,
         1,
     )?;
-    let cells = cell_table(
+    let mut cells = cell_table(
         "Table 7.14: r against the Reference under non-uniform destinations, L = 98 %",
         "Table 7.14",
         &columns,
         &results,
     );
+    mark_misses(&mut cells, &HOF_MISSES, HOF_WHY);
+    mark_misses(&mut cells, &OTHER_MISSES, OTHER_WHY);
     let mut tables = vec![cells];
     if !quick {
         let r = ratios(&results);
