@@ -246,10 +246,12 @@ fn c104_networks_quick_meets_the_chapter_7_bands_except_the_explained_misses() {
 /// The SCI experiments in their `--quick` form: every row within its tolerance, or a
 /// marked, explained miss that still misses (a marked row that starts to pass fails
 /// here too, so that its mark is taken off).
-#[test]
-fn sci_experiments_reproduce_the_papers_findings() {
+/// Runs every experiment whose name starts with `prefix` in its `--quick` form (each
+/// row within its tolerance or a marked miss that still misses) and returns its marked
+/// misses as "experiment: parameter".
+fn known_misses(prefix: &str) -> Vec<String> {
     let mut misses = Vec::new();
-    for e in EXPERIMENTS.iter().filter(|e| e.name.starts_with("sci-")) {
+    for e in EXPERIMENTS.iter().filter(|e| e.name.starts_with(prefix)) {
         let r = check(e.name);
         for t in &r.tables {
             for row in t.rows.iter().filter(|row| row.expected_miss.is_some()) {
@@ -257,6 +259,12 @@ fn sci_experiments_reproduce_the_papers_findings() {
             }
         }
     }
+    misses
+}
+
+#[test]
+fn sci_experiments_reproduce_the_papers_findings() {
+    let misses = known_misses("sci-");
     // The known misses, each explained in its row (and in the README).
     assert_eq!(
         misses,
@@ -275,15 +283,7 @@ fn sci_experiments_reproduce_the_papers_findings() {
 /// within its tolerance, or a marked, explained miss that still misses.
 #[test]
 fn fabric_experiments_reproduce_the_documents_tables() {
-    let mut misses = Vec::new();
-    for e in EXPERIMENTS.iter().filter(|e| e.name.starts_with("fabric-")) {
-        let r = check(e.name);
-        for t in &r.tables {
-            for row in t.rows.iter().filter(|row| row.expected_miss.is_some()) {
-                misses.push(format!("{}: {}", e.name, row.parameter));
-            }
-        }
-    }
+    let misses = known_misses("fabric-");
     // The known misses, each explained in its row (and in the README).
     assert_eq!(
         misses,

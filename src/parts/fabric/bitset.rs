@@ -53,38 +53,12 @@ impl Bitset {
     /// The first member of both `self` and `other` at or after `from`, wrapping.
     pub fn next_common_from(&self, other: &Bitset, from: usize) -> Option<usize> {
         let from = if from >= self.len { 0 } else { from };
-        let first = |lo: usize, hi: usize| -> Option<usize> {
-            let mut w = lo / 64;
-            while w * 64 < hi {
-                let mut bits = self.words[w] & other.words[w];
-                if w == lo / 64 {
-                    bits &= u64::MAX << (lo % 64);
-                }
-                if bits != 0 {
-                    let i = w * 64 + bits.trailing_zeros() as usize;
-                    return (i < hi).then_some(i);
-                }
-                w += 1;
-            }
-            None
-        };
-        first(from, self.len).or_else(|| first(0, from))
+        let word = |w: usize| self.words[w] & other.words[w];
+        first_set(word, from, self.len).or_else(|| first_set(word, 0, from))
     }
 
     fn first_in(&self, lo: usize, hi: usize) -> Option<usize> {
-        let mut w = lo / 64;
-        while w * 64 < hi {
-            let mut bits = self.words[w];
-            if w == lo / 64 {
-                bits &= u64::MAX << (lo % 64);
-            }
-            if bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                return (i < hi).then_some(i);
-            }
-            w += 1;
-        }
-        None
+        first_set(|w| self.words[w], lo, hi)
     }
 
     /// The members in round-robin order starting at `from` (wrapping).
@@ -112,6 +86,23 @@ impl Bitset {
             Some(i)
         })
     }
+}
+
+/// The first index in `lo..hi` whose bit is set in the words `word(w)` gives.
+fn first_set(word: impl Fn(usize) -> u64, lo: usize, hi: usize) -> Option<usize> {
+    let mut w = lo / 64;
+    while w * 64 < hi {
+        let mut bits = word(w);
+        if w == lo / 64 {
+            bits &= u64::MAX << (lo % 64);
+        }
+        if bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            return (i < hi).then_some(i);
+        }
+        w += 1;
+    }
+    None
 }
 
 #[cfg(test)]

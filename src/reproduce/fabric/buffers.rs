@@ -18,21 +18,18 @@
 
 use super::super::ReproduceError;
 use super::super::table::{Report, Row, Table, Tolerance};
-use crate::engine::{self, RunControl};
-use crate::network::{FabricRun, fabric};
-use crate::parts::fabric::config::{FabricConfig, MemoryConfig};
+use super::runner;
+use crate::network::FabricRun;
+use crate::parts::fabric::config::MemoryConfig;
 use crate::parts::fabric::{Arrivals, Destinations};
 
 /// Idle cycles of output 0 after the first arrival, for `flow_control` with memory `m`.
 fn idle_cycles(flow_control: &str, rtt: u32, m: u32) -> Result<u64, ReproduceError> {
-    let spec = FabricConfig {
-        rtt,
-        memory: Some(MemoryConfig::Packets(m)),
-        flow_control: flow_control.into(),
-        ..toml::from_str::<FabricConfig>(&format!("ports = {}", 2 * rtt + 1))?
-    }
-    .validate()
-    .map_err(|e| ReproduceError::FabricSetup(format!("{e}")))?;
+    let spec = runner::spec(2 * rtt + 1, |c| {
+        c.rtt = rtt;
+        c.memory = Some(MemoryConfig::Packets(m));
+        c.flow_control = flow_control.into();
+    })?;
     let from = u64::from(spec.data_cycles()) + 2;
     let to = 20 * u64::from(rtt);
     let run = FabricRun {
@@ -42,25 +39,19 @@ fn idle_cycles(flow_control: &str, rtt: u32, m: u32) -> Result<u64, ReproduceErr
         batch: false,
         seed: 1,
     };
-    let net = fabric("buffers", &spec, &run, |i| {
+    let out = runner::run(&format!("buffers {flow_control} M={m}"), &spec, &run, |i| {
         if i == 0 {
             (Arrivals::Bernoulli(1.0), Destinations::Fixed(0))
         } else {
             (Arrivals::Batch(2), Destinations::Fixed(0))
         }
-    })
-    .map_err(|e| ReproduceError::FabricSetup(format!("{e}")))?;
-    let out = engine::sequential::run(&net, &RunControl::for_plan(&net), None).map_err(|e| {
-        ReproduceError::Engine {
-            run: format!("buffers {flow_control} M={m}"),
-            source: Box::new(e),
-        }
     })?;
-    let departures = out
-        .parts
-        .iter()
-        .find(|(id, _)| *id == 2 * rtt as usize + 1)
-        .map_or(0, |(_, s)| s.get("output_departures")[0]);
+    let switch = runner::part(&out, 2 * rtt as usize + 1);
+    let departures = switch
+        .get("output_departures")
+        .first()
+        .copied()
+        .unwrap_or(0);
     Ok((to - from).saturating_sub(departures))
 }
 

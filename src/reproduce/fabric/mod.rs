@@ -13,3 +13,4 @@ pub mod memory;
 pub mod non_uniform;
 pub mod oqs_fairness;
 pub mod point;
+pub mod runner;

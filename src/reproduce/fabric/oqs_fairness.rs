@@ -18,9 +18,8 @@
 
 use super::super::ReproduceError;
 use super::super::table::{Report, Row, Table, Tolerance};
-use crate::engine::{self, RunControl};
-use crate::network::{FabricRun, fabric};
-use crate::parts::fabric::config::FabricConfig;
+use super::runner;
+use crate::network::FabricRun;
 use crate::parts::fabric::{Arrivals, Destinations};
 
 /// The run length (§7.2.4).
@@ -71,14 +70,11 @@ pub fn scenario(
     seed: u64,
 ) -> Result<[FlowDelay; 3], ReproduceError> {
     let rtt = 2;
-    let spec = FabricConfig {
-        output_scheduler: Some(scheduler.into()),
-        flow_control: "none".into(),
-        rtt,
-        ..toml::from_str::<FabricConfig>("ports = 4")?
-    }
-    .validate()
-    .map_err(|e| ReproduceError::FabricSetup(format!("{e}")))?;
+    let spec = runner::spec(4, |c| {
+        c.output_scheduler = Some(scheduler.into());
+        c.flow_control = "none".into();
+        c.rtt = rtt;
+    })?;
     let run = FabricRun {
         start: 0,
         window: (0, CYCLES),
@@ -86,27 +82,15 @@ pub fn scenario(
         batch: false,
         seed,
     };
-    let net = fabric("oqs-fairness", &spec, &run, |i| {
+    let out = runner::run(&format!("oqs-fairness {scheduler}"), &spec, &run, |i| {
         let arrivals = match i {
             0 => Arrivals::bursty(burst, loads[0]),
             1 | 2 => Arrivals::Bernoulli(loads[usize::from(i)]),
             _ => Arrivals::None,
         };
         (arrivals, Destinations::Fixed(D))
-    })
-    .map_err(|e| ReproduceError::FabricSetup(format!("{e}")))?;
-    let out = engine::sequential::run(&net, &RunControl::for_plan(&net), None).map_err(|e| {
-        ReproduceError::Engine {
-            run: format!("oqs-fairness {scheduler}"),
-            source: Box::new(e),
-        }
     })?;
-    let oa = out
-        .parts
-        .iter()
-        .find(|(id, _)| *id == usize::from(D))
-        .map(|(_, s)| s.clone())
-        .unwrap_or_default();
+    let oa = runner::part(&out, usize::from(D));
     // The input adapter's cycle and the data path are not part of the output's delay.
     let fixed = f64::from(spec.data_cycles()) + 1.0;
     let mut flows = [FlowDelay::default(); 3];

@@ -9,9 +9,9 @@
 //! created in a window of n·N/L cycles.
 
 use super::super::ReproduceError;
-use crate::engine::{self, RunControl};
-use crate::network::{FabricRun, fabric};
-use crate::parts::fabric::config::{FabricConfig, FabricSpec, MemoryConfig};
+use super::runner;
+use crate::network::FabricRun;
+use crate::parts::fabric::config::{FabricSpec, MemoryConfig};
 use crate::parts::fabric::{Arrivals, Destinations, Strategy};
 use crate::stats::confidence::Interval;
 use crate::terminal::TerminalStats;
@@ -92,21 +92,12 @@ impl Point {
     }
 
     fn spec(&self) -> Result<FabricSpec, ReproduceError> {
-        FabricConfig {
-            ports: self.ports,
-            rtt: self.rtt,
-            memory: Some(MemoryConfig::Packets(self.memory)),
-            architecture: "cicq".into(),
-            output_scheduler: None,
-            flow_control: "credit".into(),
-            strategy: Some(self.strategy.name().into()),
-            thresholds: None,
-            packet_bytes: 64,
-            link_gbps: 10.0,
-            voq_cap: 10_000_000,
-        }
-        .validate()
-        .map_err(|e| ReproduceError::FabricSetup(format!("{e}")))
+        runner::spec(self.ports, |c| {
+            c.rtt = self.rtt;
+            c.memory = Some(MemoryConfig::Packets(self.memory));
+            c.strategy = Some(self.strategy.name().into());
+            c.voq_cap = 10_000_000;
+        })
     }
 
     /// Runs the point once with `seed`.
@@ -127,28 +118,15 @@ impl Point {
             Pattern::Uniform => Destinations::Uniform,
             Pattern::NonUniform(w) => Destinations::NonUniform { w },
         };
-        let net = fabric("reproduce", &spec, &run, |_| {
+        let out = runner::run(&self.label(), &spec, &run, |_| {
             (arrivals.clone(), destinations)
-        })
-        .map_err(|e| ReproduceError::FabricSetup(format!("{e}")))?;
-        let out =
-            engine::sequential::run(&net, &RunControl::for_plan(&net), None).map_err(|e| {
-                ReproduceError::Engine {
-                    run: self.label(),
-                    source: Box::new(e),
-                }
-            })?;
+        })?;
         if !out.complete {
             return Err(ReproduceError::MessagesUndelivered { run: self.label() });
         }
         let total = TerminalStats::total(&out.terminals);
         let n = self.ports as usize;
-        let switch = out
-            .parts
-            .iter()
-            .find(|(id, _)| *id == n)
-            .map(|(_, s)| s.clone())
-            .unwrap_or_default();
+        let switch = runner::part(&out, n);
         let cycles = measure as f64;
         let departures: u64 = switch.get("output_departures").iter().sum();
         let queued: u64 = switch.get("credits_queued").iter().sum();
