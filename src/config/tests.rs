@@ -144,8 +144,11 @@ fn unknown_kind_and_missing_fields_name_the_key() {
         e,
         "traffic.toml:1:1: pattern.destination: missing field `destination`"
     );
-    let e = err(traffic("[injection]\nkind = \"continuous\"\n", &[]));
-    assert_eq!(e, "traffic.toml: pattern: missing field `pattern`");
+    let e = err(traffic("[pattern]\nkind = \"uniform\"\n", &[]));
+    assert_eq!(e, "traffic.toml: injection: missing field `injection`");
+    // The pattern defaults to uniform (a trace names its packets' outputs itself).
+    let l = traffic("[injection]\nkind = \"continuous\"\n", &[]).expect("valid");
+    assert_eq!(l.config.pattern, traffic::PatternConfig::Uniform);
 }
 
 #[test]
