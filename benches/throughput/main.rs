@@ -305,12 +305,19 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let phases = if quick { QUICK_PHASES } else { FULL_PHASES };
-    let sci_phases = if selected.iter().any(|c| sci::is_sci(c)) {
+    let mut sci_phases = if selected.iter().any(|c| sci::is_sci(c)) {
         let p = sci::phases(quick);
         format!(" (SCI rings: warm-up {} µs + measure {} µs)", p.0, p.1)
     } else {
         String::new()
     };
+    if selected.iter().any(|c| fabric::is_fabric(c)) {
+        sci_phases.push_str(if quick {
+            " (fabrics: 1,600 packets per port + 1,600 per crosspoint)"
+        } else {
+            " (fabrics: 1,600 packets per port + 16,000 per crosspoint, Gramsamer §2.4)"
+        });
+    }
     println!(
         "emu throughput benchmark{}: {} case(s), phases warm-up {} µs + measure {} µs{sci_phases} then drain, seed {SEED}; \
          each case run once, in its own process",
