@@ -148,6 +148,10 @@ impl AdapterNode {
     fn create(&mut self, now: Tick, output: u16) {
         let j = usize::from(output);
         self.stats.counters.created += 1;
+        if self.in_window(now) {
+            // Offered load counts what the source created, refused or not.
+            self.stats.counters.bytes_offered_in_window += u64::from(self.p.packet_bytes);
+        }
         if self.queued >= self.p.voq_cap {
             self.adapter.refused += 1;
             return;
@@ -165,7 +169,6 @@ impl AdapterNode {
         self.adapter.peak_queued = self.adapter.peak_queued.max(self.queued);
         if self.in_window(now) {
             self.stats.counters.measured_created += 1;
-            self.stats.counters.bytes_offered_in_window += u64::from(self.p.packet_bytes);
             self.activity.obligations_opened += 1;
         }
     }
