@@ -1358,3 +1358,31 @@ fn a_fabric_run_prints_delay_in_packet_cycles_throughput_per_port_and_underflow(
         sweep.stdout
     );
 }
+
+#[test]
+fn hgrm_files_are_written_for_each_latency_metric() {
+    let dir = TempDir::new("hgrm");
+    let out = dir.path().join("h");
+    let out_arg = out.to_string_lossy().into_owned();
+    let r = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+        "--hgrm",
+        &out_arg,
+    ]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for name in ["message", "network", "source_queue"] {
+        let text = std::fs::read_to_string(out.join(format!("{name}.hgrm")))
+            .unwrap_or_else(|e| panic!("{name}.hgrm: {e}"));
+        let rows: Vec<(f64, f64, u64)> = text
+            .lines()
+            .filter_map(emu::stats::hgrm::parse_row)
+            .collect();
+        assert!(!rows.is_empty(), "{name}: no rows");
+        let last = rows[rows.len() - 1];
+        assert_eq!(last.1, 1.0, "{name}: last row is not the 100th percentile");
+        assert!(text.contains("Total count"), "{name}");
+    }
+}

@@ -62,6 +62,10 @@ pub struct RunArgs {
     /// Write the full report as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<std::path::PathBuf>,
+    /// Write the latency distributions in HdrHistogram's percentile format (values in
+    /// µs) to DIR: message.hgrm, network.hgrm, source_queue.hgrm (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub hgrm: Option<std::path::PathBuf>,
     /// Check the credit invariant of every link at every barrier (slower).
     #[arg(long)]
     pub check: bool,
@@ -173,7 +177,32 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
     {
         return fail(1, format!("cannot write {}: {e}", path.display()));
     }
+    if let Some(dir) = &a.hgrm
+        && let Err(e) = write_hgrm(dir, &outcome, net.time().tick_ns)
+    {
+        return fail(1, e);
+    }
     0
+}
+
+/// Writes the run's three latency distributions as `.hgrm` files in `dir`.
+fn write_hgrm(
+    dir: &std::path::Path,
+    outcome: &engine::RunOutcome,
+    tick_ns: f64,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let total = emu::terminal::TerminalStats::total(&outcome.terminals);
+    for (name, metric) in [
+        ("message", &total.message_latency),
+        ("network", &total.network_latency),
+        ("source_queue", &total.source_queueing),
+    ] {
+        let path = dir.join(format!("{name}.hgrm"));
+        std::fs::write(&path, emu::stats::hgrm::hgrm(metric, tick_ns))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// The engine's name in the report header.
