@@ -24,7 +24,7 @@ pub fn hgrm(metric: &Metric, tick_ns: f64) -> String {
         "Value", "Percentile", "TotalCount", "1/(1-Percentile)"
     );
     let mut total = 0u64;
-    if h.len() > 0 {
+    if !h.is_empty() {
         for v in h.iter_quantiles(TICKS_PER_HALF_DISTANCE) {
             total += v.count_since_last_iteration();
             let q = v.quantile_iterated_to();
@@ -49,7 +49,7 @@ pub fn hgrm(metric: &Metric, tick_ns: f64) -> String {
     let _ = writeln!(
         out,
         "#[Max     = {:12.3}, Total count    = {:12}]",
-        if h.len() > 0 {
+        if !h.is_empty() {
             metric.max as f64 * scale
         } else {
             0.0
