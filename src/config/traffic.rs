@@ -135,6 +135,17 @@ pub enum InjectionConfig {
     },
 }
 
+impl InjectionConfig {
+    /// The same kind of injection at offered load `load`, for a load sweep: a bursty
+    /// process keeps its burst size; every other kind becomes Bernoulli (`rate`).
+    pub fn at_load(&self, load: f64) -> InjectionConfig {
+        match *self {
+            InjectionConfig::Bursty { burst, .. } => InjectionConfig::Bursty { load, burst },
+            _ => InjectionConfig::Rate { load },
+        }
+    }
+}
+
 /// Message size.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]

@@ -4,7 +4,6 @@
 //! input link. Delay is measured in terms of header times").
 
 use crate::config::topology::NetworkConfig;
-use crate::config::traffic::InjectionConfig;
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::engine::{EngineError, RunControl, sequential};
 use crate::model::LinkProtocol;
@@ -65,10 +64,7 @@ pub fn run_point(
     seed: u64,
 ) -> Result<Point, PointError> {
     let mut traffic = traffic.clone();
-    traffic.injection = match traffic.injection {
-        InjectionConfig::Bursty { burst, .. } => InjectionConfig::Bursty { load, burst },
-        _ => InjectionConfig::Rate { load },
-    };
+    traffic.injection = traffic.injection.at_load(load);
     if matches!(topology.network, NetworkConfig::Fabric(_)) {
         let net = fabric_from_config(topology_name, topology, &traffic, seed, None)
             .map_err(PointError::Build)?;

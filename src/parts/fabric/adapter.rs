@@ -135,16 +135,6 @@ impl AdapterNode {
         (self.p.window.0..self.p.window.1).contains(&t)
     }
 
-    /// Packets waiting in VOQ `j`.
-    pub fn voq_len(&self, j: usize) -> usize {
-        self.voqs[j].len()
-    }
-
-    /// True if VOQ `j` may send now.
-    pub fn feasible(&self, j: usize) -> bool {
-        self.permission.feasible(j)
-    }
-
     fn create(&mut self, now: Tick, output: u16) {
         let j = usize::from(output);
         self.stats.counters.created += 1;

@@ -103,11 +103,6 @@ impl Rxs {
         }
     }
 
-    /// The strategy.
-    pub fn strategy(&self) -> Strategy {
-        self.strategy
-    }
-
     /// Records that packets of the crosspoints `outputs` departed this cycle, already
     /// in the (random) order the FIFO writes them. Only the FIFO strategy keeps them.
     pub fn departed(&mut self, outputs: &[u16]) {

@@ -141,16 +141,6 @@ impl SwitchNode {
         (self.p.window.0..self.p.window.1).contains(&t)
     }
 
-    /// Packets stored in crosspoint (input `i`, output `j`).
-    pub fn occupancy(&self, i: usize, j: usize) -> u32 {
-        self.occupancy[i * self.n + j]
-    }
-
-    /// Credits of crosspoint (`i`, `j`) waiting in its absorption pool.
-    pub fn absorbed(&self, i: usize, j: usize) -> u32 {
-        self.absorb[i * self.n + j]
-    }
-
     fn store(&mut self, now: Tick, port: PortId, pkt: Packet) -> Result<(), ModelError> {
         let (i, j) = (usize::from(pkt.src), usize::from(pkt.dst));
         if i != port || j >= self.n {
@@ -297,8 +287,10 @@ impl SwitchNode {
                         self.scratch = js;
                     }
                 }
-                FlowControl::Credit(_) => {
-                    if k > 1 {
+                FlowControl::Credit(s) => {
+                    // Only FIFO keeps the departures' order (§7.5: written in random
+                    // order); the other strategies look at the pools alone.
+                    if s == Strategy::Fifo && k > 1 {
                         self.departed[i].shuffle(&mut self.rng);
                     }
                     self.rxs[i].departed(&self.departed[i]);

@@ -10,19 +10,16 @@
 
 use super::super::ReproduceError;
 use super::super::table::{Report, Row, Table, Tolerance};
-use super::point::{Point, Replicated};
+use super::point::{Point, Replicated, replicate_all};
 use crate::parts::fabric::Strategy;
-use crate::pool::{default_threads, run_all};
 
 /// Replications per point.
 const RUNS: u64 = 3;
 
 fn replicate(p: &Point) -> Result<Replicated, ReproduceError> {
-    let seeds: Vec<u64> = (1..=RUNS).collect();
-    let samples = run_all(&seeds, default_threads(), |&s| p.run(s), |_, _| {})
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Replicated::new(samples))
+    let mut r = replicate_all(std::slice::from_ref(p), RUNS)?;
+    r.pop()
+        .ok_or_else(|| ReproduceError::FabricSetup("no replications".into()))
 }
 
 /// Runs the experiment (`quick` is the same: near saturation the FIFO's population

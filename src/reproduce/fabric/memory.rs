@@ -19,9 +19,8 @@ use super::super::ReproduceError;
 use super::super::table::{Report, Row, Table, Tolerance};
 use super::columns::{Column, cell_table, claim, mark_misses, mean, median_row, ratios};
 use super::grid::{Precision, run_grid};
-use super::point::{Point, Replicated};
+use super::point::{Point, replicate_all};
 use crate::parts::fabric::Strategy;
-use crate::pool::{default_threads, run_all};
 
 /// Table 7.7 as printed: (BS, M in % of RTT, N) → [FIFO, HOF, LOF, LOF-CLIQ, RR].
 const PRINTED: [((u32, u32, u32), [f64; 5]); 17] = [
@@ -184,20 +183,9 @@ fn twice_the_memory(quick: bool) -> Result<Vec<Row>, ReproduceError> {
         at(Strategy::Reference, 128),
         at(Strategy::Reference, 160),
     ];
-    let jobs: Vec<(usize, u64)> = (0..points.len())
-        .flat_map(|i| (1..=3).map(move |s| (i, s)))
-        .collect();
-    let samples = run_all(
-        &jobs,
-        default_threads(),
-        |&(i, s)| points[i].run(s),
-        |_, _| {},
-    )
-    .into_iter()
-    .collect::<Result<Vec<_>, _>>()?;
-    let d: Vec<f64> = samples
-        .chunks(3)
-        .map(|c| Replicated::new(c.to_vec()).mean_delay)
+    let d: Vec<f64> = replicate_all(&points, 3)?
+        .iter()
+        .map(|r| r.mean_delay)
         .collect();
     let (lof, ref96, ref128, ref160) = (d[0], d[1], d[2], d[3]);
     Ok(vec![

@@ -182,6 +182,26 @@ impl Replicated {
     }
 }
 
+/// Every point of `points` run with seeds 1..=`runs`, all runs in parallel on every
+/// core; one [`Replicated`] per point, in order.
+pub fn replicate_all(points: &[Point], runs: u64) -> Result<Vec<Replicated>, ReproduceError> {
+    let jobs: Vec<(usize, u64)> = (0..points.len())
+        .flat_map(|i| (1..=runs).map(move |s| (i, s)))
+        .collect();
+    let samples = crate::pool::run_all(
+        &jobs,
+        crate::pool::default_threads(),
+        |&(i, s)| points[i].run(s),
+        |_, _| {},
+    )
+    .into_iter()
+    .collect::<Result<Vec<_>, _>>()?;
+    Ok(samples
+        .chunks(runs.max(1) as usize)
+        .map(|c| Replicated::new(c.to_vec()))
+        .collect())
+}
+
 /// Mean and 90 % Student-t half-width of `x` (half-width 0 for fewer than 2 values).
 pub fn mean_and_half_width(x: &[f64]) -> (f64, f64) {
     let i = Interval::of(x);
