@@ -81,6 +81,7 @@ pub mod ids;
 pub mod model;
 pub mod network;
 pub mod parts;
+pub mod plot;
 pub mod pool;
 pub mod replicate;
 pub mod reproduce;

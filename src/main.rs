@@ -28,6 +28,8 @@ Examples:
       a network drawn by hand: switches, terminals and links listed in the file
   emu sweep --topology grid8 --traffic uniform --load 0.05:0.6:0.05 --csv grid8.csv
       load sweep in parallel: throughput/delay table, saturation point, CSV
+  emu sweep -t hypercube8 -p uniform --load 0.1:0.9:0.1 --replications 5 --plot curve.svg
+      five seeds per load: 90 % confidence intervals, and the load-latency curve as SVG
   emu check --topology torus8-single
       static deadlock check: prove the routing's channel dependencies acyclic, or print a cycle
   emu stress --topology ring4 --buffers small --out deadlock.toml
@@ -54,6 +56,9 @@ enum Command {
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
     #[command(after_help = cli::sweep::EXAMPLES)]
     Sweep(cli::sweep::SweepArgs),
+    /// Combine the shards of a sweep (`emu sweep --shard K/N`) into its table, CSV and plot.
+    #[command(after_help = cli::merge::EXAMPLES)]
+    Merge(cli::merge::MergeArgs),
     /// Static deadlock check: the channel dependency graph of the routing, acyclic or a cycle.
     #[command(after_help = cli::check::EXAMPLES)]
     Check(cli::check::CheckArgs),
@@ -69,6 +74,7 @@ fn main() -> ExitCode {
         Some(Command::List) => cli::list::list(),
         Some(Command::Reproduce(a)) => cli::reproduce::main(&a),
         Some(Command::Sweep(a)) => cli::sweep::main(&a),
+        Some(Command::Merge(a)) => cli::merge::main(&a),
         Some(Command::Check(a)) => cli::check::main(&a),
         Some(Command::Stress(a)) => cli::stress::main(&a),
         None => cli::run::run(&args.run),

@@ -138,3 +138,168 @@ fn bad_sweep_input_is_one_line_and_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("injection.kind"));
 }
+
+/// A fresh directory for one test's files.
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("emu-sweep-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const SMALL: [&str; 10] = [
+    "sweep",
+    "-t",
+    "grid8",
+    "-p",
+    "uniform",
+    "--set",
+    "network.side=4",
+    "--load",
+    "0.1:0.9:0.4",
+    "--quiet",
+];
+
+/// The table, per-run CSV, table CSV and plot of a whole sweep in `dir`.
+fn outputs(dir: &std::path::Path, o: &Output) -> Vec<(String, Vec<u8>)> {
+    assert!(o.status.success(), "{}", stderr(o));
+    let mut v = vec![("table".to_string(), o.stdout.clone())];
+    for f in ["runs.csv", "table.csv", "curve.svg"] {
+        v.push((f.to_string(), std::fs::read(dir.join(f)).unwrap()));
+    }
+    v
+}
+
+fn file_args(dir: &std::path::Path) -> Vec<String> {
+    [
+        ("--csv", "runs.csv"),
+        ("--table-csv", "table.csv"),
+        ("--plot", "curve.svg"),
+    ]
+    .iter()
+    .flat_map(|(f, n)| [f.to_string(), dir.join(n).display().to_string()])
+    .collect()
+}
+
+#[test]
+fn shards_merged_in_any_order_give_the_single_process_sweep_byte_for_byte() {
+    let whole = scratch("whole");
+    let mut args: Vec<String> = SMALL.iter().map(|s| s.to_string()).collect();
+    args.extend(["--replications".into(), "3".into()]);
+    let mut w = args.clone();
+    w.extend(file_args(&whole));
+    let o = emu(&w.iter().map(String::as_str).collect::<Vec<_>>());
+    let expect = outputs(&whole, &o);
+    let table = String::from_utf8_lossy(&expect[0].1).into_owned();
+    assert!(table.contains("0/3"), "{table}");
+    assert!(table.contains("90%ci"), "{table}");
+    let svg = String::from_utf8_lossy(&expect[3].1).into_owned();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("saturation at load"),
+        "{svg:.200}"
+    );
+
+    let parts = scratch("parts");
+    for k in 1..=4 {
+        let mut s = args.clone();
+        let out = parts.join(format!("p{k}.jsonl"));
+        s.extend([
+            "--shard".into(),
+            format!("{k}/4"),
+            "--out".into(),
+            out.display().to_string(),
+        ]);
+        let o = emu(&s.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+    let mut m: Vec<String> = vec!["merge".into()];
+    for k in [3, 1, 4, 2] {
+        m.push(parts.join(format!("p{k}.jsonl")).display().to_string());
+    }
+    m.extend(file_args(&parts));
+    let o = Command::new(EMU).args(&m).output().unwrap();
+    assert_eq!(outputs(&parts, &o), expect, "merged == single process");
+
+    // One shard missing: exit 2, one line that says how many runs are missing.
+    let o = Command::new(EMU).args(&m[..3]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("runs are missing"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&parts);
+}
+
+#[test]
+fn a_plan_is_one_self_contained_command_per_run_and_its_outputs_merge() {
+    let dir = scratch("plan");
+    let plan = dir.join("jobs.txt");
+    let mut args: Vec<String> = SMALL.iter().map(|s| s.to_string()).collect();
+    args.extend(["--seeds".into(), "2".into()]);
+    let mut p = args.clone();
+    p.extend(["--plan".into(), plan.display().to_string()]);
+    let o = emu(&p.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&plan).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3 * 2, "{text}");
+    assert!(lines[5].ends_with("--shard 6/6"), "{}", lines[5]);
+    // Run every line through a shell, from another directory, into one file.
+    let mut all = String::new();
+    for l in &lines {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "{l} --set phases.warmup_us=20 --set phases.measure_us=100"
+            ))
+            .current_dir("/")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{l}: {}", stderr(&o));
+        all.push_str(&String::from_utf8_lossy(&o.stdout));
+    }
+    let rows = dir.join("rows.jsonl");
+    std::fs::write(&rows, all).unwrap();
+    let merged = Command::new(EMU)
+        .args(["merge", rows.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let whole = emu(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    assert_eq!(stdout(&merged), stdout(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_shard_and_merge_input_is_one_line_and_exit_2() {
+    for (extra, needle) in [
+        (vec!["--shard", "5/4"], "--shard 5/4"),
+        (vec!["--shard", "x"], "--shard x"),
+        (vec!["--shard", "1/2", "--csv", "x.csv"], "emu merge"),
+        (
+            vec!["--seed", "18446744073709551615", "--seeds", "3"],
+            "--seed",
+        ),
+    ] {
+        let mut a: Vec<&str> = SMALL.to_vec();
+        a.extend(extra.iter());
+        let o = emu(&a);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{extra:?}: {}", stderr(&o));
+    }
+    let dir = scratch("badmerge");
+    let junk = dir.join("junk.jsonl");
+    std::fs::write(&junk, "hello\n").unwrap();
+    for (file, needle) in [
+        (
+            junk.display().to_string(),
+            "junk.jsonl:1: not a line of an emu sweep shard",
+        ),
+        (dir.join("absent").display().to_string(), "cannot read"),
+    ] {
+        let o = Command::new(EMU).args(["merge", &file]).output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,6 +12,7 @@ macro_rules! say {
 pub mod check;
 pub mod failure;
 pub mod list;
+pub mod merge;
 pub mod replications;
 pub mod reproduce;
 pub mod run;

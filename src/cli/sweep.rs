@@ -1,25 +1,34 @@
-//! `emu sweep`: the command-line front end of a load sweep. Bad input gets one line
+//! `emu sweep`: the command-line front end of a load sweep, whole or as one shard of
+//! many (`--shard`, `--plan`; `emu merge` puts shards together). Bad input gets one line
 //! naming the flag or key and exit code 2.
 
 use super::fail;
-use emu::config::topology::NetworkConfig;
 use emu::config::{self, traffic::InjectionConfig};
+use emu::plot::sweep::sweep_svg;
 use emu::pool::{default_threads, run_all};
-use emu::session::{CaseError, stem};
-use emu::sweep::table::{csv, render};
-use emu::sweep::{PointError, parse_loads, rows, run_point, saturation};
-use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use emu::session::{CaseError, shell_quote, stem};
+use emu::stats::job_progress::JobProgress;
+use emu::sweep::table::{csv, render, summary_csv};
+use emu::sweep::{Header, Point, PointError, Shard, SweepSpec, parse_loads, rows, saturation};
+use std::path::{Path, PathBuf};
 
 /// Examples shown by `emu sweep --help`.
 pub const EXAMPLES: &str = "\
 Examples:
   emu sweep --topology hypercube6 --traffic uniform
       random traffic on the 6-cube at offered loads 0.05, 0.10, … 1.0
+  emu sweep -t hypercube8 -p uniform --load 0.1:0.9:0.1 --replications 5 --plot curve.svg
+      five seeds per load, 90 % confidence intervals, the load-latency picture as SVG
   emu sweep -t grid8 -p systematic --load 0.02:0.4:0.02 --seeds 3 --csv grid8.csv
       the grid's worst case, three seeds per load, every run written to grid8.csv
   emu sweep -t min64-universal -p uniform --load 0.3:0.8:0.1 --set message.bytes=64
       64-byte messages (two packets) through the universally routed 64-way MIN
+
+On several machines or processes (the merged result is byte for byte the same):
+  parallel emu sweep -t hypercube8 -p uniform --shard {}/4 --out part{}.jsonl ::: 1 2 3 4
+  emu merge part*.jsonl --csv runs.csv --plot curve.svg
+  emu sweep -t hypercube8 -p uniform --plan jobs.txt    # one command line per run
+  parallel < jobs.txt > runs.jsonl && emu merge runs.jsonl
 
 Every point is one single-threaded run with Bernoulli arrivals at that load
 (injection.kind=rate); reproduce one with
@@ -40,8 +49,9 @@ pub struct SweepArgs {
     /// Offered loads FROM:TO:STEP (or one load), fractions of link data capacity.
     #[arg(long, default_value = "0.05:1.0:0.05")]
     pub load: String,
-    /// Runs per load, with seeds SEED, SEED+1, …
-    #[arg(long, default_value_t = 1)]
+    /// Runs per load (replications), with seeds SEED, SEED+1, …; two or more give
+    /// 90 %/95 % Student-t intervals of the means.
+    #[arg(long, visible_alias = "replications", default_value_t = 1)]
     pub seeds: u32,
     /// First seed.
     #[arg(long, default_value_t = 1)]
@@ -55,95 +65,231 @@ pub struct SweepArgs {
     /// Write every run as a CSV line to this file.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Write the table as CSV (one line per load: means with 90 % and 95 % half-widths).
+    #[arg(long, value_name = "FILE")]
+    pub table_csv: Option<PathBuf>,
+    /// Draw throughput and mean/p99 delay against offered load, with 90 % error bars
+    /// and the saturation point, as an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Run only the K-th of N slices of the runs and write them as JSON lines (to --out,
+    /// or stdout) for `emu merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// With --shard: the file for the slice's runs (default: stdout).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub out: Option<PathBuf>,
+    /// Run nothing; write one self-contained command line per run to FILE (a job list
+    /// for GNU parallel, Slurm, …) whose outputs `emu merge` combines.
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    pub plan: Option<PathBuf>,
     /// No progress on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
 
+/// Where a finished sweep's results go besides the table on stdout.
+#[derive(Debug, Default)]
+pub struct Outputs<'a> {
+    /// Per-run CSV.
+    pub csv: Option<&'a Path>,
+    /// Per-load CSV with intervals.
+    pub table_csv: Option<&'a Path>,
+    /// SVG picture.
+    pub plot: Option<&'a Path>,
+}
+
 /// Runs the sweep; returns the process exit code.
 pub fn main(a: &SweepArgs) -> u8 {
-    let loads = match parse_loads(&a.load) {
-        Ok(l) => l,
-        Err(e) => return fail(2, format!("--load {}: {e}", a.load)),
+    let spec = match spec(a) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
+    let shard = match a.shard.as_deref().map(str::parse::<Shard>) {
+        None => Shard::WHOLE,
+        Some(Ok(s)) => s,
+        Some(Err(e)) => {
+            return fail(
+                2,
+                format!("--shard {}: {e}", a.shard.as_deref().unwrap_or("")),
+            );
+        }
+    };
+    if a.shard.is_some() && (a.csv.is_some() || a.table_csv.is_some() || a.plot.is_some()) {
+        return fail(
+            2,
+            "--shard writes the slice's runs only: give --csv, --table-csv and --plot to `emu merge`",
+        );
+    }
+    if let Some(plan) = &a.plan {
+        return write_plan(a, &spec, plan);
+    }
+    let jobs = shard.select(&spec.jobs());
+    let threads = a.threads.unwrap_or_else(default_threads);
+    let progress = JobProgress::new("sweep", jobs.len() as u64, a.quiet);
+    let results = run_all(&jobs, threads, |j| spec.run(j), |_, _| progress.inc());
+    progress.clear();
+    let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
+    for (job, r) in jobs.iter().zip(results) {
+        match r {
+            Ok(p) => points.push((job.index, p)),
+            Err(PointError::Build(e)) => {
+                return fail(2, build_error(a, e));
+            }
+            Err(PointError::Engine(e)) => return fail(e.exit_code() as u8, e),
+        }
+    }
+    progress.finish();
+    let header = spec.header();
+    if a.shard.is_some() {
+        let text = emu::sweep::shard::write(&header, shard, &points);
+        return match &a.out {
+            None => {
+                super::emit(&text);
+                0
+            }
+            Some(path) => match std::fs::write(path, text) {
+                Ok(()) => 0,
+                Err(e) => fail(1, format!("cannot write {}: {e}", path.display())),
+            },
+        };
+    }
+    let points: Vec<Point> = points.into_iter().map(|(_, p)| p).collect();
+    let outputs = Outputs {
+        csv: a.csv.as_deref(),
+        table_csv: a.table_csv.as_deref(),
+        plot: a.plot.as_deref(),
+    };
+    finish(&header, &points, &outputs)
+}
+
+/// The build error of a point, with the file it came from.
+fn build_error(a: &SweepArgs, e: emu::network::BuildError) -> String {
+    match (
+        config::load_topology(&a.topology, &a.sets),
+        config::load_traffic(&a.traffic, &a.sets),
+    ) {
+        (Ok(topo), Ok(traf)) => CaseError::build(e, &topo, Some(&traf)).to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// Checks the arguments and loads the files into the sweep's description, or prints
+/// the error and gives the exit code.
+fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
+    let loads = parse_loads(&a.load).map_err(|e| fail(2, format!("--load {}: {e}", a.load)))?;
     if a.seeds == 0 || a.seeds > 1000 {
-        return fail(2, format!("--seeds {}: give 1..=1000", a.seeds));
+        return Err(fail(2, format!("--seeds {}: give 1..=1000", a.seeds)));
     }
     if a.threads == Some(0) {
-        return fail(2, "--threads 0: give at least one thread");
+        return Err(fail(2, "--threads 0: give at least one thread"));
     }
-    if let Err(e) = config::validate_sets(&a.sets) {
-        return fail(2, e);
-    }
-    let topo = match config::load_topology(&a.topology, &a.sets) {
-        Ok(t) => t,
-        Err(e) => return fail(2, e),
-    };
-    let traf = match config::load_traffic(&a.traffic, &a.sets) {
-        Ok(t) => t,
-        Err(e) => return fail(2, e),
-    };
+    config::validate_sets(&a.sets).map_err(|e| fail(2, e))?;
+    let topo = config::load_topology(&a.topology, &a.sets).map_err(|e| fail(2, e))?;
+    let traf = config::load_traffic(&a.traffic, &a.sets).map_err(|e| fail(2, e))?;
     if matches!(
         traf.config.injection,
         InjectionConfig::Batch { .. } | InjectionConfig::Trace { .. }
     ) {
-        return fail(
+        return Err(fail(
             2,
             format!(
                 "{}: injection.kind: a sweep needs a continuous, rate or bursty traffic file (batch and trace runs have no offered load)",
                 traf.file.name
             ),
-        );
+        ));
     }
-    let (tname, pname) = (stem(&topo.file.name), stem(&traf.file.name));
-    let jobs: Vec<(f64, u64)> = loads
-        .iter()
-        .flat_map(|&l| (0..u64::from(a.seeds)).map(move |k| (l, a.seed + k)))
-        .collect();
-    let threads = a.threads.unwrap_or_else(default_threads);
-    let show = !a.quiet && std::io::stderr().is_terminal();
-    let results = run_all(
-        &jobs,
-        threads,
-        |&(load, seed)| run_point(&tname, &topo.config, &traf.config, load, seed),
-        |done, total| {
-            if show {
-                eprint!("\r{done}/{total} runs");
-                let _ = std::io::stderr().flush();
-            }
-        },
-    );
-    if show {
-        eprintln!();
+    let spec = SweepSpec {
+        topology: stem(&topo.file.name),
+        traffic: stem(&traf.file.name),
+        topology_config: topo.config,
+        traffic_config: traf.config,
+        loads,
+        seeds: a.seeds,
+        seed: a.seed,
+    };
+    spec.check_seeds()
+        .map_err(|e| fail(2, format!("--seed {}: {e}", a.seed)))?;
+    Ok(spec)
+}
+
+/// Prints the table of a whole sweep (run here or merged) and writes the files asked
+/// for; returns the exit code.
+pub fn finish(header: &Header, points: &[Point], out: &Outputs<'_>) -> u8 {
+    let rows = rows(points);
+    let sat = saturation(&rows);
+    let unit = header.delay_unit.as_str();
+    super::emit(&render(&header.title(), &rows, &sat, unit));
+    let (t, p) = (header.topology.as_str(), header.traffic.as_str());
+    let mut files: Vec<(&Path, String)> = Vec::new();
+    if let Some(path) = out.csv {
+        files.push((path, csv(t, p, unit, points)));
     }
-    let mut points = Vec::with_capacity(results.len());
-    for r in results {
-        match r {
-            Ok(p) => points.push(p),
-            Err(PointError::Build(e)) => return fail(2, CaseError::build(e, &topo, Some(&traf))),
-            Err(PointError::Engine(e)) => return fail(e.exit_code() as u8, e),
+    if let Some(path) = out.table_csv {
+        files.push((path, summary_csv(t, p, unit, &rows)));
+    }
+    if let Some(path) = out.plot {
+        match sweep_svg(&header.title(), &rows, &sat, unit) {
+            Ok(svg) => files.push((path, svg)),
+            Err(e) => return fail(1, e),
         }
     }
-    let rows = rows(&points);
-    let sat = saturation(&rows);
-    let title = format!(
-        "sweep       {tname} · traffic {pname} · {} loads × {} seeds (from seed {}) · {} threads",
-        loads.len(),
-        a.seeds,
-        a.seed,
-        threads.min(jobs.len())
-    );
-    let unit = match topo.config.network {
-        NetworkConfig::SciRing(_) => "cycles (2 ns)",
-        NetworkConfig::Fabric(_) => "packet cycles",
-        _ => "header times",
-    };
-    print!("{}", render(&title, &rows, &sat, unit));
-    let _ = std::io::stdout().flush();
-    if let Some(path) = &a.csv
-        && let Err(e) = std::fs::write(path, csv(&tname, &pname, &points))
-    {
-        return fail(1, format!("cannot write {}: {e}", path.display()));
+    for (path, text) in files {
+        if let Err(e) = std::fs::write(path, text) {
+            return fail(1, format!("cannot write {}: {e}", path.display()));
+        }
     }
+    0
+}
+
+/// Writes the job list: one `emu sweep … --shard I/RUNS` line per run, with the files
+/// named by absolute path so that the line runs from any directory.
+fn write_plan(a: &SweepArgs, spec: &SweepSpec, plan: &Path) -> u8 {
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "emu".into());
+    let absolute = |s: &str| {
+        let p = Path::new(s);
+        if p.exists() {
+            std::path::absolute(p).map_or(s.to_string(), |p| p.display().to_string())
+        } else {
+            s.to_string()
+        }
+    };
+    let mut common: Vec<String> = vec![
+        exe,
+        "sweep".into(),
+        "--topology".into(),
+        absolute(&a.topology),
+        "--traffic".into(),
+        absolute(&a.traffic),
+        "--load".into(),
+        a.load.clone(),
+        "--seeds".into(),
+        a.seeds.to_string(),
+        "--seed".into(),
+        a.seed.to_string(),
+        "--quiet".into(),
+    ];
+    for s in &a.sets {
+        common.push("--set".into());
+        common.push(s.clone());
+    }
+    let runs = spec.jobs().len();
+    let line = common
+        .iter()
+        .map(|s| shell_quote(s))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let text: String = (1..=runs)
+        .map(|i| format!("{line} --shard {i}/{runs}\n"))
+        .collect();
+    if let Err(e) = std::fs::write(plan, text) {
+        return fail(1, format!("cannot write {}: {e}", plan.display()));
+    }
+    eprintln!(
+        "{runs} runs written to {}: run them (e.g. `parallel < {0} > runs.jsonl`), then `emu merge runs.jsonl`",
+        plan.display()
+    );
     0
 }

@@ -5,6 +5,7 @@ pub mod confidence;
 pub mod fabric;
 pub mod format;
 pub mod hgrm;
+pub mod job_progress;
 pub mod latency;
 pub mod per_node;
 pub mod progress;

@@ -8,8 +8,12 @@
 
 pub mod loads;
 pub mod point;
+pub mod shard;
+pub mod spec;
 pub mod table;
 
 pub use loads::{LoadsError, parse_loads};
 pub use point::{Measures, Point, PointError, run_point};
+pub use shard::{Header, MergeError, Merged, Shard, merge};
+pub use spec::{Job, SeedOverflow, SweepSpec};
 pub use table::{Row, Saturation, rows, saturation};

@@ -9,9 +9,10 @@ use crate::engine::{EngineError, RunControl, sequential};
 use crate::model::LinkProtocol;
 use crate::network::{BuildError, Network, build, fabric_from_config, sci_ring_from_config};
 use crate::stats::{Report, ReportInput};
+use serde::{Deserialize, Serialize};
 
 /// What one run measured.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measures {
     /// Payload created per terminal in the window, % of link data capacity.
     pub offered_pct: f64,
@@ -33,7 +34,7 @@ pub struct Measures {
 }
 
 /// One run of a sweep.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     /// Offered load, fraction of link data capacity.
     pub load: f64,

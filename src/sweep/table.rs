@@ -1,7 +1,8 @@
 //! Summarising a sweep: one row per offered load (means over seeds), the saturation
 //! point, the text table and the CSV.
 
-use super::point::Point;
+use super::point::{Measures, Point};
+use crate::stats::confidence::Interval;
 use std::fmt::Write;
 
 /// One offered load, averaged over its seeds.
@@ -13,22 +14,36 @@ pub struct Row {
     pub runs: usize,
     /// Runs that deadlocked.
     pub deadlocks: usize,
-    /// Means over the runs that did not deadlock (NaN if none did).
+    /// Mean offered throughput over the runs that did not deadlock (NaN if none did),
+    /// % of link data capacity.
     pub offered_pct: f64,
-    /// Mean throughput, % of link data capacity.
-    pub throughput_pct: f64,
-    /// Sample standard deviation of the throughput over seeds (0 for one seed).
-    pub throughput_sd: f64,
+    /// Throughput, % of link data capacity: mean over the runs that did not deadlock
+    /// with its Student-t half-widths (0 for one run; NaN throughout if every run
+    /// deadlocked).
+    pub throughput: Interval,
     /// Mean throughput, % of the packet format's link maximum (chapter 7's measure).
     pub link_max_pct: f64,
-    /// Mean message delay, header times.
-    pub mean_delay_ht: f64,
-    /// Mean over seeds of the 99th percentile delay, header times.
-    pub p99_delay_ht: f64,
-    /// Largest delay of any seed, header times.
-    pub max_delay_ht: f64,
+    /// Mean message delay, mean over runs with half-widths.
+    pub mean_delay: Interval,
+    /// 99th percentile of the delay, mean over runs with half-widths.
+    pub p99_delay: Interval,
+    /// Largest delay of any run.
+    pub max_delay: f64,
     /// Undelivered measured messages, summed over seeds.
     pub undelivered: u64,
+}
+
+/// The interval of one measure over `ok` runs; NaN if there are none.
+fn interval(ok: &[&Measures], f: impl Fn(&Measures) -> f64) -> Interval {
+    if ok.is_empty() {
+        return Interval {
+            n: 0,
+            mean: f64::NAN,
+            half_width_90: f64::NAN,
+            half_width_95: f64::NAN,
+        };
+    }
+    Interval::of(&ok.iter().map(|m| f(m)).collect::<Vec<_>>())
 }
 
 /// Groups `points` (in load order, seeds consecutive) into one row per load.
@@ -39,39 +54,20 @@ pub fn rows(points: &[Point]) -> Vec<Row> {
         let load = points[i].load;
         let group: Vec<&Point> = points[i..].iter().take_while(|p| p.load == load).collect();
         i += group.len();
-        let ok: Vec<_> = group
+        let ok: Vec<&Measures> = group
             .iter()
             .filter_map(|p| p.measures.as_ref().ok())
             .collect();
-        let n = ok.len() as f64;
-        let mean = |f: &dyn Fn(&super::Measures) -> f64| {
-            if ok.is_empty() {
-                f64::NAN
-            } else {
-                ok.iter().map(|m| f(m)).sum::<f64>() / n
-            }
-        };
-        let thr = mean(&|m| m.throughput_pct);
-        let sd = if ok.len() > 1 {
-            (ok.iter()
-                .map(|m| (m.throughput_pct - thr).powi(2))
-                .sum::<f64>()
-                / (n - 1.0))
-                .sqrt()
-        } else {
-            0.0
-        };
         out.push(Row {
             load,
             runs: group.len(),
             deadlocks: group.len() - ok.len(),
-            offered_pct: mean(&|m| m.offered_pct),
-            throughput_pct: thr,
-            throughput_sd: sd,
-            link_max_pct: mean(&|m| m.link_max_pct),
-            mean_delay_ht: mean(&|m| m.mean_delay_ht),
-            p99_delay_ht: mean(&|m| m.p99_delay_ht),
-            max_delay_ht: ok.iter().map(|m| m.max_delay_ht).fold(f64::NAN, f64::max),
+            offered_pct: interval(&ok, |m| m.offered_pct).mean,
+            throughput: interval(&ok, |m| m.throughput_pct),
+            link_max_pct: interval(&ok, |m| m.link_max_pct).mean,
+            mean_delay: interval(&ok, |m| m.mean_delay_ht),
+            p99_delay: interval(&ok, |m| m.p99_delay_ht),
+            max_delay: ok.iter().map(|m| m.max_delay_ht).fold(f64::NAN, f64::max),
             undelivered: ok.iter().map(|m| m.undelivered).sum(),
         });
     }
@@ -104,15 +100,15 @@ pub fn saturation(rows: &[Row]) -> Saturation {
         .find(|r| {
             r.deadlocks > 0
                 || r.undelivered > 0
-                || r.throughput_pct.is_nan()
-                || r.throughput_pct < KEEP_UP * r.offered_pct
+                || r.throughput.mean.is_nan()
+                || r.throughput.mean < KEEP_UP * r.offered_pct
         })
         .map(|r| r.load);
     let peak = rows
         .iter()
-        .filter(|r| !r.throughput_pct.is_nan())
-        .max_by(|a, b| a.throughput_pct.total_cmp(&b.throughput_pct))
-        .map(|r| (r.throughput_pct, r.load));
+        .filter(|r| !r.throughput.mean.is_nan())
+        .max_by(|a, b| a.throughput.mean.total_cmp(&b.throughput.mean))
+        .map(|r| (r.throughput.mean, r.load));
     Saturation { load, peak }
 }
 
@@ -124,6 +120,15 @@ fn num(x: f64, digits: usize) -> String {
     }
 }
 
+/// A 90 % half-width for the table: "-" for fewer than two runs.
+fn pm(i: &Interval) -> String {
+    if i.n < 2 {
+        "-".into()
+    } else {
+        format!("±{:.1}", i.half_width_90)
+    }
+}
+
 /// The text table and the saturation line.
 /// `delay_unit` names the delay columns' unit ("header times"; "cycles" on an SCI ring).
 pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> String {
@@ -131,14 +136,16 @@ pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> 
     let _ = writeln!(s, "{title}");
     let _ = writeln!(
         s,
-        "{:>6} {:>9} {:>11} {:>7} {:>9} {:>10} {:>9} {:>9} {:>11} {:>9}",
+        "{:>6} {:>9} {:>11} {:>7} {:>9} {:>10} {:>7} {:>9} {:>7} {:>9} {:>11} {:>9}",
         "load",
         "offered%",
         "throughput%",
-        "±sd",
+        "90%ci",
         "of max%",
         "mean delay",
+        "90%ci",
         "p99",
+        "90%ci",
         "max",
         "undelivered",
         "deadlocks"
@@ -146,15 +153,17 @@ pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> 
     for r in rows {
         let _ = writeln!(
             s,
-            "{:>6.3} {:>9} {:>11} {:>7} {:>9} {:>10} {:>9} {:>9} {:>11} {:>6}/{}",
+            "{:>6.3} {:>9} {:>11} {:>7} {:>9} {:>10} {:>7} {:>9} {:>7} {:>9} {:>11} {:>6}/{}",
             r.load,
             num(r.offered_pct, 1),
-            num(r.throughput_pct, 1),
-            num(r.throughput_sd, 1),
+            num(r.throughput.mean, 1),
+            pm(&r.throughput),
             num(r.link_max_pct, 1),
-            num(r.mean_delay_ht, 1),
-            num(r.p99_delay_ht, 1),
-            num(r.max_delay_ht, 1),
+            num(r.mean_delay.mean, 1),
+            pm(&r.mean_delay),
+            num(r.p99_delay.mean, 1),
+            pm(&r.p99_delay),
+            num(r.max_delay, 1),
             r.undelivered,
             r.deadlocks,
             r.runs
@@ -162,7 +171,7 @@ pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> 
     }
     let _ = writeln!(
         s,
-        "delays in {delay_unit}; throughput per terminal, % of link data capacity (\"of max\": % of what a link can carry in this packet format)"
+        "delays in {delay_unit}; throughput per terminal, % of link data capacity (\"of max\": % of what a link can carry in this packet format); 90%ci: half-width of the Student-t 90 % interval of the mean over the seeds"
     );
     let peak = sat.peak.map_or("-".into(), |(t, l)| {
         format!("peak throughput {t:.1} % at load {l}")
@@ -186,38 +195,128 @@ pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> 
     s
 }
 
-/// CSV: a header line and one line per run, in load then seed order.
-pub fn csv(topology: &str, traffic: &str, points: &[Point]) -> String {
-    let mut s = String::from(
-        "topology,traffic,load,seed,status,offered_pct,throughput_pct,link_max_pct,mean_delay_ht,p99_delay_ht,max_delay_ht,undelivered\n",
-    );
-    for p in points {
+/// Writes `records` as CSV (quoted where a field needs it).
+fn to_csv(records: impl IntoIterator<Item = Vec<String>>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in records {
+        // Writing to a Vec cannot fail.
+        let _ = w.write_record(&r);
+    }
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn strings(fields: &[&str]) -> Vec<String> {
+    fields.iter().map(|f| f.to_string()).collect()
+}
+
+/// CSV: a header line and one line per run, in load then seed order. Delays are in
+/// `delay_unit` (named in its own column).
+pub fn csv(topology: &str, traffic: &str, delay_unit: &str, points: &[Point]) -> String {
+    let header = strings(&[
+        "topology",
+        "traffic",
+        "load",
+        "seed",
+        "status",
+        "offered_pct",
+        "throughput_pct",
+        "link_max_pct",
+        "mean_delay",
+        "p99_delay",
+        "max_delay",
+        "delay_unit",
+        "undelivered",
+    ]);
+    let lines = points.iter().map(|p| {
+        let mut r = strings(&[topology, traffic]);
+        r.push(p.load.to_string());
+        r.push(p.seed.to_string());
         match &p.measures {
             Ok(m) => {
-                let _ = writeln!(
-                    s,
-                    "{topology},{traffic},{},{},ok,{:.4},{:.4},{:.4},{:.3},{:.3},{:.3},{}",
-                    p.load,
-                    p.seed,
-                    m.offered_pct,
-                    m.throughput_pct,
-                    m.link_max_pct,
-                    m.mean_delay_ht,
-                    m.p99_delay_ht,
-                    m.max_delay_ht,
-                    m.undelivered
-                );
+                r.push("ok".into());
+                r.extend([
+                    format!("{:.4}", m.offered_pct),
+                    format!("{:.4}", m.throughput_pct),
+                    format!("{:.4}", m.link_max_pct),
+                    format!("{:.3}", m.mean_delay_ht),
+                    format!("{:.3}", m.p99_delay_ht),
+                    format!("{:.3}", m.max_delay_ht),
+                    delay_unit.to_string(),
+                    m.undelivered.to_string(),
+                ]);
             }
             Err(tick) => {
-                let _ = writeln!(
-                    s,
-                    "{topology},{traffic},{},{},deadlock at tick {tick},,,,,,,",
-                    p.load, p.seed
-                );
+                r.push(format!("deadlock at tick {tick}"));
+                r.extend(std::iter::repeat_n(String::new(), 8));
             }
         }
-    }
-    s
+        r
+    });
+    to_csv(std::iter::once(header).chain(lines))
+}
+
+/// CSV of the table: one line per load with the means and their 90 % and 95 %
+/// Student-t half-widths (empty for one run).
+pub fn summary_csv(topology: &str, traffic: &str, delay_unit: &str, rows: &[Row]) -> String {
+    let header = strings(&[
+        "topology",
+        "traffic",
+        "load",
+        "runs",
+        "deadlocks",
+        "offered_pct",
+        "throughput_pct",
+        "throughput_ci90",
+        "throughput_ci95",
+        "link_max_pct",
+        "mean_delay",
+        "mean_delay_ci90",
+        "mean_delay_ci95",
+        "p99_delay",
+        "p99_delay_ci90",
+        "p99_delay_ci95",
+        "max_delay",
+        "delay_unit",
+        "undelivered",
+    ]);
+    let f = |x: f64, d: usize| {
+        if x.is_nan() {
+            String::new()
+        } else {
+            format!("{x:.d$}")
+        }
+    };
+    let ci = |i: &Interval, d: usize| {
+        if i.n < 2 {
+            [String::new(), String::new()]
+        } else {
+            [f(i.half_width_90, d), f(i.half_width_95, d)]
+        }
+    };
+    let lines = rows.iter().map(|r| {
+        let mut v = strings(&[topology, traffic]);
+        v.extend([
+            r.load.to_string(),
+            r.runs.to_string(),
+            r.deadlocks.to_string(),
+            f(r.offered_pct, 4),
+            f(r.throughput.mean, 4),
+        ]);
+        v.extend(ci(&r.throughput, 4));
+        v.push(f(r.link_max_pct, 4));
+        v.push(f(r.mean_delay.mean, 3));
+        v.extend(ci(&r.mean_delay, 3));
+        v.push(f(r.p99_delay.mean, 3));
+        v.extend(ci(&r.p99_delay, 3));
+        v.extend([
+            f(r.max_delay, 3),
+            delay_unit.to_string(),
+            r.undelivered.to_string(),
+        ]);
+        v
+    });
+    to_csv(std::iter::once(header).chain(lines))
 }
 
 #[cfg(test)]
@@ -261,14 +360,26 @@ mod tests {
         assert_eq!(r.len(), 4);
         assert_eq!(r[0].runs, 2);
         assert!((r[0].offered_pct - 10.1).abs() < 1e-9);
-        assert_eq!(r[0].max_delay_ht, 32.0);
-        assert!((r[2].throughput_sd - 0.5f64.sqrt()).abs() < 1e-9);
+        assert_eq!(r[0].max_delay, 32.0);
+        // Two runs, 25.0 and 26.0: sd 0.707, t(0.95, 1) = 6.314, half-width 6.314 · 0.5.
+        assert!((r[2].throughput.half_width_90 - 6.314 * 0.5).abs() < 1e-3);
+        assert!(r[3].throughput.half_width_90.is_nan() || r[3].throughput.n == 1);
         assert_eq!((r[3].deadlocks, r[3].runs), (1, 2));
         let s = saturation(&r);
         assert_eq!(s.load, Some(0.3));
         assert_eq!(s.peak, Some((25.5, 0.4)));
-        let c = csv("t", "p", &pts);
+        let c = csv("t,1", "p", "header times", &pts);
         assert_eq!(c.lines().count(), 9);
         assert!(c.lines().last().unwrap().contains("deadlock at tick 1234"));
+        assert!(
+            c.lines().nth(1).unwrap().starts_with("\"t,1\",p,0.1,1,ok,"),
+            "{c}"
+        );
+        let sc = summary_csv("t", "p", "header times", &r);
+        assert_eq!(sc.lines().count(), 5);
+        let row3: Vec<&str> = sc.lines().nth(3).unwrap().split(',').collect();
+        assert_eq!(row3[7], "3.1570", "{sc}");
+        let row4: Vec<&str> = sc.lines().nth(4).unwrap().split(',').collect();
+        assert_eq!((row4[3], row4[4], row4[7]), ("2", "1", ""), "{sc}");
     }
 }

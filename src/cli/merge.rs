@@ -1,0 +1,62 @@
+//! `emu merge`: puts the shards of a sweep (`emu sweep --shard K/N`, or the lines of a
+//! `--plan`) back together and prints exactly what the single-process sweep prints.
+
+use super::fail;
+use super::sweep::{Outputs, finish};
+use emu::sweep::merge;
+use std::path::PathBuf;
+
+/// Examples shown by `emu merge --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  emu merge part1.jsonl part2.jsonl part3.jsonl part4.jsonl --csv runs.csv --plot curve.svg
+  parallel < jobs.txt > runs.jsonl && emu merge runs.jsonl
+  emu merge - < runs.jsonl
+
+Files may come in any order and may each hold several shards; a run given twice with
+the same result counts once. Shards of different sweeps, missing runs and conflicting
+results are errors (exit 2).";
+
+/// Arguments of `emu merge`.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// Shard files written by `emu sweep --shard` (or `-` for stdin).
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
+    /// Write every run as a CSV line to this file (as `emu sweep --csv`).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write the table as CSV (as `emu sweep --table-csv`).
+    #[arg(long, value_name = "FILE")]
+    pub table_csv: Option<PathBuf>,
+    /// Draw the sweep as SVG (as `emu sweep --plot`).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// Merges; returns the process exit code.
+pub fn main(a: &MergeArgs) -> u8 {
+    let mut texts = Vec::with_capacity(a.files.len());
+    for f in &a.files {
+        let name = f.display().to_string();
+        let text = if name == "-" {
+            std::io::read_to_string(std::io::stdin())
+        } else {
+            std::fs::read_to_string(f)
+        };
+        match text {
+            Ok(t) => texts.push((name, t)),
+            Err(e) => return fail(2, format!("cannot read {name}: {e}")),
+        }
+    }
+    let merged = match merge(&texts) {
+        Ok(m) => m,
+        Err(e) => return fail(2, e),
+    };
+    let out = Outputs {
+        csv: a.csv.as_deref(),
+        table_csv: a.table_csv.as_deref(),
+        plot: a.plot.as_deref(),
+    };
+    finish(&merged.header, &merged.points, &out)
+}

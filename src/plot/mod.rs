@@ -1,0 +1,61 @@
+//! Pictures of results, as self-contained SVG (text is left to the viewer's
+//! sans-serif font: no font files are read): a sweep's load–throughput and load–delay
+//! curves with confidence bars, a run's latency percentile distributions, its
+//! per-terminal throughput and a heat map of its link utilisation.
+//!
+//! Every function returns the SVG text; the same input always gives the same bytes, so
+//! a merged sweep's plot is identical to the single process's.
+
+pub mod heatmap;
+pub mod percentiles;
+pub mod sweep;
+pub mod terminals;
+
+/// Why a picture could not be drawn (a drawing-backend failure; the inputs are
+/// validated before).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("cannot draw the plot: {0}")]
+pub struct PlotError(pub String);
+
+impl PlotError {
+    fn from<E: std::fmt::Debug>(e: E) -> PlotError {
+        PlotError(format!("{e:?}"))
+    }
+}
+
+/// Plot size in pixels (width, height) of one panel.
+pub const PANEL: (u32, u32) = (800, 420);
+
+/// The colours of series, in order (Okabe–Ito, readable by colour-blind viewers).
+pub const COLOURS: [plotters::style::RGBColor; 4] = [
+    plotters::style::RGBColor(0, 114, 178),
+    plotters::style::RGBColor(213, 94, 0),
+    plotters::style::RGBColor(0, 158, 115),
+    plotters::style::RGBColor(204, 121, 167),
+];
+
+/// The minor grid's colour: barely there.
+pub const LIGHT: plotters::style::RGBColor = plotters::style::RGBColor(242, 242, 242);
+
+/// An axis label without needless decimals: 1000, 2.5, 0.01.
+pub(crate) fn short(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A log-axis range around the positive, finite values of `v` (a decade either side
+/// rounded out), or 1..10 if there are none.
+pub(crate) fn log_range(v: impl IntoIterator<Item = f64>) -> std::ops::Range<f64> {
+    let (lo, hi) = v
+        .into_iter()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
+    if hi == 0.0 {
+        return 1.0..10.0;
+    }
+    let lo = 10f64.powf(lo.log10().floor());
+    let hi = 10f64.powf(hi.log10().ceil());
+    lo..if hi > lo { hi } else { lo * 10.0 }
+}

@@ -1,0 +1,191 @@
+//! A sweep's picture: delivered throughput against offered load (top) and mean and 99th
+//! percentile delay against offered load on a log axis (bottom), each point the mean
+//! over the seeds with its 90 % Student-t interval as an error bar, and the saturation
+//! load (first load that falls behind, see [`crate::sweep::table::saturation`]) as a
+//! dashed vertical line in both.
+
+use super::{COLOURS, LIGHT, PANEL, PlotError, log_range, short};
+use crate::stats::confidence::Interval;
+use crate::sweep::table::{Row, Saturation};
+use plotters::prelude::*;
+
+/// The sweep's SVG. `title` heads it; `delay_unit` labels the delay axis.
+pub fn sweep_svg(
+    title: &str,
+    rows: &[Row],
+    sat: &Saturation,
+    delay_unit: &str,
+) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (PANEL.0, PANEL.1 * 2)).into_drawing_area();
+        root.fill(&WHITE).map_err(PlotError::from)?;
+        let root = root
+            .titled(title, ("sans-serif", 18))
+            .map_err(PlotError::from)?;
+        let (top, bottom) = root.split_vertically(PANEL.1 - 20);
+        let max_load = rows.iter().map(|r| r.load).fold(0.0, f64::max).max(0.05) * 1.05;
+        let ok: Vec<&Row> = rows
+            .iter()
+            .filter(|r| !r.throughput.mean.is_nan())
+            .collect();
+
+        // Throughput.
+        let top_y = ok
+            .iter()
+            .map(|r| r.offered_pct.max(r.throughput.mean + bar(&r.throughput)))
+            .fold(1.0, f64::max)
+            * 1.1;
+        let mut c = ChartBuilder::on(&top)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..max_load, 0.0..top_y)
+            .map_err(PlotError::from)?;
+        c.configure_mesh()
+            .light_line_style(LIGHT)
+            .x_desc("offered load (fraction of link data capacity)")
+            .y_desc("% of link data capacity")
+            .draw()
+            .map_err(PlotError::from)?;
+        c.draw_series(LineSeries::new(
+            ok.iter().map(|r| (r.load, r.offered_pct)),
+            ShapeStyle::from(&BLACK.mix(0.4)).stroke_width(1),
+        ))
+        .map_err(PlotError::from)?
+        .label("offered")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
+        series(
+            &mut c,
+            &ok,
+            |r| &r.throughput,
+            COLOURS[0],
+            "delivered throughput",
+        )?;
+        if let Some(l) = sat.load {
+            saturation_line(&mut c, l, 0.0, top_y)?;
+        }
+        c.configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(PlotError::from)?;
+
+        // Delay.
+        let range = log_range(ok.iter().flat_map(|r| {
+            [
+                r.mean_delay.mean - bar(&r.mean_delay),
+                r.p99_delay.mean + bar(&r.p99_delay),
+                r.mean_delay.mean,
+            ]
+        }));
+        let (lo, hi) = (range.start, range.end);
+        let mut c = ChartBuilder::on(&bottom)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..max_load, range.log_scale())
+            .map_err(PlotError::from)?;
+        c.configure_mesh()
+            .light_line_style(LIGHT)
+            .y_label_formatter(&|v| short(*v))
+            .x_desc("offered load (fraction of link data capacity); bars: 90 % confidence interval of the mean over seeds")
+            .y_desc(format!("delay ({delay_unit})"))
+            .draw()
+            .map_err(PlotError::from)?;
+        series(&mut c, &ok, |r| &r.mean_delay, COLOURS[1], "mean delay")?;
+        series(&mut c, &ok, |r| &r.p99_delay, COLOURS[2], "99th percentile")?;
+        if let Some(l) = sat.load {
+            saturation_line(&mut c, l, lo, hi)?;
+        }
+        c.configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(PlotError::from)?;
+        root.present().map_err(PlotError::from)?;
+    }
+    Ok(svg)
+}
+
+/// The 90 % half-width to draw (0 for one run).
+fn bar(i: &Interval) -> f64 {
+    if i.n < 2 || i.half_width_90.is_nan() {
+        0.0
+    } else {
+        i.half_width_90
+    }
+}
+
+type Chart<'a, 'b, Y> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>;
+
+/// One measure as a line with markers and 90 % error bars.
+fn series<Y>(
+    c: &mut Chart<'_, '_, Y>,
+    rows: &[&Row],
+    of: impl Fn(&Row) -> &Interval,
+    colour: RGBColor,
+    label: &str,
+) -> Result<(), PlotError>
+where
+    Y: Ranged<ValueType = f64>,
+{
+    c.draw_series(LineSeries::new(
+        rows.iter().map(|r| (r.load, of(r).mean)),
+        colour.stroke_width(2),
+    ))
+    .map_err(PlotError::from)?
+    .label(label)
+    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+    c.draw_series(
+        rows.iter()
+            .map(|r| Circle::new((r.load, of(r).mean), 3, colour.filled())),
+    )
+    .map_err(PlotError::from)?;
+    c.draw_series(rows.iter().filter(|r| bar(of(r)) > 0.0).map(|r| {
+        let i = of(r);
+        ErrorBar::new_vertical(
+            r.load,
+            i.mean - bar(i),
+            i.mean,
+            i.mean + bar(i),
+            colour.stroke_width(1),
+            8,
+        )
+    }))
+    .map_err(PlotError::from)?;
+    Ok(())
+}
+
+/// The dashed saturation line at `load` from `lo` to `hi`.
+fn saturation_line<Y>(
+    c: &mut Chart<'_, '_, Y>,
+    load: f64,
+    lo: f64,
+    hi: f64,
+) -> Result<(), PlotError>
+where
+    Y: Ranged<ValueType = f64>,
+{
+    let steps = 40;
+    let red = RGBColor(200, 0, 0);
+    c.draw_series((0..steps).step_by(2).map(|k| {
+        // Even steps on the axis: geometric on a log axis (lo > 0), arithmetic otherwise.
+        let y = |k: i32| {
+            let f = f64::from(k) / f64::from(steps);
+            if lo > 0.0 {
+                lo * (hi / lo).powf(f)
+            } else {
+                lo + (hi - lo) * f
+            }
+        };
+        PathElement::new(vec![(load, y(k)), (load, y(k + 1))], red.stroke_width(2))
+    }))
+    .map_err(PlotError::from)?
+    .label(format!("saturation at load {load}"))
+    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], red.stroke_width(2)));
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! Progress of a batch of independent runs (`emu sweep`, `emu reproduce`, `emu stress`)
+//! on stderr: a bar with the runs done and the time left when stderr is a terminal; one
+//! summary line at the end when it is not (a log or a CI job). Never on stdout.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// A count of finished runs out of a known total.
+#[derive(Debug)]
+pub struct JobProgress {
+    /// What is counted ("sweep", "stress", …), the summary line's first word.
+    what: String,
+    /// The bar on a terminal.
+    bar: Option<ProgressBar>,
+    /// Print a summary line at the end (stderr is not a terminal, and not quiet).
+    summary: bool,
+    /// When the batch started.
+    start: Instant,
+    /// Runs done so far.
+    done: Mutex<u64>,
+}
+
+impl JobProgress {
+    /// Progress of `total` runs of `what`; `quiet` shows nothing at all.
+    pub fn new(what: &str, total: u64, quiet: bool) -> JobProgress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (!quiet && terminal).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            let template = "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs, {eta} left";
+            if let Ok(style) = ProgressStyle::with_template(template) {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(250));
+            bar
+        });
+        JobProgress {
+            what: what.to_string(),
+            bar,
+            summary: !quiet && !terminal,
+            start: Instant::now(),
+            done: Mutex::new(0),
+        }
+    }
+
+    /// One more run finished.
+    pub fn inc(&self) {
+        if let Ok(mut d) = self.done.lock() {
+            *d += 1;
+        }
+        if let Some(b) = &self.bar {
+            b.inc(1);
+        }
+    }
+
+    /// Clears the bar and prints nothing (the batch failed: its error is what to show).
+    pub fn clear(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+
+    /// Clears the bar, or prints the summary line (`sweep: 40 runs in 12.3 s`).
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+        if self.summary {
+            let done = self.done.lock().map_or(0, |d| *d);
+            eprintln!(
+                "{}: {done} runs in {:.1} s",
+                self.what,
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}

@@ -1,0 +1,516 @@
+//! Sweeps split over processes or machines: `--shard K/N` runs every N-th run of the
+//! sweep starting at the K-th, and writes them as JSON lines after a header that
+//! describes the whole sweep; [`merge`] puts any set of such files (or their
+//! concatenation) back into the sweep's points in sweep order, refusing slices of
+//! different sweeps, conflicting duplicates and missing runs.
+//!
+//! The shard file format (`emu-sweep-shard/1`), one JSON value per line:
+//!
+//! - a header: `{"format": "emu-sweep-shard/1", "topology", "traffic", "delay_unit",
+//!   "loads", "seeds", "seed", "configuration", "shard": [K, N]}`;
+//! - then one line per run of that shard: `{"index": I, "point": {"load", "seed",
+//!   "measures": {"Ok": {…}} | {"Err": DEADLOCK_TICK}}}`, `I` counting runs in sweep order
+//!   (load-major, seeds consecutive).
+//!
+//! Numbers are written in the shortest form that reads back to the same `f64`, so a
+//! merged sweep prints byte for byte what the single process prints.
+
+use super::point::Point;
+use super::spec::Job;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The format tag of a shard file's header line.
+pub const FORMAT: &str = "emu-sweep-shard/1";
+
+/// A sweep's description: what was run, not where.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The topology's name.
+    pub topology: String,
+    /// The traffic's name.
+    pub traffic: String,
+    /// The unit of the delay columns ("header times", "packet cycles", …).
+    pub delay_unit: String,
+    /// Offered loads in sweep order.
+    pub loads: Vec<f64>,
+    /// Runs per load.
+    pub seeds: u32,
+    /// First seed.
+    pub seed: u64,
+    /// The resolved topology and traffic configurations (with every `--set` applied):
+    /// two shards belong to one sweep only if these agree.
+    pub configuration: serde_json::Value,
+    /// `[K, N]` in a shard file; absent for a whole sweep.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<[u32; 2]>,
+}
+
+impl Header {
+    /// The number of runs in the whole sweep.
+    pub fn runs(&self) -> usize {
+        self.loads.len() * self.seeds as usize
+    }
+
+    /// The table's title line.
+    pub fn title(&self) -> String {
+        format!(
+            "sweep       {} · traffic {} · {} loads × {} seeds (from seed {})",
+            self.topology,
+            self.traffic,
+            self.loads.len(),
+            self.seeds,
+            self.seed
+        )
+    }
+
+    /// The load and seed of run `index` (sweep order), if the sweep has it.
+    fn job(&self, index: usize) -> Option<(f64, u64)> {
+        let per = self.seeds as usize;
+        let load = *self.loads.get(index / per.max(1))?;
+        let seed = self.seed.checked_add((index % per.max(1)) as u64)?;
+        Some((load, seed))
+    }
+}
+
+/// The K-th of N slices of a sweep (K counted from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which slice, 1..=n.
+    pub k: u32,
+    /// How many slices.
+    pub n: u32,
+}
+
+/// Why `--shard` is not `K/N` with 1 ≤ K ≤ N.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("give K/N with 1 <= K <= N (e.g. 2/8)")]
+pub struct ShardSpecError;
+
+impl std::str::FromStr for Shard {
+    type Err = ShardSpecError;
+    fn from_str(s: &str) -> Result<Shard, ShardSpecError> {
+        let (k, n) = s.split_once('/').ok_or(ShardSpecError)?;
+        let k: u32 = k.trim().parse().map_err(|_| ShardSpecError)?;
+        let n: u32 = n.trim().parse().map_err(|_| ShardSpecError)?;
+        if k == 0 || k > n {
+            return Err(ShardSpecError);
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl Shard {
+    /// The whole sweep as one shard.
+    pub const WHOLE: Shard = Shard { k: 1, n: 1 };
+
+    /// This shard's runs: every N-th run from the K-th, so that every shard gets a
+    /// share of the slow high loads.
+    pub fn select(self, jobs: &[Job]) -> Vec<Job> {
+        jobs.iter()
+            .filter(|j| j.index % self.n as usize == (self.k - 1) as usize)
+            .copied()
+            .collect()
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Line {
+    index: usize,
+    point: Point,
+}
+
+/// A shard's file: the header (with `[K, N]`) and one line per run, in sweep order.
+pub fn write(header: &Header, shard: Shard, runs: &[(usize, Point)]) -> String {
+    let mut h = header.clone();
+    h.shard = Some([shard.k, shard.n]);
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", serde_json::to_string(&h).unwrap_or_default());
+    for (index, point) in runs {
+        let line = serde_json::to_string(&Line {
+            index: *index,
+            point: point.clone(),
+        })
+        .unwrap_or_default();
+        let _ = writeln!(s, "{line}");
+    }
+    s
+}
+
+/// Why shard files do not make one sweep.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A line is not JSON of the shard format.
+    #[error("{file}:{line}: not a line of an emu sweep shard ({reason})")]
+    Syntax {
+        /// File name.
+        file: String,
+        /// Line number, from 1.
+        line: usize,
+        /// What the parser said.
+        reason: String,
+    },
+    /// A run line before any header.
+    #[error("{file}:{line}: a run before any header line")]
+    NoHeader {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+    },
+    /// A header of another format version.
+    #[error("{file}:{line}: format \"{found}\", expected \"{FORMAT}\"")]
+    Format {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The format found.
+        found: String,
+    },
+    /// A header that describes another sweep than the first one.
+    #[error("{file}:{line}: a shard of another sweep ({what} differ from {first})")]
+    OtherSweep {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// Which fields differ.
+        what: String,
+        /// Where the first header came from.
+        first: String,
+    },
+    /// A run index, load or seed that the sweep does not have.
+    #[error("{file}:{line}: run {index} (load {load}, seed {seed}) is not a run of this sweep")]
+    NotARun {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The run's index.
+        index: usize,
+        /// Its load.
+        load: f64,
+        /// Its seed.
+        seed: u64,
+    },
+    /// The same run twice with different results.
+    #[error("{file}:{line}: run {index} appears twice with different results")]
+    Conflict {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The run's index.
+        index: usize,
+    },
+    /// Runs no file has.
+    #[error(
+        "{missing} of {runs} runs are missing (first: run {first}, load {load}, seed {seed}); merge every shard's file"
+    )]
+    Missing {
+        /// How many.
+        missing: usize,
+        /// Runs in the sweep.
+        runs: usize,
+        /// The first missing run's index, load and seed.
+        first: usize,
+        /// Its load.
+        load: f64,
+        /// Its seed.
+        seed: u64,
+    },
+    /// No header at all.
+    #[error("no shard header in the input")]
+    Empty,
+}
+
+/// A merged sweep: its header (without a shard) and every run in sweep order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// The sweep.
+    pub header: Header,
+    /// Its runs in sweep order.
+    pub points: Vec<Point>,
+}
+
+/// Merges shard files given as `(name, text)`; a file may hold several shards one after
+/// the other (the output of `parallel`). Identical duplicates (a rerun shard) are
+/// accepted once.
+pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
+    let mut first: Option<(Header, String)> = None;
+    let mut points: BTreeMap<usize, Point> = BTreeMap::new();
+    for (file, text) in files {
+        let mut current: Option<Header> = None;
+        for (n, raw) in text.lines().enumerate() {
+            let line = n + 1;
+            if raw.trim().is_empty() {
+                continue;
+            }
+            let syntax = |e: serde_json::Error| MergeError::Syntax {
+                file: file.clone(),
+                line,
+                reason: e.to_string(),
+            };
+            let value: serde_json::Value = serde_json::from_str(raw).map_err(syntax)?;
+            if let Some(format) = value.get("format") {
+                let found = format.as_str().unwrap_or_default().to_string();
+                if found != FORMAT {
+                    return Err(MergeError::Format {
+                        file: file.clone(),
+                        line,
+                        found,
+                    });
+                }
+                let mut h: Header = serde_json::from_value(value).map_err(syntax)?;
+                h.shard = None;
+                match &first {
+                    None => first = Some((h.clone(), format!("{file}:{line}"))),
+                    Some((f, at)) => {
+                        if let Some(what) = difference(f, &h) {
+                            return Err(MergeError::OtherSweep {
+                                file: file.clone(),
+                                line,
+                                what,
+                                first: at.clone(),
+                            });
+                        }
+                    }
+                }
+                current = Some(h);
+                continue;
+            }
+            let Some(h) = &current else {
+                return Err(MergeError::NoHeader {
+                    file: file.clone(),
+                    line,
+                });
+            };
+            let run: Line = serde_json::from_value(value).map_err(syntax)?;
+            if h.job(run.index) != Some((run.point.load, run.point.seed)) || run.index >= h.runs() {
+                return Err(MergeError::NotARun {
+                    file: file.clone(),
+                    line,
+                    index: run.index,
+                    load: run.point.load,
+                    seed: run.point.seed,
+                });
+            }
+            match points.get(&run.index) {
+                Some(p) if *p != run.point => {
+                    return Err(MergeError::Conflict {
+                        file: file.clone(),
+                        line,
+                        index: run.index,
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    points.insert(run.index, run.point);
+                }
+            }
+        }
+    }
+    let (header, _) = first.ok_or(MergeError::Empty)?;
+    let runs = header.runs();
+    if points.len() < runs {
+        let first = (0..runs).find(|i| !points.contains_key(i)).unwrap_or(0);
+        let (load, seed) = header.job(first).unwrap_or((f64::NAN, 0));
+        return Err(MergeError::Missing {
+            missing: runs - points.len(),
+            runs,
+            first,
+            load,
+            seed,
+        });
+    }
+    Ok(Merged {
+        header,
+        points: points.into_values().collect(),
+    })
+}
+
+/// The fields in which two sweep headers differ, if any.
+fn difference(a: &Header, b: &Header) -> Option<String> {
+    let mut d = Vec::new();
+    if a.topology != b.topology {
+        d.push("topology");
+    }
+    if a.traffic != b.traffic {
+        d.push("traffic");
+    }
+    if a.loads != b.loads {
+        d.push("loads");
+    }
+    if a.seeds != b.seeds || a.seed != b.seed {
+        d.push("seeds");
+    }
+    if a.configuration != b.configuration || a.delay_unit != b.delay_unit {
+        d.push("configurations");
+    }
+    (!d.is_empty()).then(|| d.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::point::Measures;
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            format: FORMAT.into(),
+            topology: "grid8".into(),
+            traffic: "uniform".into(),
+            delay_unit: "header times".into(),
+            loads: vec![0.1, 0.2],
+            seeds: 2,
+            seed: 7,
+            configuration: serde_json::json!({"x": 1}),
+            shard: None,
+        }
+    }
+
+    fn point(load: f64, seed: u64) -> Point {
+        Point {
+            load,
+            seed,
+            measures: if seed == 8 && load == 0.2 {
+                Err(99)
+            } else {
+                Ok(Measures {
+                    offered_pct: 10.0 * load + 0.1 / 3.0,
+                    throughput_pct: 9.999_999_999_999_998,
+                    link_max_pct: 1.0 / 3.0,
+                    mean_delay_ht: 12.345_678_901_234_567,
+                    p99_delay_ht: 1e-300,
+                    max_delay_ht: 5e300,
+                    undelivered: seed,
+                })
+            },
+        }
+    }
+
+    fn all() -> Vec<(usize, Point)> {
+        vec![
+            (0, point(0.1, 7)),
+            (1, point(0.1, 8)),
+            (2, point(0.2, 7)),
+            (3, point(0.2, 8)),
+        ]
+    }
+
+    fn jobs() -> Vec<Job> {
+        all()
+            .iter()
+            .map(|(i, p)| Job {
+                index: *i,
+                load: p.load,
+                seed: p.seed,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shard_specs_parse_and_slices_cover_every_run_once() {
+        assert_eq!("2/3".parse(), Ok(Shard { k: 2, n: 3 }));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0", ""] {
+            assert_eq!(bad.parse::<Shard>(), Err(ShardSpecError), "{bad}");
+        }
+        let mut seen: Vec<usize> = (1..=3)
+            .flat_map(|k| Shard { k, n: 3 }.select(&jobs()))
+            .map(|j| j.index)
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(seen, vec![0, 1, 2, 3]);
+        assert_eq!(Shard::WHOLE.select(&jobs()).len(), 4);
+    }
+
+    #[test]
+    fn shards_merge_back_exactly_in_any_order_and_concatenated() {
+        let h = header();
+        let runs = all();
+        let a = write(
+            &h,
+            Shard { k: 1, n: 2 },
+            &[runs[0].clone(), runs[2].clone()],
+        );
+        let b = write(
+            &h,
+            Shard { k: 2, n: 2 },
+            &[runs[1].clone(), runs[3].clone()],
+        );
+        let expect: Vec<Point> = runs.iter().map(|(_, p)| p.clone()).collect();
+        for files in [
+            vec![("a".to_string(), a.clone()), ("b".to_string(), b.clone())],
+            vec![("b".to_string(), b.clone()), ("a".to_string(), a.clone())],
+            vec![("ab".to_string(), format!("{b}{a}{a}"))],
+        ] {
+            let m = merge(&files).unwrap();
+            assert_eq!(m.points, expect, "bit-exact round trip");
+            assert_eq!(m.header, h);
+        }
+    }
+
+    #[test]
+    fn merge_refuses_missing_conflicting_foreign_and_malformed_input() {
+        let h = header();
+        let runs = all();
+        let a = write(
+            &h,
+            Shard { k: 1, n: 2 },
+            &[runs[0].clone(), runs[2].clone()],
+        );
+        let err = merge(&[("a".into(), a.clone())]).unwrap_err().to_string();
+        assert!(
+            err.contains("2 of 4 runs are missing (first: run 1, load 0.1, seed 8)"),
+            "{err}"
+        );
+
+        let mut other = h.clone();
+        other.loads = vec![0.1, 0.3];
+        let b = write(&other, Shard { k: 2, n: 2 }, &[]);
+        let err = merge(&[("a".into(), a.clone()), ("b".into(), b)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("b:1: a shard of another sweep (loads differ from a:1)"),
+            "{err}"
+        );
+
+        let mut changed = runs[0].1.clone();
+        changed.seed = 8;
+        let bad = write(&h, Shard { k: 1, n: 2 }, &[(0, changed)]);
+        let err = merge(&[("x".into(), bad)]).unwrap_err().to_string();
+        assert!(
+            err.contains("x:2: run 0 (load 0.1, seed 8) is not a run"),
+            "{err}"
+        );
+
+        let mut changed = runs[0].1.clone();
+        changed.measures = Err(5);
+        let twice = format!("{a}{}", write(&h, Shard { k: 1, n: 2 }, &[(0, changed)]));
+        let err = merge(&[("t".into(), twice)]).unwrap_err().to_string();
+        assert!(
+            err.contains("t:5: run 0 appears twice with different results"),
+            "{err}"
+        );
+
+        let line = a.lines().nth(1).unwrap().to_string();
+        let err = merge(&[("n".into(), line)]).unwrap_err().to_string();
+        assert!(err.contains("n:1: a run before any header"), "{err}");
+        let err = merge(&[("j".into(), "{oops".into())])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("j:1: not a line of an emu sweep shard"),
+            "{err}"
+        );
+        let v2 = a.replace(FORMAT, "emu-sweep-shard/2");
+        let err = merge(&[("v".into(), v2)]).unwrap_err().to_string();
+        assert!(err.contains("format \"emu-sweep-shard/2\""), "{err}");
+        assert!(matches!(merge(&[]), Err(MergeError::Empty)));
+    }
+}

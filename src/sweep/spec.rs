@@ -1,0 +1,117 @@
+//! What a sweep is, independent of where its runs execute: the network and traffic
+//! (their resolved configurations), the offered loads and the seeds. A sweep split into
+//! shards carries this header in every shard's file, so that `emu merge` can check that
+//! the slices belong to one sweep and print exactly what the single-process sweep prints.
+
+use super::point::{Point, PointError, run_point};
+use super::shard::{FORMAT, Header};
+use crate::config::topology::NetworkConfig;
+use crate::config::{TopologyConfig, TrafficConfig};
+use serde::Serialize;
+
+/// One sweep: every (load, seed) pair of its loads and seeds is one run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepSpec {
+    /// The topology's name (file stem), as reports print it.
+    pub topology: String,
+    /// The traffic's name (file stem).
+    pub traffic: String,
+    /// The topology configuration with every `--set` applied.
+    pub topology_config: TopologyConfig,
+    /// The traffic configuration with every `--set` applied (its injection is replaced
+    /// at each load, see [`run_point`]).
+    pub traffic_config: TrafficConfig,
+    /// Offered loads, fractions of link data capacity, in sweep order.
+    pub loads: Vec<f64>,
+    /// Runs (replications) per load.
+    pub seeds: u32,
+    /// The first seed; a load's runs use seeds `seed, seed + 1, …`.
+    pub seed: u64,
+}
+
+/// One run of a sweep: its index in sweep order (load-major, seeds consecutive), load
+/// and seed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Job {
+    /// Position in sweep order.
+    pub index: usize,
+    /// Offered load.
+    pub load: f64,
+    /// Seed.
+    pub seed: u64,
+}
+
+/// Why a sweep's seeds do not fit.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("seeds {seed} + {count} overflow a 64-bit seed")]
+pub struct SeedOverflow {
+    /// The first seed.
+    pub seed: u64,
+    /// Seeds per load.
+    pub count: u32,
+}
+
+impl SweepSpec {
+    /// Checks that the last seed fits in 64 bits.
+    pub fn check_seeds(&self) -> Result<(), SeedOverflow> {
+        self.seed
+            .checked_add(u64::from(self.seeds.saturating_sub(1)))
+            .map(|_| ())
+            .ok_or(SeedOverflow {
+                seed: self.seed,
+                count: self.seeds,
+            })
+    }
+
+    /// Every run in sweep order. Call [`SweepSpec::check_seeds`] first: seeds wrap
+    /// otherwise.
+    pub fn jobs(&self) -> Vec<Job> {
+        let per = self.seeds as usize;
+        self.loads
+            .iter()
+            .enumerate()
+            .flat_map(|(l, &load)| {
+                (0..self.seeds).map(move |k| Job {
+                    index: l * per + k as usize,
+                    load,
+                    seed: self.seed.wrapping_add(u64::from(k)),
+                })
+            })
+            .collect()
+    }
+
+    /// Runs one job.
+    pub fn run(&self, job: &Job) -> Result<Point, PointError> {
+        run_point(
+            &self.topology,
+            &self.topology_config,
+            &self.traffic_config,
+            job.load,
+            job.seed,
+        )
+    }
+
+    /// The sweep's description as every shard file and the merged output carry it
+    /// (without a shard).
+    pub fn header(&self) -> Header {
+        let unit = match self.topology_config.network {
+            NetworkConfig::SciRing(_) => "cycles (2 ns)",
+            NetworkConfig::Fabric(_) => "packet cycles",
+            _ => "header times",
+        };
+        Header {
+            format: FORMAT.to_string(),
+            topology: self.topology.clone(),
+            traffic: self.traffic.clone(),
+            delay_unit: unit.to_string(),
+            loads: self.loads.clone(),
+            seeds: self.seeds,
+            seed: self.seed,
+            configuration: serde_json::json!({
+                "topology": self.topology_config,
+                "traffic": self.traffic_config,
+            }),
+            shard: None,
+        }
+    }
+}
