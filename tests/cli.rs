@@ -397,7 +397,7 @@ fn json_report_has_the_expected_content() {
     r.assert_code(0);
     let j = read_json(&dir.path().join("r.json"));
     let ctx = || format!("{j:#}\n{}", r.describe());
-    assert_eq!(j["schema"], 1, "schema\n{}", ctx());
+    assert_eq!(j["schema"], 2, "schema\n{}", ctx());
     assert_eq!(j["seed"], 7, "seed\n{}", ctx());
     assert_eq!(j["topology"]["name"], "hypercube6", "name\n{}", ctx());
     assert_eq!(j["topology"]["terminals"], 64, "terminals\n{}", ctx());
@@ -1385,4 +1385,52 @@ fn hgrm_files_are_written_for_each_latency_metric() {
         assert_eq!(last.1, 1.0, "{name}: last row is not the 100th percentile");
         assert!(text.contains("Total count"), "{name}");
     }
+}
+
+#[test]
+fn plot_draws_each_latency_distribution_the_terminals_and_the_links() {
+    let dir = TempDir::new("plot");
+    let svgs = |sub: &str, topology: &str, traffic: &str| {
+        let out = dir.path().join(sub);
+        let out_arg = out.to_string_lossy().into_owned();
+        let r = emu(&short(&[
+            "--topology",
+            topology,
+            "--traffic",
+            traffic,
+            "--plot",
+            &out_arg,
+        ]));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let mut names: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        for n in &names {
+            let text = std::fs::read_to_string(out.join(n)).unwrap();
+            assert!(
+                text.starts_with("<svg") && text.trim_end().ends_with("</svg>"),
+                "{n}"
+            );
+        }
+        (out, names)
+    };
+    let (out, names) = svgs("h", "hypercube6", "uniform");
+    assert_eq!(
+        names,
+        [
+            "latency-message.svg",
+            "latency-network.svg",
+            "latency-source_queue.svg",
+            "links.svg",
+            "terminals.svg"
+        ]
+    );
+    let lat = std::fs::read_to_string(out.join("latency-message.svg")).unwrap();
+    assert!(lat.contains("message latency · hypercube6 · uniform") && lat.contains("99%"));
+    // An SCI ring has no switches: no heat map.
+    let (_, names) = svgs("s", "sci-ring4", "sci-uniform");
+    assert!(!names.contains(&"links.svg".to_string()), "{names:?}");
+    assert!(names.contains(&"terminals.svg".to_string()));
 }

@@ -48,8 +48,8 @@ fn sample<P: LinkProtocol>(case: &Case<P>) -> Result<(Sample, &'static str), Fai
     Ok((
         Sample {
             throughput_pct: report.throughput.delivered_pct.mean,
-            mean_latency: lat.header_times.mean,
-            p99_latency: lat.header_times.p99,
+            mean_latency: lat.delay_units.mean,
+            p99_latency: lat.delay_units.p99,
         },
         report.run.delay_unit_name,
     ))

@@ -66,6 +66,12 @@ pub struct RunArgs {
     /// µs) to DIR: message.hgrm, network.hgrm, source_queue.hgrm (created if missing).
     #[arg(long, value_name = "DIR")]
     pub hgrm: Option<std::path::PathBuf>,
+    /// Draw the run as SVG in DIR (created if missing): latency-message.svg,
+    /// latency-network.svg, latency-source_queue.svg (percentile distributions),
+    /// terminals.svg (throughput per terminal) and, for networks of switches,
+    /// links.svg (link utilisation heat map).
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<std::path::PathBuf>,
     /// Check the credit invariant of every link at every barrier (slower).
     #[arg(long)]
     pub check: bool,
@@ -182,7 +188,52 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
     {
         return fail(1, e);
     }
+    if let Some(dir) = &a.plot
+        && let Err(e) = write_plots(dir, &report, &outcome)
+    {
+        return fail(1, e);
+    }
     0
+}
+
+/// Draws the run's pictures in `dir` (see `--plot`).
+fn write_plots(
+    dir: &std::path::Path,
+    report: &emu::stats::Report,
+    outcome: &engine::RunOutcome,
+) -> Result<(), String> {
+    use emu::plot::{heatmap, percentiles, terminals};
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let name = format!("{} · {}", report.topology.name, report.traffic.name);
+    let total = emu::terminal::TerminalStats::total(&outcome.terminals);
+    let unit = report.run.delay_unit_ticks as f64;
+    let mut files = Vec::new();
+    for (file, what, metric) in [
+        ("message", "message latency", &total.message_latency),
+        ("network", "network latency", &total.network_latency),
+        ("source_queue", "source queueing", &total.source_queueing),
+    ] {
+        let title = format!("{what} · {name}");
+        let svg = percentiles::percentile_svg(&title, metric, unit, report.run.delay_unit_name)
+            .map_err(|e| e.to_string())?;
+        files.push((format!("latency-{file}.svg"), svg));
+    }
+    let title = format!("throughput per terminal · {name}");
+    files.push((
+        "terminals.svg".into(),
+        terminals::terminals_svg(&title, &report.terminals).map_err(|e| e.to_string())?,
+    ));
+    if let Some(links) = &report.links {
+        let title = format!("link utilisation · {name}");
+        if let Some(svg) = heatmap::heatmap_svg(&title, links).map_err(|e| e.to_string())? {
+            files.push(("links.svg".into(), svg));
+        }
+    }
+    for (file, svg) in files {
+        let path = dir.join(file);
+        std::fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Writes the run's three latency distributions as `.hgrm` files in `dir`.

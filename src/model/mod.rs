@@ -156,6 +156,11 @@ pub trait Node<P: LinkProtocol>: Send {
     }
 }
 
+/// The [`PartStats`] series of bit periods each port's transmitter spent sending
+/// tokens, indexed by port: the report's link utilisation reads it from any part that
+/// has it.
+pub const WIRE_BITS: &str = "wire_bits";
+
 /// Named series of counts a part reports about itself, for its family's section of the
 /// report (e.g. a fabric switch's credits queued per input). The engines only collect
 /// them, in node order; the family's report code knows what each name means.

@@ -218,6 +218,7 @@ pub fn build(
         ));
     }
     let destinations = traffic_plan::destinations(tr, family, terminals)?;
+    let flows = traffic_plan::permutation_flows(&destinations, &senders);
 
     let link = ds.link;
     let mut parts = Parts {
@@ -275,6 +276,7 @@ pub fn build(
     parts
         .plan
         .finish(name, time, switches, units, run)
+        .map(|n| n.with_flows(flows))
         .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
 }
 

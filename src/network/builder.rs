@@ -138,6 +138,7 @@ impl<P: LinkProtocol> Builder<P> {
             switches,
             units,
             run,
+            flows: Vec::new(),
         })
     }
 }

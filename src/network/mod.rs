@@ -125,9 +125,23 @@ pub struct Network<P: LinkProtocol = DsLink> {
     switches: usize,
     units: Units,
     run: RunPlan,
+    flows: Vec<(u32, u32)>,
 }
 
 impl<P: LinkProtocol> Network<P> {
+    /// The plan with its traffic's fixed flows: for permutation traffic (every sending
+    /// terminal always sends to one destination, and no two to the same), the
+    /// (source, destination) terminal labels; empty otherwise.
+    pub fn with_flows(mut self, flows: Vec<(u32, u32)>) -> Self {
+        self.flows = flows;
+        self
+    }
+
+    /// The traffic's fixed flows (see [`Network::with_flows`]).
+    pub fn flows(&self) -> &[(u32, u32)] {
+        &self.flows
+    }
+
     /// Short name (the topology file stem).
     pub fn name(&self) -> &str {
         &self.name

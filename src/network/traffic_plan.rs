@@ -159,6 +159,30 @@ pub(super) fn destinations(
         .map_err(|m| traffic_err(key, m))
 }
 
+/// The (source, destination) pairs of permutation traffic: every sending terminal has
+/// a fixed destination (itself included: its messages go out and back) and no two
+/// share one. Empty for any other
+/// traffic (random destinations, or several sources per destination, whose flows a
+/// destination's statistics cannot tell apart).
+pub(super) fn permutation_flows(destinations: &[Destination], senders: &[bool]) -> Vec<(u32, u32)> {
+    let mut flows = Vec::new();
+    let mut taken = vec![false; destinations.len()];
+    for (src, (d, &sends)) in destinations.iter().zip(senders).enumerate() {
+        if !sends {
+            continue;
+        }
+        let Destination::Fixed(dst) = *d else {
+            return Vec::new();
+        };
+        match taken.get_mut(dst as usize) {
+            Some(t) if !*t => *t = true,
+            _ => return Vec::new(),
+        }
+        flows.push((src as u32, dst));
+    }
+    flows
+}
+
 fn pattern_key(p: &PatternConfig) -> &'static str {
     match p {
         PatternConfig::Shuffle { .. } => "pattern.rotate",

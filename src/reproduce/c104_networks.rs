@@ -67,7 +67,7 @@ fn run_case(
 pub fn measure(p: &Published, sets: &[String]) -> Result<Measured, ReproduceError> {
     let r = run_case(p.topology, p.traffic, sets)?;
     let t = &r.throughput;
-    let d = &r.latency.message_latency.header_times;
+    let d = &r.latency.message_latency.delay_units;
     Ok(Measured {
         throughput: t.delivered_pct.mean / t.format_max_pct * 100.0,
         mean_delay: d.mean,

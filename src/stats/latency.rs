@@ -72,8 +72,9 @@ pub struct LatencySummary {
     pub ticks: TickStats,
     /// In microseconds.
     pub us: ScaledStats,
-    /// In C104 header times (0 when the header time is 0).
-    pub header_times: ScaledStats,
+    /// In the family's delay unit (`run.delay_unit_name`: C104 header times, SCI cycles,
+    /// fabric packet cycles; 0 when the unit is 0 ticks).
+    pub delay_units: ScaledStats,
     /// Value at each of [`LIST_QUANTILES`].
     pub percentiles: Vec<PercentilePoint>,
 }
@@ -101,7 +102,7 @@ impl LatencySummary {
             max,
         };
         let us = ticks.scaled(|t| t * tick_ns / 1000.0);
-        let header_times = ticks.scaled(|t| {
+        let delay_units = ticks.scaled(|t| {
             if header_time == 0 {
                 0.0
             } else {
@@ -128,7 +129,7 @@ impl LatencySummary {
             count,
             ticks,
             us,
-            header_times,
+            delay_units,
             percentiles,
         }
     }
@@ -167,8 +168,8 @@ mod tests {
         assert_eq!(s.ticks.p99, 400);
         assert_eq!(s.us.mean, 2.5);
         assert_eq!(s.us.max, 4.0);
-        assert_eq!(s.header_times.mean, 5.0);
-        assert_eq!(s.header_times.max, 8.0);
+        assert_eq!(s.delay_units.mean, 5.0);
+        assert_eq!(s.delay_units.max, 8.0);
         assert_eq!(s.percentiles.len(), LIST_QUANTILES.len());
         assert_eq!(s.percentiles[0].ticks, 100);
         assert_eq!(s.percentiles[0].count_at_or_below, 1);
@@ -192,7 +193,7 @@ mod tests {
         assert_eq!(s.count, 0);
         assert_eq!(s.ticks.mean, 0.0);
         assert_eq!((s.ticks.min, s.ticks.max, s.ticks.p99), (0, 0, 0));
-        assert_eq!(s.header_times.mean, 0.0);
+        assert_eq!(s.delay_units.mean, 0.0);
         assert!(
             s.percentiles
                 .iter()

@@ -3,13 +3,16 @@
 
 pub mod confidence;
 pub mod fabric;
+pub mod flows;
 pub mod format;
 pub mod hgrm;
 pub mod job_progress;
 pub mod latency;
+pub mod links;
 pub mod per_node;
 pub mod progress;
 pub mod report;
+pub mod shares;
 pub mod text;
 
 pub use crate::terminal::Metric;

@@ -235,25 +235,17 @@ pub fn fairness(rows: &[NodeRow]) -> Fairness {
         .iter()
         .filter(|r| r.offered_bytes_per_ns > 0.0 || r.delivered_bytes_per_ns > 0.0 || r.backlog > 0)
         .collect();
-    let xs: Vec<f64> = senders.iter().map(|r| r.delivered_bytes_per_ns).collect();
-    let sum: f64 = xs.iter().sum();
-    let squares: f64 = xs.iter().map(|x| x * x).sum();
-    let jain = (squares > 0.0).then(|| sum * sum / (xs.len() as f64 * squares));
-    // The first node of the least (most) throughput, so that ties are deterministic.
-    let min = senders.iter().fold(None::<&NodeRow>, |best, r| match best {
-        Some(b) if b.delivered_bytes_per_ns <= r.delivered_bytes_per_ns => Some(b),
-        _ => Some(r),
-    });
-    let max = senders.iter().fold(None::<&NodeRow>, |best, r| match best {
-        Some(b) if b.delivered_bytes_per_ns >= r.delivered_bytes_per_ns => Some(b),
-        _ => Some(r),
-    });
+    let values: Vec<(usize, f64)> = senders
+        .iter()
+        .map(|r| (r.node, r.delivered_bytes_per_ns))
+        .collect();
+    let s = super::shares::spread(&values);
     Fairness {
-        jain,
-        min_node: min.map(|r| r.node),
-        min_bytes_per_ns: min.map_or(0.0, |r| r.delivered_bytes_per_ns),
-        max_node: max.map(|r| r.node),
-        max_bytes_per_ns: max.map_or(0.0, |r| r.delivered_bytes_per_ns),
+        jain: s.jain,
+        min_node: s.min_terminal,
+        min_bytes_per_ns: s.min,
+        max_node: s.max_terminal,
+        max_bytes_per_ns: s.max,
     }
 }
 

@@ -21,10 +21,10 @@ use crate::terminal::TerminalStats;
 use crate::time::Tick;
 
 /// Version of the JSON schema; bump it when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Everything the report needs, gathered by the caller.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ReportInput<'a> {
     /// Topology name (file stem), e.g. "hypercube6".
     pub topology_name: &'a str,
@@ -60,6 +60,10 @@ pub struct ReportInput<'a> {
     pub batch: bool,
     /// What the engine returned; `terminals` in terminal order.
     pub outcome: &'a RunOutcome,
+    /// The plan's links with their ends named, for link utilisation.
+    pub links: Vec<super::links::NamedLink>,
+    /// Permutation traffic's (source, destination) flows; empty for other traffic.
+    pub flows: Vec<(u32, u32)>,
 }
 
 impl<'a> ReportInput<'a> {
@@ -97,6 +101,15 @@ impl<'a> ReportInput<'a> {
             },
             batch: net.run().batch,
             outcome,
+            links: net
+                .links()
+                .iter()
+                .map(|l| super::links::NamedLink {
+                    a: (l.a, net.nodes()[l.a.node].name.clone()),
+                    b: (l.b, net.nodes()[l.b.node].name.clone()),
+                })
+                .collect(),
+            flows: net.flows().to_vec(),
         }
     }
 }
@@ -126,6 +139,17 @@ pub struct Report {
     pub token_hops: u64,
     /// Latency distributions of measured messages, all terminals merged.
     pub latency: Latencies,
+    /// Throughput of each terminal.
+    pub terminals: super::shares::TerminalShares,
+    /// How evenly delivered throughput is spread over the terminals that took part.
+    pub fairness: super::shares::Spread,
+    /// Utilisation of each link direction, for families whose parts count wire time
+    /// (DS-Link networks); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<super::links::LinkUse>>,
+    /// Per-flow throughput and latency for permutation traffic; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flows: Option<Vec<super::flows::FlowSummary>>,
     /// Per node, seen from each node as a source, with fairness and starved nodes: for
     /// networks whose nodes learn their messages' fate (SCI rings); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,11 +191,12 @@ pub struct RunSection {
     pub end_us: f64,
     /// Nanoseconds per tick.
     pub tick_ns: f64,
-    /// The delay unit in ticks (C104 networks: the header time). The JSON name is
-    /// the C104's; schema 1 has no other.
-    pub header_time_ticks: Tick,
-    /// The delay unit's name in the text report (not in the JSON).
-    #[serde(skip)]
+    /// The family's delay unit in ticks (C104 networks: the header time, INMOS ch. 7
+    /// §7.6; SCI rings: the 2 ns cycle; fabrics: the packet cycle).
+    pub delay_unit_ticks: Tick,
+    /// The delay unit's name ("header times", "cycles", "packet cycles"): the unit of
+    /// every `delay_units` value.
+    #[serde(rename = "delay_unit")]
     pub delay_unit_name: &'static str,
     /// Ticks per payload byte on a link.
     pub byte_ticks: Tick,
@@ -293,17 +318,26 @@ impl Report {
             None => (input.window.0, input.window.1.max(input.window.0)),
         };
         let span = to_tick - from_tick;
-        let pct = |bytes: fn(&TerminalStats) -> u64| {
-            pct_stats(outcome.terminals.iter().map(|t| {
-                capacity_pct(bytes(t), input.byte_ticks, span) / f64::from(input.link_bytes.max(1))
-            }))
+        let each = |bytes: fn(&TerminalStats) -> u64| -> Vec<f64> {
+            outcome
+                .terminals
+                .iter()
+                .map(|t| {
+                    capacity_pct(bytes(t), input.byte_ticks, span)
+                        / f64::from(input.link_bytes.max(1))
+                })
+                .collect()
+        };
+        let terminals = super::shares::TerminalShares {
+            delivered_pct: each(|t| t.counters.bytes_delivered_in_window),
+            offered_pct: each(|t| t.counters.bytes_offered_in_window),
         };
         let throughput = Throughput {
             from_tick,
             to_tick,
             ticks: span,
-            delivered_pct: pct(|t| t.counters.bytes_delivered_in_window),
-            offered_pct: pct(|t| t.counters.bytes_offered_in_window),
+            delivered_pct: pct_stats(terminals.delivered_pct.iter().copied()),
+            offered_pct: pct_stats(terminals.offered_pct.iter().copied()),
             message_bytes: input.message_bytes,
             packets_per_message: packets_per_message(input.message_bytes, input.max_data_bytes),
             format_max_pct: format_max_pct(
@@ -331,7 +365,7 @@ impl Report {
                 end_tick: outcome.end_tick,
                 end_us: us(outcome.end_tick),
                 tick_ns: input.tick_ns,
-                header_time_ticks: input.delay_unit.ticks,
+                delay_unit_ticks: input.delay_unit.ticks,
                 delay_unit_name: input.delay_unit.name,
                 byte_ticks: input.byte_ticks,
                 link_bytes: input.link_bytes,
@@ -349,6 +383,10 @@ impl Report {
                 network_latency: summary(&total.network_latency),
                 source_queueing: summary(&total.source_queueing),
             },
+            fairness: super::shares::fairness(&terminals),
+            terminals,
+            links: super::links::utilisation(input),
+            flows: super::flows::flows(input, span),
             nodes: super::per_node::PerNode::new(input, span),
             fabric: super::fabric::FabricSection::new(input, span),
         }
@@ -503,6 +541,8 @@ pub(crate) mod tests {
             window: (0, 10_000),
             batch,
             outcome,
+            links: Vec::new(),
+            flows: vec![(0, 1), (1, 0)],
         }
     }
 
@@ -551,7 +591,7 @@ pub(crate) mod tests {
         assert_eq!(m.count, 4);
         assert_eq!(m.ticks.mean, 500.0);
         assert_eq!((m.ticks.min, m.ticks.max), (100, 1400));
-        assert_eq!(m.header_times.max, 28.0);
+        assert_eq!(m.delay_units.max, 28.0);
         assert_eq!(m.us.mean, 5.0);
         assert_eq!(r.latency.network_latency.ticks.max, 700);
         assert_eq!(r.latency.source_queueing.count, 4);
@@ -585,7 +625,7 @@ pub(crate) mod tests {
         assert_eq!(a.as_bytes(), b.as_bytes());
         assert!(a.ends_with("}\n"));
         let v: serde_json::Value = serde_json::from_str(&a).unwrap();
-        assert_eq!(v["schema"], 1);
+        assert_eq!(v["schema"], 2);
         assert_eq!(v["emu_version"], env!("CARGO_PKG_VERSION"));
         assert_eq!(v["seed"], 7);
         assert_eq!(v["topology"]["name"], "hypercube1");
@@ -610,10 +650,16 @@ pub(crate) mod tests {
         assert!(v["throughput"]["format_max_pct"].is_f64());
         assert!(v["completion"].is_null());
         assert_eq!(v["token_hops"], 4242);
+        // Schema 2: per terminal, fairness, per flow (links need a plan's parts).
+        assert_eq!(v["terminals"]["delivered_pct"].as_array().unwrap().len(), 2);
+        assert!(v["fairness"]["jain"].is_f64() && v["fairness"]["cov"].is_f64());
+        assert_eq!(v["flows"].as_array().unwrap().len(), 2);
+        assert_eq!(v["flows"][0]["destination"], 1);
+        assert!(v.get("links").is_none());
         for metric in ["message_latency", "network_latency", "source_queueing"] {
             let m = &v["latency"][metric];
             assert_eq!(m["count"], 4);
-            for unit in ["ticks", "us", "header_times"] {
+            for unit in ["ticks", "us", "delay_units"] {
                 for key in ["mean", "p50", "p90", "p99", "p99_9", "max"] {
                     assert!(m[unit][key].is_number(), "{metric}.{unit}.{key}");
                 }
@@ -639,7 +685,13 @@ pub(crate) mod tests {
         inp.window = (0, 0);
         let r = Report::new(&inp);
         let json = r.to_json();
-        assert!(!json.contains("NaN") && !json.contains("null,\n") && !json.contains("inf"));
+        assert!(!json.contains("NaN") && !json.contains("inf"));
+        // The only nulls are the documented "nobody took part" ones of fairness.
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let mut without = v.clone();
+        without.as_object_mut().unwrap().remove("fairness");
+        assert!(!without.to_string().contains("null,"), "{json}");
+        assert!(v["fairness"]["jain"].is_null() && v["fairness"]["min_terminal"].is_null());
         assert_eq!(r.latency.message_latency.ticks.mean, 0.0);
         assert_eq!(r.throughput.delivered_pct, PctStats::default());
         let none = RunOutcome {

@@ -118,6 +118,7 @@ impl Report {
             }
         } else {
             self.write_capacity_line(out);
+            self.write_fairness_line(out);
         }
         if let Some(c) = &self.completion {
             line(
@@ -148,6 +149,27 @@ impl Report {
                 fixed(t.delivered_pct.max, 1),
                 fixed(t.offered_pct.mean, 1),
                 fixed(t.format_max_pct, 1)
+            ),
+        );
+    }
+
+    /// Jain's index, the COV and the extremes of delivered throughput over terminals.
+    fn write_fairness_line(&self, out: &mut String) {
+        let f = &self.fairness;
+        let (Some(jain), Some(cov), Some(lo), Some(hi)) =
+            (f.jain, f.cov, f.min_terminal, f.max_terminal)
+        else {
+            return;
+        };
+        line(
+            out,
+            "fairness",
+            &format!(
+                "Jain {} · COV {} · least terminal {lo} ({} %), most terminal {hi} ({} %)",
+                fixed(jain, 3),
+                fixed(cov, 3),
+                fixed(f.min, 1),
+                fixed(f.max, 1)
             ),
         );
     }
@@ -217,7 +239,7 @@ impl Report {
             (
                 "",
                 self.run.delay_unit_name,
-                scaled(&s.header_times, 2),
+                scaled(&s.delay_units, 2),
                 String::new(),
             ),
         ];

@@ -111,7 +111,7 @@ fn measure<P: LinkProtocol>(
         &outcome,
     ));
     let t = &r.throughput;
-    let d = &r.latency.message_latency.header_times;
+    let d = &r.latency.message_latency.delay_units;
     // A family without a packet format of headers and terminators (an SCI ring) has
     // no format maximum: its "of max" is the throughput itself.
     let link_max_pct = if t.format_max_pct > 0.0 {

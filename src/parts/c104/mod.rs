@@ -30,7 +30,7 @@
 
 pub mod config;
 
-use crate::model::{ModelError, Node, PortId, Stamp, Wait, WaitReason};
+use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
 use crate::parts::Part;
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
 use crate::routing::{LabelRouting, RouteAction, Routing};
@@ -464,6 +464,15 @@ impl Node<DsLink> for C104 {
 
     fn port_counters(&self, port: PortId) -> PortCounters {
         self.ports[port].ep.counters()
+    }
+
+    fn part_stats(&self) -> Option<PartStats> {
+        Some(PartStats {
+            series: vec![(
+                WIRE_BITS,
+                self.ports.iter().map(|p| p.ep.wire_bits()).collect(),
+            )],
+        })
     }
 
     fn waits(&self) -> Vec<Wait> {

@@ -65,6 +65,9 @@ pub struct Endpoint {
     /// Credit granted to the peer (FCTs decided × batch) not yet used by arrivals.
     granted: u64,
     counters: PortCounters,
+    /// Bit periods this end's transmitter has spent sending tokens (FCTs included),
+    /// for the report's link utilisation.
+    wire_bits: u64,
 }
 
 impl Endpoint {
@@ -82,6 +85,7 @@ impl Endpoint {
                 batch: u64::from(params.batch),
                 ..PortCounters::default()
             },
+            wire_bits: 0,
         };
         ep.regrant();
         let extra = params.extra_initial_credit.div_ceil(params.batch.max(1));
@@ -198,6 +202,7 @@ impl Endpoint {
         self.fct_owed -= 1;
         self.counters.fct_sent += 1;
         let t = Token::fct();
+        self.wire_bits += t.bits();
         self.busy_until = now + t.bits();
         (t, self.busy_until)
     }
@@ -209,8 +214,16 @@ impl Endpoint {
         debug_assert!(self.credit > 0 && self.start_tick(now) == now && self.fct_owed == 0);
         self.credit -= 1;
         self.counters.flow_sent += 1;
+        self.wire_bits += token.bits();
         self.busy_until = now + token.bits();
         self.busy_until
+    }
+
+    /// Bit periods the transmitter has been sending tokens since reset: 10 per data
+    /// token, 4 per control token (INMOS ch. 6 §6.1.1); null tokens between them are
+    /// not counted (the model does not send them).
+    pub fn wire_bits(&self) -> u64 {
+        self.wire_bits
     }
 
     /// Cumulative counters for the global credit check.

@@ -4,7 +4,7 @@
 pub mod config;
 pub mod vcp;
 
-use crate::model::{Activity, ModelError, Node, PortId, Wait};
+use crate::model::{Activity, ModelError, Node, PartStats, PortId, WIRE_BITS, Wait};
 use crate::parts::Part;
 use crate::parts::dslink::{DsLink, Outbox, PortCounters, Token};
 use crate::routing::Routing;
@@ -75,6 +75,12 @@ impl Node<DsLink> for Processor {
 
     fn terminal_stats(&self) -> Option<&TerminalStats> {
         Some(self.term.stats())
+    }
+
+    fn part_stats(&self) -> Option<PartStats> {
+        Some(PartStats {
+            series: vec![(WIRE_BITS, vec![self.vcp.endpoint().wire_bits()])],
+        })
     }
 }
 

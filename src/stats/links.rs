@@ -1,0 +1,63 @@
+//! Link utilisation: for every direction of every link whose transmitting part counts
+//! its wire time ([`crate::model::WIRE_BITS`]: DS-Link parts, the C104 and the T9000
+//! VCP), the share of the run its transmitter spent sending tokens.
+
+use super::report::ReportInput;
+use crate::ids::End;
+use crate::model::WIRE_BITS;
+use serde::Serialize;
+
+/// A link of the plan, its two ends named.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedLink {
+    /// One end and its node's name.
+    pub a: (End, String),
+    /// The other end and its node's name.
+    pub b: (End, String),
+}
+
+/// One direction of one link.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LinkUse {
+    /// The transmitting node's name.
+    pub from: String,
+    /// Its port.
+    pub from_port: usize,
+    /// The receiving node's name.
+    pub to: String,
+    /// Its port.
+    pub to_port: usize,
+    /// Bit periods spent sending tokens (10 per data token, 4 per control token:
+    /// INMOS ch. 6 §6.1.1) over the whole run, warm-up and drain included, as a % of
+    /// the run's length.
+    pub busy_pct: f64,
+}
+
+/// Utilisation of every link direction whose transmitter reports wire time, in link
+/// order (a→b, then b→a); `None` if no part does (SCI rings, fabrics).
+pub fn utilisation(input: &ReportInput) -> Option<Vec<LinkUse>> {
+    let outcome = input.outcome;
+    let bits = |e: End| -> Option<u64> {
+        outcome
+            .parts
+            .iter()
+            .find(|(id, _)| *id == e.node)
+            .and_then(|(_, s)| s.get(WIRE_BITS).get(e.port).copied())
+    };
+    let ticks = outcome.end_tick.max(1) as f64;
+    let mut out = Vec::new();
+    for l in &input.links {
+        for (from, to) in [(&l.a, &l.b), (&l.b, &l.a)] {
+            if let Some(b) = bits(from.0) {
+                out.push(LinkUse {
+                    from: from.1.clone(),
+                    from_port: from.0.port,
+                    to: to.1.clone(),
+                    to_port: to.0.port,
+                    busy_pct: b as f64 / ticks * 100.0,
+                });
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
