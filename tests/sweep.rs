@@ -303,3 +303,131 @@ fn bad_shard_and_merge_input_is_one_line_and_exit_2() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// GNU parallel, or `None` (and a note) where it is not installed. `.ci/run` installs it
+/// and sets EMU_REQUIRE_PARALLEL=1, so that CI runs this path for real.
+fn gnu_parallel() -> Option<&'static str> {
+    let found = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found && std::env::var_os("EMU_REQUIRE_PARALLEL").is_some() {
+        panic!("EMU_REQUIRE_PARALLEL is set and GNU parallel is not installed");
+    }
+    if !found {
+        eprintln!("GNU parallel is not installed: the parallel path is not tested here");
+    }
+    found.then_some("parallel")
+}
+
+#[test]
+fn a_sweep_split_over_gnu_parallel_merges_to_the_single_process_result() {
+    let Some(parallel) = gnu_parallel() else {
+        return;
+    };
+    let dir = scratch("parallel");
+    let mut args: Vec<String> = SMALL.iter().map(|s| s.to_string()).collect();
+    args.extend(SHORT.iter().map(|s| s.to_string()));
+    args.extend(["--seeds".into(), "2".into()]);
+    let whole = Command::new(EMU).args(&args).output().unwrap();
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    // Shards: one job per slice, as in the README.
+    let line = args.join(" ");
+    let script = format!(
+        "{parallel} --will-cite {EMU} {line} --shard {{}}/3 --out part{{}}.jsonl ::: 1 2 3 \
+         && {EMU} merge part1.jsonl part2.jsonl part3.jsonl"
+    );
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{script}: {}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&whole), "shards over parallel");
+    // A plan: one command per run, all outputs into one file.
+    let script = format!(
+        "{EMU} {line} --plan jobs.txt && {parallel} --will-cite < jobs.txt > runs.jsonl \
+         && {EMU} merge runs.jsonl"
+    );
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{script}: {}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&whole), "a plan over parallel");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A stand-in for Slurm's `sbatch` that runs a job at once: each array task in turn
+/// with SLURM_ARRAY_TASK_ID set, then prints a job id.
+const FAKE_SBATCH: &str = r#"#!/bin/sh
+array=""; wrap=""
+for a in "$@"; do
+  case $a in
+    --array=*) array=${a#--array=} ;;
+    --wrap=*) wrap=${a#--wrap=} ;;
+  esac
+done
+if [ -n "$array" ]; then
+  i=${array%-*}; n=${array#*-}
+  while [ "$i" -le "$n" ]; do SLURM_ARRAY_TASK_ID=$i sh -c "$wrap" || exit 1; i=$((i + 1)); done
+else
+  sh -c "$wrap" || exit 1
+fi
+echo 4242
+"#;
+
+#[test]
+fn the_slurm_example_gives_the_single_process_result() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("slurm");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let sbatch = bin.join("sbatch");
+    std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
+    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/slurm-sweep.sh");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new("bash")
+        .arg(&script)
+        .current_dir(&dir)
+        .env("PATH", path)
+        .env("EMU", EMU)
+        .env("TOPOLOGY", "hypercube6")
+        .env("LOAD", "0.2:0.6:0.2")
+        .env("SEEDS", "2")
+        .env("SHARDS", "4")
+        .env("CPUS", "1")
+        .env("OUT", "out")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let merged = std::fs::read_to_string(dir.join("out/table.txt")).unwrap();
+    let whole = Command::new(EMU)
+        .args([
+            "sweep",
+            "--topology",
+            "hypercube6",
+            "--traffic",
+            "uniform",
+            "--load",
+            "0.2:0.6:0.2",
+            "--seeds",
+            "2",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(merged, stdout(&whole));
+    for f in ["runs.csv", "table.csv", "curve.svg"] {
+        assert!(dir.join("out").join(f).exists(), "{f}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
