@@ -1,9 +1,10 @@
-//! A plain-thread work queue shared by the front ends that run many independent
-//! simulations (`emu sweep`, `emu stress`): `threads` workers take jobs in index order
-//! and the results come back in job order, whatever order they finish in, so output
-//! never depends on scheduling.
+//! Running many independent simulations at once (`emu sweep`, `emu stress`, `emu
+//! reproduce`, replications) on rayon's work-stealing pool: results come back in job
+//! order, whatever order they finish in, so output never depends on scheduling. Each
+//! call gets a pool of its own size; if the system refuses the threads (a process
+//! limit), the jobs run one by one on the calling thread instead of failing.
 
-use std::sync::Mutex;
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The default number of worker threads: one per core (1 if the core count is unknown).
@@ -11,66 +12,76 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Runs `work` on a pool of `threads` workers, or on this thread if the pool cannot be
+/// built.
+fn on_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+    {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
+
 /// Runs `f` on every job with up to `threads` workers; `done(finished, total)` is
 /// called after each job. Results are in job order.
 pub fn run_all<J: Sync, R: Send>(
     jobs: &[J],
     threads: usize,
-    f: impl Fn(&J) -> R + Sync,
-    done: impl Fn(usize, usize) + Sync,
+    f: impl Fn(&J) -> R + Sync + Send,
+    done: impl Fn(usize, usize) + Sync + Send,
 ) -> Vec<R> {
     let finished = AtomicUsize::new(0);
-    run_until(
-        jobs,
-        threads,
-        f,
-        |_| false,
-        |_, _| {
-            done(finished.fetch_add(1, Ordering::Relaxed) + 1, jobs.len());
-        },
-    )
-    .into_iter()
-    .map(|r| r.expect("every job ran"))
-    .collect()
+    on_pool(threads, || {
+        jobs.par_iter()
+            .map(|j| {
+                let r = f(j);
+                done(finished.fetch_add(1, Ordering::Relaxed) + 1, jobs.len());
+                r
+            })
+            .collect()
+    })
 }
 
 /// Runs `f` on the jobs in index order with up to `threads` workers until a result
 /// satisfies `stop`: the outcome is that of running them one by one and stopping at
 /// the first such result. Every job up to that one has a result; later ones may or
-/// may not (a worker never takes a job above a stopping one already found).
-/// `done(index, result)` is called as jobs finish, in completion order.
+/// may not (jobs are handed out in index order, and none above a stopping one already
+/// found is started). `done(index, result)` is called as jobs finish, in completion
+/// order.
 pub fn run_until<J: Sync, R: Send>(
     jobs: &[J],
     threads: usize,
-    f: impl Fn(&J) -> R + Sync,
-    stop: impl Fn(&R) -> bool + Sync,
-    done: impl Fn(usize, &R) + Sync,
+    f: impl Fn(&J) -> R + Sync + Send,
+    stop: impl Fn(&R) -> bool + Sync + Send,
+    done: impl Fn(usize, &R) + Sync + Send,
 ) -> Vec<Option<R>> {
-    let next = AtomicUsize::new(0);
     let stop_at = AtomicUsize::new(usize::MAX);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, jobs.len().max(1)) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i > stop_at.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let Some(job) = jobs.get(i) else { break };
-                    let r = f(job);
-                    if stop(&r) {
-                        stop_at.fetch_min(i, Ordering::SeqCst);
-                    }
-                    done(i, &r);
-                    if let Ok(mut v) = results.lock() {
-                        v[i] = Some(r);
-                    }
+    let finished: Vec<(usize, R)> = on_pool(threads, || {
+        // par_bridge takes items from the iterator in order, so jobs start in index
+        // order as workers free up.
+        jobs.iter()
+            .enumerate()
+            .par_bridge()
+            .filter_map(|(i, job)| {
+                if i > stop_at.load(Ordering::SeqCst) {
+                    return None;
                 }
-            });
-        }
+                let r = f(job);
+                if stop(&r) {
+                    stop_at.fetch_min(i, Ordering::SeqCst);
+                }
+                done(i, &r);
+                Some((i, r))
+            })
+            .collect()
     });
-    results.into_inner().unwrap_or_else(|p| p.into_inner())
+    let mut results: Vec<Option<R>> = (0..jobs.len()).map(|_| None).collect();
+    for (i, r) in finished {
+        results[i] = Some(r);
+    }
+    results
 }
 
 #[cfg(test)]
@@ -90,5 +101,17 @@ mod tests {
             |_, _| {},
         );
         assert_eq!(out, jobs.iter().map(|j| j * j).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn run_until_has_every_result_up_to_the_first_stop() {
+        let jobs: Vec<u64> = (0..200).collect();
+        for threads in [1, 2, 4] {
+            let out = run_until(&jobs, threads, |&j| j, |&r| r == 37 || r == 90, |_, _| {});
+            assert!(out[..=37].iter().all(Option::is_some), "{threads} threads");
+            assert_eq!(out[37], Some(37));
+            let first_stop = out.iter().flatten().position(|&r| r == 37 || r == 90);
+            assert_eq!(first_stop, Some(37));
+        }
     }
 }

@@ -232,12 +232,12 @@ fn cli_exit_codes_and_messages() {
 
 #[test]
 fn cli_json_has_the_counts_and_the_cycle() {
-    let path = std::env::temp_dir().join(format!("emu-check-{}.json", std::process::id()));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("check.json");
     let file = path.to_string_lossy().into_owned();
     let (code, _, _) = emu(&["check", "-t", "ring4", "--json", &file]);
     assert_eq!(code, 3);
     let text = std::fs::read_to_string(&path).expect("json written");
-    let _ = std::fs::remove_file(&path);
     let j: serde_json::Value = serde_json::from_str(&text).expect("json");
     assert_eq!(j["deadlock_free"], false);
     assert_eq!(j["check"]["channels"], 16);

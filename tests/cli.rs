@@ -28,37 +28,29 @@ const TIME_LIMIT: Duration = Duration::from_secs(60);
 // Helpers
 
 /// A fresh empty directory under the system temp directory, removed on drop.
-struct TempDir(PathBuf);
+struct TempDir(tempfile::TempDir);
 
 impl TempDir {
     fn new(tag: &str) -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::SeqCst);
-        let dir =
-            std::env::temp_dir().join(format!("emu-cli-test-{}-{tag}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("emu-cli-{tag}-"))
+            .tempdir()
+            .expect("create temp dir");
         TempDir(dir)
     }
 
     fn path(&self) -> &Path {
-        &self.0
+        self.0.path()
     }
 
     /// Writes `text` to `name` (which may contain a subdirectory) in this directory.
     fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
+        let path = self.path().join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).expect("create subdir");
         }
         std::fs::write(&path, text).expect("write temp file");
         path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

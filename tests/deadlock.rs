@@ -75,9 +75,8 @@ fn a_deadlock_of_some_flows_while_others_move_is_found_at_the_end_of_the_run() {
     // ring4, clockwise only: terminals 1, 2 and 3 send around the ring (1→3, 2→1, 3→2)
     // and their long packets close the ring's dependency cycle; terminal 0 sends to
     // itself and keeps moving, so the network as a whole never stops.
-    let dir = std::env::temp_dir().join(format!("emu-partial-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("partial.toml");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("partial.toml");
     std::fs::write(
         &file,
         "[pattern]\nkind = \"table\"\ndestinations = [0, 3, 1, 2]\n\
@@ -87,7 +86,6 @@ fn a_deadlock_of_some_flows_while_others_move_is_found_at_the_end_of_the_run() {
     .expect("write traffic");
     let case = Case::load("ring4", &file.to_string_lossy(), &[], 1).expect("case");
     let result = engine::sharded::run(&case.net, &case.control(), 1, None);
-    let _ = std::fs::remove_dir_all(&dir);
     let Err(EngineError::Deadlock { partial, cycle, .. }) = result else {
         panic!("the stuck ring flows were not reported: {result:?}");
     };

@@ -75,9 +75,11 @@ fn every_message_is_delivered_once_with_the_credit_check_on() {
     assert_eq!(o.activity.packets_injected, o.activity.packets_ejected);
 }
 
+/// A netlist topology file named `name` in the test binary's own directory (one for
+/// the whole run, removed with the process's temp files).
 fn netlist_file(name: &str, network: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("emu-netlist-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap()).path();
     let path = dir.join(format!("{name}.toml"));
     std::fs::write(&path, format!("[network]\nkind = \"netlist\"\n{network}")).unwrap();
     path

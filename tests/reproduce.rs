@@ -104,9 +104,8 @@ fn cli_lists_runs_and_rejects_unknown_names() {
     let (code, _, err) = emu(&["reproduce", "--bogus"]);
     assert_eq!(code, 2, "{err}");
 
-    let dir = std::env::temp_dir().join(format!("emu-reproduce-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let json = dir.join("worst.json");
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("worst.json");
     let (code, out, err) = emu(&[
         "reproduce",
         "c104-worst-case",
@@ -121,7 +120,6 @@ fn cli_lists_runs_and_rejects_unknown_names() {
     assert_eq!(v["reports"][0]["experiment"], "c104-worst-case");
     assert_eq!(v["reports"][0]["pass"], true);
     assert!(v["reports"][0]["tables"][0]["rows"][0]["emulated"].is_number());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -40,10 +40,8 @@ fn validator() -> jsonschema::Validator {
 /// report, or `None` if the run did not succeed (exit ≠ 0).
 fn run_all(cases: &[(String, String, Vec<String>)]) -> Vec<Option<serde_json::Value>> {
     // One directory per call: the tests run at the same time.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("emu-schema-{}-{call}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let out = std::sync::Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|s| {
@@ -77,7 +75,6 @@ fn run_all(cases: &[(String, String, Vec<String>)]) -> Vec<Option<serde_json::Va
             });
         }
     });
-    let _ = std::fs::remove_dir_all(&dir);
     out.into_inner().unwrap()
 }
 

@@ -8,16 +8,16 @@ use emu::engine::{self, EngineError};
 use emu::session::Case;
 use emu::stress::shrink::Size;
 use emu::stress::{Target, Verdict, generate, run_one, search, shrink, write};
-use std::path::PathBuf;
 use std::process::Command;
 
 const EMU: &str = env!("CARGO_BIN_EXE_emu");
 
-fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("emu-stress-test-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+/// A fresh directory, removed when the value is dropped.
+fn temp(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("emu-stress-{tag}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 /// Reruns a traffic file the way the user would, through `Case::load` and the
@@ -65,11 +65,10 @@ fn the_shrinker_makes_a_deadlocking_ring_case_smaller_and_it_still_deadlocks() {
     assert!(s.candidates <= 200);
     // The printed file reruns to the same deadlock, at the same tick.
     let dir = temp("ring");
-    let file = dir.join("deadlock.toml");
+    let file = dir.path().join("deadlock.toml");
     let text = write::traffic_file(&s.traffic, &["test".into()]).expect("writes");
     std::fs::write(&file, text).expect("write");
     assert_eq!(rerun("ring4", &file, &[], 1), s.found.tick);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -123,8 +122,8 @@ fn a_deadlock_free_hypercube_reports_no_deadlock_with_counts() {
 #[test]
 fn the_cli_prints_and_writes_a_rerunnable_case_and_exits_3() {
     let dir = temp("cli");
-    let out_file = dir.join("d.toml");
-    let json = dir.join("s.json");
+    let out_file = dir.path().join("d.toml");
+    let json = dir.path().join("s.json");
     let out = Command::new(EMU)
         .args([
             "stress",
@@ -182,7 +181,6 @@ fn the_cli_prints_and_writes_a_rerunnable_case_and_exits_3() {
         .output()
         .expect("runs");
     assert_eq!(rerun_cli.status.code(), Some(3));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -241,13 +239,12 @@ fn on_a_single_wrap_torus_the_shrunk_deadlock_is_one_ring_of_links() {
         assert_eq!(to.node, links[(i + 1) % links.len()].0.node);
     }
     let dir = temp("torus");
-    let file = dir.join("deadlock.toml");
+    let file = dir.path().join("deadlock.toml");
     std::fs::write(&file, write::traffic_file(&s.traffic, &[]).expect("writes")).expect("write");
     assert_eq!(
         rerun("torus8-single", &file, &sets, case.seed),
         s.found.tick
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

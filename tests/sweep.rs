@@ -31,9 +31,8 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn a_sweep_prints_one_row_per_load_and_writes_every_run_to_csv() {
-    let dir = std::env::temp_dir().join(format!("emu-sweep-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let csv = dir.join("s.csv");
+    let dir = scratch("csv");
+    let csv = dir.path().join("s.csv");
     let o = emu(&[
         "sweep",
         "-t",
@@ -94,7 +93,6 @@ fn a_sweep_prints_one_row_per_load_and_writes_every_run_to_csv() {
         body(&out),
         "thread count changes nothing"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -139,12 +137,12 @@ fn bad_sweep_input_is_one_line_and_exit_2() {
     assert!(stderr(&o).contains("injection.kind"));
 }
 
-/// A fresh directory for one test's files.
-fn scratch(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("emu-sweep-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory for one test's files, removed when the value is dropped.
+fn scratch(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("emu-sweep-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 const SMALL: [&str; 10] = [
@@ -187,9 +185,9 @@ fn shards_merged_in_any_order_give_the_single_process_sweep_byte_for_byte() {
     let mut args: Vec<String> = SMALL.iter().map(|s| s.to_string()).collect();
     args.extend(["--replications".into(), "3".into()]);
     let mut w = args.clone();
-    w.extend(file_args(&whole));
+    w.extend(file_args(whole.path()));
     let o = emu(&w.iter().map(String::as_str).collect::<Vec<_>>());
-    let expect = outputs(&whole, &o);
+    let expect = outputs(whole.path(), &o);
     let table = String::from_utf8_lossy(&expect[0].1).into_owned();
     assert!(table.contains("0/3"), "{table}");
     assert!(table.contains("90%ci"), "{table}");
@@ -202,7 +200,7 @@ fn shards_merged_in_any_order_give_the_single_process_sweep_byte_for_byte() {
     let parts = scratch("parts");
     for k in 1..=4 {
         let mut s = args.clone();
-        let out = parts.join(format!("p{k}.jsonl"));
+        let out = parts.path().join(format!("p{k}.jsonl"));
         s.extend([
             "--shard".into(),
             format!("{k}/4"),
@@ -215,24 +213,32 @@ fn shards_merged_in_any_order_give_the_single_process_sweep_byte_for_byte() {
     }
     let mut m: Vec<String> = vec!["merge".into()];
     for k in [3, 1, 4, 2] {
-        m.push(parts.join(format!("p{k}.jsonl")).display().to_string());
+        m.push(
+            parts
+                .path()
+                .join(format!("p{k}.jsonl"))
+                .display()
+                .to_string(),
+        );
     }
-    m.extend(file_args(&parts));
+    m.extend(file_args(parts.path()));
     let o = Command::new(EMU).args(&m).output().unwrap();
-    assert_eq!(outputs(&parts, &o), expect, "merged == single process");
+    assert_eq!(
+        outputs(parts.path(), &o),
+        expect,
+        "merged == single process"
+    );
 
     // One shard missing: exit 2, one line that says how many runs are missing.
     let o = Command::new(EMU).args(&m[..3]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("runs are missing"), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(&whole);
-    let _ = std::fs::remove_dir_all(&parts);
 }
 
 #[test]
 fn a_plan_is_one_self_contained_command_per_run_and_its_outputs_merge() {
     let dir = scratch("plan");
-    let plan = dir.join("jobs.txt");
+    let plan = dir.path().join("jobs.txt");
     let mut args: Vec<String> = SMALL.iter().map(|s| s.to_string()).collect();
     args.extend(["--seeds".into(), "2".into()]);
     let mut p = args.clone();
@@ -257,7 +263,7 @@ fn a_plan_is_one_self_contained_command_per_run_and_its_outputs_merge() {
         assert!(o.status.success(), "{l}: {}", stderr(&o));
         all.push_str(&String::from_utf8_lossy(&o.stdout));
     }
-    let rows = dir.join("rows.jsonl");
+    let rows = dir.path().join("rows.jsonl");
     std::fs::write(&rows, all).unwrap();
     let merged = Command::new(EMU)
         .args(["merge", rows.to_str().unwrap()])
@@ -266,7 +272,6 @@ fn a_plan_is_one_self_contained_command_per_run_and_its_outputs_merge() {
     let whole = emu(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(merged.status.success(), "{}", stderr(&merged));
     assert_eq!(stdout(&merged), stdout(&whole));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -288,20 +293,22 @@ fn bad_shard_and_merge_input_is_one_line_and_exit_2() {
         assert!(stderr(&o).contains(needle), "{extra:?}: {}", stderr(&o));
     }
     let dir = scratch("badmerge");
-    let junk = dir.join("junk.jsonl");
+    let junk = dir.path().join("junk.jsonl");
     std::fs::write(&junk, "hello\n").unwrap();
     for (file, needle) in [
         (
             junk.display().to_string(),
             "junk.jsonl:1: not a line of an emu sweep shard",
         ),
-        (dir.join("absent").display().to_string(), "cannot read"),
+        (
+            dir.path().join("absent").display().to_string(),
+            "cannot read",
+        ),
     ] {
         let o = Command::new(EMU).args(["merge", &file]).output().unwrap();
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains(needle), "{}", stderr(&o));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// GNU parallel, or `None` (and a note) where it is not installed. `.ci/run` installs it
@@ -340,7 +347,7 @@ fn a_sweep_split_over_gnu_parallel_merges_to_the_single_process_result() {
     let o = Command::new("sh")
         .arg("-c")
         .arg(&script)
-        .current_dir(&dir)
+        .current_dir(dir.path())
         .output()
         .unwrap();
     assert!(o.status.success(), "{script}: {}", stderr(&o));
@@ -353,12 +360,11 @@ fn a_sweep_split_over_gnu_parallel_merges_to_the_single_process_result() {
     let o = Command::new("sh")
         .arg("-c")
         .arg(&script)
-        .current_dir(&dir)
+        .current_dir(dir.path())
         .output()
         .unwrap();
     assert!(o.status.success(), "{script}: {}", stderr(&o));
     assert_eq!(stdout(&o), stdout(&whole), "a plan over parallel");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A stand-in for Slurm's `sbatch` that runs a job at once: each array task in turn
@@ -384,7 +390,7 @@ echo 4242
 fn the_slurm_example_gives_the_single_process_result() {
     use std::os::unix::fs::PermissionsExt;
     let dir = scratch("slurm");
-    let bin = dir.join("bin");
+    let bin = dir.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let sbatch = bin.join("sbatch");
     std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
@@ -397,7 +403,7 @@ fn the_slurm_example_gives_the_single_process_result() {
     );
     let o = Command::new("bash")
         .arg(&script)
-        .current_dir(&dir)
+        .current_dir(dir.path())
         .env("PATH", path)
         .env("EMU", EMU)
         .env("TOPOLOGY", "hypercube6")
@@ -409,7 +415,7 @@ fn the_slurm_example_gives_the_single_process_result() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    let merged = std::fs::read_to_string(dir.join("out/table.txt")).unwrap();
+    let merged = std::fs::read_to_string(dir.path().join("out/table.txt")).unwrap();
     let whole = Command::new(EMU)
         .args([
             "sweep",
@@ -427,7 +433,6 @@ fn the_slurm_example_gives_the_single_process_result() {
         .unwrap();
     assert_eq!(merged, stdout(&whole));
     for f in ["runs.csv", "table.csv", "curve.svg"] {
-        assert!(dir.join("out").join(f).exists(), "{f}");
+        assert!(dir.path().join("out").join(f).exists(), "{f}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,6 +4,7 @@
 
 use super::fail;
 use emu::reproduce::{EXPERIMENTS, Report, find, table};
+use emu::stats::job_progress::JobProgress;
 use std::path::PathBuf;
 
 /// Examples shown by `emu reproduce --help`.
@@ -40,6 +41,9 @@ pub struct ReproduceArgs {
     /// The scaled-down version (fewer points, shorter runs) that the tests run.
     #[arg(long)]
     pub quick: bool,
+    /// No progress bar on stderr (the wall-time line of each experiment stays).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 fn names() -> String {
@@ -83,14 +87,17 @@ pub fn main(a: &ReproduceArgs) -> u8 {
     };
     let mut reports: Vec<Report> = Vec::new();
     let mut broken = false;
+    let progress = JobProgress::new("reproduce", chosen.len() as u64, "experiments", a.quiet);
     for e in chosen {
         let started = std::time::Instant::now();
+        progress.set_message(e.name);
         let result = (e.run)(a.quick);
-        eprintln!(
+        progress.inc();
+        progress.note(&format!(
             "{}: wall time {:.1} s",
             e.name,
             started.elapsed().as_secs_f64()
-        );
+        ));
         match result {
             Ok(r) => {
                 say!("{}", r.text());
@@ -102,6 +109,7 @@ pub fn main(a: &ReproduceArgs) -> u8 {
             }
         }
     }
+    progress.clear();
     if reports.len() > 1 {
         say!("summary");
         for r in &reports {

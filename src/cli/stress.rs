@@ -9,6 +9,7 @@ use emu::config::traffic::InjectionConfig;
 use emu::config::{self, TrafficConfig};
 use emu::pool::default_threads;
 use emu::session::{CaseError, stem};
+use emu::stats::job_progress::JobProgress;
 use emu::stress::{SearchResult, StressCase, Target, Verdict, generate, search, shrink};
 use std::path::PathBuf;
 
@@ -80,6 +81,9 @@ pub struct StressArgs {
     /// Write the shrunk deadlocking traffic file here.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// Runs the search; returns the process exit code.
@@ -148,14 +152,20 @@ pub fn main(a: &StressArgs) -> u8 {
     let cases = generate(a.seed, a.seeds, terminals, a.run_us);
     let threads = a.threads.unwrap_or_else(default_threads);
     let lines = std::sync::Mutex::new(Vec::new());
+    let progress = JobProgress::new("stress", cases.len() as u64, "cases", a.quiet);
     let found = match search(target, &cases, threads, |c, v| {
+        progress.inc();
         if let Ok(mut l) = lines.lock() {
             l.push((c.index, case_line(c, v)));
         }
     }) {
         Ok(r) => r,
-        Err(e) => return fail(e.exit_code(), e),
+        Err(e) => {
+            progress.clear();
+            return fail(e.exit_code(), e);
+        }
     };
+    progress.finish();
     if a.verbose {
         let mut l = lines.into_inner().unwrap_or_else(|p| p.into_inner());
         l.sort();

@@ -126,7 +126,7 @@ pub fn main(a: &SweepArgs) -> u8 {
     }
     let jobs = shard.select(&spec.jobs());
     let threads = a.threads.unwrap_or_else(default_threads);
-    let progress = JobProgress::new("sweep", jobs.len() as u64, a.quiet);
+    let progress = JobProgress::new("sweep", jobs.len() as u64, "runs", a.quiet);
     let results = run_all(&jobs, threads, |j| spec.run(j), |_, _| progress.inc());
     progress.clear();
     let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());

@@ -80,19 +80,19 @@ fn read(kind: FileKind, name: String, path: &Path) -> Result<SourceFile, ConfigE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
-    /// A fresh empty directory under the system temp directory.
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("emu-lookup-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        dir
+    /// A fresh empty directory under the system temp directory, removed on drop.
+    fn temp_dir(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("emu-lookup-{tag}-"))
+            .tempdir()
+            .expect("temp dir")
     }
 
     #[test]
     fn bare_name_falls_back_to_shipped_with_and_without_suffix() {
-        let empty = temp_dir("shipped");
+        let empty_dir = temp_dir("shipped");
+        let empty = empty_dir.path().to_path_buf();
         for spec in ["hypercube8", "hypercube8.toml"] {
             let f = find_source_in(FileKind::Topology, spec, &empty).expect("shipped");
             assert_eq!(f.origin, Origin::Shipped);
@@ -101,12 +101,12 @@ mod tests {
         }
         let f = find_source_in(FileKind::Traffic, "uniform", &empty).expect("shipped");
         assert_eq!(f.name, "uniform.toml");
-        let _ = std::fs::remove_dir_all(&empty);
     }
 
     #[test]
     fn bare_name_prefers_the_directory_file() {
-        let base = temp_dir("dir");
+        let base_dir = temp_dir("dir");
+        let base = base_dir.path().to_path_buf();
         std::fs::create_dir_all(base.join("traffic")).expect("mkdir");
         std::fs::write(base.join("traffic/mine.toml"), "description = \"mine\"\n").expect("write");
         for spec in ["mine", "mine.toml"] {
@@ -123,24 +123,24 @@ mod tests {
         }
         // The traffic directory is not searched for topologies.
         assert!(find_source_in(FileKind::Topology, "mine", &base).is_err());
-        let _ = std::fs::remove_dir_all(&base);
     }
 
     #[test]
     fn a_path_is_read_and_named_as_given() {
-        let base = temp_dir("path");
+        let base_dir = temp_dir("path");
+        let base = base_dir.path().to_path_buf();
         let path = base.join("my topo.toml");
         std::fs::write(&path, "x = 1\n").expect("write");
         let spec = path.display().to_string();
         let f = find_source(FileKind::Topology, &spec).expect("found");
         assert_eq!(f.name, spec);
         assert_eq!(f.origin, Origin::Path(path.clone()));
-        let _ = std::fs::remove_dir_all(&base);
     }
 
     #[test]
     fn not_found_names_what_was_tried_and_the_shipped_files() {
-        let base = temp_dir("missing");
+        let base_dir = temp_dir("missing");
+        let base = base_dir.path().to_path_buf();
         let e = find_source_in(FileKind::Topology, "torus", &base).expect_err("missing");
         let m = e.to_string();
         assert!(m.contains("`torus` not found"), "{m}");
@@ -157,12 +157,12 @@ mod tests {
         let e = find_source_in(FileKind::Traffic, "no/such.toml", &base).expect_err("missing");
         assert!(e.to_string().contains("no/such.toml"), "{e}");
         assert!(find_source_in(FileKind::Traffic, " ", &base).is_err());
-        let _ = std::fs::remove_dir_all(&base);
     }
 
     #[test]
     fn unreadable_file_names_the_path_and_os_error() {
-        let base = temp_dir("unreadable");
+        let base_dir = temp_dir("unreadable");
+        let base = base_dir.path().to_path_buf();
         let path = base.join("bad.toml");
         std::fs::write(&path, [0xff, 0xfe, 0x00]).expect("write");
         let spec = path.display().to_string();
@@ -171,6 +171,5 @@ mod tests {
             e.to_string().starts_with(&format!("cannot read {spec}: ")),
             "{e}"
         );
-        let _ = std::fs::remove_dir_all(&base);
     }
 }

@@ -165,12 +165,12 @@ fn lookup_by_name_with_and_without_suffix_and_by_path() {
         traffic::InjectionConfig::Rate { .. }
     ));
 
-    let path = std::env::temp_dir().join(format!("emu-config-test-{}.toml", std::process::id()));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("config-test.toml");
     std::fs::write(&path, CUBE.replace("= 8", "= 5")).expect("write temp file");
     let spec = path.display().to_string();
     let l = load_topology(&spec, &[]);
     let broken = std::fs::write(&path, "[network]\nkind = 7\n").map(|_| load_topology(&spec, &[]));
-    let _ = std::fs::remove_file(&path);
     let l = l.expect("loads");
     assert_eq!(
         (dimensions(&l.config), l.file.name.as_str()),

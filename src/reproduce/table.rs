@@ -2,6 +2,7 @@
 //! value next to the emulator's, with the difference and a pass/fail against a stated
 //! tolerance; rendered as text or JSON.
 
+use crate::stats::format::{Align, write_aligned};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -225,14 +226,13 @@ pub struct Curve {
 impl Curve {
     /// The curve as CSV: the header line, then one line per point.
     pub fn csv(&self) -> String {
-        let mut s = self.columns.join(",");
-        s.push('\n');
+        let mut w = csv::Writer::from_writer(Vec::new());
+        // Writing to a Vec cannot fail.
+        let _ = w.write_record(&self.columns);
         for r in &self.rows {
-            let cells: Vec<String> = r.iter().map(|v| format!("{v}")).collect();
-            s.push_str(&cells.join(","));
-            s.push('\n');
+            let _ = w.write_record(r.iter().map(|v| format!("{v}")));
         }
-        s
+        String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
     }
 }
 
@@ -297,10 +297,10 @@ impl Report {
                 "",
                 "note",
             ];
-            let mut cells: Vec<[String; 9]> = vec![head.map(String::from)];
+            let mut cells: Vec<Vec<String>> = vec![head.map(String::from).to_vec()];
             for r in &t.rows {
                 let diff = r.diff_text();
-                cells.push([
+                cells.push(vec![
                     r.parameter.clone(),
                     num(r.reference),
                     r.source.clone(),
@@ -315,35 +315,19 @@ impl Report {
                     },
                 ]);
             }
-            let widths: Vec<usize> = (0..9)
-                .map(|c| {
-                    cells
-                        .iter()
-                        .map(|r| r[c].chars().count())
-                        .max()
-                        .unwrap_or(0)
-                })
-                .collect();
-            for row in &cells {
-                let mut line = String::new();
-                for (c, cell) in row.iter().enumerate() {
-                    let pad = widths[c].saturating_sub(cell.chars().count());
-                    let right = matches!(c, 1 | 3 | 5);
-                    if c > 0 {
-                        line.push_str("  ");
-                    }
-                    if right {
-                        line.push_str(&" ".repeat(pad));
-                        line.push_str(cell);
+            // Numbers (reference, emulated, difference) on the right, text on the left.
+            write_aligned(
+                &mut s,
+                &cells,
+                |c| {
+                    if matches!(c, 1 | 3 | 5) {
+                        Align::Right
                     } else {
-                        line.push_str(cell);
-                        if c < 8 {
-                            line.push_str(&" ".repeat(pad));
-                        }
+                        Align::Left
                     }
-                }
-                let _ = writeln!(s, "  {}", line.trim_end());
-            }
+                },
+                "  ",
+            );
             for n in &t.notes {
                 let _ = writeln!(s, "  note: {n}");
             }

@@ -27,9 +27,25 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     }
 }
 
-/// Writes `rows` (the first is the header) as columns two spaces apart: the first
-/// column left-aligned, the others right-aligned; each line ends with a newline.
-pub fn write_columns(out: &mut String, rows: &[Vec<String>]) {
+/// How a column's cells line up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    /// Padded on the right.
+    Left,
+    /// Padded on the left (numbers).
+    Right,
+}
+
+/// The one table renderer of the text outputs: writes `rows` (the first is usually the
+/// header) as columns two spaces apart, each as wide as its widest cell, column `c`
+/// aligned as `align(c)`, every line prefixed by `indent`, trailing blanks trimmed and
+/// ended by a newline.
+pub fn write_aligned(
+    out: &mut String,
+    rows: &[Vec<String>],
+    align: impl Fn(usize) -> Align,
+    indent: &str,
+) {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..cols)
         .map(|c| {
@@ -40,18 +56,31 @@ pub fn write_columns(out: &mut String, rows: &[Vec<String>]) {
         })
         .collect();
     for row in rows {
-        let mut line = String::new();
+        let mut line = String::from(indent);
         for (c, cell) in row.iter().enumerate() {
             let w = widths[c];
-            if c == 0 {
-                line.push_str(&format!("{cell:<w$}"));
-            } else {
-                line.push_str(&format!("  {cell:>w$}"));
+            if c > 0 {
+                line.push_str("  ");
+            }
+            match align(c) {
+                Align::Left => line.push_str(&format!("{cell:<w$}")),
+                Align::Right => line.push_str(&format!("{cell:>w$}")),
             }
         }
         out.push_str(line.trim_end());
         out.push('\n');
     }
+}
+
+/// [`write_aligned`] with the first column left-aligned and the others right-aligned,
+/// no indent: the layout of most of emu's tables.
+pub fn write_columns(out: &mut String, rows: &[Vec<String>]) {
+    write_aligned(
+        out,
+        rows,
+        |c| if c == 0 { Align::Left } else { Align::Right },
+        "",
+    );
 }
 
 #[cfg(test)]
@@ -67,5 +96,24 @@ mod tests {
         assert_eq!(fixed(12345.678, 2), "12,345.68");
         assert_eq!(fixed(0.5, 0), "0");
         assert_eq!(fixed(-1234.5, 1), "-1,234.5");
+    }
+
+    #[test]
+    fn columns_line_up_and_trailing_blanks_go() {
+        let rows = vec![
+            vec!["name".to_string(), "n".into(), "note".into()],
+            vec!["a".to_string(), "1234".into(), "".into()],
+        ];
+        let mut out = String::new();
+        write_aligned(
+            &mut out,
+            &rows,
+            |c| if c == 1 { Align::Right } else { Align::Left },
+            "> ",
+        );
+        assert_eq!(out, "> name     n  note\n> a     1234\n");
+        let mut plain = String::new();
+        write_columns(&mut plain, &rows);
+        assert_eq!(plain, "name     n  note\na     1234\n");
     }
 }

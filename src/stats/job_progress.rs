@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 pub struct JobProgress {
     /// What is counted ("sweep", "stress", …), the summary line's first word.
     what: String,
+    /// What one unit of work is called ("runs", "cases", "experiments").
+    unit: String,
     /// The bar on a terminal.
     bar: Option<ProgressBar>,
     /// Print a summary line at the end (stderr is not a terminal, and not quiet).
@@ -23,13 +25,14 @@ pub struct JobProgress {
 }
 
 impl JobProgress {
-    /// Progress of `total` runs of `what`; `quiet` shows nothing at all.
-    pub fn new(what: &str, total: u64, quiet: bool) -> JobProgress {
+    /// Progress of `total` `unit`s ("runs") of `what`; `quiet` shows nothing at all.
+    pub fn new(what: &str, total: u64, unit: &str, quiet: bool) -> JobProgress {
         let terminal = std::io::stderr().is_terminal();
         let bar = (!quiet && terminal).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            let template = "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs, {eta} left";
-            if let Ok(style) = ProgressStyle::with_template(template) {
+            let template =
+                format!("{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit}, {{eta}} left {{msg}}");
+            if let Ok(style) = ProgressStyle::with_template(&template) {
                 bar.set_style(style);
             }
             bar.enable_steady_tick(Duration::from_millis(250));
@@ -37,6 +40,7 @@ impl JobProgress {
         });
         JobProgress {
             what: what.to_string(),
+            unit: unit.to_string(),
             bar,
             summary: !quiet && !terminal,
             start: Instant::now(),
@@ -51,6 +55,21 @@ impl JobProgress {
         }
         if let Some(b) = &self.bar {
             b.inc(1);
+        }
+    }
+
+    /// Shows what is running now beside the bar (nothing without a bar).
+    pub fn set_message(&self, msg: &str) {
+        if let Some(b) = &self.bar {
+            b.set_message(msg.to_string());
+        }
+    }
+
+    /// Prints `line` on stderr above the bar (plainly without one).
+    pub fn note(&self, line: &str) {
+        match &self.bar {
+            Some(b) => b.println(line),
+            None => eprintln!("{line}"),
         }
     }
 
@@ -69,8 +88,9 @@ impl JobProgress {
         if self.summary {
             let done = self.done.lock().map_or(0, |d| *d);
             eprintln!(
-                "{}: {done} runs in {:.1} s",
+                "{}: {done} {} in {:.1} s",
                 self.what,
+                self.unit,
                 self.start.elapsed().as_secs_f64()
             );
         }

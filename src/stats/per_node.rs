@@ -168,22 +168,7 @@ impl PerNode {
                 group(r.retries),
             ]);
         }
-        let widths: Vec<usize> = (0..header.len())
-            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        for row in &rows {
-            let mut text = String::new();
-            for (c, cell) in row.iter().enumerate() {
-                let w = widths[c];
-                if c == 0 {
-                    text.push_str(&format!("{cell:<w$}"));
-                } else {
-                    text.push_str(&format!("  {cell:>w$}"));
-                }
-            }
-            out.push_str(text.trim_end());
-            out.push('\n');
-        }
+        super::format::write_columns(out, &rows);
     }
 
     /// One warning per starved node.

@@ -193,23 +193,14 @@ impl Report {
             }
             rows.extend(self.metric_rows(name, s));
         }
-        let widths: Vec<usize> = (0..header.len())
-            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        for row in &rows {
-            let mut text = String::new();
-            for (c, cell) in row.iter().enumerate() {
-                let w = widths[c];
-                match c {
-                    0 => write!(text, "{cell:<w$}"),
-                    1 => write!(text, "  {cell:<w$}"),
-                    _ => write!(text, "  {cell:>w$}"),
-                }
-                .unwrap();
-            }
-            out.push_str(text.trim_end());
-            out.push('\n');
-        }
+        use super::format::{Align, write_aligned};
+        // The metric's name and its unit are text; the numbers line up on the right.
+        write_aligned(
+            out,
+            &rows,
+            |c| if c < 2 { Align::Left } else { Align::Right },
+            "",
+        );
     }
 
     /// Three rows (ticks, µs, header times) for one metric.

@@ -3,6 +3,7 @@
 
 use super::point::{Measures, Point};
 use crate::stats::confidence::Interval;
+use crate::stats::format::{Align, write_aligned};
 use std::fmt::Write;
 
 /// One offered load, averaged over its seeds.
@@ -134,9 +135,7 @@ fn pm(i: &Interval) -> String {
 pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{title}");
-    let _ = writeln!(
-        s,
-        "{:>6} {:>9} {:>11} {:>7} {:>9} {:>10} {:>7} {:>9} {:>7} {:>9} {:>11} {:>9}",
+    let header = [
         "load",
         "offered%",
         "throughput%",
@@ -148,13 +147,12 @@ pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> 
         "90%ci",
         "max",
         "undelivered",
-        "deadlocks"
-    );
+        "deadlocks",
+    ];
+    let mut cells: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];
     for r in rows {
-        let _ = writeln!(
-            s,
-            "{:>6.3} {:>9} {:>11} {:>7} {:>9} {:>10} {:>7} {:>9} {:>7} {:>9} {:>11} {:>6}/{}",
-            r.load,
+        cells.push(vec![
+            format!("{:.3}", r.load),
             num(r.offered_pct, 1),
             num(r.throughput.mean, 1),
             pm(&r.throughput),
@@ -164,11 +162,11 @@ pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> 
             num(r.p99_delay.mean, 1),
             pm(&r.p99_delay),
             num(r.max_delay, 1),
-            r.undelivered,
-            r.deadlocks,
-            r.runs
-        );
+            r.undelivered.to_string(),
+            format!("{}/{}", r.deadlocks, r.runs),
+        ]);
     }
+    write_aligned(&mut s, &cells, |_| Align::Right, "");
     let _ = writeln!(
         s,
         "delays in {delay_unit}; throughput per terminal, % of link data capacity (\"of max\": % of what a link can carry in this packet format); 90%ci: half-width of the Student-t 90 % interval of the mean over the seeds"
