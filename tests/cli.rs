@@ -1421,6 +1421,18 @@ fn plot_draws_each_latency_distribution_the_terminals_and_the_links() {
     );
     let lat = std::fs::read_to_string(out.join("latency-message.svg")).unwrap();
     assert!(lat.contains("message latency · hypercube6 · uniform") && lat.contains("99%"));
+    // Pictures are of one run: not of replications.
+    let r = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+        "--replications",
+        "2",
+        "--plot",
+        "x",
+    ]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
     // An SCI ring has no switches: no heat map.
     let (_, names) = svgs("s", "sci-ring4", "sci-uniform");
     assert!(!names.contains(&"links.svg".to_string()), "{names:?}");

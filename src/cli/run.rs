@@ -64,13 +64,13 @@ pub struct RunArgs {
     pub json: Option<std::path::PathBuf>,
     /// Write the latency distributions in HdrHistogram's percentile format (values in
     /// µs) to DIR: message.hgrm, network.hgrm, source_queue.hgrm (created if missing).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["replications", "verify_engines"])]
     pub hgrm: Option<std::path::PathBuf>,
     /// Draw the run as SVG in DIR (created if missing): latency-message.svg,
     /// latency-network.svg, latency-source_queue.svg (percentile distributions),
     /// terminals.svg (throughput per terminal) and, for networks of switches,
     /// links.svg (link utilisation heat map).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["replications", "verify_engines"])]
     pub plot: Option<std::path::PathBuf>,
     /// Check the credit invariant of every link at every barrier (slower).
     #[arg(long)]
