@@ -2,7 +2,7 @@
 //! `--plan`) back together and prints exactly what the single-process sweep prints.
 
 use super::fail;
-use super::sweep::{Outputs, finish};
+use super::sweep::{OutputArgs, finish};
 use emu::sweep::merge;
 use std::path::PathBuf;
 
@@ -23,15 +23,9 @@ pub struct MergeArgs {
     /// Shard files written by `emu sweep --shard` (or `-` for stdin).
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
-    /// Write every run as a CSV line to this file (as `emu sweep --csv`).
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Write the table as CSV (as `emu sweep --table-csv`).
-    #[arg(long, value_name = "FILE")]
-    pub table_csv: Option<PathBuf>,
-    /// Draw the sweep as SVG (as `emu sweep --plot`).
-    #[arg(long, value_name = "FILE.svg")]
-    pub plot: Option<PathBuf>,
+    /// The files to write, as for `emu sweep`.
+    #[command(flatten)]
+    pub outputs: OutputArgs,
 }
 
 /// Merges; returns the process exit code.
@@ -53,10 +47,5 @@ pub fn main(a: &MergeArgs) -> u8 {
         Ok(m) => m,
         Err(e) => return fail(2, e),
     };
-    let out = Outputs {
-        csv: a.csv.as_deref(),
-        table_csv: a.table_csv.as_deref(),
-        plot: a.plot.as_deref(),
-    };
-    finish(&merged.header, &merged.points, &out)
+    finish(&merged.header, &merged.points, &a.outputs)
 }

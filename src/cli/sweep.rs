@@ -62,16 +62,9 @@ pub struct SweepArgs {
     /// Override a field: section.key=value (as for a single run).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
-    /// Write every run as a CSV line to this file.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Write the table as CSV (one line per load: means with 90 % and 95 % half-widths).
-    #[arg(long, value_name = "FILE")]
-    pub table_csv: Option<PathBuf>,
-    /// Draw throughput and mean/p99 delay against offered load, with 90 % error bars
-    /// and the saturation point, as an SVG file.
-    #[arg(long, value_name = "FILE.svg")]
-    pub plot: Option<PathBuf>,
+    /// The files a finished sweep writes.
+    #[command(flatten)]
+    pub outputs: OutputArgs,
     /// Run only the K-th of N slices of the runs and write them as JSON lines (to --out,
     /// or stdout) for `emu merge`.
     #[arg(long, value_name = "K/N")]
@@ -88,15 +81,20 @@ pub struct SweepArgs {
     pub quiet: bool,
 }
 
-/// Where a finished sweep's results go besides the table on stdout.
-#[derive(Debug, Default)]
-pub struct Outputs<'a> {
-    /// Per-run CSV.
-    pub csv: Option<&'a Path>,
-    /// Per-load CSV with intervals.
-    pub table_csv: Option<&'a Path>,
-    /// SVG picture.
-    pub plot: Option<&'a Path>,
+/// Where a finished sweep's results go besides the table on stdout (`emu sweep` and
+/// `emu merge` take the same flags).
+#[derive(clap::Args, Debug, Default)]
+pub struct OutputArgs {
+    /// Write every run as a CSV line to this file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write the table as CSV (one line per load: means with 90 % and 95 % half-widths).
+    #[arg(long, value_name = "FILE")]
+    pub table_csv: Option<PathBuf>,
+    /// Draw throughput and mean/p99 delay against offered load, with 90 % error bars
+    /// and the saturation point, as an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Runs the sweep; returns the process exit code.
@@ -115,7 +113,8 @@ pub fn main(a: &SweepArgs) -> u8 {
             );
         }
     };
-    if a.shard.is_some() && (a.csv.is_some() || a.table_csv.is_some() || a.plot.is_some()) {
+    let f = &a.outputs;
+    if a.shard.is_some() && (f.csv.is_some() || f.table_csv.is_some() || f.plot.is_some()) {
         return fail(
             2,
             "--shard writes the slice's runs only: give --csv, --table-csv and --plot to `emu merge`",
@@ -155,12 +154,7 @@ pub fn main(a: &SweepArgs) -> u8 {
         };
     }
     let points: Vec<Point> = points.into_iter().map(|(_, p)| p).collect();
-    let outputs = Outputs {
-        csv: a.csv.as_deref(),
-        table_csv: a.table_csv.as_deref(),
-        plot: a.plot.as_deref(),
-    };
-    finish(&header, &points, &outputs)
+    finish(&header, &points, &a.outputs)
 }
 
 /// The build error of a point, with the file it came from.
@@ -215,20 +209,20 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
 
 /// Prints the table of a whole sweep (run here or merged) and writes the files asked
 /// for; returns the exit code.
-pub fn finish(header: &Header, points: &[Point], out: &Outputs<'_>) -> u8 {
+pub fn finish(header: &Header, points: &[Point], out: &OutputArgs) -> u8 {
     let rows = rows(points);
     let sat = saturation(&rows);
     let unit = header.delay_unit.as_str();
     super::emit(&render(&header.title(), &rows, &sat, unit));
     let (t, p) = (header.topology.as_str(), header.traffic.as_str());
     let mut files: Vec<(&Path, String)> = Vec::new();
-    if let Some(path) = out.csv {
+    if let Some(path) = &out.csv {
         files.push((path, csv(t, p, unit, points)));
     }
-    if let Some(path) = out.table_csv {
+    if let Some(path) = &out.table_csv {
         files.push((path, summary_csv(t, p, unit, &rows)));
     }
-    if let Some(path) = out.plot {
+    if let Some(path) = &out.plot {
         match sweep_svg(&header.title(), &rows, &sat, unit) {
             Ok(svg) => files.push((path, svg)),
             Err(e) => return fail(1, e),

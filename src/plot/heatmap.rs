@@ -5,7 +5,7 @@
 //! multistage network as blocks between stages; a hot link stands out in any of them.
 //! Links to and from terminals are left out (the per-terminal chart shows those).
 
-use super::{PANEL, PlotError};
+use super::{PANEL, PlotError, frame};
 use crate::stats::links::LinkUse;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -47,11 +47,7 @@ pub fn heatmap_svg(title: &str, links: &[LinkUse]) -> Result<Option<String>, Plo
         let root = SVGBackend::with_string(&mut svg, (side + 120, side)).into_drawing_area();
         root.fill(&WHITE).map_err(PlotError::from)?;
         let (map, bar) = root.split_horizontally(side);
-        let mut c = ChartBuilder::on(&map)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
+        let mut c = frame(&map, Some(title))
             .build_cartesian_2d(0.0..n as f64, n as f64..0.0)
             .map_err(PlotError::from)?;
         c.configure_mesh()

@@ -43,6 +43,45 @@ pub(crate) fn short(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// The frame every chart here uses: a caption (if any), a 12-pixel margin and room for
+/// the axis labels.
+pub(crate) fn frame<'a, 'b>(
+    area: &'a plotters::prelude::DrawingArea<
+        plotters::prelude::SVGBackend<'b>,
+        plotters::coord::Shift,
+    >,
+    title: Option<&str>,
+) -> plotters::prelude::ChartBuilder<'a, 'b, plotters::prelude::SVGBackend<'b>> {
+    let mut b = plotters::prelude::ChartBuilder::on(area);
+    if let Some(t) = title {
+        b.caption(t, ("sans-serif", 18));
+    }
+    b.margin(12).x_label_area_size(40).y_label_area_size(60);
+    b
+}
+
+/// Draws the series' legend boxed at `pos`.
+pub(crate) fn legend<'a, 'b: 'a, X, Y>(
+    c: &mut plotters::prelude::ChartContext<
+        'a,
+        plotters::prelude::SVGBackend<'b>,
+        plotters::prelude::Cartesian2d<X, Y>,
+    >,
+    pos: plotters::prelude::SeriesLabelPosition,
+) -> Result<(), PlotError>
+where
+    X: plotters::prelude::Ranged,
+    Y: plotters::prelude::Ranged,
+{
+    use plotters::prelude::*;
+    c.configure_series_labels()
+        .position(pos)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(PlotError::from)
+}
+
 /// A log-axis range around the positive, finite values of `v` (a decade either side
 /// rounded out), or 1..10 if there are none.
 pub(crate) fn log_range(v: impl IntoIterator<Item = f64>) -> std::ops::Range<f64> {

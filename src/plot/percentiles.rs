@@ -3,7 +3,7 @@
 //! spaced and the tail is as visible as the median. The points are the histogram's own
 //! quantile iteration (the rows of the `.hgrm` export, [`crate::stats::hgrm`]).
 
-use super::{COLOURS, LIGHT, PANEL, PlotError, short};
+use super::{COLOURS, LIGHT, PANEL, PlotError, frame, short};
 use crate::terminal::Metric;
 use plotters::prelude::*;
 
@@ -45,11 +45,7 @@ pub fn percentile_svg(
     {
         let root = SVGBackend::with_string(&mut svg, PANEL).into_drawing_area();
         root.fill(&WHITE).map_err(PlotError::from)?;
-        let mut c = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
+        let mut c = frame(&root, Some(title))
             .build_cartesian_2d((1.0..x_max).log_scale(), 0.0..y_max)
             .map_err(PlotError::from)?;
         c.configure_mesh()

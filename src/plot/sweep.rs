@@ -4,7 +4,7 @@
 //! load (first load that falls behind, see [`crate::sweep::table::saturation`]) as a
 //! dashed vertical line in both.
 
-use super::{COLOURS, LIGHT, PANEL, PlotError, log_range, short};
+use super::{COLOURS, LIGHT, PANEL, PlotError, frame, legend, log_range, short};
 use crate::stats::confidence::Interval;
 use crate::sweep::table::{Row, Saturation};
 use plotters::prelude::*;
@@ -36,10 +36,7 @@ pub fn sweep_svg(
             .map(|r| r.offered_pct.max(r.throughput.mean + bar(&r.throughput)))
             .fold(1.0, f64::max)
             * 1.1;
-        let mut c = ChartBuilder::on(&top)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
+        let mut c = frame(&top, None)
             .build_cartesian_2d(0.0..max_load, 0.0..top_y)
             .map_err(PlotError::from)?;
         c.configure_mesh()
@@ -65,12 +62,7 @@ pub fn sweep_svg(
         if let Some(l) = sat.load {
             saturation_line(&mut c, l, 0.0, top_y)?;
         }
-        c.configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(PlotError::from)?;
+        legend(&mut c, SeriesLabelPosition::UpperLeft)?;
 
         // Delay.
         let range = log_range(ok.iter().flat_map(|r| {
@@ -81,10 +73,7 @@ pub fn sweep_svg(
             ]
         }));
         let (lo, hi) = (range.start, range.end);
-        let mut c = ChartBuilder::on(&bottom)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
+        let mut c = frame(&bottom, None)
             .build_cartesian_2d(0.0..max_load, range.log_scale())
             .map_err(PlotError::from)?;
         c.configure_mesh()
@@ -99,12 +88,7 @@ pub fn sweep_svg(
         if let Some(l) = sat.load {
             saturation_line(&mut c, l, lo, hi)?;
         }
-        c.configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(PlotError::from)?;
+        legend(&mut c, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(PlotError::from)?;
     }
     Ok(svg)

@@ -1,7 +1,7 @@
 //! Throughput per terminal as a bar chart: what each terminal received (bars) against
 //! what it offered (dots), % of link data capacity; unfairness shows as uneven bars.
 
-use super::{COLOURS, LIGHT, PANEL, PlotError, short};
+use super::{COLOURS, LIGHT, PANEL, PlotError, frame, legend, short};
 use crate::stats::shares::TerminalShares;
 use plotters::prelude::*;
 
@@ -18,11 +18,7 @@ pub fn terminals_svg(title: &str, shares: &TerminalShares) -> Result<String, Plo
     {
         let root = SVGBackend::with_string(&mut svg, PANEL).into_drawing_area();
         root.fill(&WHITE).map_err(PlotError::from)?;
-        let mut c = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
+        let mut c = frame(&root, Some(title))
             .build_cartesian_2d(-0.5..(n.max(1) as f64 - 0.5), 0.0..y_max)
             .map_err(PlotError::from)?;
         c.configure_mesh()
@@ -52,12 +48,7 @@ pub fn terminals_svg(title: &str, shares: &TerminalShares) -> Result<String, Plo
         .map_err(PlotError::from)?
         .label("offered")
         .legend(|(x, y)| Circle::new((x + 6, y), 4, COLOURS[1].filled()));
-        c.configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(PlotError::from)?;
+        legend(&mut c, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(PlotError::from)?;
     }
     Ok(svg)
