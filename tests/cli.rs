@@ -636,6 +636,54 @@ fn zero_threads_is_bad_input() {
 }
 
 #[test]
+fn out_of_range_numbers_are_bad_input_not_overflow() {
+    // Each used to be accepted and then wrapped or overflowed (a debug build panicked).
+    let base = ["--topology", "hypercube6", "--traffic", "shuffle"];
+    for (extra, needle) in [
+        (
+            vec!["--threads", "99999999999"],
+            "--threads 99999999999: give at most 4096",
+        ),
+        (vec!["--deadlock-window-us", "1e18"], "--deadlock-window-us"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra.iter());
+        emu(&short(&args)).assert_bad_input(&[needle]);
+    }
+    for args in [
+        vec![
+            "stress",
+            "-t",
+            "ring4",
+            "--seed",
+            "18446744073709551615",
+            "--seeds",
+            "3",
+        ],
+        vec![
+            "sweep",
+            "-t",
+            "grid8",
+            "-p",
+            "uniform",
+            "--seed",
+            "18446744073709551615",
+            "--seeds",
+            "3",
+        ],
+        vec!["sweep", "-t", "grid8", "-p", "uniform", "--threads", "5000"],
+        vec!["stress", "-t", "ring4", "--threads", "5000"],
+    ] {
+        let r = emu_raw(Path::new(env!("CARGO_MANIFEST_DIR")), &args);
+        r.assert_bad_input(&[if args.contains(&"--threads") {
+            "--threads"
+        } else {
+            "--seed"
+        }]);
+    }
+}
+
+#[test]
 fn usage_errors_exit_2() {
     let dir = TempDir::new("usage");
     let cases: [&[&str]; 7] = [
@@ -692,31 +740,58 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn unwritable_json_is_exit_1() {
-    let dir = TempDir::new("json-unwritable");
-    let r = emu_in(
-        dir.path(),
-        &[
-            "--topology",
-            "hypercube6",
-            "--traffic",
-            "shuffle",
-            "--engine",
-            "sharded",
-            "--set",
-            "phases.warmup_us=2",
-            "--set",
-            "phases.measure_us=5",
-            "--json",
-            "no/such/dir/out.json",
+fn unwritable_outputs_are_bad_input_found_before_the_run() {
+    let dir = TempDir::new("outputs-unwritable");
+    let file = dir.write("a-file", "x");
+    let file = file.to_string_lossy().into_owned();
+    let in_file = format!("{file}/out.json");
+    let base = ["--topology", "hypercube6", "--traffic", "shuffle"];
+    for (flag, path) in [
+        ("--json", "no/such/dir/out.json"),
+        ("--json", dir.path().to_str().unwrap()),
+        ("--hgrm", in_file.as_str()),
+        ("--plot", file.as_str()),
+    ] {
+        let mut args = base.to_vec();
+        args.extend([flag, path]);
+        let r = emu_in(dir.path(), &short(&args));
+        r.assert_bad_input(&[flag]);
+        assert!(r.stdout.is_empty(), "ran before refusing\n{}", r.describe());
+    }
+    for args in [
+        vec![
+            "sweep",
+            "-t",
+            "grid8",
+            "-p",
+            "uniform",
+            "--csv",
+            "no/such/dir/s.csv",
         ],
-    );
-    r.assert_code(1);
-    r.assert_stderr_has(&["no/such/dir/out.json"]);
+        vec![
+            "sweep",
+            "-t",
+            "grid8",
+            "-p",
+            "uniform",
+            "--plot",
+            "no/such/dir/s.svg",
+        ],
+        vec!["merge", "x.jsonl", "--table-csv", "no/such/dir/t.csv"],
+        vec!["check", "-t", "ring4", "--json", "no/such/dir/c.json"],
+        vec!["stress", "-t", "ring4", "--out", "no/such/dir/d.toml"],
+        vec![
+            "reproduce",
+            "dslink-bandwidth",
+            "--json",
+            "no/such/dir/r.json",
+        ],
+    ] {
+        let r = emu_raw(dir.path(), &args);
+        r.assert_bad_input(&["no/such/dir"]);
+        assert!(r.stdout.is_empty(), "ran before refusing\n{}", r.describe());
+    }
 }
-
-// ---------------------------------------------------------------------------------
-// Lookup by name
 
 #[test]
 fn names_resolve_from_any_directory_and_local_files_come_first() {

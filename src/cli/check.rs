@@ -46,6 +46,9 @@ pub struct CheckArgs {
 
 /// Runs `emu check`; returns the process exit code.
 pub fn main(a: &CheckArgs) -> u8 {
+    if let Err(code) = super::check_output_file("--json", a.json.as_deref()) {
+        return code;
+    }
     let net = match topology_plan(&a.topology, &a.sets) {
         Ok(n) => n,
         Err(e @ CaseError::CannotDeadlock { .. }) => {

@@ -30,6 +30,9 @@ pub struct MergeArgs {
 
 /// Merges; returns the process exit code.
 pub fn main(a: &MergeArgs) -> u8 {
+    if let Err(code) = super::sweep::check_outputs(&a.outputs) {
+        return code;
+    }
     let mut texts = Vec::with_capacity(a.files.len());
     for f in &a.files {
         let name = f.display().to_string();

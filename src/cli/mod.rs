@@ -31,6 +31,67 @@ pub fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
+/// The most worker threads a command accepts: more than any machine emu runs on has
+/// cores, and few enough that asking for them cannot exhaust the process table.
+pub const MAX_THREADS: usize = 4096;
+
+/// Checks `--threads N`: 1..=[`MAX_THREADS`], or prints the error and gives exit code 2.
+pub fn check_threads(threads: Option<usize>) -> Result<(), u8> {
+    match threads {
+        Some(0) => Err(fail(2, "--threads 0: give at least one thread")),
+        Some(n) if n > MAX_THREADS => Err(fail(
+            2,
+            format!("--threads {n}: give at most {MAX_THREADS}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Checks before any work that `--FLAG FILE` can be written: opens it for appending
+/// (creating it if missing, then removing what was created), so that a bad path is
+/// bad input (exit 2) found at once, not an error after a long run.
+pub fn check_output_file(flag: &str, path: Option<&std::path::Path>) -> Result<(), u8> {
+    let Some(path) = path else { return Ok(()) };
+    if path.is_dir() {
+        return Err(fail(
+            2,
+            format!("{flag} {}: is a directory, give a file", path.display()),
+        ));
+    }
+    let existed = path.exists();
+    match std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+    {
+        Ok(_) => {
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(())
+        }
+        Err(e) => Err(fail(
+            2,
+            format!("{flag} {}: cannot write: {e}", path.display()),
+        )),
+    }
+}
+
+/// Checks before any work that `--FLAG DIR` can hold output files: creates it (and its
+/// parents) if missing.
+pub fn check_output_dir(flag: &str, path: Option<&std::path::Path>) -> Result<(), u8> {
+    let Some(path) = path else { return Ok(()) };
+    std::fs::create_dir_all(path).map_err(|e| {
+        fail(
+            2,
+            format!(
+                "{flag} {}: cannot create the directory: {e}",
+                path.display()
+            ),
+        )
+    })
+}
+
 /// Prints `error: {msg}` on stderr and returns `code`, the process exit code.
 pub fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
     eprintln!("error: {msg}");

@@ -56,6 +56,9 @@ fn names() -> String {
 
 /// Runs `emu reproduce`; returns the process exit code.
 pub fn main(a: &ReproduceArgs) -> u8 {
+    if let Err(code) = super::check_output_file("--json", a.json.as_deref()) {
+        return code;
+    }
     if a.list {
         for e in EXPERIMENTS {
             say!("  {:<20} {:<14} {}", e.name, e.section, e.about);

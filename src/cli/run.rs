@@ -102,6 +102,12 @@ pub fn run(a: &RunArgs) -> u8 {
             "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
         );
     };
+    if let Err(code) = super::check_output_file("--json", a.json.as_deref())
+        .and_then(|()| super::check_output_dir("--hgrm", a.hgrm.as_deref()))
+        .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
+    {
+        return code;
+    }
     if let Some(text) = &a.replications {
         if a.verify_engines || a.check {
             return fail(
@@ -131,24 +137,31 @@ pub fn run(a: &RunArgs) -> u8 {
     }
 }
 
+/// The longest `--deadlock-window-us` accepted (10⁹ µs).
+pub const MAX_DEADLOCK_WINDOW_US: f64 = 1e9;
+
 /// Runs a loaded case of any family; returns the process exit code.
 fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
     let net = &case.net;
     let mut ctl = case.control();
     ctl.check = a.check;
     if let Some(us) = a.deadlock_window_us {
-        if !(us.is_finite() && us > 0.0) {
+        // A bound far beyond any run (about 17 minutes of virtual time) keeps the window
+        // in ticks, and the tick it ends at, well inside 64 bits.
+        if !(us.is_finite() && us > 0.0 && us <= MAX_DEADLOCK_WINDOW_US) {
             return fail(
                 2,
-                format!("--deadlock-window-us {us}: give a positive number of microseconds"),
+                format!(
+                    "--deadlock-window-us {us}: give a positive number of microseconds, at most {MAX_DEADLOCK_WINDOW_US:e}"
+                ),
             );
         }
         ctl.deadlock_window = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
     }
-    let threads = a.threads.unwrap_or_else(default_threads);
-    if threads == 0 {
-        return fail(2, "--threads 0: give at least one thread");
+    if let Err(code) = super::check_threads(a.threads) {
+        return code;
     }
+    let threads = a.threads.unwrap_or_else(default_threads);
     if a.verify_engines {
         return verify_engines(case, &ctl, threads, a);
     }

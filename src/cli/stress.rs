@@ -88,6 +88,11 @@ pub struct StressArgs {
 
 /// Runs the search; returns the process exit code.
 pub fn main(a: &StressArgs) -> u8 {
+    if let Err(code) = super::check_output_file("--json", a.json.as_deref())
+        .and_then(|()| super::check_output_file("--out", a.out.as_deref()))
+    {
+        return code;
+    }
     if a.seeds == 0 || a.seeds > 100_000 {
         return fail(2, format!("--seeds {}: give 1..=100000", a.seeds));
     }
@@ -97,8 +102,17 @@ pub fn main(a: &StressArgs) -> u8 {
             format!("--run-us {}: give 1..=1000000 microseconds", a.run_us),
         );
     }
-    if a.threads == Some(0) {
-        return fail(2, "--threads 0: give at least one thread");
+    if let Err(code) = super::check_threads(a.threads) {
+        return code;
+    }
+    if a.seed.checked_add(u64::from(a.seeds) - 1).is_none() {
+        return fail(
+            2,
+            format!(
+                "--seed {}: seeds {} + {} overflow a 64-bit seed",
+                a.seed, a.seed, a.seeds
+            ),
+        );
     }
     if let Err(e) = config::validate_sets(&a.sets) {
         return fail(2, e);

@@ -171,13 +171,14 @@ fn build_error(a: &SweepArgs, e: emu::network::BuildError) -> String {
 /// Checks the arguments and loads the files into the sweep's description, or prints
 /// the error and gives the exit code.
 fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
+    check_outputs(&a.outputs)?;
+    super::check_output_file("--out", a.out.as_deref())?;
+    super::check_output_file("--plan", a.plan.as_deref())?;
     let loads = parse_loads(&a.load).map_err(|e| fail(2, format!("--load {}: {e}", a.load)))?;
     if a.seeds == 0 || a.seeds > 1000 {
         return Err(fail(2, format!("--seeds {}: give 1..=1000", a.seeds)));
     }
-    if a.threads == Some(0) {
-        return Err(fail(2, "--threads 0: give at least one thread"));
-    }
+    super::check_threads(a.threads)?;
     config::validate_sets(&a.sets).map_err(|e| fail(2, e))?;
     let topo = config::load_topology(&a.topology, &a.sets).map_err(|e| fail(2, e))?;
     let traf = config::load_traffic(&a.traffic, &a.sets).map_err(|e| fail(2, e))?;
@@ -205,6 +206,13 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
     spec.check_seeds()
         .map_err(|e| fail(2, format!("--seed {}: {e}", a.seed)))?;
     Ok(spec)
+}
+
+/// Checks before any run that the output files can be written (exit 2 if not).
+pub fn check_outputs(o: &OutputArgs) -> Result<(), u8> {
+    super::check_output_file("--csv", o.csv.as_deref())?;
+    super::check_output_file("--table-csv", o.table_csv.as_deref())?;
+    super::check_output_file("--plot", o.plot.as_deref())
 }
 
 /// Prints the table of a whole sweep (run here or merged) and writes the files asked

@@ -57,6 +57,18 @@ pub(crate) fn find_source_in(
             origin: Origin::Shipped,
         });
     }
+    // Something is there, but not a file to read (a bare name that is also a directory
+    // still finds the shipped file above): say what it is, not "not found".
+    if let Ok(meta) = std::fs::metadata(&direct) {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, socket or device)"
+        };
+        return Err(ConfigError::new(format!(
+            "{kind} file `{spec}` is {what}: give a {kind} file"
+        )));
+    }
     Err(ConfigError::new(format!(
         "{kind} file `{spec}` not found: tried {} and the shipped {kind} files ({})",
         tried.join(", "),
@@ -157,6 +169,27 @@ mod tests {
         let e = find_source_in(FileKind::Traffic, "no/such.toml", &base).expect_err("missing");
         assert!(e.to_string().contains("no/such.toml"), "{e}");
         assert!(find_source_in(FileKind::Traffic, " ", &base).is_err());
+    }
+
+    #[test]
+    fn a_directory_or_fifo_is_named_as_such() {
+        let base_dir = temp_dir("special");
+        let base = base_dir.path();
+        let e = find_source_in(FileKind::Topology, ".", base).expect_err("a directory");
+        assert!(e.to_string().contains("is a directory"), "{e}");
+        // A directory named like a shipped file does not hide it.
+        std::fs::create_dir_all(base.join("ring4")).expect("mkdir");
+        let f = find_source_in(FileKind::Topology, "ring4", base).expect("shipped");
+        assert_eq!(f.origin, Origin::Shipped);
+        let fifo = base.join("pipe");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            let e = find_source_in(FileKind::Traffic, "pipe", base).expect_err("a FIFO");
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
     }
 
     #[test]
