@@ -684,6 +684,48 @@ fn out_of_range_numbers_are_bad_input_not_overflow() {
 }
 
 #[test]
+fn configurations_that_aborted_on_allocation_are_refused_or_run() {
+    // Each of these aborted with "memory allocation failed" (exit 134).
+    let base = ["--topology", "hypercube6", "--traffic", "uniform"];
+    for (set, key) in [
+        ("link.buffer_tokens=4294967295", "link.buffer_tokens"),
+        (
+            "c104.output_buffer_tokens=2000000",
+            "c104.output_buffer_tokens",
+        ),
+        (
+            "faults.extra_initial_credit=268435456",
+            "faults.extra_initial_credit",
+        ),
+        ("injection.messages=10000000", "injection.messages"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend([
+            "--set",
+            "injection.kind=batch",
+            "--set",
+            "injection.messages=1",
+        ]);
+        args.extend(["--set", set]);
+        emu(&short(&args)).assert_bad_input(&[key]);
+    }
+    // Large buffers are allocated as tokens arrive, not up front: these now run.
+    for sets in [
+        vec!["--set", "c104.output_buffer_tokens=1000000"],
+        vec![
+            "--set",
+            "packet.max_data_bytes=65535",
+            "--set",
+            "link.buffer_tokens=packet",
+        ],
+    ] {
+        let mut args = base.to_vec();
+        args.extend(sets);
+        emu(&short(&args)).assert_code(0);
+    }
+}
+
+#[test]
 fn usage_errors_exit_2() {
     let dir = TempDir::new("usage");
     let cases: [&[&str]; 7] = [

@@ -175,6 +175,12 @@ fn bad_lists_name_their_key() {
             "network.links",
             "already used",
         ),
+        (
+            "loop",
+            "switches = [4, 2]\nterminals = [[0, 0], [1, 0]]\nlinks = [[0, 1, 1, 1], [0, 2, 0, 3]]\n",
+            "network.links",
+            "links switch 0 to itself",
+        ),
     ] {
         let f = netlist_file(name, network);
         let e = plan_from(f.to_str().unwrap(), &[]).expect_err(name);

@@ -194,10 +194,7 @@ pub fn build(
             Injection::Bernoulli(load / (DATA_TOKEN_BITS as f64 * f64::from(bytes)))
         }
         InjectionConfig::Batch { messages } => {
-            if messages == 0 {
-                return Err(traffic_err("injection.messages", "must be at least 1"));
-            }
-            Injection::Batch(messages)
+            Injection::Batch(traffic_plan::batch_messages(messages, terminals)?)
         }
         InjectionConfig::Bursty { .. } | InjectionConfig::Trace { .. } => {
             return Err(traffic_err(

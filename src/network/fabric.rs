@@ -191,10 +191,7 @@ pub fn fabric_from_config(
             Arrivals::bursty(burst, load)
         }
         &InjectionConfig::Batch { messages } => {
-            if messages == 0 {
-                return Err(traffic_err("injection.messages", "must be at least 1"));
-            }
-            Arrivals::Batch(messages)
+            Arrivals::Batch(traffic_plan::batch_messages(messages, n)?)
         }
         InjectionConfig::Trace { .. } => Arrivals::None,
     };

@@ -107,6 +107,14 @@ fn wiring(n: &NetlistConfig) -> Result<Wiring, BuildError> {
                 format!("{what}: a port cannot link to itself"),
             ));
         }
+        if a == b {
+            return Err(topo_err(
+                "network.links",
+                format!(
+                    "{what}: links switch {a} to itself; a link joins two different switches                      (a packet routed into it would come straight back)"
+                ),
+            ));
+        }
         for (s, p) in [(a, pa), (b, pb)] {
             if ports[s][p] != Peer::Free {
                 return Err(topo_err(

@@ -162,10 +162,7 @@ fn sci_ring_of(
             Arrivals::Bernoulli(load.unwrap_or(0.0) / symbols)
         }
         InjectionConfig::Batch { messages } => {
-            if messages == 0 {
-                return Err(traffic_err("injection.messages", "must be at least 1"));
-            }
-            Arrivals::Batch(messages)
+            Arrivals::Batch(traffic_plan::batch_messages(messages, nodes)?)
         }
         InjectionConfig::Bursty { .. } | InjectionConfig::Trace { .. } => {
             return Err(traffic_err(

@@ -146,6 +146,33 @@ pub(super) fn saturated(
     Ok(hot)
 }
 
+/// The most messages a batch run may queue at the start, over all terminals: every
+/// message of a batch is created at once and waits in its source's queue, so the count
+/// bounds the memory (about 2 GiB of queued messages at this bound).
+pub const MAX_BATCH_MESSAGES: u64 = 1 << 26;
+
+/// Checks a batch of `messages` per terminal on `terminals` terminals: at least one,
+/// and no more than [`MAX_BATCH_MESSAGES`] in all (refused before anything is
+/// allocated, naming the memory the batch would take).
+pub fn batch_messages(messages: u32, terminals: u32) -> Result<u32, BuildError> {
+    if messages == 0 {
+        return Err(traffic_err("injection.messages", "must be at least 1"));
+    }
+    let total = u64::from(messages) * u64::from(terminals);
+    if total > MAX_BATCH_MESSAGES {
+        let bytes = total * std::mem::size_of::<crate::terminal::Message>() as u64;
+        return Err(traffic_err(
+            "injection.messages",
+            format!(
+                "{messages} per terminal × {terminals} terminals = {total} messages queued at once \
+                 would take about {:.1} GiB; give at most {MAX_BATCH_MESSAGES} in all",
+                bytes as f64 / f64::from(1u32 << 30)
+            ),
+        ));
+    }
+    Ok(messages)
+}
+
 /// Each terminal's destination under the file's pattern on a `family` network.
 pub(super) fn destinations(
     tr: &TrafficConfig,
@@ -190,5 +217,19 @@ fn pattern_key(p: &PatternConfig) -> &'static str {
         PatternConfig::Table { .. } => "pattern.destinations",
         PatternConfig::Starved { .. } => "pattern.node",
         _ => "pattern.kind",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_is_bounded_in_all_not_per_terminal() {
+        assert!(batch_messages(0, 4).is_err());
+        assert_eq!(batch_messages(1000, 1024).ok(), Some(1000));
+        let e = batch_messages(10_000_000, 64).unwrap_err().to_string();
+        assert!(e.contains("640000000 messages") && e.contains("GiB"), "{e}");
+        assert!(batch_messages(u32::MAX, u32::MAX).is_err(), "no overflow");
     }
 }

@@ -133,7 +133,8 @@ pub struct Report {
     pub messages: MessageCounts,
     /// Throughput per terminal.
     pub throughput: Throughput,
-    /// Batch runs: when the last message was delivered; `null` otherwise.
+    /// Batch runs that delivered every measured message: when the last one was
+    /// delivered; `null` otherwise.
     pub completion: Option<Completion>,
     /// Flow-controlled tokens put on a link, over the whole run.
     pub token_hops: u64,
@@ -309,7 +310,9 @@ impl Report {
             acks_received: c.acks_received,
         };
         let us = |ticks: Tick| ticks as f64 * input.tick_ns / 1000.0;
-        let completion = input.batch.then(|| Completion {
+        // A batch that did not finish (stopped at the drain limit) has no completion
+        // time: its last delivery is not when the batch was done.
+        let completion = (input.batch && outcome.complete).then(|| Completion {
             ticks: c.last_delivery,
             us: us(c.last_delivery),
         });
@@ -596,6 +599,23 @@ pub(crate) mod tests {
         assert_eq!(r.latency.network_latency.ticks.max, 700);
         assert_eq!(r.latency.source_queueing.count, 4);
         assert_eq!(r.run.end_us, 120.0);
+    }
+
+    #[test]
+    fn a_batch_that_did_not_finish_has_no_completion_time() {
+        let (topo, traffic) = (topology(), traffic("kind = \"batch\"\nmessages = 2"));
+        let outcome = RunOutcome {
+            complete: false,
+            ..outcome()
+        };
+        let r = Report::new(&input(&topo, &traffic, &outcome, true));
+        assert_eq!(r.completion, None);
+        let text = r.render_text(&crate::stats::RunInfo {
+            engine: "sharded".into(),
+            threads: 1,
+            wall_seconds: 0.0,
+        });
+        assert!(text.contains("completion  not reached"), "{text}");
     }
 
     #[test]

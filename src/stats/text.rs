@@ -126,6 +126,15 @@ impl Report {
                 "completion",
                 &format!("{} µs ({} ticks)", fixed(c.us, 3), group(c.ticks)),
             );
+        } else if self.run.batch {
+            line(
+                out,
+                "completion",
+                &format!(
+                    "not reached: {} measured messages undelivered when the run stopped",
+                    group(self.messages.undelivered)
+                ),
+            );
         }
         line(out, "token hops", &group(self.token_hops));
     }

@@ -50,6 +50,13 @@ impl C104Config {
                 "must be at least 1 token",
             ));
         }
+        let max = crate::parts::dslink::config::MAX_BUFFER_TOKENS;
+        if output_buffer > max {
+            return Err(ConfigError::new(
+                "c104.output_buffer_tokens",
+                format!("{output_buffer} tokens: give at most {max}"),
+            ));
+        }
         let header_time =
             ns_to_ticks("c104.header_time_ns", self.header_time_ns, link.rate_mbit_s)?;
         let hb = link.header_bytes;

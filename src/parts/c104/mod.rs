@@ -32,6 +32,7 @@ pub mod config;
 
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
 use crate::parts::Part;
+use crate::parts::dslink::endpoint::PREALLOCATED_TOKENS;
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
 use crate::routing::{LabelRouting, RouteAction, Routing};
 use crate::time::Tick;
@@ -122,7 +123,7 @@ impl C104 {
                 ep: Endpoint::new(p.link),
                 input: Input::Idle,
                 prefix: VecDeque::new(),
-                out: VecDeque::with_capacity(p.output_buffer as usize),
+                out: VecDeque::with_capacity(p.output_buffer.min(PREALLOCATED_TOKENS) as usize),
             })
             .collect();
         let rng = ChaCha8Rng::seed_from_u64(p.seed);

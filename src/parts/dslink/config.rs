@@ -168,6 +168,14 @@ pub fn ns_to_ticks(key: &'static str, ns: u32, rate_mbit_s: u32) -> Result<Tick,
     Ok(scaled / 1000)
 }
 
+/// The largest buffer accepted, in tokens (`link.buffer_tokens`, `c104.output_buffer_tokens`):
+/// a packet of the largest payload fits with room to spare, and a mistyped value
+/// cannot ask for gigabytes.
+pub const MAX_BUFFER_TOKENS: u32 = 1 << 20;
+
+/// The most extra credit `faults.extra_initial_credit` accepts, in tokens.
+pub const MAX_EXTRA_CREDIT: u32 = 1 << 16;
+
 /// Checks the DS-Link sections, in the order a reader meets them.
 pub fn validate(
     link: &LinkConfig,
@@ -214,6 +222,23 @@ pub fn validate(
         ));
     }
     let buffer = link.buffer_tokens.tokens(packet_tokens);
+    if buffer > MAX_BUFFER_TOKENS {
+        return Err(ConfigError::new(
+            "link.buffer_tokens",
+            format!(
+                "{buffer} tokens: give at most {MAX_BUFFER_TOKENS} (a C104 input buffer holds about 20; INMOS ch. 6 §6.2.1)"
+            ),
+        ));
+    }
+    if faults.extra_initial_credit > MAX_EXTRA_CREDIT {
+        return Err(ConfigError::new(
+            "faults.extra_initial_credit",
+            format!(
+                "{}: give at most {MAX_EXTRA_CREDIT} tokens (one is enough to overflow a buffer; millions would only keep every link sending FCTs, and nothing would move)",
+                faults.extra_initial_credit
+            ),
+        ));
+    }
     if buffer < batch && !faults.allow_buffer_below_batch {
         return Err(ConfigError::new(
             "link.buffer_tokens",

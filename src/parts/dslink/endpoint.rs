@@ -50,6 +50,10 @@ impl Default for LinkParams {
     }
 }
 
+/// Tokens of buffer space an endpoint allocates before any arrive (the C104's input
+/// buffers hold about 20 tokens; INMOS ch. 6 §6.2.1).
+pub const PREALLOCATED_TOKENS: u32 = 64;
+
 /// One end of a DS-Link: transmitter, receiver buffer and credit counters.
 #[derive(Clone, Debug)]
 pub struct Endpoint {
@@ -78,7 +82,9 @@ impl Endpoint {
             busy_until: 0,
             credit: 0,
             fct_owed: 0,
-            rx: VecDeque::with_capacity(params.buffer as usize),
+            // Room for a typical buffer up front; a larger one grows as tokens arrive, so
+            // a huge configured buffer costs memory only if traffic fills it.
+            rx: VecDeque::with_capacity(params.buffer.min(PREALLOCATED_TOKENS) as usize),
             granted: 0,
             counters: PortCounters {
                 capacity: u64::from(params.buffer),
