@@ -726,6 +726,38 @@ fn configurations_that_aborted_on_allocation_are_refused_or_run() {
 }
 
 #[test]
+fn schema_errors_use_the_files_words_not_rusts() {
+    for set in [
+        "injection=3",
+        "network.dimensions=-1",
+        "network.dimensions=99999999999999999999999",
+        "network.dimensions=1.5",
+        "injection.kind=7",
+        "terminals.senders=[0,x]",
+    ] {
+        let r = emu(&short(&[
+            "--topology",
+            "hypercube6",
+            "--traffic",
+            "uniform",
+            "--set",
+            set,
+        ]));
+        r.assert_bad_input(&[set]);
+        for rust in [
+            "internally tagged",
+            "expected u32",
+            "i128",
+            "variant identifier",
+            "sequence",
+            "floating point",
+        ] {
+            assert!(!r.stderr.contains(rust), "{set}: {}", r.stderr);
+        }
+    }
+}
+
+#[test]
 fn usage_errors_exit_2() {
     let dir = TempDir::new("usage");
     let cases: [&[&str]; 7] = [

@@ -96,6 +96,7 @@ fn file_error(
     } else {
         format!("{}: ", site.key())
     };
+    let message = super::plain::plain(message);
     ConfigError::new(format!("{}{position}: {key}{message}", file.name))
 }
 
@@ -143,6 +144,7 @@ fn override_error(
         [ov] if message.starts_with("invalid type: string") => not_toml_hint(&ov.value),
         _ => String::new(),
     };
+    let message = super::plain::plain(message);
     ConfigError::new(format!("{}: {message}{hint}", sets.join(" ")))
 }
 

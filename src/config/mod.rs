@@ -8,6 +8,7 @@ pub mod load;
 mod locate;
 pub mod lookup;
 pub mod overrides;
+mod plain;
 pub mod shipped;
 pub mod source;
 pub mod topology;

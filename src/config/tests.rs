@@ -118,12 +118,12 @@ fn wrong_type_names_the_key() {
     ));
     assert_eq!(
         e,
-        "topology.toml:5:14: network.dimensions: invalid type: string \"eight\", expected u32"
+        "topology.toml:5:14: network.dimensions: invalid type: the text \"eight\", expected a whole number from 0 to 4294967295"
     );
     let e = err(topo(&CUBE.replace("200", "-1"), &[]));
     assert_eq!(
         e,
-        "topology.toml:8:17: link.wire_delay_ns: invalid value: integer `-1`, expected u32"
+        "topology.toml:8:17: link.wire_delay_ns: invalid value: the number `-1`, expected a whole number from 0 to 4294967295"
     );
     let e = err(topo(&format!("{CUBE}buffer_tokens = \"pkt\"\n"), &[]));
     assert!(
@@ -295,12 +295,12 @@ fn override_errors_name_the_set() {
     let e = err(topo(CUBE, &["network.dimensions=eight"]));
     assert_eq!(
         e,
-        "--set network.dimensions=eight: invalid type: string \"eight\", expected u32"
+        "--set network.dimensions=eight: invalid type: the text \"eight\", expected a whole number from 0 to 4294967295"
     );
     let e = err(topo(CUBE, &["vcp.channels=6", "link.wire_delay_ns=-5"]));
     assert_eq!(
         e,
-        "--set link.wire_delay_ns=-5: invalid value: integer `-5`, expected u32"
+        "--set link.wire_delay_ns=-5: invalid value: the number `-5`, expected a whole number from 0 to 4294967295"
     );
     let e = err(topo(CUBE, &["link.bogus=1"]));
     assert!(
@@ -419,7 +419,7 @@ fn a_malformed_toml_value_is_explained() {
     let e = err(traffic(UNIFORM, &["terminals.senders=[0,x]"]));
     assert!(
         e.starts_with(
-            "--set terminals.senders=[0,x]: invalid type: string \"[0,x]\", expected a sequence"
+            "--set terminals.senders=[0,x]: invalid type: the text \"[0,x]\", expected a list in brackets, e.g. [0, 3]"
         ),
         "{e}"
     );

@@ -1,0 +1,114 @@
+//! serde's and toml's error wording in the user's terms: a configuration file has
+//! numbers, text, lists and tables, not `u32`, `i128`, sequences, maps or "internally
+//! tagged enums". Applied to every schema error before it is shown.
+
+/// The integer types a schema uses, with the range a user may write.
+const RANGES: [(&str, &str); 6] = [
+    ("u8", "a whole number from 0 to 255"),
+    ("u16", "a whole number from 0 to 65535"),
+    ("u32", "a whole number from 0 to 4294967295"),
+    ("u64", "a whole number from 0 to 18446744073709551615"),
+    ("usize", "a whole number from 0 to 18446744073709551615"),
+    ("i64", "a whole number"),
+];
+
+/// `message` (one serde/toml error) reworded without Rust type names.
+pub fn plain(message: &str) -> String {
+    let mut m = message.to_string();
+    // "expected internally tagged enum InjectionConfig" → a table with a kind.
+    if let Some(at) = m.find("expected internally tagged enum") {
+        m.truncate(at);
+        m.push_str("expected a table with a `kind` key, e.g. { kind = \"…\", … }");
+    }
+    m = m.replace(
+        "expected variant identifier",
+        "expected a kind name in quotes",
+    );
+    m = m.replace("expected any value", "expected a number that fits");
+    for (ty, words) in RANGES {
+        m = replace_word(&m, &format!("expected {ty}"), &format!("expected {words}"));
+    }
+    m = m.replace("expected f64", "expected a number");
+    m = m.replace("expected f32", "expected a number");
+    // What was found: "integer `7`", "floating point `1.5`", "integer `1…` as i128".
+    m = m.replace("` as i128", "` (too large)");
+    m = m.replace("` as u128", "` (too large)");
+    m = m.replace("floating point `", "the number `");
+    m = m.replace("integer `", "the number `");
+    m = m.replace("invalid type: sequence", "invalid type: a list");
+    m = m.replace("invalid type: map", "invalid type: a table");
+    m = m.replace("invalid type: string ", "invalid type: the text ");
+    m = m.replace("invalid type: boolean `", "invalid type: `");
+    m = m.replace(
+        "expected a sequence",
+        "expected a list in brackets, e.g. [0, 3]",
+    );
+    m = m.replace("expected a map", "expected a table");
+    m
+}
+
+/// Replaces `from` where it is not followed by more of an identifier (so that
+/// "expected u32" does not match inside "expected u320").
+fn replace_word(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(from) {
+        let after = &rest[at + from.len()..];
+        out.push_str(&rest[..at]);
+        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_words_become_the_users_words() {
+        assert_eq!(
+            plain("invalid type: integer `3`, expected internally tagged enum InjectionConfig"),
+            "invalid type: the number `3`, expected a table with a `kind` key, e.g. { kind = \"…\", … }"
+        );
+        assert_eq!(
+            plain("invalid value: integer `-1`, expected u32"),
+            "invalid value: the number `-1`, expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            plain("invalid type: integer `99999999999999999999999` as i128, expected any value"),
+            "invalid type: the number `99999999999999999999999` (too large), expected a number that fits"
+        );
+        assert_eq!(
+            plain("invalid type: floating point `1.5`, expected u32"),
+            "invalid type: the number `1.5`, expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            plain("invalid type: integer `7`, expected variant identifier"),
+            "invalid type: the number `7`, expected a kind name in quotes"
+        );
+        assert_eq!(
+            plain("invalid type: string \"x\", expected u32"),
+            "invalid type: the text \"x\", expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            replace_word("expected u320", "expected u32", "X"),
+            "expected u320"
+        );
+        for m in [
+            "invalid type: sequence, expected u16",
+            "expected f64",
+            "invalid type: map, expected u64",
+        ] {
+            let p = plain(m);
+            for rust in ["u16", "u64", "f64", "sequence", "map,"] {
+                assert!(!p.contains(rust), "{m} → {p}");
+            }
+        }
+    }
+}
