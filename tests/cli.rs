@@ -758,6 +758,26 @@ fn schema_errors_use_the_files_words_not_rusts() {
 }
 
 #[test]
+fn the_header_lists_the_overrides_the_run_was_given() {
+    let r = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+        "--set",
+        "network.dimensions=4",
+    ]));
+    r.assert_code(0);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("overrides"))
+        .unwrap_or_else(|| panic!("no overrides line\n{}", r.stdout));
+    assert!(line.contains("network.dimensions=4"), "{line}");
+    assert!(r.stdout.contains("(16 terminals"), "{}", r.stdout);
+}
+
+#[test]
 fn usage_errors_exit_2() {
     let dir = TempDir::new("usage");
     let cases: [&[&str]; 7] = [

@@ -184,6 +184,7 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
         engine: engine_name(a.engine.into()).into(),
         threads,
         wall_seconds,
+        overrides: a.sets.clone(),
     }));
     if report.nodes.as_ref().is_some_and(|n| !n.starved.is_empty()) {
         eprintln!(

@@ -614,6 +614,7 @@ pub(crate) mod tests {
             engine: "sharded".into(),
             threads: 1,
             wall_seconds: 0.0,
+            overrides: Vec::new(),
         });
         assert!(text.contains("completion  not reached"), "{text}");
     }

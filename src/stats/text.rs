@@ -19,6 +19,9 @@ pub struct RunInfo {
     pub threads: usize,
     /// Wall-clock seconds the run took.
     pub wall_seconds: f64,
+    /// The `--set` overrides the run was given (`section.key=value`), shown under the
+    /// header so that the file names in it are not read as the whole story.
+    pub overrides: Vec<String>,
 }
 
 impl Report {
@@ -79,6 +82,9 @@ impl Report {
                 self.seed
             ),
         );
+        if !info.overrides.is_empty() {
+            line(out, "overrides", &info.overrides.join(" · "));
+        }
         let run = &self.run;
         line(
             out,
@@ -359,6 +365,7 @@ mod tests {
             engine: "actors".to_string(),
             threads: 8,
             wall_seconds: 1.5,
+            overrides: Vec::new(),
         }
     }
 
