@@ -127,15 +127,17 @@ pub fn main(a: &SweepArgs) -> u8 {
     let threads = a.threads.unwrap_or_else(default_threads);
     let progress = JobProgress::new("sweep", jobs.len() as u64, "runs", a.quiet);
     let results = run_all(&jobs, threads, |j| spec.run(j), |_, _| progress.inc());
-    progress.clear();
     let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
     for (job, r) in jobs.iter().zip(results) {
         match r {
             Ok(p) => points.push((job.index, p)),
-            Err(PointError::Build(e)) => {
-                return fail(2, build_error(a, e));
+            Err(e) => {
+                progress.clear();
+                return match e {
+                    PointError::Build(e) => fail(2, build_error(a, e)),
+                    PointError::Engine(e) => fail(e.exit_code() as u8, e),
+                };
             }
-            Err(PointError::Engine(e)) => return fail(e.exit_code() as u8, e),
         }
     }
     progress.finish();

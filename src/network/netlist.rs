@@ -111,7 +111,8 @@ fn wiring(n: &NetlistConfig) -> Result<Wiring, BuildError> {
             return Err(topo_err(
                 "network.links",
                 format!(
-                    "{what}: links switch {a} to itself; a link joins two different switches                      (a packet routed into it would come straight back)"
+                    "{what}: links switch {a} to itself; a link joins two different switches \
+                     (a packet routed into it would come straight back)"
                 ),
             ));
         }

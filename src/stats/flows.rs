@@ -3,7 +3,8 @@
 //! so each flow's throughput and latency can be reported on its own (INMOS ch. 7 §7.6's
 //! permutations: bit reversal, transpose, shuffle, the systematic pattern).
 
-use super::report::{ReportInput, capacity_pct};
+use super::report::ReportInput;
+use super::shares::TerminalShares;
 use serde::Serialize;
 
 /// One source-to-destination flow.
@@ -25,9 +26,9 @@ pub struct FlowSummary {
     pub max_latency: f64,
 }
 
-/// The flows of `input`'s permutation traffic over `span` ticks, or `None` for other
-/// traffic.
-pub fn flows(input: &ReportInput, span: u64) -> Option<Vec<FlowSummary>> {
+/// The flows of `input`'s permutation traffic, their throughput taken from the
+/// destinations' `shares`, or `None` for other traffic.
+pub fn flows(input: &ReportInput, shares: &TerminalShares) -> Option<Vec<FlowSummary>> {
     if input.flows.is_empty() {
         return None;
     }
@@ -50,11 +51,7 @@ pub fn flows(input: &ReportInput, span: u64) -> Option<Vec<FlowSummary>> {
                 source,
                 destination,
                 messages: count,
-                delivered_pct: capacity_pct(
-                    t.counters.bytes_delivered_in_window,
-                    input.byte_ticks,
-                    span,
-                ) / f64::from(input.link_bytes.max(1)),
+                delivered_pct: *shares.delivered_pct.get(destination as usize)?,
                 mean_latency: mean,
                 p99_latency: p99,
                 max_latency: max,

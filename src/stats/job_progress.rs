@@ -4,7 +4,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A count of finished runs out of a known total.
@@ -21,7 +21,7 @@ pub struct JobProgress {
     /// When the batch started.
     start: Instant,
     /// Runs done so far.
-    done: Mutex<u64>,
+    done: AtomicU64,
 }
 
 impl JobProgress {
@@ -44,15 +44,13 @@ impl JobProgress {
             bar,
             summary: !quiet && !terminal,
             start: Instant::now(),
-            done: Mutex::new(0),
+            done: AtomicU64::new(0),
         }
     }
 
     /// One more run finished.
     pub fn inc(&self) {
-        if let Ok(mut d) = self.done.lock() {
-            *d += 1;
-        }
+        self.done.fetch_add(1, Ordering::Relaxed);
         if let Some(b) = &self.bar {
             b.inc(1);
         }
@@ -82,11 +80,9 @@ impl JobProgress {
 
     /// Clears the bar, or prints the summary line (`sweep: 40 runs in 12.3 s`).
     pub fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
+        self.clear();
         if self.summary {
-            let done = self.done.lock().map_or(0, |d| *d);
+            let done = self.done.load(Ordering::Relaxed);
             eprintln!(
                 "{}: {done} {} in {:.1} s",
                 self.what,

@@ -37,13 +37,18 @@ pub struct LinkUse {
 /// order (a→b, then b→a); `None` if no part does (SCI rings, fabrics).
 pub fn utilisation(input: &ReportInput) -> Option<Vec<LinkUse>> {
     let outcome = input.outcome;
-    let bits = |e: End| -> Option<u64> {
-        outcome
-            .parts
-            .iter()
-            .find(|(id, _)| *id == e.node)
-            .and_then(|(_, s)| s.get(WIRE_BITS).get(e.port).copied())
-    };
+    // Each node's wire-bit series, indexed by node id (looked up twice per link).
+    let nodes = outcome
+        .parts
+        .iter()
+        .map(|(id, _)| id + 1)
+        .max()
+        .unwrap_or(0);
+    let mut by_node: Vec<&[u64]> = vec![&[]; nodes];
+    for (id, s) in &outcome.parts {
+        by_node[*id] = s.get(WIRE_BITS);
+    }
+    let bits = |e: End| -> Option<u64> { by_node.get(e.node)?.get(e.port).copied() };
     let ticks = outcome.end_tick.max(1) as f64;
     let mut out = Vec::new();
     for l in &input.links {

@@ -387,9 +387,9 @@ impl Report {
                 source_queueing: summary(&total.source_queueing),
             },
             fairness: super::shares::fairness(&terminals),
+            flows: super::flows::flows(input, &terminals),
             terminals,
             links: super::links::utilisation(input),
-            flows: super::flows::flows(input, span),
             nodes: super::per_node::PerNode::new(input, span),
             fabric: super::fabric::FabricSection::new(input, span),
         }
