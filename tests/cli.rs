@@ -172,13 +172,32 @@ impl Run {
 
 /// Runs `emu` with exactly these arguments in `dir`, with a time limit.
 fn emu_raw(dir: &Path, args: &[&str]) -> Run {
+    let mut cmd = Command::new(EMU);
+    cmd.args(args);
+    run_captured(cmd, dir, args)
+}
+
+/// Runs `emu ARGS` in the crate directory under `sh` with `ulimit LIMIT` set first
+/// (e.g. `-v 300000`: at most 300,000 KiB of address space), with a time limit.
+fn emu_under_ulimit(limit: &str, args: &[&str]) -> Run {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit {limit} && exec \"$EMU\" \"$@\""))
+        .arg("sh")
+        .args(args)
+        .env("EMU", EMU);
+    run_captured(cmd, Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Runs `cmd` in `dir` with its output captured, killing it (and failing the test)
+/// past the time limit.
+fn run_captured(mut cmd: Command, dir: &Path, args: &[&str]) -> Run {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::SeqCst);
     let capture = TempDir::new(&format!("capture{n}"));
     let out_path = capture.path().join("stdout");
     let err_path = capture.path().join("stderr");
-    let mut child = Command::new(EMU)
-        .args(args)
+    let mut child = cmd
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(File::create(&out_path).expect("stdout file"))
@@ -680,6 +699,32 @@ fn out_of_range_numbers_are_bad_input_not_overflow() {
         } else {
             "--seed"
         }]);
+    }
+}
+
+#[test]
+fn threads_the_system_refuses_end_the_run_with_an_error_not_a_hang() {
+    // 300,000 KiB of address space cannot hold 256 thread stacks of 2 MiB: the system
+    // refuses a worker thread. Both engines used to panic and then hang.
+    for engine in ["sharded", "actors"] {
+        let r = emu_under_ulimit(
+            "-v 300000",
+            &[
+                "-q",
+                "--topology",
+                "hypercube8",
+                "--traffic",
+                "uniform",
+                "--engine",
+                engine,
+                "--threads",
+                "4096",
+                "--set",
+                "phases.measure_us=5",
+            ],
+        );
+        r.assert_code(1);
+        r.assert_stderr_has(&["cannot start", "worker threads", "fewer --threads"]);
     }
 }
 

@@ -194,3 +194,108 @@ fn a_protocol_free_part_runs_identically_on_every_engine_and_thread_count() {
         assert_eq!(relay_outcome(&o), want, "actors on {threads} threads");
     }
 }
+
+/// A relay that panics at its first step at or after tick `at`: a stand-in for a bug
+/// in a part, which the engines must turn into an error naming the node.
+#[derive(Debug)]
+struct PanicsAt {
+    relay: emu::parts::relay::RelayParams,
+    at: emu::time::Tick,
+}
+
+struct PanickingRelay {
+    inner: Box<dyn emu::model::Node<emu::parts::relay::Relay>>,
+    at: emu::time::Tick,
+}
+
+impl emu::model::Node<emu::parts::relay::Relay> for PanickingRelay {
+    fn receive(
+        &mut self,
+        now: emu::time::Tick,
+        port: emu::model::PortId,
+        token: emu::parts::relay::Ball,
+    ) -> Result<(), emu::model::ModelError> {
+        self.inner.receive(now, port, token)
+    }
+
+    fn step(
+        &mut self,
+        now: emu::time::Tick,
+        out: &mut emu::model::Outbox<emu::parts::relay::Ball>,
+    ) -> Result<Option<emu::time::Tick>, emu::model::ModelError> {
+        assert!(now < self.at, "the test part's deliberate fault");
+        self.inner.step(now, out)
+    }
+
+    fn port_counters(&self, port: emu::model::PortId) -> emu::parts::relay::RelayCounters {
+        self.inner.port_counters(port)
+    }
+
+    fn waits(&self) -> Vec<emu::model::Wait> {
+        self.inner.waits()
+    }
+}
+
+impl emu::parts::Part<emu::parts::relay::Relay> for PanicsAt {
+    fn kind(&self) -> &'static str {
+        "panics-at"
+    }
+    fn ports(&self) -> usize {
+        self.relay.ports()
+    }
+    fn receive_capacity(&self, port: emu::model::PortId) -> usize {
+        self.relay.receive_capacity(port)
+    }
+    fn instantiate(&self) -> Box<dyn emu::model::Node<emu::parts::relay::Relay>> {
+        Box::new(PanickingRelay {
+            inner: self.relay.instantiate(),
+            at: self.at,
+        })
+    }
+    fn routing(&self) -> emu::routing::Routing<'_> {
+        emu::routing::Routing::Opaque
+    }
+}
+
+#[test]
+fn a_part_that_panics_ends_the_run_with_an_error_naming_it_on_every_engine() {
+    use emu::parts::relay::RelayParams;
+    // Relay 5 of 12 panics at its first step from tick 500 (balls keep every relay busy
+    // well past it). The run must end, on every engine and thread count, with an error
+    // naming relay[5], the tick and the panic's message; not hang, not crash.
+    let ring = emu::network::relay_ring(12, 3, 300, 4, 9, 7).expect("a valid plan");
+    let relay = RelayParams {
+        seed_balls: 3,
+        hops: 300,
+        max_think: 9,
+        capacity: 36,
+        first_id: 15,
+        seed: 7,
+    };
+    let net = ring
+        .with_part(5, PanicsAt { relay, at: 500 })
+        .expect("same ports");
+    let ctl = engine::RunControl::for_plan(&net);
+    let runs: Vec<(&str, Result<RunOutcome, EngineError>)> = vec![
+        ("sequential", engine::sequential::run(&net, &ctl, None)),
+        ("sharded 2", engine::sharded::run(&net, &ctl, 2, None)),
+        ("sharded 3", engine::sharded::run(&net, &ctl, 3, None)),
+        ("actors 1", engine::actors::run(&net, &ctl, 1, None)),
+        ("actors 2", engine::actors::run(&net, &ctl, 2, None)),
+    ];
+    for (label, r) in runs {
+        match r {
+            Err(EngineError::Panicked {
+                node,
+                tick,
+                message,
+            }) => {
+                assert_eq!(node, "relay[5]", "{label}");
+                assert!((500..600).contains(&tick), "{label}: tick {tick}");
+                assert!(message.contains("deliberate fault"), "{label}: {message}");
+            }
+            Err(e) => panic!("{label}: expected a panic report, got: {e}"),
+            Ok(_) => panic!("{label}: the run ended as if nothing happened"),
+        }
+    }
+}

@@ -36,6 +36,8 @@ pub fn verify_engines<P: LinkProtocol>(
         let wall = Instant::now();
         let text = match execute(engine, t, net, ctl, None) {
             Ok(o) => case.report(&o).to_json(),
+            // Not a result of the case: nothing to compare.
+            Err(e @ EngineError::Threads { .. }) => return fail(1, e),
             Err(e) => failure_text(&e),
         };
         eprintln!(

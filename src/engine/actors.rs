@@ -10,7 +10,7 @@
 
 use super::check::check_links;
 use super::inbound::{Inbound, Wire};
-use super::runner::{Full, NodeClock, RunError, Wires, run_window};
+use super::runner::{Full, NodeClock, RunError, Wires, run_window_caught};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
 use crate::model::{Activity, LinkProtocol, Node, Outbox, PortId};
@@ -98,7 +98,7 @@ async fn actor<P: LinkProtocol>(
     let mut out = Outbox::default();
     let mut arrivals = Vec::new();
     while let Ok(Command::Run { end, mut notify }) = commands.recv().await {
-        let result = run_window(
+        let result = run_window_caught(
             node.as_mut(),
             ports,
             &mut wires,
@@ -148,11 +148,15 @@ pub fn run<P: LinkProtocol>(
     progress: Option<ProgressFn>,
 ) -> Result<RunOutcome, EngineError> {
     // One thread: tokio's single-threaded scheduler, on the calling thread.
+    if threads > 1 {
+        super::threads::probe(threads, super::threads::WORKER_STACK)?;
+    }
     let rt = if threads <= 1 {
         tokio::runtime::Builder::new_current_thread().build()
     } else {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(threads)
+            .thread_stack_size(super::threads::WORKER_STACK)
             .build()
     }
     .map_err(|e| EngineError::Internal(format!("cannot start the tokio runtime: {e}")))?;

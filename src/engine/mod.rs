@@ -19,6 +19,7 @@ mod runner;
 mod schedule;
 pub mod sequential;
 pub mod sharded;
+mod threads;
 
 use crate::model::{Activity, LinkProtocol, Node, Wait};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
@@ -160,6 +161,31 @@ pub enum EngineError {
         /// close one (see [`crate::deadlock::waitfor`]).
         cycle: Option<Vec<crate::deadlock::CycleStep>>,
     },
+    /// A part's code panicked: a bug in emu, reported as an error naming the node
+    /// instead of a crash or a hang (the other nodes stop at the end of the window).
+    #[error(
+        "internal error: {node} panicked at tick {tick}: {message} (a bug in emu; please report it with the command line)"
+    )]
+    Panicked {
+        /// Node name.
+        node: String,
+        /// The tick the node was at.
+        tick: Tick,
+        /// The panic's message.
+        message: String,
+    },
+    /// The system refused the engine's worker threads (a process or memory limit).
+    #[error(
+        "cannot start {wanted} worker threads: the system refused thread {failed} ({cause}); run with fewer --threads"
+    )]
+    Threads {
+        /// Threads the run asked for.
+        wanted: usize,
+        /// The first thread refused, counted from 1.
+        failed: usize,
+        /// The system's reason.
+        cause: String,
+    },
     /// The engine itself failed (a task panicked, a channel closed).
     #[error("engine failure: {0}")]
     Internal(String),
@@ -276,6 +302,11 @@ fn run_error<P: LinkProtocol>(
                 None => EngineError::Internal(format!("send on unconnected port {}", f.port)),
             }
         }
+        runner::RunError::Panicked(tick, message) => EngineError::Panicked {
+            node: net.nodes()[node].name.clone(),
+            tick,
+            message,
+        },
     }
 }
 

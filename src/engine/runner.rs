@@ -35,6 +35,9 @@ pub(super) enum RunError {
     Model(Tick, ModelError),
     /// A channel was full at a tick.
     Full(Tick, Full),
+    /// The node's code panicked at a tick, with the panic's message: a bug in a part,
+    /// reported instead of leaving the other nodes waiting for it.
+    Panicked(Tick, String),
 }
 
 /// Per-node state the engine keeps between windows.
@@ -42,12 +45,53 @@ pub(super) enum RunError {
 pub(super) struct NodeClock {
     /// The tick the node asked to be woken at.
     pub timer: Option<Tick>,
+    /// The tick the node is at (or last ran at): where a panic happened.
+    pub now: Tick,
 }
 
 impl Default for NodeClock {
     /// Every node first runs at tick 0, when its links reset.
     fn default() -> Self {
-        NodeClock { timer: Some(0) }
+        NodeClock {
+            timer: Some(0),
+            now: 0,
+        }
+    }
+}
+
+/// [`run_window`], with a panic in the node's code turned into
+/// [`RunError::Panicked`] at the tick it happened, so that the engine can end the run
+/// with an error naming the node instead of waiting for a node that will never report.
+/// The node must not run again after a panic (its state may be half-updated); both
+/// engines stop the run at the end of the window.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run_window_caught<P: LinkProtocol>(
+    node: &mut dyn Node<P>,
+    ports: usize,
+    wires: &mut impl Wires<P>,
+    clock: &mut NodeClock,
+    end: Tick,
+    out: &mut Outbox<P::Token>,
+    notify: &mut Vec<(NodeId, Tick)>,
+    arrivals: &mut Vec<Tick>,
+) -> Result<Option<Tick>, RunError> {
+    // AssertUnwindSafe: after a panic nothing reads the node, the wires or the scratch
+    // vectors again except to drop them; the engine reports the error and stops.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_window(node, ports, wires, clock, end, out, notify, arrivals)
+    }));
+    result.unwrap_or_else(|payload| Err(RunError::Panicked(clock.now, panic_message(&*payload))))
+}
+
+/// The text of a panic's payload (`panic!` with a literal gives a `&str`, with
+/// arguments a `String`).
+pub(super) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with no message".to_string()
     }
 }
 
@@ -77,6 +121,7 @@ pub(super) fn run_window<P: LinkProtocol>(
         if t >= end {
             return Ok((t != Tick::MAX).then_some(t));
         }
+        clock.now = t;
         for (p, next) in arrivals.iter_mut().enumerate() {
             if *next > t {
                 continue;

@@ -20,7 +20,7 @@ use super::barrier::SpinBarrier;
 use super::check::check_links;
 use super::inbound::{Inbound, Wire};
 use super::partition::partition;
-use super::runner::{Full, NodeClock, RunError, Wires, run_window};
+use super::runner::{Full, NodeClock, RunError, Wires, run_window_caught};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
 use crate::model::{Activity, LinkProtocol, Node, Outbox, PortId};
@@ -190,7 +190,7 @@ impl<P: LinkProtocol> Worker<'_, P> {
                     ports: &self.map[n],
                     dirs: self.dirs,
                 };
-                let result = run_window(
+                let result = run_window_caught(
                     self.nodes[li].1.as_mut(),
                     self.map[n].len(),
                     &mut wires,
@@ -396,24 +396,45 @@ pub fn run<P: LinkProtocol>(
         .collect();
     let mut first = workers.remove(0);
     let shared = &shared;
-    let (stop, others) = std::thread::scope(|s| {
-        let handles: Vec<_> = workers
-            .into_iter()
-            .map(|mut w| {
-                s.spawn(move || {
-                    let guard = shared.barrier.poison_on_panic();
-                    let stop = w.run(None);
-                    drop(guard);
-                    (stop, w)
-                })
-            })
-            .collect();
-        let guard = shared.barrier.poison_on_panic();
-        let stop = first.run(progress);
-        drop(guard);
+    let (stop, others, refused) = std::thread::scope(|s| {
+        let mut handles = Vec::with_capacity(workers.len());
+        let mut refused = None;
+        for (k, mut w) in workers.into_iter().enumerate() {
+            let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                let guard = shared.barrier.poison_on_panic();
+                let stop = w.run(None);
+                drop(guard);
+                (stop, w)
+            });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    // The workers already started would wait for this one forever.
+                    shared.barrier.poison();
+                    // Thread 1 is this one; worker k + 1 runs on thread k + 2.
+                    refused = Some((k + 2, e));
+                    break;
+                }
+            }
+        }
+        let stop = if refused.is_none() {
+            let guard = shared.barrier.poison_on_panic();
+            let stop = first.run(progress);
+            drop(guard);
+            stop
+        } else {
+            Stop::Failed
+        };
         let others: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-        (stop, others)
+        (stop, others, refused)
     });
+    if let Some((failed, e)) = refused {
+        return Err(EngineError::Threads {
+            wanted: parts,
+            failed,
+            cause: e.to_string(),
+        });
+    }
     let mut all = vec![first];
     for o in others {
         match o {

@@ -34,6 +34,22 @@ pub enum PlanError {
         /// Index of the link.
         link: usize,
     },
+    /// A node number is not in the plan.
+    #[error("node {node} is not in the plan")]
+    NoSuchNode {
+        /// The node.
+        node: NodeId,
+    },
+    /// A replacement part does not have the ports of the part it replaces.
+    #[error("node {node}: the replacement has {got} ports, the part it replaces {want}")]
+    PortsDiffer {
+        /// The node.
+        node: NodeId,
+        /// Ports of the part in the plan.
+        want: usize,
+        /// Ports of the replacement.
+        got: usize,
+    },
     /// A terminal names a node that does not exist.
     #[error("terminal {label}: node {node} is not in the plan")]
     NoSuchTerminal {

@@ -157,6 +157,28 @@ impl<P: LinkProtocol> Network<P> {
         &self.nodes
     }
 
+    /// The plan with node `node`'s part replaced by `part`, which must have the same
+    /// ports (the links stay as they are): for wrapping a part in a test harness or a
+    /// deliberate fault, as the engines' tests do with a part that panics.
+    pub fn with_part(
+        mut self,
+        node: NodeId,
+        part: impl Part<P> + 'static,
+    ) -> Result<Self, PlanError> {
+        let Some(spec) = self.nodes.get_mut(node) else {
+            return Err(PlanError::NoSuchNode { node });
+        };
+        if part.ports() != spec.ports() {
+            return Err(PlanError::PortsDiffer {
+                node,
+                want: spec.ports(),
+                got: part.ports(),
+            });
+        }
+        spec.part = Arc::new(part);
+        Ok(self)
+    }
+
     /// Links.
     pub fn links(&self) -> &[Link] {
         &self.links
