@@ -78,6 +78,7 @@ pub mod config;
 pub mod deadlock;
 pub mod engine;
 pub mod ids;
+pub mod memory;
 pub mod model;
 pub mod network;
 pub mod parts;

@@ -255,6 +255,9 @@ impl emu::parts::Part<emu::parts::relay::Relay> for PanicsAt {
     fn routing(&self) -> emu::routing::Routing<'_> {
         emu::routing::Routing::Opaque
     }
+    fn memory_bound(&self, fill: emu::memory::Fill) -> u64 {
+        self.relay.memory_bound(fill)
+    }
 }
 
 #[test]

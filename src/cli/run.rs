@@ -79,6 +79,11 @@ pub struct RunArgs {
     /// flight (default: ten packet times, at least 20 µs).
     #[arg(long, value_name = "MICROSECONDS")]
     pub deadlock_window_us: Option<f64>,
+    /// Refuse, before building it, a network whose state would need more than this
+    /// many gigabytes (10⁹ bytes) of memory (default: what the machine has available;
+    /// 0: no limit). The refusal gives the size it would need.
+    #[arg(long, value_name = "GB")]
+    pub memory_limit: Option<f64>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -157,6 +162,15 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
             );
         }
         ctl.deadlock_window = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
+    }
+    if let Some(gb) = a.memory_limit {
+        if !(gb.is_finite() && (0.0..=1e9).contains(&gb)) {
+            return fail(
+                2,
+                format!("--memory-limit {gb}: give gigabytes from 0 (no limit) to 1e9"),
+            );
+        }
+        ctl.memory_limit = (gb > 0.0).then_some((gb * 1e9) as u64);
     }
     if let Err(code) = super::check_threads(a.threads) {
         return code;

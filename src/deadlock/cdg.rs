@@ -487,6 +487,9 @@ mod tests {
         fn routing(&self) -> Routing<'_> {
             Routing::Opaque
         }
+        fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
+            self.0.memory_bound(fill)
+        }
     }
 
     #[test]

@@ -147,6 +147,7 @@ pub fn run<P: LinkProtocol>(
     threads: usize,
     progress: Option<ProgressFn>,
 ) -> Result<RunOutcome, EngineError> {
+    ctl.check_memory(net)?;
     // One thread: tokio's single-threaded scheduler, on the calling thread.
     if threads > 1 {
         super::threads::probe(threads, super::threads::WORKER_STACK)?;

@@ -38,6 +38,9 @@ pub struct RunControl {
     pub deadlock_window: Tick,
     /// Check the credit invariant of every link at every barrier.
     pub check: bool,
+    /// Refuse to build a network that needs at least this many bytes
+    /// ([`Network::memory_need`]; `None`: no limit).
+    pub memory_limit: Option<u64>,
 }
 
 impl RunControl {
@@ -48,6 +51,23 @@ impl RunControl {
             hard_stop: net.run().hard_stop,
             deadlock_window: net.run().deadlock_window,
             check: false,
+            memory_limit: crate::memory::available(),
+        }
+    }
+
+    /// Fails with [`EngineError::TooLarge`] if `net` would need more memory than the
+    /// limit; every engine calls it before building a node.
+    pub fn check_memory<P: LinkProtocol>(&self, net: &Network<P>) -> Result<(), EngineError> {
+        let need = net.memory_need();
+        match self.memory_limit {
+            Some(limit) if need.least > limit => Err(EngineError::TooLarge {
+                least: need.least,
+                most: need.most,
+                limit,
+                nodes: net.nodes().len(),
+                terminals: net.terminals().len(),
+            }),
+            _ => Ok(()),
         }
     }
 }
@@ -174,6 +194,26 @@ pub enum EngineError {
         /// The panic's message.
         message: String,
     },
+    /// The network would need more memory than the run may use: refused before any
+    /// node is built (exit 2).
+    #[error(
+        "the network would need at least {} of memory ({nodes} nodes, {terminals} terminals; up to {} with its buffers full), more than the {} available; make it smaller (fewer nodes, smaller buffers), or give --memory-limit GB (0: no limit) to try anyway",
+        crate::memory::human(*least),
+        crate::memory::human(*most),
+        crate::memory::human(*limit)
+    )]
+    TooLarge {
+        /// Bytes the network needs at least ([`Network::memory_need`]).
+        least: u64,
+        /// Bytes it may need at worst.
+        most: u64,
+        /// Bytes the run may use.
+        limit: u64,
+        /// Nodes in the plan.
+        nodes: usize,
+        /// Terminals in the plan.
+        terminals: usize,
+    },
     /// The system refused the engine's worker threads (a process or memory limit).
     #[error(
         "cannot start {wanted} worker threads: the system refused thread {failed} ({cause}); run with fewer --threads"
@@ -192,11 +232,13 @@ pub enum EngineError {
 }
 
 impl EngineError {
-    /// Process exit code for this error: 3 deadlock, 4 flow-control violation, 1 other.
+    /// Process exit code for this error: 2 too large for the memory, 3 deadlock, 4
+    /// flow-control violation, 1 other.
     pub fn exit_code(&self) -> i32 {
         match self {
             EngineError::Deadlock { .. } => 3,
             EngineError::ChannelFull { .. } | EngineError::Invariant { .. } => 4,
+            EngineError::TooLarge { .. } => 2,
             EngineError::Model {
                 flow_control: true, ..
             } => 4,

@@ -339,6 +339,7 @@ pub fn run<P: LinkProtocol>(
     threads: usize,
     progress: Option<ProgressFn>,
 ) -> Result<RunOutcome, EngineError> {
+    ctl.check_memory(net)?;
     let (owner, parts) = partition(net, threads);
     let dirs = net.directions();
     let map = net.port_map();

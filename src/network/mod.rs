@@ -19,6 +19,7 @@ mod traffic_plan;
 pub mod walk;
 
 pub use crate::ids::{End, NodeId};
+use crate::memory::{Fill, Need};
 use crate::model::{LinkProtocol, Node};
 use crate::parts::Part;
 use crate::parts::dslink::DsLink;
@@ -81,6 +82,10 @@ impl<P: LinkProtocol> NodeSpec<P> {
         self.part.ports()
     }
 }
+
+/// What the engines keep per node besides the part: its box, clock, due-queue entry,
+/// port map and wake-up lists (an estimate, rounded up).
+const ENGINE_BYTES_PER_NODE: u64 = 512;
 
 /// Run phases in ticks, from the traffic file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +160,38 @@ impl<P: LinkProtocol> Network<P> {
     /// Nodes, in id order. Statistics are merged in this order.
     pub fn nodes(&self) -> &[NodeSpec<P>] {
         &self.nodes
+    }
+
+    /// Bytes the nodes and links of this network take once built (see
+    /// [`crate::memory`]): at least, as built, and at most, with every buffer full and
+    /// the latency histograms at their largest for the plan's hard stop; each is every
+    /// part's bound, every link direction's channel (the engines preallocate it whole)
+    /// and the engines' per-node bookkeeping.
+    pub fn memory_need(&self) -> Need {
+        let count = |fill: Fill| -> u64 {
+            let nodes = self
+                .nodes
+                .iter()
+                .map(|n| {
+                    n.part
+                        .memory_bound(fill)
+                        .saturating_add(ENGINE_BYTES_PER_NODE)
+                })
+                .fold(0, u64::saturating_add);
+            let token = std::mem::size_of::<(Tick, P::Token)>() as u64;
+            let wires = self
+                .directions()
+                .iter()
+                .map(|d| d.capacity as u64 * token)
+                .fold(0, u64::saturating_add);
+            nodes.saturating_add(wires)
+        };
+        Need {
+            least: count(Fill::Empty),
+            most: count(Fill::Full {
+                hard_stop: self.run.hard_stop,
+            }),
+        }
     }
 
     /// The plan with node `node`'s part replaced by `part`, which must have the same

@@ -26,6 +26,7 @@ pub mod sci;
 pub mod t9000;
 
 use crate::ids::PortId;
+use crate::memory::Fill;
 use crate::model::{LinkProtocol, Node};
 use crate::routing::Routing;
 use std::fmt::Debug;
@@ -69,4 +70,11 @@ pub trait Part<P: LinkProtocol>: Send + Sync + Debug {
 
     /// How the part forwards packets, for the table walker and `emu check`.
     fn routing(&self) -> Routing<'_>;
+
+    /// Bytes of memory one node of this part holds with its buffers and statistics as
+    /// full as `fill` says: its state, buffers and latency histograms, but not a source
+    /// queue that grows because more is offered than the link carries.
+    /// [`crate::network::Network::memory_need`] adds these up to refuse a network too
+    /// large for the machine before building it.
+    fn memory_bound(&self, fill: Fill) -> u64;
 }

@@ -26,6 +26,7 @@ pub mod metric;
 pub mod packet;
 pub mod stats;
 
+use crate::memory::Fill;
 use crate::time::Tick;
 use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
@@ -131,6 +132,23 @@ pub struct Terminal {
     partial: BTreeMap<(u32, u32), Partial>,
     stats: TerminalStats,
     activity: MessageActivity,
+}
+
+impl TerminalParams {
+    /// Bytes a terminal holds: its state, one sequence number per source terminal,
+    /// and its statistics (see [`stats_memory_bound`]). Its source queue is not
+    /// counted.
+    pub fn memory_bound(&self, fill: Fill) -> u64 {
+        std::mem::size_of::<Terminal>() as u64
+            + u64::from(self.terminals) * std::mem::size_of::<u32>() as u64
+            + stats_memory_bound(fill)
+    }
+}
+
+/// Bytes one terminal's [`TerminalStats`] take: four latency histograms, twice (the
+/// report works on a copy of every terminal's statistics).
+pub fn stats_memory_bound(fill: Fill) -> u64 {
+    2 * (std::mem::size_of::<TerminalStats>() as u64 + 4 * fill.histogram())
 }
 
 impl Terminal {

@@ -30,6 +30,7 @@
 
 pub mod config;
 
+use crate::memory::Fill;
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
 use crate::parts::Part;
 use crate::parts::dslink::endpoint::PREALLOCATED_TOKENS;
@@ -567,6 +568,19 @@ impl Part<DsLink> for C104Params {
 
     fn routing(&self) -> Routing<'_> {
         Routing::Labels(&self.routing)
+    }
+
+    /// The switch, and per port its state with the link's receive buffer and the
+    /// output buffer (the routing table is the plan's, shared).
+    fn memory_bound(&self, fill: Fill) -> u64 {
+        let token = std::mem::size_of::<Token>() as u64;
+        let prealloc = u64::from(PREALLOCATED_TOKENS);
+        let buffers = fill.entries(u64::from(self.output_buffer), prealloc)
+            + fill.entries(u64::from(self.link.buffer), prealloc);
+        let per_port = std::mem::size_of::<Port>() as u64
+            + 2 * std::mem::size_of::<usize>() as u64
+            + buffers * token;
+        std::mem::size_of::<C104>() as u64 + self.ports as u64 * per_port
     }
 }
 

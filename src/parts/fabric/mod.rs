@@ -206,6 +206,15 @@ impl Part<Fabric> for AdapterParams {
     fn routing(&self) -> Routing<'_> {
         Routing::Sink
     }
+
+    /// The adapter, per output a VOQ header and per-flow counters, and its statistics
+    /// (queued packets are not counted: a VOQ grows with what is offered).
+    fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
+        let n = u64::from(self.ports);
+        std::mem::size_of::<AdapterNode>() as u64
+            + n * (std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64 + 64)
+            + (n + 1) * crate::terminal::stats_memory_bound(fill)
+    }
 }
 
 impl Part<Fabric> for SwitchParams {
@@ -231,5 +240,16 @@ impl Part<Fabric> for SwitchParams {
     /// The switch routes by the packet's output field, not by header labels.
     fn routing(&self) -> Routing<'_> {
         Routing::Opaque
+    }
+
+    /// The switch: N² crosspoints, each a queue header, a dozen counters and, with
+    /// bounded memory, its packets; per port a few vectors of N.
+    fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
+        let n = u64::from(self.ports);
+        let packet = std::mem::size_of::<Packet>() as u64;
+        let crosspoint = std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64
+            + 12 * 8
+            + fill.entries(u64::from(self.memory.unwrap_or(0)), 0) * packet;
+        std::mem::size_of::<SwitchNode>() as u64 + n * n * crosspoint + 2 * n * n / 8 + n * 128
     }
 }

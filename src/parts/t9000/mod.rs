@@ -107,6 +107,13 @@ impl Part<DsLink> for ProcessorParams {
     fn routing(&self) -> Routing<'_> {
         Routing::Sink
     }
+
+    /// The processor, its VCP and its terminal (without its source queue).
+    fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
+        std::mem::size_of::<Processor>() as u64
+            + vcp::memory_bound(&self.vcp, fill)
+            + self.terminal.memory_bound(fill)
+    }
 }
 
 #[cfg(test)]

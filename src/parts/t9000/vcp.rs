@@ -54,6 +54,17 @@ pub struct VcpParams {
     pub channels_per_destination: u32,
 }
 
+/// Bytes a VCP holds: its state, the link's receive buffer, and per virtual channel
+/// its state and a queued acknowledge.
+pub(super) fn memory_bound(p: &VcpParams, fill: crate::memory::Fill) -> u64 {
+    let token = std::mem::size_of::<crate::parts::dslink::Token>() as u64;
+    let prealloc = u64::from(crate::parts::dslink::endpoint::PREALLOCATED_TOKENS);
+    std::mem::size_of::<Vcp>() as u64
+        + fill.entries(u64::from(p.link.buffer), prealloc) * token
+        + u64::from(p.channels)
+            * (std::mem::size_of::<Channel>() + std::mem::size_of::<Stamp>()) as u64
+}
+
 /// Number of packets for a message of `bytes` (INMOS ch. 6 §6.1.1).
 pub fn packets_for(bytes: u32, max_data: u32) -> u32 {
     bytes.div_ceil(max_data.max(1)).max(1)

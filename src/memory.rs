@@ -1,0 +1,131 @@
+//! How much memory a network would need, worked out from its plan before any node is
+//! built, so that a configuration too large for the machine is refused with the size
+//! it asks for instead of aborting half-way through allocating it.
+//!
+//! [`crate::network::Network::memory_need`] adds up, for every node, its part's
+//! [`crate::parts::Part::memory_bound`] (state, buffers, latency histograms) and for
+//! every link direction the engines' channel, twice: as built ([`Fill::Empty`]) and at
+//! worst ([`Fill::Full`]). A run is refused when even the first is more than it may
+//! use. Neither counts a source queue that grows without limit when a terminal is
+//! offered more than its link carries; docs/architecture.md "Memory" gives measured
+//! peaks beside both.
+
+use crate::time::Tick;
+
+/// How full a node's buffers and statistics are assumed to be when its memory is
+/// counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// As built and lightly loaded: buffers at what they preallocate, latency
+    /// histograms at their smallest. What a run needs at least.
+    Empty,
+    /// At worst: every buffer full, latency histograms holding values up to the run's
+    /// hard stop.
+    Full {
+        /// The tick the run stops at, the longest latency it can record.
+        hard_stop: Tick,
+    },
+}
+
+impl Fill {
+    /// Entries a buffer of `capacity` holds: `preallocated` (at most `capacity`) when
+    /// empty, `capacity` when full.
+    pub fn entries(self, capacity: u64, preallocated: u64) -> u64 {
+        match self {
+            Fill::Empty => capacity.min(preallocated),
+            Fill::Full { .. } => capacity,
+        }
+    }
+
+    /// Bytes of one latency histogram (see [`histogram_bytes`]).
+    pub fn histogram(self) -> u64 {
+        match self {
+            Fill::Empty => histogram_bytes(0),
+            Fill::Full { hard_stop } => histogram_bytes(hard_stop),
+        }
+    }
+}
+
+/// What a network needs: at least (as built) and at most (buffers full, histograms at
+/// their largest), in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Need {
+    /// As built and lightly loaded ([`Fill::Empty`]).
+    pub least: u64,
+    /// At worst ([`Fill::Full`]).
+    pub most: u64,
+}
+
+/// Significant digits of the latency histograms (see [`crate::terminal::metric`]).
+const HISTOGRAM_SUB_BUCKETS: u64 = 2048;
+
+/// Bytes of one auto-resizing HDR histogram of `u64` counts at 3 significant digits
+/// that has recorded values up to `max` (hdrhistogram's layout: 2,048 sub-buckets,
+/// then 1,024 more counts per doubling of the range).
+pub fn histogram_bytes(max: Tick) -> u64 {
+    let mut buckets = 1u64;
+    let mut reach = HISTOGRAM_SUB_BUCKETS;
+    while reach <= max && buckets < 64 {
+        reach = reach.saturating_mul(2);
+        buckets += 1;
+    }
+    (buckets + 1) * (HISTOGRAM_SUB_BUCKETS / 2) * 8
+}
+
+/// The memory this machine has available for a new run (`MemAvailable` of
+/// `/proc/meminfo`), or `None` where the system does not say.
+pub fn available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// `bytes` for people: "830 MB", "5.2 GB" (decimal units, as `free -h` does not but
+/// as disks and most tools do).
+pub fn human(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e12 {
+        format!("{:.1} TB", b / 1e12)
+    } else if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.0} MB", b / 1e6)
+    } else {
+        format!("{:.0} kB", b / 1e3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hdrhistogram::Histogram;
+
+    #[test]
+    fn the_histogram_formula_matches_the_crate() {
+        for max in [
+            0,
+            1,
+            2047,
+            2048,
+            4095,
+            4096,
+            1_000_000,
+            123_456_789,
+            1 << 40,
+        ] {
+            let mut h = Histogram::<u64>::new(3).expect("valid");
+            h.auto(true);
+            h.record(max).expect("auto-resizing");
+            let counts = h.distinct_values() as u64;
+            assert_eq!(histogram_bytes(max), counts * 8, "max {max}");
+        }
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(human(836_000_000), "836 MB");
+        assert_eq!(human(5_230_000_000), "5.2 GB");
+        assert_eq!(human(12_000), "12 kB");
+    }
+}
