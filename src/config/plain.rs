@@ -44,7 +44,26 @@ pub fn plain(message: &str) -> String {
         "expected a list in brackets, e.g. [0, 3]",
     );
     m = m.replace("expected a map", "expected a table");
-    m
+    unknown_key(&m).unwrap_or(m)
+}
+
+/// "unknown field `load`, expected `messages`" (serde on a table with fixed keys, such
+/// as a `kind` of injection) → "unknown key `load` here: this table takes `messages`".
+fn unknown_key(m: &str) -> Option<String> {
+    let rest = m.strip_prefix("unknown field `")?;
+    let (key, rest) = rest.split_once('`')?;
+    let takes = if let Some(one) = rest.strip_prefix(", expected one of ") {
+        one.to_string()
+    } else if let Some(one) = rest.strip_prefix(", expected ") {
+        one.to_string()
+    } else if rest.starts_with(", there are no fields") {
+        return Some(format!(
+            "unknown key `{key}` here: this table takes no keys (besides `kind`, if it has one)"
+        ));
+    } else {
+        return None;
+    };
+    Some(format!("unknown key `{key}` here: this table takes {takes}"))
 }
 
 /// Replaces `from` where it is not followed by more of an identifier (so that
@@ -95,6 +114,18 @@ mod tests {
         assert_eq!(
             plain("invalid type: string \"x\", expected u32"),
             "invalid type: the text \"x\", expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            plain("unknown field `load`, expected `messages`"),
+            "unknown key `load` here: this table takes `messages`"
+        );
+        assert_eq!(
+            plain("unknown field `lod`, expected one of `load`, `burst`"),
+            "unknown key `lod` here: this table takes `load`, `burst`"
+        );
+        assert_eq!(
+            plain("unknown field `x`, there are no fields"),
+            "unknown key `x` here: this table takes no keys (besides `kind`, if it has one)"
         );
         assert_eq!(
             replace_word("expected u320", "expected u32", "X"),

@@ -66,12 +66,12 @@ fn a_valid_file_loads() {
 fn unknown_key_names_file_line_and_key() {
     let e = err(topo(&format!("{CUBE}foo = 3\n"), &[]));
     assert!(
-        e.starts_with("topology.toml:9:1: link.foo: unknown field `foo`, expected one of"),
+        e.starts_with("topology.toml:9:1: link.foo: unknown key `foo` here: this table takes"),
         "{e}"
     );
     let e = err(topo(&format!("{CUBE}[bogus]\nx = 1\n"), &[]));
     assert!(
-        e.starts_with("topology.toml:9:2: bogus: unknown field `bogus`"),
+        e.starts_with("topology.toml:9:2: bogus: unknown key `bogus`"),
         "{e}"
     );
     // Inside an internally tagged table toml only knows the table; the key is still found.
@@ -80,7 +80,7 @@ fn unknown_key_names_file_line_and_key() {
         &[],
     ));
     assert!(
-        e.starts_with("topology.toml:6:1: network.switches: unknown field `switches`"),
+        e.starts_with("topology.toml:6:1: network.switches: unknown key `switches`"),
         "{e}"
     );
 }
@@ -304,12 +304,12 @@ fn override_errors_name_the_set() {
     );
     let e = err(topo(CUBE, &["link.bogus=1"]));
     assert!(
-        e.starts_with("--set link.bogus=1: unknown field `bogus`"),
+        e.starts_with("--set link.bogus=1: unknown key `bogus`"),
         "{e}"
     );
     let e = err(topo(CUBE, &["faults.extra=1"]));
     assert!(
-        e.starts_with("--set faults.extra=1: unknown field `extra`"),
+        e.starts_with("--set faults.extra=1: unknown key `extra`"),
         "{e}"
     );
     let e = err(topo(CUBE, &["link.buffer_tokens=pkt"]));
@@ -320,7 +320,7 @@ fn override_errors_name_the_set() {
     // The error is about a key of the file, made wrong by the override.
     let e = err(topo(CUBE, &["vcp.channels=2", "network.kind=ring"]));
     assert!(
-        e.starts_with("--set network.kind=ring: unknown field `dimensions`"),
+        e.starts_with("--set network.kind=ring: unknown key `dimensions`"),
         "{e}"
     );
     let e = err(traffic(UNIFORM, &["pattern.kind=fixed"]));
@@ -398,18 +398,18 @@ fn keys_ignored_by_the_schema_are_errors() {
     let e = err(traffic(&text, &[]));
     assert_eq!(
         e,
-        "traffic.toml:3:1: pattern.rotate: unknown field `rotate`, which kind = \"uniform\" does not use"
+        "traffic.toml:3:1: pattern.rotate: unknown key `rotate` here: kind = \"uniform\" takes no key but `kind`"
     );
     let e = err(traffic(UNIFORM, &["injection.load=0.5"]));
     assert_eq!(
         e,
-        "--set injection.load=0.5: unknown field `load`, which kind = \"continuous\" does not use"
+        "--set injection.load=0.5: unknown key `load` here: kind = \"continuous\" takes no key but `kind`"
     );
     let rate = UNIFORM.replace("\"continuous\"", "\"rate\"\nload = 0.5");
     assert!(traffic(&rate, &[]).is_ok());
     let e = err(traffic(&rate, &["injection.kind=continuous"]));
     assert!(
-        e.starts_with("--set injection.kind=continuous: unknown field `load`"),
+        e.starts_with("--set injection.kind=continuous: unknown key `load`"),
         "{e}"
     );
 }

@@ -14,7 +14,8 @@ use toml::de::{DeTable, DeValue};
 pub(crate) struct Unused {
     /// The key's span in the input.
     pub span: Range<usize>,
-    /// A message in serde's words: "unknown field `rotate`, ...".
+    /// The message: "unknown key `rotate` here: kind = \"uniform\" takes no key but
+    /// `kind`".
     pub message: String,
 }
 
@@ -35,11 +36,11 @@ fn collect(input: &DeTable<'_>, output: &toml::Table, found: &mut Vec<Unused>) {
             (_, None) => {
                 let kind = input.get("kind").and_then(|k| k.get_ref().as_str());
                 let why = kind
-                    .map(|k| format!(", which kind = \"{k}\" does not use"))
+                    .map(|k| format!(": kind = \"{k}\" takes no key but `kind`"))
                     .unwrap_or_default();
                 found.push(Unused {
                     span: key.span(),
-                    message: format!("unknown field `{}`{why}", key.get_ref()),
+                    message: format!("unknown key `{}` here{why}", key.get_ref()),
                 });
             }
         }
@@ -60,7 +61,7 @@ mod tests {
         assert_eq!(&text[u.span.clone()], "rotate");
         assert_eq!(
             u.message,
-            "unknown field `rotate`, which kind = \"uniform\" does not use"
+            "unknown key `rotate` here: kind = \"uniform\" takes no key but `kind`"
         );
         let text =
             "[pattern]\nkind = \"shuffle\"\nrotate = 2\n[injection]\nkind = \"continuous\"\n";
