@@ -642,6 +642,31 @@ fn malformed_sets_are_rejected() {
 }
 
 #[test]
+fn an_empty_sender_list_is_bad_input_not_every_terminal() {
+    // `terminals.senders = []` used to mean "all": a run of every terminal that the
+    // file said should send nothing.
+    let r = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+        "--set",
+        "terminals.senders=[]",
+    ]));
+    r.assert_bad_input(&["terminals.senders", "an empty list sends nothing"]);
+    let dir = TempDir::new("senders");
+    let file = dir.path().join("none.toml");
+    std::fs::write(
+        &file,
+        "[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n[terminals]\nsenders = []\n",
+    )
+    .expect("write");
+    let path = file.to_string_lossy().into_owned();
+    let r = emu(&short(&["--topology", "hypercube6", "--traffic", &path]));
+    r.assert_bad_input(&["none.toml:6:1: terminals.senders"]);
+}
+
+#[test]
 fn zero_threads_is_bad_input() {
     let r = emu(&short(&[
         "--topology",

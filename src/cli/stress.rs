@@ -257,10 +257,10 @@ fn case_line(c: &StressCase, v: &Verdict) -> String {
         c.seed,
         c.traffic.message.bytes,
         match c.traffic.injection {
-            InjectionConfig::Batch { messages } => format!(
-                "{} senders × {messages} queued",
-                c.traffic.terminals.senders.len()
-            ),
+            InjectionConfig::Batch { messages } => match &c.traffic.terminals.senders {
+                Some(list) => format!("{} senders × {messages} queued", list.len()),
+                None => format!("every terminal × {messages} queued"),
+            },
             _ => "continuous".to_string(),
         }
     )

@@ -63,7 +63,9 @@ fn unknown_key(m: &str) -> Option<String> {
     } else {
         return None;
     };
-    Some(format!("unknown key `{key}` here: this table takes {takes}"))
+    Some(format!(
+        "unknown key `{key}` here: this table takes {takes}"
+    ))
 }
 
 /// Replaces `from` where it is not followed by more of an identifier (so that

@@ -242,7 +242,7 @@ fn traffic_overrides_including_nested_values() {
         ],
     )
     .expect("valid");
-    assert_eq!(l.config.terminals.senders, [0, 3]);
+    assert_eq!(l.config.terminals.senders, Some(vec![0, 3]));
     assert_eq!(
         l.config.pattern,
         traffic::PatternConfig::Fixed { destination: 5 }

@@ -191,11 +191,24 @@ impl Default for PhasesConfig {
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct TerminalsConfig {
-    /// Terminals that create messages; empty means all of them.
-    pub senders: Vec<u32>,
+    /// Terminals that create messages; without the key, all of them. An empty list
+    /// is refused (it would send nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub senders: Option<Vec<u32>>,
     /// Terminals that always have a message waiting, whatever the injection: hot
     /// senders (SCI §4.3: "node 0 always tries to transmit a packet"). Not with batch
     /// injection.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub saturated: Vec<u32>,
+}
+
+impl TerminalsConfig {
+    /// The terminals among `0..terminals` that create messages: the listed ones, or
+    /// all of them when the key is left out.
+    pub fn sender_list(&self, terminals: u32) -> Vec<u32> {
+        match &self.senders {
+            Some(list) => list.clone(),
+            None => (0..terminals).collect(),
+        }
+    }
 }

@@ -106,10 +106,21 @@ pub(super) fn rate_load(injection: &InjectionConfig) -> Result<Option<f64>, Buil
     }
 }
 
-/// Which of `terminals` terminals send, from `terminals.senders` (empty: all).
+/// Which of `terminals` terminals send, from `terminals.senders` (no key: all; an
+/// empty list is an error, not "all").
 pub(super) fn senders(tr: &TrafficConfig, terminals: u32) -> Result<Vec<bool>, BuildError> {
-    let mut senders = vec![tr.terminals.senders.is_empty(); terminals as usize];
-    for &s in &tr.terminals.senders {
+    let Some(list) = &tr.terminals.senders else {
+        return Ok(vec![true; terminals as usize]);
+    };
+    if list.is_empty() {
+        return Err(traffic_err(
+            "terminals.senders",
+            "an empty list sends nothing; leave the key out to make every terminal a sender"
+                .to_string(),
+        ));
+    }
+    let mut senders = vec![false; terminals as usize];
+    for &s in list {
         let slot = senders.get_mut(s as usize).ok_or_else(|| {
             traffic_err(
                 "terminals.senders",

@@ -62,7 +62,12 @@ impl Report {
         if hot > 0 {
             load.push(format!("{hot} saturated"));
         }
-        let senders = traffic.config.terminals.senders.len();
+        let senders = traffic
+            .config
+            .terminals
+            .senders
+            .as_ref()
+            .map_or(0, Vec::len);
         if senders > 0 {
             load.push(format!(
                 "{senders} sender{}",

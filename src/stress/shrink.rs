@@ -36,11 +36,7 @@ pub struct Size {
 impl Size {
     /// The size of `t` on a network of `terminals` terminals.
     pub fn of(t: &TrafficConfig, terminals: u32) -> Size {
-        let senders = if t.terminals.senders.is_empty() {
-            terminals
-        } else {
-            t.terminals.senders.len() as u32
-        };
+        let senders = t.terminals.sender_list(terminals).len() as u32;
         let (messages, run_ns) = match t.injection {
             InjectionConfig::Batch { messages } => (Some(messages), 0),
             _ => (None, (t.phases.measure_us * 1000.0).round() as u64),
@@ -186,7 +182,7 @@ impl Shrinker<'_> {
                 }
                 let keep: Vec<u32> = s.iter().filter(|x| !drop.contains(x)).copied().collect();
                 let mut t = self.best.clone();
-                t.terminals.senders = keep.clone();
+                t.terminals.senders = Some(keep.clone());
                 let what = format!("{} senders", keep.len());
                 if self.try_accept(t, &what)? {
                     removed = true;
@@ -205,11 +201,7 @@ impl Shrinker<'_> {
     }
 
     fn current_senders(&self) -> Vec<u32> {
-        if self.best.terminals.senders.is_empty() {
-            (0..self.terminals).collect()
-        } else {
-            self.best.terminals.senders.clone()
-        }
+        self.best.terminals.sender_list(self.terminals)
     }
 
     /// Step 3: smaller messages.

@@ -56,7 +56,7 @@ pub fn generate(first_seed: u64, seeds: u32, nodes: u32, run_us: f64) -> Vec<Sci
             message: MessageConfig::default(),
             phases: phases.clone(),
             terminals: TerminalsConfig {
-                senders: Vec::new(),
+                senders: None,
                 saturated,
             },
             request_response: false,

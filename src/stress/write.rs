@@ -22,7 +22,10 @@ pub fn traffic_file(t: &TrafficConfig, comments: &[String]) -> Result<String, Tr
             .iter()
             .enumerate()
             .filter(|(s, _)| {
-                t.terminals.senders.is_empty() || t.terminals.senders.contains(&(*s as u32))
+                t.terminals
+                    .senders
+                    .as_ref()
+                    .is_none_or(|list| list.contains(&(*s as u32)))
             })
             .map(|(s, d)| format!("{s}→{d}"))
             .collect();
@@ -67,7 +70,7 @@ mod tests {
     fn the_traffic_file_reads_back_as_the_same_configuration() {
         for kind in CaseKind::ALL {
             let mut t = one(0, kind, 9, 8, 50.0).traffic;
-            t.terminals.senders = vec![1, 4];
+            t.terminals.senders = Some(vec![1, 4]);
             let text = traffic_file(&t, &["a comment".into()]).expect("serialises");
             assert!(text.starts_with("# a comment\n"));
             let back: TrafficConfig = toml::from_str(&text).expect("reads back");
