@@ -1316,6 +1316,47 @@ fn reproduce_line_is_shell_quoted() {
     );
 }
 
+#[test]
+fn starved_sources_are_flagged_and_an_even_run_is_not() {
+    // The shipped torus with systematic traffic starves some sources completely (the
+    // text used to say nothing beyond a 0.0 % minimum): a WARNING names them, and the
+    // JSON lists them with the bound.
+    let dir = TempDir::new("starvation");
+    let json = dir.path().join("t.json");
+    let json_arg = json.to_string_lossy().into_owned();
+    let r = emu(&[
+        "--topology",
+        "torus8",
+        "--traffic",
+        "systematic",
+        "--set",
+        "phases.measure_us=200",
+        "--json",
+        &json_arg,
+    ]);
+    r.assert_code(0);
+    r.assert_stdout_has(&["sources were starved", "less than 10 % of the mean"]);
+    let v = read_json(&json);
+    let s = &v["starvation"];
+    assert_eq!(s["sources"], 64);
+    assert_eq!(s["bound_of_mean"], 0.1);
+    let starved = s["starved"].as_array().expect("a list");
+    assert!(!starved.is_empty(), "{s}");
+    let mean = s["mean_sent_pct"].as_f64().expect("a number");
+    for pair in starved {
+        assert!(pair[1].as_f64().expect("sent %") < 0.1 * mean, "{pair}");
+    }
+    // Uniform traffic on the hypercube shares the links evenly: nobody is starved.
+    let r = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+    ]));
+    r.assert_code(0);
+    assert!(!r.stdout.contains("starved"), "{}", r.describe());
+}
+
 // ---------------------------------------------------------------------------------
 // 7. Flow-control violation
 

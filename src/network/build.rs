@@ -216,6 +216,12 @@ pub fn build(
     }
     let destinations = traffic_plan::destinations(tr, family, terminals)?;
     let flows = traffic_plan::permutation_flows(&destinations, &senders);
+    // Hot senders send too.
+    let sender_labels: Vec<bool> = senders
+        .iter()
+        .zip(&saturated)
+        .map(|(&s, &hot)| s || hot)
+        .collect();
 
     let link = ds.link;
     let mut parts = Parts {
@@ -273,7 +279,7 @@ pub fn build(
     parts
         .plan
         .finish(name, time, switches, units, run)
-        .map(|n| n.with_flows(flows))
+        .map(|n| n.with_flows(flows).with_senders(sender_labels))
         .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
 }
 

@@ -155,6 +155,7 @@ impl<P: LinkProtocol> Builder<P> {
             units,
             run,
             flows: Vec::new(),
+            senders: Vec::new(),
         })
     }
 }

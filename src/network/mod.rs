@@ -131,6 +131,7 @@ pub struct Network<P: LinkProtocol = DsLink> {
     units: Units,
     run: RunPlan,
     flows: Vec<(u32, u32)>,
+    senders: Vec<bool>,
 }
 
 impl<P: LinkProtocol> Network<P> {
@@ -140,6 +141,18 @@ impl<P: LinkProtocol> Network<P> {
     pub fn with_flows(mut self, flows: Vec<(u32, u32)>) -> Self {
         self.flows = flows;
         self
+    }
+
+    /// The plan with the terminals its traffic makes senders (by label); without it,
+    /// reports take every terminal that offered anything for a sender.
+    pub fn with_senders(mut self, senders: Vec<bool>) -> Self {
+        self.senders = senders;
+        self
+    }
+
+    /// Which terminals the traffic makes senders, by label (empty: not known).
+    pub fn senders(&self) -> &[bool] {
+        &self.senders
     }
 
     /// The traffic's fixed flows (see [`Network::with_flows`]).

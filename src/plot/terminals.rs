@@ -63,6 +63,7 @@ mod tests {
         let shares = TerminalShares {
             delivered_pct: vec![10.0, 20.0, 0.0],
             offered_pct: vec![10.0, 25.0, 5.0],
+            sent_pct: vec![10.0, 25.0, 5.0],
         };
         let svg = terminals_svg("t", &shares).unwrap();
         // Three bars and the legend's swatch, on a white background.

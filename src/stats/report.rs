@@ -64,6 +64,8 @@ pub struct ReportInput<'a> {
     pub links: Vec<super::links::NamedLink>,
     /// Permutation traffic's (source, destination) flows; empty for other traffic.
     pub flows: Vec<(u32, u32)>,
+    /// The traffic's senders by terminal label; empty where the plan does not say.
+    pub senders: Vec<bool>,
 }
 
 impl<'a> ReportInput<'a> {
@@ -110,6 +112,7 @@ impl<'a> ReportInput<'a> {
                 })
                 .collect(),
             flows: net.flows().to_vec(),
+            senders: net.senders().to_vec(),
         }
     }
 }
@@ -144,6 +147,8 @@ pub struct Report {
     pub terminals: super::shares::TerminalShares,
     /// How evenly delivered throughput is spread over the terminals that took part.
     pub fairness: super::shares::Spread,
+    /// Sources that sent less than a tenth of the mean per-source throughput.
+    pub starvation: super::shares::Starvation,
     /// Utilisation of each link direction, for families whose parts count wire time
     /// (DS-Link networks); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -334,6 +339,7 @@ impl Report {
         let terminals = super::shares::TerminalShares {
             delivered_pct: each(|t| t.counters.bytes_delivered_in_window),
             offered_pct: each(|t| t.counters.bytes_offered_in_window),
+            sent_pct: each(|t| t.counters.bytes_sent_in_window),
         };
         let throughput = Throughput {
             from_tick,
@@ -387,6 +393,7 @@ impl Report {
                 source_queueing: summary(&total.source_queueing),
             },
             fairness: super::shares::fairness(&terminals),
+            starvation: super::shares::starvation(&terminals, &input.senders),
             flows: super::flows::flows(input, &terminals),
             terminals,
             links: super::links::utilisation(input),
@@ -492,6 +499,7 @@ pub(crate) mod tests {
             measured_delivered: n,
             bytes_offered_in_window: delivered_bytes + 32,
             bytes_delivered_in_window: delivered_bytes,
+            bytes_sent_in_window: delivered_bytes,
             packets_delivered: n,
             acks_received: 0,
             out_of_order: 0,
@@ -546,6 +554,7 @@ pub(crate) mod tests {
             outcome,
             links: Vec::new(),
             flows: vec![(0, 1), (1, 0)],
+            senders: Vec::new(),
         }
     }
 

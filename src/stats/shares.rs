@@ -12,6 +12,61 @@ pub struct TerminalShares {
     pub delivered_pct: Vec<f64>,
     /// Payload created at each terminal (its offered load).
     pub offered_pct: Vec<f64>,
+    /// Payload of each terminal's own messages that left its source queue for the
+    /// network: what it got to send, whatever it offered.
+    pub sent_pct: Vec<f64>,
+}
+
+/// A source that sent less than this fraction of the mean per-source throughput over
+/// the measurement window is starved.
+pub const STARVED_BELOW_MEAN: f64 = 0.1;
+
+/// Sources that got (almost) nothing through: each sender's share of what left the
+/// sources, and those below [`STARVED_BELOW_MEAN`] of the mean.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Starvation {
+    /// Sources counted: the traffic's senders, or where the plan does not say, the
+    /// terminals that offered or sent anything.
+    pub sources: usize,
+    /// Mean of their sent throughput, % of link data capacity.
+    pub mean_sent_pct: f64,
+    /// The bound: a source below this share of the mean is starved.
+    pub bound_of_mean: f64,
+    /// The starved sources, least served first: (terminal, sent %).
+    pub starved: Vec<(usize, f64)>,
+}
+
+/// Which sources are starved. `senders` marks the traffic's senders by label; empty
+/// when the plan does not say.
+pub fn starvation(shares: &TerminalShares, senders: &[bool]) -> Starvation {
+    let sources: Vec<(usize, f64)> = shares
+        .sent_pct
+        .iter()
+        .zip(&shares.offered_pct)
+        .enumerate()
+        .filter(|&(t, (s, o))| match senders.get(t) {
+            Some(&sends) => sends,
+            None => *s > 0.0 || *o > 0.0,
+        })
+        .map(|(t, (s, _))| (t, *s))
+        .collect();
+    let mean = if sources.is_empty() {
+        0.0
+    } else {
+        sources.iter().map(|s| s.1).sum::<f64>() / sources.len() as f64
+    };
+    let mut starved: Vec<(usize, f64)> = sources
+        .iter()
+        .copied()
+        .filter(|s| s.1 < STARVED_BELOW_MEAN * mean)
+        .collect();
+    starved.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    Starvation {
+        sources: sources.len(),
+        mean_sent_pct: mean,
+        bound_of_mean: STARVED_BELOW_MEAN,
+        starved,
+    }
 }
 
 /// The spread of one measure over terminals.
@@ -108,9 +163,37 @@ mod tests {
         let shares = TerminalShares {
             delivered_pct: vec![10.0, 0.0, 20.0, 0.0],
             offered_pct: vec![10.0, 0.0, 0.0, 5.0],
+            sent_pct: vec![10.0, 0.0, 0.0, 5.0],
         };
         let f = fairness(&shares);
         assert_eq!(f.count, 3, "terminal 1 neither sent nor received");
         assert_eq!((f.min_terminal, f.max_terminal), (Some(3), Some(2)));
+    }
+
+    #[test]
+    fn a_sender_below_a_tenth_of_the_mean_is_starved_and_a_non_sender_is_not() {
+        let shares = TerminalShares {
+            delivered_pct: vec![0.0; 5],
+            offered_pct: vec![20.0, 20.0, 0.0, 20.0, 0.0],
+            // Mean over the four senders (0, 1, 2, 3): 10; the bound is 1.
+            sent_pct: vec![19.5, 19.6, 0.0, 0.9, 0.0],
+        };
+        let senders = [true, true, true, true, false];
+        let s = starvation(&shares, &senders);
+        assert_eq!(s.sources, 4);
+        assert!((s.mean_sent_pct - 10.0).abs() < 1e-12);
+        assert_eq!(s.starved, vec![(2, 0.0), (3, 0.9)], "least served first");
+        // Without the plan's senders, a terminal that neither offered nor sent is
+        // not a source: terminal 2 and 4 drop out, and 3 (0.9 of a mean of 13.3) stays.
+        let s = starvation(&shares, &[]);
+        assert_eq!(s.sources, 3);
+        assert_eq!(s.starved, vec![(3, 0.9)]);
+        // Exactly at the bound is not starved.
+        let even = TerminalShares {
+            delivered_pct: vec![0.0; 2],
+            offered_pct: vec![1.0; 2],
+            sent_pct: vec![1.0, 1.0],
+        };
+        assert!(starvation(&even, &[true, true]).starved.is_empty());
     }
 }

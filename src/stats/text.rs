@@ -262,6 +262,33 @@ impl Report {
         })
     }
 
+    /// "5 of 64 sources were starved: …", listing up to eight, least served first.
+    fn starvation_warning(&self) -> Option<String> {
+        let s = &self.starvation;
+        if s.starved.is_empty() {
+            return None;
+        }
+        const SHOWN: usize = 8;
+        let mut list: Vec<String> = s
+            .starved
+            .iter()
+            .take(SHOWN)
+            .map(|(t, pct)| format!("terminal {t} ({} %)", fixed(*pct, 1)))
+            .collect();
+        if s.starved.len() > SHOWN {
+            list.push(format!("{} more", s.starved.len() - SHOWN));
+        }
+        Some(format!(
+            "{} of {} sources were starved: each sent less than {} % of the mean per-source \
+             throughput ({} %) during the measurement window: {}",
+            s.starved.len(),
+            s.sources,
+            fixed(100.0 * s.bound_of_mean, 0),
+            fixed(s.mean_sent_pct, 1),
+            list.join(", ")
+        ))
+    }
+
     fn write_warnings(&self, out: &mut String) {
         let m = &self.messages;
         let mut warnings = Vec::new();
@@ -294,6 +321,8 @@ impl Report {
         }
         if let Some(nodes) = &self.nodes {
             warnings.extend(nodes.starvation_warnings());
+        } else if let Some(w) = self.starvation_warning() {
+            warnings.push(w);
         }
         if let Some(fabric) = &self.fabric {
             warnings.extend(fabric.warnings());

@@ -253,6 +253,11 @@ impl Terminal {
             .take(QUEUE_SCAN)
             .position(|m| !busy(m.dst))?;
         let m = self.queue.remove(i);
+        if let Some(m) = &m
+            && self.in_window(now)
+        {
+            self.stats.counters.bytes_sent_in_window += u64::from(m.bytes);
+        }
         if matches!(self.p.injection, Injection::Continuous) {
             self.generate(now);
         }

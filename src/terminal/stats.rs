@@ -18,6 +18,10 @@ pub struct TerminalCounters {
     pub bytes_offered_in_window: u64,
     /// Payload bytes delivered here during the measurement window (accepted load).
     pub bytes_delivered_in_window: u64,
+    /// Payload bytes of this terminal's own messages that left its source queue for
+    /// the network during the measurement window (what it got to send, whatever it
+    /// offered): the per-source share that shows a starved source.
+    pub bytes_sent_in_window: u64,
     /// Data packets delivered here.
     pub packets_delivered: u64,
     /// Acknowledge packets received here.
@@ -102,6 +106,7 @@ impl TerminalStats {
         a.measured_delivered += b.measured_delivered;
         a.bytes_offered_in_window += b.bytes_offered_in_window;
         a.bytes_delivered_in_window += b.bytes_delivered_in_window;
+        a.bytes_sent_in_window += b.bytes_sent_in_window;
         a.packets_delivered += b.packets_delivered;
         a.acks_received += b.acks_received;
         a.out_of_order += b.out_of_order;

@@ -218,6 +218,9 @@ impl AdapterNode {
         if self.in_window(w.created) {
             self.stats.source_queueing.record(now - w.created);
         }
+        if self.in_window(now) {
+            self.stats.counters.bytes_sent_in_window += u64::from(self.p.packet_bytes);
+        }
         out.send(INGRESS, Cell::Packet(pkt), now + self.p.data_extra);
         self.sent[INGRESS] += 1;
         self.sent_xp[j] += 1;

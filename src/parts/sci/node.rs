@@ -50,6 +50,9 @@ struct SourceQueue {
     /// Most packets outstanding at once: active buffers + 1 (SCI §4.4).
     limit: usize,
     injected: u64,
+    /// The measurement window, and the payload bytes first sent in it.
+    window: (Tick, Tick),
+    sent_bytes_in_window: u64,
 }
 
 impl Source for SourceQueue {
@@ -65,6 +68,9 @@ impl Source for SourceQueue {
             if !p.sent {
                 self.injected += 1;
                 p.sent = true;
+                if (self.window.0..self.window.1).contains(&self.now) {
+                    self.sent_bytes_in_window += 2 * u64::from(p.len);
+                }
             }
             p.sent_at = self.now;
             self.sending = Some(p);
@@ -135,6 +141,8 @@ impl SciNode {
                 outstanding: Vec::new(),
                 limit,
                 injected: 0,
+                window: p.window,
+                sent_bytes_in_window: 0,
             },
             sink_queued: 0,
             sink_reserved: 0,
@@ -405,6 +413,7 @@ impl Node<Sci> for SciNode {
                     ),
                 })?;
         self.activity.packets_injected += self.source.injected - injected;
+        self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
         if !sym.is_idle() {
             self.activity.tokens_moved += 1;
         }
