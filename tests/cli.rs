@@ -1357,6 +1357,47 @@ fn starved_sources_are_flagged_and_an_even_run_is_not() {
     assert!(!r.stdout.contains("starved"), "{}", r.describe());
 }
 
+#[test]
+fn an_offered_load_above_the_link_says_it_is_a_sample() {
+    // Bernoulli arrivals at load 1.0 create, in this sample, 100.4 % of what a link
+    // carries; the header used to print that bare.
+    let r = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform-rate",
+        "--set",
+        "injection.load=1.0",
+        "--set",
+        "message.bytes=1",
+    ]));
+    r.assert_code(0);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("throughput"))
+        .expect("a throughput line");
+    let offered: f64 = line
+        .split("offered ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .expect("an offered figure");
+    assert!(offered > 100.0, "{line}");
+    assert!(
+        line.contains("(random arrivals: more than a link carries in this sample)"),
+        "{line}"
+    );
+    // At 30 % nothing is said.
+    let r = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform-rate",
+    ]));
+    assert!(!r.stdout.contains("random arrivals"), "{}", r.describe());
+}
+
 // ---------------------------------------------------------------------------------
 // 7. Flow-control violation
 

@@ -158,11 +158,18 @@ impl Report {
         } else {
             ""
         };
+        // Random arrivals at a load near 1 can create more in one sample than a link
+        // carries: say so rather than print an impossible-looking figure bare.
+        let sample = if t.offered_pct.mean > 100.0 {
+            " (random arrivals: more than a link carries in this sample)"
+        } else {
+            ""
+        };
         line(
             out,
             "throughput",
             &format!(
-                "{} % of link data capacity per terminal{span} (min {} %, max {} %); offered {} %; \
+                "{} % of link data capacity per terminal{span} (min {} %, max {} %); offered {} %{sample}; \
                  packet-format maximum {} %",
                 fixed(t.delivered_pct.mean, 1),
                 fixed(t.delivered_pct.min, 1),
