@@ -6,6 +6,7 @@ use emu::engine::{RunControl, RunOutcome, actors, sequential};
 use emu::network::Network;
 use emu::session::Case;
 use emu::stats::TerminalStats;
+use proptest::prelude::*;
 
 fn plan(topology: &str, traffic: &str, overrides: &[&str]) -> Network {
     let sets: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
@@ -125,6 +126,47 @@ fn zero_load_latency_is_exactly_the_model() {
         checked += 1;
     }
     assert_eq!(checked, 6);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48)
+    ))]
+
+    /// Issue 16, item 1: a lone message in an idle hypercube of 1 to 6 dimensions, from
+    /// any terminal to any other, of 0 to 200 bytes, created at any tick, takes exactly
+    /// the closed form's latency (zero ticks of tolerance).
+    #[test]
+    fn any_lone_message_takes_exactly_the_closed_form_latency(
+        dimensions in 1u32..=6,
+        s in any::<prop::sample::Index>(),
+        d in any::<prop::sample::Index>(),
+        m in 0u32..=200,
+        created in 17u64..5000,
+    ) {
+        let n = 1usize << dimensions;
+        let (s, d) = (s.index(n) as u32, d.index(n) as u32);
+        prop_assume!(s != d); // a message to itself shares its link with its own FCTs
+        let net = plan(
+            "hypercube6",
+            "uniform",
+            &[
+                &format!("network.dimensions={dimensions}"),
+                "injection.kind=batch",
+                "injection.messages=1",
+                &format!("terminals.senders=[{s}]"),
+                "pattern.kind=fixed",
+                &format!("pattern.destination={d}"),
+                &format!("message.bytes={m}"),
+                &format!("phases.start_us={}", created as f64 / 100.0),
+            ],
+        );
+        let o = sequential::run(&net, &control(&net, true), None).expect("runs");
+        let st = merged(&o);
+        prop_assert_eq!(st.counters.delivered, 1);
+        let expected = predicted_delivery(s, d, m, created, &C6) - created;
+        prop_assert_eq!(st.message_latency.max, expected, "{}→{}, {} bytes", s, d, m);
+    }
 }
 
 #[test]
