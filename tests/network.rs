@@ -170,6 +170,34 @@ proptest! {
 }
 
 #[test]
+fn a_batch_that_starts_where_a_scheduling_window_ends_still_runs() {
+    // Found by the property above: on a 3-cube the reset FCTs end at tick 16 and a
+    // scheduling window ended exactly at tick 20, the batch's start; the run ended
+    // there, before the source queued its message ("0 created, completion 0 µs").
+    let net = plan(
+        "hypercube6",
+        "uniform",
+        &[
+            "network.dimensions=3",
+            "injection.kind=batch",
+            "injection.messages=1",
+            "terminals.senders=[0]",
+            "pattern.kind=fixed",
+            "pattern.destination=2",
+            "message.bytes=0",
+            "phases.start_us=0.2",
+        ],
+    );
+    let o = sequential::run(&net, &control(&net, true), None).expect("runs");
+    let st = merged(&o);
+    assert_eq!((st.counters.created, st.counters.delivered), (1, 1));
+    assert_eq!(
+        st.message_latency.max,
+        predicted_delivery(0, 2, 0, 20, &C6) - 20
+    );
+}
+
+#[test]
 fn a_message_to_itself_also_carries_its_own_flow_control() {
     // Terminal 9 to itself: out through its switch and straight back on the same link.
     // The switch's FCTs for the arriving packet and the VCP's FCTs for the returning

@@ -115,13 +115,13 @@ pub fn fabric(
             ticks: 1,
         })
     };
-    let end_after = if run.batch { run.start } else { run.window.1 };
+    let drain_from = if run.batch { run.start } else { run.window.1 };
     let plan_run = RunPlan {
         start: run.start,
         window: run.window,
         batch: run.batch,
-        end_after,
-        hard_stop: end_after.saturating_add(run.drain),
+        end_after: RunPlan::earliest_end(run.batch, run.start, run.window.1),
+        hard_stop: drain_from.saturating_add(run.drain),
         deadlock_window: 10 * Tick::from(spec.rtt) + 10_000,
     };
     plan.finish(

@@ -104,6 +104,22 @@ pub struct RunPlan {
     pub deadlock_window: Tick,
 }
 
+impl RunPlan {
+    /// The tick a run may end at once every measured message is delivered
+    /// ([`RunPlan::end_after`]): for a continuous run the end of its measurement window
+    /// (messages created at that tick are not measured); for a batch run the tick after
+    /// `start`, so that the tick at which the sources queue their batch has run. (A run
+    /// whose scheduling window happened to end exactly at `start` used to end there,
+    /// with no message created.)
+    pub fn earliest_end(batch: bool, start: Tick, window_end: Tick) -> Tick {
+        if batch {
+            start.saturating_add(1)
+        } else {
+            window_end
+        }
+    }
+}
+
 /// A link direction: the sending end and the receiving end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Direction {

@@ -102,7 +102,7 @@ fn named_sci_ring(
             ticks: 1,
         })
     };
-    let end_after = if ring.batch {
+    let drain_from = if ring.batch {
         ring.start
     } else {
         ring.window.1
@@ -111,8 +111,8 @@ fn named_sci_ring(
         start: ring.start,
         window: ring.window,
         batch: ring.batch,
-        end_after,
-        hard_stop: end_after.saturating_add(ring.drain),
+        end_after: RunPlan::earliest_end(ring.batch, ring.start, ring.window.1),
+        hard_stop: drain_from.saturating_add(ring.drain),
         deadlock_window: 100_000,
     };
     plan.finish(name, TimeBase { tick_ns: 2.0 }, 0, units, run)

@@ -81,16 +81,14 @@ impl Phases {
 
     /// The tick the run's measured traffic is complete at, at the earliest.
     pub(super) fn end_after(&self) -> Tick {
-        if self.batch {
-            self.start
-        } else {
-            self.window.1
-        }
+        super::RunPlan::earliest_end(self.batch, self.start, self.window.1)
     }
 
-    /// The tick the run is given up at.
+    /// The tick the run is given up at: the drain limit after the start (batch) or the
+    /// end of the measurement window.
     pub(super) fn hard_stop(&self) -> Tick {
-        self.end_after().saturating_add(self.drain)
+        let from = if self.batch { self.start } else { self.window.1 };
+        from.saturating_add(self.drain)
     }
 }
 
