@@ -1,0 +1,1742 @@
+//! Bad input, every kind (issue 16 item 7): one table of inputs (empty and binary
+//! files, syntax errors, wrong types, extremes, NaN and infinity, huge sizes, bad
+//! netlists and traffic tables, bad `--set`s and flags, directories, FIFOs, missing and
+//! unreadable files, subcommands), each with the exit code and the message emu gives.
+//!
+//! Every row runs the built `emu` in a fresh temporary directory (its files written
+//! there first), stdin null, with a 60 s limit, and checks the exit code, that stdout is
+//! empty, that stderr is one line starting with `error: ` and containing the row's
+//! message, and that nothing panicked. Rows with an `expected_bug` describe what emu
+//! *should* do; they are run for information only (what emu does now is printed) and
+//! are not asserted.
+//!
+//! The same run renders `docs/bad-input.md` (the table with each row's actual first
+//! line) and checks the file is up to date; `EMU_WRITE_BAD_INPUT_TABLE=1` rewrites it.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::fs::File;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const EMU: &str = env!("CARGO_BIN_EXE_emu");
+
+/// No case may take longer than this.
+const TIME_LIMIT: Duration = Duration::from_secs(60);
+
+/// The generated document, relative to the crate.
+const DOC: &str = "docs/bad-input.md";
+
+/// Messages longer than this are cut in the document.
+const DOC_MESSAGE_CHARS: usize = 180;
+
+/// What to put in the case's temporary directory before running emu there.
+#[derive(Clone, Copy, Debug)]
+enum Setup {
+    /// Nothing.
+    None,
+    /// A file with this text.
+    Text(&'static str, &'static str),
+    /// A file with these bytes.
+    Bytes(&'static str, &'static [u8]),
+    /// A directory.
+    Dir(&'static str),
+    /// A FIFO (`mkfifo`).
+    Fifo(&'static str),
+    /// A file with this text and mode 000 (skipped where that does not stop reading,
+    /// e.g. as root).
+    Unreadable(&'static str, &'static str),
+}
+
+#[derive(Debug)]
+struct Case {
+    /// What was given, for the document.
+    input: &'static str,
+    /// The arguments of `emu`, run in the case's temporary directory.
+    args: &'static [&'static str],
+    setup: Setup,
+    /// The exit code emu must give.
+    code: i32,
+    /// A part of the single `error: ` line on stderr.
+    message: &'static str,
+    /// Some: emu does not behave as `code` and `message` say yet; the reason. The case
+    /// is run for information and not asserted.
+    expected_bug: Option<&'static str>,
+}
+
+/// A case expected to give exit 2 and a message containing `message`.
+const fn bad(
+    input: &'static str,
+    args: &'static [&'static str],
+    setup: Setup,
+    message: &'static str,
+) -> Case {
+    Case {
+        input,
+        args,
+        setup,
+        code: 2,
+        message,
+        expected_bug: None,
+    }
+}
+
+/// A case emu gets wrong today: `bug` says how.
+const fn bug(
+    input: &'static str,
+    args: &'static [&'static str],
+    setup: Setup,
+    message: &'static str,
+    bug: &'static str,
+) -> Case {
+    Case {
+        input,
+        args,
+        setup,
+        code: 2,
+        message,
+        expected_bug: Some(bug),
+    }
+}
+
+/// A minimal netlist: two 4-port switches with two terminals each, and `links` (and
+/// `tables`) appended.
+macro_rules! netlist {
+    ($rest:expr) => {
+        concat!(
+            "[network]\nkind = \"netlist\"\nswitches = [4, 4]\n",
+            "terminals = [[0, 0], [0, 1], [1, 0], [1, 1]]\n",
+            $rest
+        )
+    };
+}
+
+/// Continuous traffic with `pattern` appended.
+macro_rules! traffic {
+    ($rest:expr) => {
+        concat!("[injection]\nkind = \"continuous\"\n", $rest)
+    };
+}
+
+const HC: &str = "[network]\nkind = \"hypercube\"\n";
+
+/// Clap prints its own errors: a usage block after the `error:` line.
+const CLAP: &str = "clap's error is several lines (usage, `For more information`); the README promises one line for every bad input";
+
+static CASES: &[Case] = &[
+    // ---- Empty and binary files, syntax ----
+    bad(
+        "empty topology file",
+        &["-t", "empty.toml", "-p", "uniform"],
+        Setup::Text("empty.toml", ""),
+        "empty.toml: network: missing field `network`",
+    ),
+    bad(
+        "empty traffic file",
+        &["-t", "hypercube6", "-p", "empty.toml"],
+        Setup::Text("empty.toml", ""),
+        "empty.toml: injection: missing field `injection`",
+    ),
+    bad(
+        "topology file of blanks and a comment",
+        &["-t", "blank.toml", "-p", "uniform"],
+        Setup::Text("blank.toml", "  \n# only a comment\n"),
+        "blank.toml: network: missing field `network`",
+    ),
+    bad(
+        "binary topology file (not UTF-8)",
+        &["-t", "garbage.toml", "-p", "uniform"],
+        Setup::Bytes(
+            "garbage.toml",
+            b"\x7fELF\x02\x01\x01\x00\xff\xfe\x00\x00\x03\x00>\x00",
+        ),
+        "cannot read garbage.toml: stream did not contain valid UTF-8",
+    ),
+    bad(
+        "binary traffic file (NUL and control bytes, valid UTF-8)",
+        &["-t", "hypercube6", "-p", "nul.toml"],
+        Setup::Bytes("nul.toml", b"\x00\x01\x02ELF\x7f\x00"),
+        "nul.toml:1:9: key with no value",
+    ),
+    bad(
+        "TOML syntax error: `[network` unclosed",
+        &["-t", "syntax.toml", "-p", "uniform"],
+        Setup::Text("syntax.toml", "[network\nkind = \"hypercube\"\n"),
+        "syntax.toml:1:9: network: unclosed table, expected `]`",
+    ),
+    bad(
+        "duplicate key: `kind` twice",
+        &["-t", "dup.toml", "-p", "uniform"],
+        Setup::Text(
+            "dup.toml",
+            "[network]\nkind = \"hypercube\"\nkind = \"grid\"\ndimensions = 6\n",
+        ),
+        "dup.toml:3:1: network.kind: duplicate key",
+    ),
+    bad(
+        "duplicate table: `[network]` twice",
+        &["-t", "dup.toml", "-p", "uniform"],
+        Setup::Text(
+            "dup.toml",
+            "[network]\nkind = \"hypercube\"\ndimensions = 6\n[network]\nkind = \"grid\"\n",
+        ),
+        "dup.toml:4:2: network: duplicate key",
+    ),
+    // ---- Wrong types ----
+    bad(
+        "string for a number: `dimensions = \"six\"`",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            concat!(
+                "[network]\nkind = \"hypercube\"\n",
+                "dimensions = \"six\"\n"
+            ),
+        ),
+        "t.toml:3:14: network.dimensions: invalid type: the text \"six\"",
+    ),
+    bad(
+        "number for a string: `kind = 6`",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text("t.toml", "[network]\nkind = 6\ndimensions = 6\n"),
+        "t.toml:2:8: network.kind: invalid type: the number `6`, expected a kind name in quotes",
+    ),
+    bug(
+        "list for a table: `network = [\"hypercube\", 6]`",
+        &[
+            "-t",
+            "t.toml",
+            "-p",
+            "uniform",
+            "--set",
+            "phases.measure_us=10",
+        ],
+        Setup::Text("t.toml", "network = [\"hypercube\", 6]\n"),
+        "network",
+        "accepted: the list is read as the table's fields in order and a 6-cube runs (exit 0)",
+    ),
+    bug(
+        "list for a table: `link = [1, 2]` (with a valid `[network]`)",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            "link = [1, 2]\n[network]\nkind = \"hypercube\"\ndimensions = 6\n",
+        ),
+        "link: invalid type",
+        "the list is read as bit_rate_mbit_s = 1, wire_delay_ns = 2, and the message blames `link.wire_delay_ns (default)`: 2 ns is not a whole number of bit periods",
+    ),
+    bad(
+        "table for a number: `--set network.dimensions={a=1}`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "network.dimensions={a=1}",
+        ],
+        Setup::None,
+        "invalid type: a table, expected a whole number",
+    ),
+    bad(
+        "list for a number: `--set network.dimensions=[6]`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "network.dimensions=[6]",
+        ],
+        Setup::None,
+        "invalid type: a list, expected a whole number",
+    ),
+    bad(
+        "quoted number: `--set message.bytes=\"32\"`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "message.bytes=\"32\"",
+        ],
+        Setup::None,
+        "invalid type: the text \"32\", expected a whole number",
+    ),
+    // ---- Negative, fractional, huge numbers ----
+    bad(
+        "negative number: `dimensions = -3`",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            concat!("[network]\nkind = \"hypercube\"\n", "dimensions = -3\n"),
+        ),
+        "t.toml:3:14: network.dimensions: invalid value: the number `-3`",
+    ),
+    bad(
+        "`--set message.bytes=-1`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "message.bytes=-1",
+        ],
+        Setup::None,
+        "invalid value: the number `-1`, expected a whole number",
+    ),
+    bad(
+        "float for an integer: `dimensions = 6.5`",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            concat!("[network]\nkind = \"hypercube\"\n", "dimensions = 6.5\n"),
+        ),
+        "t.toml:3:14: network.dimensions: invalid type: the number `6.5`",
+    ),
+    bad(
+        "float for an integer: `--set message.bytes=1e9`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "message.bytes=1e9",
+        ],
+        Setup::None,
+        "invalid type: the number `1000000000.0`, expected a whole number",
+    ),
+    bad(
+        "integer beyond u64: `dimensions = 99999999999999999999999`",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            concat!(
+                "[network]\nkind = \"hypercube\"\n",
+                "dimensions = 99999999999999999999999\n"
+            ),
+        ),
+        "network.dimensions: invalid type: the number `99999999999999999999999` (too large)",
+    ),
+    bad(
+        "`--set link.buffer_tokens=18446744073709551616` (2^64)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "link.buffer_tokens=18446744073709551616",
+        ],
+        Setup::None,
+        "(too large), expected a number of tokens or \"packet\"",
+    ),
+    bug(
+        "`--set link.buffer_tokens=18446744073709551615` (2^64 − 1)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "link.buffer_tokens=18446744073709551615",
+        ],
+        Setup::None,
+        "give at most 1048576",
+        "misleading: the message says `-1 is not a number of tokens`, but the value given was 2^64 − 1",
+    ),
+    bad(
+        "huge buffer: `buffer_tokens = 1099511627776` (2^40)",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            concat!(
+                "[network]\nkind = \"hypercube\"\ndimensions = 6\n",
+                "[link]\nbuffer_tokens = 1099511627776\n"
+            ),
+        ),
+        "t.toml:5:17: link.buffer_tokens: 1099511627776 is not a number of tokens",
+    ),
+    bad(
+        "huge buffer: `--set link.buffer_tokens=2097152` (2^21)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "link.buffer_tokens=2097152",
+        ],
+        Setup::None,
+        "2097152 tokens: give at most 1048576",
+    ),
+    bad(
+        "buffer below the FCT batch: `--set link.buffer_tokens=4`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "link.buffer_tokens=4",
+        ],
+        Setup::None,
+        "4 tokens is smaller than the flow-control batch of 8",
+    ),
+    bad(
+        "`--set faults.extra_initial_credit=70000`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "faults.extra_initial_credit=70000",
+        ],
+        Setup::None,
+        "70000: give at most 65536 tokens",
+    ),
+    bad(
+        "`--set network.dimensions=0`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "network.dimensions=0",
+        ],
+        Setup::None,
+        "0: give 1..=20",
+    ),
+    bad(
+        "`--set network.dimensions=21`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "network.dimensions=21",
+        ],
+        Setup::None,
+        "21: give 1..=20",
+    ),
+    bad(
+        "`--set link.bit_rate_mbit_s=0`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "link.bit_rate_mbit_s=0",
+        ],
+        Setup::None,
+        "0 is not a link rate",
+    ),
+    bad(
+        "`--set link.fct_batch_tokens=0`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "link.fct_batch_tokens=0",
+        ],
+        Setup::None,
+        "must be at least 1 token per FCT",
+    ),
+    bad(
+        "`--set packet.header_bytes=3`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "packet.header_bytes=3",
+        ],
+        Setup::None,
+        "3: a C104 header is 1 or 2 bytes",
+    ),
+    bad(
+        "`--set message.bytes=4000000000`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "message.bytes=4000000000",
+        ],
+        Setup::None,
+        "4000000000: give at most 16777216 bytes",
+    ),
+    // ---- NaN, infinity, zero and out-of-range loads and times ----
+    bad(
+        "`--set injection.load=nan` on continuous traffic",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "injection.load=nan",
+        ],
+        Setup::None,
+        "unknown key `load` here: kind = \"continuous\" takes no key but `kind`",
+    ),
+    bad(
+        "`--set injection.load=nan` (rate traffic)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform-rate",
+            "--set",
+            "injection.load=nan",
+        ],
+        Setup::None,
+        "NaN: give a fraction of link capacity in (0, 1]",
+    ),
+    bad(
+        "`--set injection.load=inf`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform-rate",
+            "--set",
+            "injection.load=inf",
+        ],
+        Setup::None,
+        "inf: give a fraction of link capacity in (0, 1]",
+    ),
+    bad(
+        "`--set injection.load=0`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform-rate",
+            "--set",
+            "injection.load=0",
+        ],
+        Setup::None,
+        "0: give a fraction of link capacity in (0, 1]",
+    ),
+    bad(
+        "`--set injection.load=-0.5`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform-rate",
+            "--set",
+            "injection.load=-0.5",
+        ],
+        Setup::None,
+        "-0.5: give a fraction of link capacity in (0, 1]",
+    ),
+    bad(
+        "`--set injection.load=1.5`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform-rate",
+            "--set",
+            "injection.load=1.5",
+        ],
+        Setup::None,
+        "1.5: give a fraction of link capacity in (0, 1]",
+    ),
+    bad(
+        "`--set phases.measure_us=inf`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "phases.measure_us=inf",
+        ],
+        Setup::None,
+        "inf is not a duration: give microseconds ≥ 0",
+    ),
+    bad(
+        "`--set phases.measure_us=nan`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "phases.measure_us=nan",
+        ],
+        Setup::None,
+        "NaN is not a duration: give microseconds ≥ 0",
+    ),
+    bad(
+        "`--set phases.measure_us=-1`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "phases.measure_us=-1",
+        ],
+        Setup::None,
+        "-1 is not a duration: give microseconds ≥ 0",
+    ),
+    bad(
+        "`--set phases.measure_us=0`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "phases.measure_us=0",
+        ],
+        Setup::None,
+        "the measurement window must be longer than zero",
+    ),
+    bad(
+        "`--set phases.warmup_us=1e300`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "phases.warmup_us=1e300",
+        ],
+        Setup::None,
+        "µs is too long",
+    ),
+    bad(
+        "`--set link.bit_rate_mbit_s=nan`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "link.bit_rate_mbit_s=nan",
+        ],
+        Setup::None,
+        "invalid type: the number `NaN`, expected a whole number",
+    ),
+    // ---- Unknown keys and kinds, missing keys ----
+    bad(
+        "unknown key: `flavour = 3` in `[network]`",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            concat!(
+                "[network]\nkind = \"hypercube\"\n",
+                "dimensions = 6\nflavour = 3\n"
+            ),
+        ),
+        "t.toml:4:1: network.flavour: unknown key `flavour` here: this table takes `dimensions`, `routing`, `link_sets`",
+    ),
+    bad(
+        "unknown network kind: `kind = \"moebius\"`",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text("t.toml", "[network]\nkind = \"moebius\"\ndimensions = 6\n"),
+        "t.toml:2:8: network.kind: unknown variant `moebius`, expected one of `hypercube`",
+    ),
+    bad(
+        "unknown pattern kind: `kind = \"zipf\"`",
+        &["-t", "hypercube6", "-p", "p.toml"],
+        Setup::Text("p.toml", traffic!("[pattern]\nkind = \"zipf\"\n")),
+        "p.toml:4:8: pattern.kind: unknown variant `zipf`, expected one of `uniform`",
+    ),
+    bad(
+        "`--set injection.kind=warp`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "injection.kind=warp",
+        ],
+        Setup::None,
+        "unknown variant `warp`, expected one of `continuous`",
+    ),
+    bad(
+        "`--set pattern.kind=7`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "pattern.kind=7",
+        ],
+        Setup::None,
+        "invalid type: the number `7`, expected a kind name in quotes",
+    ),
+    bad(
+        "missing required key: hypercube without `dimensions`",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text("t.toml", HC),
+        "t.toml:1:1: network.dimensions: missing field `dimensions`",
+    ),
+    bad(
+        "missing section: traffic without `[injection]`",
+        &["-t", "hypercube6", "-p", "p.toml"],
+        Setup::Text("p.toml", "[pattern]\nkind = \"uniform\"\n"),
+        "p.toml: injection: missing field `injection`",
+    ),
+    bad(
+        "`--set injection.kind=trace` (no `file`)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "injection.kind=trace",
+        ],
+        Setup::None,
+        "missing field `file`",
+    ),
+    // ---- Bad --set ----
+    bad(
+        "`--set injection` (no `=`)",
+        &["-t", "hypercube6", "-p", "uniform", "--set", "injection"],
+        Setup::None,
+        "--set injection: expected KEY=VALUE",
+    ),
+    bad(
+        "`--set bogus.key=1` (unknown section)",
+        &["-t", "hypercube6", "-p", "uniform", "--set", "bogus.key=1"],
+        Setup::None,
+        "--set bogus.key=1: unknown section `bogus`",
+    ),
+    bad(
+        "`--set network.dimensions=abc` (bad value)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "network.dimensions=abc",
+        ],
+        Setup::None,
+        "invalid type: the text \"abc\", expected a whole number",
+    ),
+    bad(
+        "`--set network.dimensions=` (empty value)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "network.dimensions=",
+        ],
+        Setup::None,
+        "invalid type: the text \"\", expected a whole number",
+    ),
+    bad(
+        "`--set =5` (empty key)",
+        &["-t", "hypercube6", "-p", "uniform", "--set", "=5"],
+        Setup::None,
+        "--set =5: `` is not a dotted key: it has an empty part",
+    ),
+    bad(
+        "`--set network.=5` (empty key part)",
+        &["-t", "hypercube6", "-p", "uniform", "--set", "network.=5"],
+        Setup::None,
+        "`network.` is not a dotted key: it has an empty part",
+    ),
+    bad(
+        "`--set description=x` (ambiguous)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "description=x",
+        ],
+        Setup::None,
+        "`description` is in both files: write topology.description or traffic.description",
+    ),
+    // ---- Flags ----
+    bad(
+        "`--threads 0`",
+        &["-t", "hypercube6", "-p", "uniform", "--threads", "0"],
+        Setup::None,
+        "--threads 0: give at least one thread",
+    ),
+    bad(
+        "`--threads 99999999999`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--threads",
+            "99999999999",
+        ],
+        Setup::None,
+        "--threads 99999999999: give at most 4096",
+    ),
+    bad(
+        "`--threads 5000`",
+        &["-t", "hypercube6", "-p", "uniform", "--threads", "5000"],
+        Setup::None,
+        "--threads 5000: give at most 4096",
+    ),
+    bug(
+        "`--threads -1`",
+        &["-t", "hypercube6", "-p", "uniform", "--threads", "-1"],
+        Setup::None,
+        "--threads",
+        "clap's error is six lines, and `unexpected argument '-1' found` does not say it was meant as the value of --threads",
+    ),
+    bug(
+        "`--seed -1`",
+        &["-t", "hypercube6", "-p", "uniform", "--seed", "-1"],
+        Setup::None,
+        "--seed",
+        "clap's error is six lines, and `unexpected argument '-1' found` does not say it was meant as the value of --seed",
+    ),
+    bug(
+        "`--seed 18446744073709551616` (2^64)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--seed",
+            "18446744073709551616",
+        ],
+        Setup::None,
+        "number too large to fit in target type",
+        CLAP,
+    ),
+    bug(
+        "`--engine warp`",
+        &["-t", "hypercube6", "-p", "uniform", "--engine", "warp"],
+        Setup::None,
+        "invalid value 'warp' for '--engine <ENGINE>'",
+        CLAP,
+    ),
+    bad(
+        "`--deadlock-window-us 0`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--deadlock-window-us",
+            "0",
+        ],
+        Setup::None,
+        "--deadlock-window-us 0: give a positive number of microseconds, at most 1e9",
+    ),
+    bad(
+        "`--deadlock-window-us 1e18`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--deadlock-window-us",
+            "1e18",
+        ],
+        Setup::None,
+        "give a positive number of microseconds, at most 1e9",
+    ),
+    bad(
+        "`--deadlock-window-us nan`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--deadlock-window-us",
+            "nan",
+        ],
+        Setup::None,
+        "--deadlock-window-us NaN: give a positive number of microseconds",
+    ),
+    bad(
+        "`--memory-limit=-1`",
+        &["-t", "hypercube6", "-p", "uniform", "--memory-limit=-1"],
+        Setup::None,
+        "--memory-limit -1: give gigabytes from 0 (no limit) to 1e9",
+    ),
+    bad(
+        "`--memory-limit=nan`",
+        &["-t", "hypercube6", "-p", "uniform", "--memory-limit=nan"],
+        Setup::None,
+        "--memory-limit NaN: give gigabytes from 0 (no limit) to 1e9",
+    ),
+    bad(
+        "`--replications 0`",
+        &["-t", "hypercube6", "-p", "uniform", "--replications", "0"],
+        Setup::None,
+        "--replications 0: give a number of runs (1..=10000) or auto",
+    ),
+    bad(
+        "`--replications auto --ci-target nan`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--replications",
+            "auto",
+            "--ci-target",
+            "nan",
+        ],
+        Setup::None,
+        "--ci-target NaN: give a positive percentage",
+    ),
+    bad(
+        "no arguments at all",
+        &[],
+        Setup::None,
+        "give --topology and --traffic",
+    ),
+    // ---- Too large for the memory ----
+    bad(
+        "16-cube with 2-byte headers, `--memory-limit 1`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "network.dimensions=16",
+            "--set",
+            "packet.header_bytes=2",
+            "--memory-limit",
+            "1",
+        ],
+        Setup::None,
+        "the network would need at least 31.0 GB of memory",
+    ),
+    bad(
+        "batch of 10^7 messages per terminal (hypercube6)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "injection.kind=batch",
+            "--set",
+            "injection.messages=10000000",
+        ],
+        Setup::None,
+        "640000000 messages queued at once would take about 14.3 GiB; give at most 67108864 in all",
+    ),
+    bad(
+        "batch of 0 messages",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "injection.kind=batch",
+            "--set",
+            "injection.messages=0",
+        ],
+        Setup::None,
+        "--set injection.messages=0: must be at least 1",
+    ),
+    // ---- Files that are not files ----
+    bad(
+        "a directory as the topology",
+        &["-t", "adir", "-p", "uniform"],
+        Setup::Dir("adir"),
+        "topology file `adir` is a directory",
+    ),
+    bad(
+        "a FIFO as the traffic file",
+        &["-t", "hypercube6", "-p", "afifo"],
+        Setup::Fifo("afifo"),
+        "traffic file `afifo` is not a regular file (a FIFO, socket or device)",
+    ),
+    bad(
+        "`/dev/null` as the topology",
+        &["-t", "/dev/null", "-p", "uniform"],
+        Setup::None,
+        "topology file `/dev/null` is not a regular file",
+    ),
+    bad(
+        "a nonexistent topology file",
+        &["-t", "nosuch.toml", "-p", "uniform"],
+        Setup::None,
+        "topology file `nosuch.toml` not found: tried nosuch.toml, topologies/nosuch.toml",
+    ),
+    bad(
+        "a nonexistent traffic file",
+        &["-t", "hypercube6", "-p", "nosuch"],
+        Setup::None,
+        "traffic file `nosuch` not found",
+    ),
+    bad(
+        "an empty topology name: `-t \"\"`",
+        &["-t", "", "-p", "uniform"],
+        Setup::None,
+        "no topology file given",
+    ),
+    bad(
+        "an unreadable topology file (mode 000)",
+        &["-t", "unreadable.toml", "-p", "uniform"],
+        Setup::Unreadable(
+            "unreadable.toml",
+            "[network]\nkind = \"hypercube\"\ndimensions = 6\n",
+        ),
+        "cannot read unreadable.toml: Permission denied (os error 13)",
+    ),
+    bad(
+        "`--json` naming a directory",
+        &["-t", "hypercube6", "-p", "uniform", "--json", "adir"],
+        Setup::Dir("adir"),
+        "--json adir: is a directory, give a file",
+    ),
+    bad(
+        "`--json` in a missing directory",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--json",
+            "nodir/x.json",
+        ],
+        Setup::None,
+        "--json nodir/x.json: cannot write: No such file or directory",
+    ),
+    bad(
+        "`--plot` naming an existing file",
+        &["-t", "hypercube6", "-p", "uniform", "--plot", "afile"],
+        Setup::Text("afile", "x\n"),
+        "--plot afile: cannot create the directory",
+    ),
+    // ---- Bad netlists ----
+    bad(
+        "netlist: a link to a port that does not exist",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text("n.toml", netlist!("links = [[0, 2, 1, 9]]\n")),
+        "n.toml:5:1: network.links: link 0 [0, 2, 1, 9]: switch 1 has ports 0..4, not 9",
+    ),
+    bad(
+        "netlist: a link to a switch that does not exist",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text("n.toml", netlist!("links = [[0, 2, 5, 0]]\n")),
+        "network.links: link 0 [0, 2, 5, 0]: switch 5 does not exist (there are 2)",
+    ),
+    bad(
+        "netlist: a switch linked to itself",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text("n.toml", netlist!("links = [[0, 2, 0, 3]]\n")),
+        "network.links: link 0 [0, 2, 0, 3]: links switch 0 to itself",
+    ),
+    bad(
+        "netlist: a port linked to itself",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text("n.toml", netlist!("links = [[0, 2, 0, 2]]\n")),
+        "network.links: link 0 [0, 2, 0, 2]: a port cannot link to itself",
+    ),
+    bad(
+        "netlist: a port used by two links",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text("n.toml", netlist!("links = [[0, 2, 1, 2], [0, 2, 1, 3]]\n")),
+        "network.links: link 1 [0, 2, 1, 3]: port 2 of switch 0 is already used",
+    ),
+    bad(
+        "netlist: two terminals on one port",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text(
+            "n.toml",
+            concat!(
+                "[network]\nkind = \"netlist\"\nswitches = [4, 4]\n",
+                "terminals = [[0, 0], [0, 0], [1, 0], [1, 1]]\nlinks = [[0, 2, 1, 2]]\n"
+            ),
+        ),
+        "n.toml:4:1: network.terminals: terminal 1: port 0 of switch 0 is already used",
+    ),
+    bad(
+        "netlist: a routing table naming an unconnected output",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text(
+            "n.toml",
+            netlist!(
+                "links = [[0, 2, 1, 2]]\ntables = [[[0, 2, 3], [2, 4, 2]], [[0, 2, 2], [2, 4, 0]]]\n"
+            ),
+        ),
+        "n.toml:6:1: network.tables: switch 0: interval [0, 2) goes to port 3, which is not connected",
+    ),
+    bad(
+        "netlist: a routing table naming a port that does not exist",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text(
+            "n.toml",
+            netlist!(
+                "links = [[0, 2, 1, 2]]\ntables = [[[0, 2, 7], [2, 4, 2]], [[0, 2, 2], [2, 4, 0]]]\n"
+            ),
+        ),
+        "network.tables: switch 0: interval [0, 2) goes to port 7, which is not connected",
+    ),
+    bad(
+        "netlist: a routing table with no route for a label",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text(
+            "n.toml",
+            netlist!(
+                "links = [[0, 2, 1, 2]]\ntables = [[[0, 1, 0], [2, 4, 2]], [[0, 2, 2], [2, 3, 0], [3, 4, 1]]]\n"
+            ),
+        ),
+        "network.tables: switch 0 has no route for label 1",
+    ),
+    bad(
+        "netlist: one table for two switches",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text(
+            "n.toml",
+            netlist!("links = [[0, 2, 1, 2]]\ntables = [[[0, 2, 0], [2, 4, 2]]]\n"),
+        ),
+        "network.tables: 1 tables for 2 switches",
+    ),
+    bad(
+        "netlist: not connected",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text("n.toml", netlist!("links = []\n")),
+        "network.links: switch 1 cannot reach terminal 0 (on switch 0): the network is not connected",
+    ),
+    bad(
+        "netlist: a switch of 40 ports",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text(
+            "n.toml",
+            concat!(
+                "[network]\nkind = \"netlist\"\nswitches = [4, 40]\n",
+                "terminals = [[0, 0], [0, 1], [1, 0], [1, 1]]\nlinks = [[0, 2, 1, 2]]\n"
+            ),
+        ),
+        "n.toml:3:1: network.switches: switch 1 has 40 ports: a C104 has 1..=32 links",
+    ),
+    bug(
+        "netlist: a link of five numbers",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text("n.toml", netlist!("links = [[0, 2, 1, 2, 5]]\n")),
+        "n.toml:5:",
+        "the message points at `n.toml:1:1: network` instead of the link on line 5 (`network.links`): `invalid length 5, expected 4 elements in sequence`",
+    ),
+    // ---- Bad traffic tables and terminal lists ----
+    bad(
+        "`table` pattern with 3 destinations for 4 terminals",
+        &[
+            "-t",
+            "crossbar32",
+            "-p",
+            "p.toml",
+            "--set",
+            "network.terminals=4",
+        ],
+        Setup::Text(
+            "p.toml",
+            traffic!("[pattern]\nkind = \"table\"\ndestinations = [1, 0, 3]\n"),
+        ),
+        "p.toml:5:1: pattern.destinations: 3 entries, and this network has 4 terminals",
+    ),
+    bad(
+        "`table` pattern with an out-of-range terminal",
+        &[
+            "-t",
+            "crossbar32",
+            "-p",
+            "p.toml",
+            "--set",
+            "network.terminals=4",
+        ],
+        Setup::Text(
+            "p.toml",
+            traffic!("[pattern]\nkind = \"table\"\ndestinations = [1, 0, 3, 9]\n"),
+        ),
+        "p.toml:5:1: pattern.destinations: entry 3 is 9, which is not a terminal (0..4)",
+    ),
+    bad(
+        "`fixed` pattern to an out-of-range terminal",
+        &[
+            "-t",
+            "crossbar32",
+            "-p",
+            "p.toml",
+            "--set",
+            "network.terminals=4",
+        ],
+        Setup::Text(
+            "p.toml",
+            traffic!("[pattern]\nkind = \"fixed\"\ndestination = 4\n"),
+        ),
+        "p.toml:5:1: pattern.destination: destination 4 is not a terminal (0..4)",
+    ),
+    bad(
+        "`terminals.senders = []`",
+        &["-t", "hypercube6", "-p", "p.toml"],
+        Setup::Text(
+            "p.toml",
+            traffic!("[pattern]\nkind = \"uniform\"\n[terminals]\nsenders = []\n"),
+        ),
+        "p.toml:6:1: terminals.senders: an empty list sends nothing",
+    ),
+    bad(
+        "`terminals.senders` naming a missing terminal",
+        &[
+            "-t",
+            "crossbar32",
+            "-p",
+            "p.toml",
+            "--set",
+            "network.terminals=4",
+        ],
+        Setup::Text(
+            "p.toml",
+            traffic!("[pattern]\nkind = \"uniform\"\n[terminals]\nsenders = [0, 7]\n"),
+        ),
+        "p.toml:6:1: terminals.senders: 7 is not a terminal (0..4)",
+    ),
+    // ---- Subcommands ----
+    bad(
+        "`emu sweep --load 2:1:0.1`",
+        &[
+            "sweep",
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--load",
+            "2:1:0.1",
+        ],
+        Setup::None,
+        "--load 2:1:0.1: 1 is below 2",
+    ),
+    bad(
+        "`emu sweep --load abc`",
+        &[
+            "sweep",
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--load",
+            "abc",
+        ],
+        Setup::None,
+        "--load abc: \"abc\" is not a number",
+    ),
+    bad(
+        "`emu sweep --load 0.1:0.5:0`",
+        &[
+            "sweep",
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--load",
+            "0.1:0.5:0",
+        ],
+        Setup::None,
+        "--load 0.1:0.5:0: step 0 must be positive",
+    ),
+    bug(
+        "`emu sweep --load nan:1:0.1`",
+        &[
+            "sweep",
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--load",
+            "nan:1:0.1",
+        ],
+        Setup::None,
+        "NaN is not",
+        "misleading: `1 is below NaN` instead of saying NaN is not a load",
+    ),
+    bug(
+        "`emu sweep --replications 0`",
+        &[
+            "sweep",
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--replications",
+            "0",
+        ],
+        Setup::None,
+        "--replications 0",
+        "the message names `--seeds 0`, a flag the user did not type (the alias of --replications)",
+    ),
+    bad(
+        "`emu sweep --shard 3/2`",
+        &[
+            "sweep",
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--shard",
+            "3/2",
+        ],
+        Setup::None,
+        "--shard 3/2: give K/N with 1 <= K <= N",
+    ),
+    bad(
+        "`emu sweep --threads 0`",
+        &[
+            "sweep",
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--threads",
+            "0",
+        ],
+        Setup::None,
+        "--threads 0: give at least one thread",
+    ),
+    bad(
+        "`emu stress --seeds 0`",
+        &["stress", "-t", "hypercube6", "--seeds", "0"],
+        Setup::None,
+        "--seeds 0: give 1..=100000",
+    ),
+    bad(
+        "`emu check` on a missing file",
+        &["check", "-t", "nosuch.toml"],
+        Setup::None,
+        "topology file `nosuch.toml` not found",
+    ),
+    bad(
+        "`emu check` on a netlist with a self-link",
+        &["check", "-t", "n.toml"],
+        Setup::Text("n.toml", netlist!("links = [[0, 2, 0, 3]]\n")),
+        "n.toml:5:1: network.links: link 0 [0, 2, 0, 3]: links switch 0 to itself",
+    ),
+    bad(
+        "`emu merge` of a file that is not a shard",
+        &["merge", "notshard.txt"],
+        Setup::Text("notshard.txt", "hello\n"),
+        "notshard.txt:1: not a line of an emu sweep shard",
+    ),
+    bad(
+        "`emu merge` of a missing file",
+        &["merge", "nosuch.shard"],
+        Setup::None,
+        "cannot read nosuch.shard: No such file or directory",
+    ),
+    bad(
+        "`emu reproduce no-such-experiment`",
+        &["reproduce", "no-such-experiment"],
+        Setup::None,
+        "unknown experiment `no-such-experiment`: give one of dslink-bandwidth",
+    ),
+    bad(
+        "`emu reproduce` without a name",
+        &["reproduce"],
+        Setup::None,
+        "give an experiment name or `all`",
+    ),
+    bug(
+        "`emu frobnicate` (unknown subcommand)",
+        &["frobnicate"],
+        Setup::None,
+        "unrecognized subcommand 'frobnicate'",
+        CLAP,
+    ),
+];
+
+/// What one run of emu did.
+struct Outcome {
+    /// Exit code, or -1 if killed by a signal.
+    code: i32,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+impl Outcome {
+    fn first_line(&self) -> &str {
+        self.stderr.lines().next().unwrap_or("")
+    }
+
+    fn describe(&self, case: &Case) -> String {
+        format!(
+            "case {:?}: emu {}\n  exit code {} after {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            case.input,
+            shell_words(case.args),
+            self.code,
+            self.elapsed,
+            self.stdout,
+            self.stderr
+        )
+    }
+
+    /// Everything wrong with this outcome for `case`; empty if none.
+    fn problems(&self, case: &Case) -> Vec<String> {
+        let mut p = Vec::new();
+        if self.code != case.code {
+            p.push(format!("exit code {}, expected {}", self.code, case.code));
+        }
+        if !self.stdout.is_empty() {
+            p.push("stdout is not empty".to_string());
+        }
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        if lines.len() != 1 {
+            p.push(format!("stderr has {} lines, expected 1", lines.len()));
+        }
+        if !self.first_line().starts_with("error: ") {
+            p.push("stderr does not start with `error: `".to_string());
+        }
+        if !self.first_line().contains(case.message) {
+            p.push(format!("the first line lacks {:?}", case.message));
+        }
+        for bad in ["panicked", "RUST_BACKTRACE"] {
+            if self.stderr.contains(bad) || self.stdout.contains(bad) {
+                p.push(format!("the output contains {bad:?}"));
+            }
+        }
+        p
+    }
+}
+
+/// The arguments as a shell would need them (for messages and the document).
+fn shell_words(args: &[&str]) -> String {
+    args.iter()
+        .map(|a| {
+            if !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.:/=,+".contains(c))
+            {
+                a.to_string()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Prepares `dir` for `case`; `Err(reason)` if the case cannot be run here.
+fn set_up(dir: &Path, setup: Setup) -> Result<(), String> {
+    match setup {
+        Setup::None => {}
+        Setup::Text(name, text) => std::fs::write(dir.join(name), text).expect("write file"),
+        Setup::Bytes(name, bytes) => std::fs::write(dir.join(name), bytes).expect("write file"),
+        Setup::Dir(name) => std::fs::create_dir(dir.join(name)).expect("create dir"),
+        Setup::Fifo(name) => {
+            let status = Command::new("mkfifo")
+                .arg(dir.join(name))
+                .status()
+                .map_err(|e| format!("cannot run mkfifo: {e}"))?;
+            if !status.success() {
+                return Err(format!("mkfifo failed: {status}"));
+            }
+        }
+        Setup::Unreadable(name, text) => {
+            use std::os::unix::fs::PermissionsExt;
+            let path = dir.join(name);
+            std::fs::write(&path, text).expect("write file");
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000))
+                .expect("chmod 000");
+            if std::fs::read(&path).is_ok() {
+                return Err(
+                    "a file of mode 000 is still readable here (running as root?)".to_string(),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs emu for `case` in `dir`, stdin null, output captured in files (no pipe can
+/// fill), killed past [`TIME_LIMIT`] (None then).
+fn run(dir: &Path, capture: &Path, case: &Case) -> Option<Outcome> {
+    let out_path = capture.join("stdout");
+    let err_path = capture.join("stderr");
+    let start = Instant::now();
+    let mut child = Command::new(EMU)
+        .args(case.args)
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::null())
+        .stdout(File::create(&out_path).expect("stdout file"))
+        .stderr(File::create(&err_path).expect("stderr file"))
+        .spawn()
+        .expect("spawn emu");
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for emu") {
+            break status;
+        }
+        if start.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let read = |p: &Path| {
+        String::from_utf8_lossy(&std::fs::read(p).expect("read captured output")).into_owned()
+    };
+    Some(Outcome {
+        code: status.code().unwrap_or(-1),
+        stdout: read(&out_path),
+        stderr: read(&err_path),
+        elapsed: start.elapsed(),
+    })
+}
+
+/// `text` as a Markdown code span in a table cell.
+fn code_span(text: &str) -> String {
+    let text = text.replace('|', "\\|");
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+/// The message cell of the document: the first line, cut if long, in a code span.
+fn message_cell(line: &str, more_lines: usize) -> String {
+    if line.is_empty() {
+        return "(nothing on stderr)".to_string();
+    }
+    let mut text: String = line.chars().take(DOC_MESSAGE_CHARS).collect();
+    if text.len() < line.len() {
+        text.truncate(text.trim_end().len());
+        text.push_str(" …");
+    }
+    let code = code_span(&text);
+    if more_lines > 0 {
+        format!("{code} (+{more_lines} more lines)")
+    } else {
+        code
+    }
+}
+
+/// The input cell: the description, whether it is a known bug, and the command.
+fn input_cell(case: &Case) -> String {
+    let bug = if case.expected_bug.is_some() {
+        " **bug**"
+    } else {
+        ""
+    };
+    format!(
+        "{}{bug}: {}",
+        case.input.replace('|', "\\|"),
+        code_span(format!("emu {}", shell_words(case.args)).trim_end())
+    )
+}
+
+const INTRO: &str = "\
+# Bad input: what emu says
+
+Issue 16 item 7. Every kind of bad input tried on `emu` (empty and binary files,
+syntax errors, wrong types, extreme numbers, NaN and infinity, huge sizes, bad
+netlists and traffic tables, bad `--set`s and flags, directories, FIFOs, missing and
+unreadable files, subcommands), with the exit code and the first line of the message
+each gets. Exit code 2 is bad input (README, \"Exit codes\").
+
+`tests/bad_input.rs` runs every row (each in a fresh temporary directory holding the
+row's files, stdin null, 60 s limit) and checks the exit code, that stdout is empty,
+that stderr is one line starting with `error: `, and that nothing panicked. It also
+generates this file and fails when it is out of date: regenerate it with
+`EMU_WRITE_BAD_INPUT_TABLE=1 cargo test --release --test bad_input`. Table made
+2026-11-24. Long messages are cut (…). Rows marked **bug** are what emu does today
+where that is wrong; they are listed under [Known problems](#known-problems) and the
+test does not assert them. The unreadable-file row cannot be run as root (mode 000 does
+not stop root reading); the test then skips it and keeps the row as it was.
+";
+
+/// The document, given each case's row cells (exit code, message) where it ran, and
+/// the previous document (rows of cases that did not run are kept from it).
+fn render(cells: &[Option<(String, String)>], previous: &str) -> String {
+    let mut old: HashMap<&str, &str> = HashMap::new();
+    for line in previous.lines() {
+        if let Some(rest) = line.strip_prefix("| ")
+            && let Some((key, _)) = rest.split_once(" | ")
+        {
+            old.insert(key, line);
+        }
+    }
+    let mut doc = String::from(INTRO);
+    doc.push_str("\n| input | exit code | message |\n|---|---|---|\n");
+    for (case, cell) in CASES.iter().zip(cells) {
+        let input = input_cell(case);
+        match cell {
+            Some((code, message)) => {
+                writeln!(doc, "| {input} | {code} | {message} |").unwrap();
+            }
+            None => match old.get(input.as_str()) {
+                Some(line) => writeln!(doc, "{line}").unwrap(),
+                None => writeln!(
+                    doc,
+                    "| {input} | {} | {} |",
+                    case.code,
+                    message_cell(&format!("error: {}", case.message), 0)
+                )
+                .unwrap(),
+            },
+        }
+    }
+    doc.push_str("\n## Known problems\n\n");
+    doc.push_str(
+        "Each with what emu should do (the row's exit code and message) and the command.\n\n",
+    );
+    for case in CASES {
+        if let Some(why) = case.expected_bug {
+            writeln!(
+                doc,
+                "- {}: {}. Expected: exit {}, one line containing {}. Command: {}",
+                case.input,
+                why.trim_end_matches('.'),
+                case.code,
+                code_span(case.message),
+                code_span(&format!("emu {}", shell_words(case.args)))
+            )
+            .unwrap();
+        }
+    }
+    doc
+}
+
+#[test]
+fn every_bad_input_gets_its_exit_code_and_one_line() {
+    let started = Instant::now();
+    let mut inputs: Vec<&str> = CASES.iter().map(|c| c.input).collect();
+    inputs.sort_unstable();
+    if let Some(w) = inputs.windows(2).find(|w| w[0] == w[1]) {
+        panic!("two cases have the input {:?}: make them distinct", w[0]);
+    }
+    let mut failures = Vec::new();
+    let mut cells = Vec::with_capacity(CASES.len());
+    let (mut checked, mut skipped, mut bugs) = (0, 0, 0);
+    for (i, case) in CASES.iter().enumerate() {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("emu-bad-input-{i}-"))
+            .tempdir()
+            .expect("temp dir");
+        let capture = tempfile::Builder::new()
+            .prefix(&format!("emu-bad-input-capture-{i}-"))
+            .tempdir()
+            .expect("temp dir");
+        if let Err(why) = set_up(dir.path(), case.setup) {
+            println!("SKIPPED {:?}: {why}", case.input);
+            skipped += 1;
+            cells.push(None);
+            continue;
+        }
+        let Some(outcome) = run(dir.path(), capture.path(), case) else {
+            let msg = format!(
+                "case {:?}: emu {} did not finish within {TIME_LIMIT:?}",
+                case.input,
+                shell_words(case.args)
+            );
+            if case.expected_bug.is_some() {
+                println!("KNOWN BUG (hangs) {msg}");
+                bugs += 1;
+            } else {
+                failures.push(msg);
+            }
+            cells.push(None);
+            continue;
+        };
+        let more = outcome.stderr.lines().count().saturating_sub(1);
+        cells.push(Some((
+            outcome.code.to_string(),
+            message_cell(outcome.first_line(), more),
+        )));
+        let problems = outcome.problems(case);
+        match case.expected_bug {
+            Some(why) => {
+                bugs += 1;
+                println!(
+                    "KNOWN BUG {:?}: {why}\n  emu {}\n  now: exit {}, {} stderr line(s), first: {}\n  problems: {}",
+                    case.input,
+                    shell_words(case.args),
+                    outcome.code,
+                    outcome.stderr.lines().count(),
+                    outcome.first_line(),
+                    if problems.is_empty() {
+                        "none: fixed? remove expected_bug".to_string()
+                    } else {
+                        problems.join("; ")
+                    }
+                );
+            }
+            None => {
+                checked += 1;
+                if !problems.is_empty() {
+                    failures.push(format!(
+                        "{}\n{}",
+                        problems.join("; "),
+                        outcome.describe(case)
+                    ));
+                }
+            }
+        }
+        // Make the unreadable file removable for the temp dir's cleanup.
+        if let Setup::Unreadable(name, _) = case.setup {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(
+                dir.path().join(name),
+                std::fs::Permissions::from_mode(0o600),
+            );
+        }
+    }
+    println!(
+        "{} cases: {checked} checked, {bugs} known bugs (not asserted), {skipped} skipped, in {:?}",
+        CASES.len(),
+        started.elapsed()
+    );
+
+    // The document.
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(DOC);
+    let previous = std::fs::read_to_string(&doc_path).unwrap_or_default();
+    let doc = render(&cells, &previous);
+    if std::env::var_os("EMU_WRITE_BAD_INPUT_TABLE").is_some_and(|v| v == "1") {
+        std::fs::write(&doc_path, &doc).expect("write docs/bad-input.md");
+        println!("wrote {}", doc_path.display());
+    } else if doc != previous {
+        let first = doc
+            .lines()
+            .zip(previous.lines().chain(std::iter::repeat("<end of file>")))
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| format!("\n  now:  {a}\n  file: {b}"))
+            .unwrap_or_default();
+        failures.push(format!(
+            "{DOC} is out of date (first difference below); rerun with EMU_WRITE_BAD_INPUT_TABLE=1 to regenerate it{first}"
+        ));
+    }
+
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n\n{}",
+        failures.len(),
+        CASES.len(),
+        failures.join("\n\n")
+    );
+}
