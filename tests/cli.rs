@@ -90,6 +90,14 @@ impl Run {
         );
     }
 
+    /// The report line that starts with `label`.
+    fn stdout_line(&self, label: &str) -> &str {
+        self.stdout
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} line\n{}", self.describe()))
+    }
+
     fn assert_stdout_has(&self, needles: &[&str]) {
         for n in needles {
             assert!(
@@ -988,11 +996,7 @@ fn the_header_lists_the_overrides_the_run_was_given() {
         "network.dimensions=4",
     ]));
     r.assert_code(0);
-    let line = r
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("overrides"))
-        .unwrap_or_else(|| panic!("no overrides line\n{}", r.stdout));
+    let line = r.stdout_line("overrides");
     assert!(line.contains("network.dimensions=4"), "{line}");
     assert!(r.stdout.contains("(16 terminals"), "{}", r.stdout);
 }
@@ -1372,11 +1376,7 @@ fn an_offered_load_above_the_link_says_it_is_a_sample() {
         "message.bytes=1",
     ]));
     r.assert_code(0);
-    let line = r
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("throughput"))
-        .expect("a throughput line");
+    let line = r.stdout_line("throughput");
     let offered: f64 = line
         .split("offered ")
         .nth(1)

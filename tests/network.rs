@@ -80,6 +80,25 @@ fn predicted_delivery(s: u32, d: u32, m: u32, created: u64, t: &Timing) -> u64 {
     eom
 }
 
+/// A `dimensions`-cube as shipped in which terminal `s` sends one message of `m`
+/// bytes to `d`, created at `start_us`.
+fn lone_message(dimensions: u32, s: u32, d: u32, m: u32, start_us: &str) -> Network {
+    plan(
+        "hypercube6",
+        "uniform",
+        &[
+            &format!("network.dimensions={dimensions}"),
+            "injection.kind=batch",
+            "injection.messages=1",
+            &format!("terminals.senders=[{s}]"),
+            "pattern.kind=fixed",
+            &format!("pattern.destination={d}"),
+            &format!("message.bytes={m}"),
+            &format!("phases.start_us={start_us}"),
+        ],
+    )
+}
+
 /// hypercube6 as shipped.
 const C6: Timing = Timing {
     w: 20,
@@ -103,19 +122,7 @@ fn zero_load_latency_is_exactly_the_model() {
         (3, 60, 64),
         (63, 0, 100),
     ] {
-        let net = plan(
-            "hypercube6",
-            "uniform",
-            &[
-                "injection.kind=batch",
-                "injection.messages=1",
-                &format!("terminals.senders=[{s}]"),
-                "pattern.kind=fixed",
-                &format!("pattern.destination={d}"),
-                &format!("message.bytes={m}"),
-                "phases.start_us=10.03",
-            ],
-        );
+        let net = lone_message(6, s, d, m, "10.03");
         assert_eq!(net.units().delay.ticks, 50, "header time 500 ns");
         let o = sequential::run(&net, &control(&net, true), None).expect("runs");
         let st = merged(&o);
@@ -147,20 +154,8 @@ proptest! {
         let n = 1usize << dimensions;
         let (s, d) = (s.index(n) as u32, d.index(n) as u32);
         prop_assume!(s != d); // a message to itself shares its link with its own FCTs
-        let net = plan(
-            "hypercube6",
-            "uniform",
-            &[
-                &format!("network.dimensions={dimensions}"),
-                "injection.kind=batch",
-                "injection.messages=1",
-                &format!("terminals.senders=[{s}]"),
-                "pattern.kind=fixed",
-                &format!("pattern.destination={d}"),
-                &format!("message.bytes={m}"),
-                &format!("phases.start_us={}", created as f64 / 100.0),
-            ],
-        );
+        let start_us = format!("{}", created as f64 / 100.0);
+        let net = lone_message(dimensions, s, d, m, &start_us);
         let o = sequential::run(&net, &control(&net, true), None).expect("runs");
         let st = merged(&o);
         prop_assert_eq!(st.counters.delivered, 1);
@@ -174,20 +169,7 @@ fn a_batch_that_starts_where_a_scheduling_window_ends_still_runs() {
     // Found by the property above: on a 3-cube the reset FCTs end at tick 16 and a
     // scheduling window ended exactly at tick 20, the batch's start; the run ended
     // there, before the source queued its message ("0 created, completion 0 µs").
-    let net = plan(
-        "hypercube6",
-        "uniform",
-        &[
-            "network.dimensions=3",
-            "injection.kind=batch",
-            "injection.messages=1",
-            "terminals.senders=[0]",
-            "pattern.kind=fixed",
-            "pattern.destination=2",
-            "message.bytes=0",
-            "phases.start_us=0.2",
-        ],
-    );
+    let net = lone_message(3, 0, 2, 0, "0.2");
     let o = sequential::run(&net, &control(&net, true), None).expect("runs");
     let st = merged(&o);
     assert_eq!((st.counters.created, st.counters.delivered), (1, 1));

@@ -10,7 +10,7 @@
 
 use super::check::check_links;
 use super::inbound::{Inbound, Wire};
-use super::runner::{Full, NodeClock, RunError, Wires, run_window_caught};
+use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
 use crate::model::{Activity, LinkProtocol, Node, Outbox, PortId};
@@ -98,16 +98,19 @@ async fn actor<P: LinkProtocol>(
     let mut out = Outbox::default();
     let mut arrivals = Vec::new();
     while let Ok(Command::Run { end, mut notify }) = commands.recv().await {
-        let result = run_window_caught(
-            node.as_mut(),
-            ports,
-            &mut wires,
-            &mut clock,
-            end,
-            &mut out,
-            &mut notify,
-            &mut arrivals,
-        );
+        let result = catch_panic(|| {
+            run_window(
+                node.as_mut(),
+                ports,
+                &mut wires,
+                &mut clock,
+                end,
+                &mut out,
+                &mut notify,
+                &mut arrivals,
+            )
+        })
+        .unwrap_or_else(|message| Err(RunError::Panicked(clock.now, message)));
         let (next, error) = match result {
             Ok(next) => (next, None),
             Err(e) => (None, Some(e)),

@@ -59,33 +59,21 @@ impl Default for NodeClock {
     }
 }
 
-/// [`run_window`], with a panic in the node's code turned into
-/// [`RunError::Panicked`] at the tick it happened, so that the engine can end the run
-/// with an error naming the node instead of waiting for a node that will never report.
-/// The node must not run again after a panic (its state may be half-updated); both
-/// engines stop the run at the end of the window.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn run_window_caught<P: LinkProtocol>(
-    node: &mut dyn Node<P>,
-    ports: usize,
-    wires: &mut impl Wires<P>,
-    clock: &mut NodeClock,
-    end: Tick,
-    out: &mut Outbox<P::Token>,
-    notify: &mut Vec<(NodeId, Tick)>,
-    arrivals: &mut Vec<Tick>,
-) -> Result<Option<Tick>, RunError> {
-    // AssertUnwindSafe: after a panic nothing reads the node, the wires or the scratch
+/// Runs `f` (a node's window), turning a panic in the node's code into its message,
+/// so that the engine can end the run with an error naming the node instead of
+/// waiting for a node that will never report. The node must not run again after a
+/// panic (its state may be half-updated): both engines stop the run at the end of the
+/// window. The tick it happened at is the node's [`NodeClock::now`].
+pub(super) fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    // AssertUnwindSafe: after a panic nothing reads the node, its wires or the scratch
     // vectors again except to drop them; the engine reports the error and stops.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run_window(node, ports, wires, clock, end, out, notify, arrivals)
-    }));
-    result.unwrap_or_else(|payload| Err(RunError::Panicked(clock.now, panic_message(&*payload))))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .map_err(|payload| panic_message(&*payload))
 }
 
 /// The text of a panic's payload (`panic!` with a literal gives a `&str`, with
 /// arguments a `String`).
-pub(super) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {

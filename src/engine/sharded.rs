@@ -20,7 +20,7 @@ use super::barrier::SpinBarrier;
 use super::check::check_links;
 use super::inbound::{Inbound, Wire};
 use super::partition::partition;
-use super::runner::{Full, NodeClock, RunError, Wires, run_window_caught};
+use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
 use crate::model::{Activity, LinkProtocol, Node, Outbox, PortId};
@@ -190,16 +190,20 @@ impl<P: LinkProtocol> Worker<'_, P> {
                     ports: &self.map[n],
                     dirs: self.dirs,
                 };
-                let result = run_window_caught(
-                    self.nodes[li].1.as_mut(),
-                    self.map[n].len(),
-                    &mut wires,
-                    &mut self.clocks[li],
-                    end,
-                    &mut out,
-                    &mut notify,
-                    &mut arrivals,
-                );
+                let clock = &mut self.clocks[li];
+                let result = catch_panic(|| {
+                    run_window(
+                        self.nodes[li].1.as_mut(),
+                        self.map[n].len(),
+                        &mut wires,
+                        clock,
+                        end,
+                        &mut out,
+                        &mut notify,
+                        &mut arrivals,
+                    )
+                })
+                .unwrap_or_else(|message| Err(RunError::Panicked(self.clocks[li].now, message)));
                 match result {
                     Ok(Some(t)) => self.due.wake(n, t),
                     Ok(None) => {}
