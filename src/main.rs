@@ -39,7 +39,14 @@ Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control viola
 
 /// Emulates DS-Link / IMS C104 / T9000 interconnection networks, token by token.
 #[derive(Parser, Debug)]
-#[command(name = "emu", version, about, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "emu",
+    version,
+    about,
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true,
+    allow_negative_numbers = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -51,25 +58,61 @@ struct Cli {
 enum Command {
     /// List the shipped topologies and traffic files.
     List,
+    #[command(allow_negative_numbers = true)]
     /// Reproduce the chapter 6 models (INMOS ch. 6 §6.1-6.3) and chapter 7 networks (INMOS ch. 7 §7.6-7.7) by emulation: emu reproduce --list.
     Reproduce(cli::reproduce::ReproduceArgs),
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
-    #[command(after_help = cli::sweep::EXAMPLES)]
+    #[command(after_help = cli::sweep::EXAMPLES, allow_negative_numbers = true)]
     Sweep(cli::sweep::SweepArgs),
     /// Combine the shards of a sweep (`emu sweep --shard K/N`) into its table, CSV and plot.
-    #[command(after_help = cli::merge::EXAMPLES)]
+    #[command(after_help = cli::merge::EXAMPLES, allow_negative_numbers = true)]
     Merge(cli::merge::MergeArgs),
     /// Static deadlock check: the channel dependency graph of the routing, acyclic or a cycle.
-    #[command(after_help = cli::check::EXAMPLES)]
+    #[command(after_help = cli::check::EXAMPLES, allow_negative_numbers = true)]
     Check(cli::check::CheckArgs),
     /// Deadlock search: many seeds and traffic patterns at saturation, the first
     /// deadlock shrunk to a small traffic file.
-    #[command(after_help = cli::stress::EXAMPLES)]
+    #[command(after_help = cli::stress::EXAMPLES, allow_negative_numbers = true)]
     Stress(cli::stress::StressArgs),
 }
 
+/// The command line, or the exit code of a bad one: clap's message cut to its first
+/// line (bad input is one line, README "Exit codes"), `--help` and `--version` as clap
+/// prints them.
+fn parse() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            // The first line, with clap's list of possible values and its tip if any.
+            let text = e.to_string();
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut message = lines.next().unwrap_or("error: bad arguments").to_string();
+            for extra in lines.filter(|l| l.starts_with("[possible values") || l.starts_with("tip:")) {
+                message.push(' ');
+                message.push_str(extra);
+            }
+            eprintln!("{message} (see emu --help)");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let args = Cli::parse();
+    let args = match parse() {
+        Ok(args) => args,
+        Err(code) => return code,
+    };
     let code = match args.command {
         Some(Command::List) => cli::list::list(),
         Some(Command::Reproduce(a)) => cli::reproduce::main(&a),

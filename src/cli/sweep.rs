@@ -178,7 +178,10 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
     super::check_output_file("--plan", a.plan.as_deref())?;
     let loads = parse_loads(&a.load).map_err(|e| fail(2, format!("--load {}: {e}", a.load)))?;
     if a.seeds == 0 || a.seeds > 1000 {
-        return Err(fail(2, format!("--seeds {}: give 1..=1000", a.seeds)));
+        return Err(fail(
+            2,
+            format!("--seeds (--replications) {}: give 1..=1000", a.seeds),
+        ));
     }
     super::check_threads(a.threads)?;
     config::validate_sets(&a.sets).map_err(|e| fail(2, e))?;

@@ -32,6 +32,15 @@ fn collect(input: &DeTable<'_>, output: &toml::Table, found: &mut Vec<Unused>) {
     for (key, value) in input.iter() {
         match (value.get_ref(), output.get(key.get_ref().as_ref())) {
             (DeValue::Table(inner), Some(toml::Value::Table(out))) => collect(inner, out, found),
+            // serde reads a list as a table's fields in order: `network = ["hypercube", 6]`
+            // would pass as kind and dimensions.
+            (DeValue::Array(_), Some(toml::Value::Table(_))) => found.push(Unused {
+                span: key.span(),
+                message: format!(
+                    "`{0}` is a table, not a list: write [{0}] with one key per line, or {0} = {{ key = value, … }}",
+                    key.get_ref()
+                ),
+            }),
             (_, Some(_)) => {}
             (_, None) => {
                 let kind = input.get("kind").and_then(|k| k.get_ref().as_str());

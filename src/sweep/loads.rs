@@ -34,7 +34,9 @@ pub fn parse_loads(spec: &str) -> Result<Vec<f64>, LoadsError> {
     let num = |s: &str| -> Result<f64, LoadsError> {
         s.trim()
             .parse::<f64>()
-            .map_err(|_| LoadsError::NotANumber(s.to_string()))
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| LoadsError::NotANumber(s.to_string()))
     };
     let parts: Vec<&str> = spec.split(':').collect();
     let loads = match parts.as_slice() {
