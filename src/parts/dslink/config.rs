@@ -110,11 +110,17 @@ impl<'de> Deserialize<'de> for BufferSize {
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<BufferSize, E> {
                 u32::try_from(v).map(BufferSize::Tokens).map_err(|_| {
-                    E::custom(format!("{v} is not a number of tokens (0..=4294967295)"))
+                    E::custom(format!(
+                        "{v} tokens: give 0 to {MAX_BUFFER_TOKENS} tokens, or \"packet\""
+                    ))
                 })
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<BufferSize, E> {
-                self.visit_i64(i64::try_from(v).unwrap_or(-1))
+                u32::try_from(v).map(BufferSize::Tokens).map_err(|_| {
+                    E::custom(format!(
+                        "{v} tokens: give 0 to {MAX_BUFFER_TOKENS} tokens, or \"packet\""
+                    ))
+                })
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<BufferSize, E> {
                 if v == "packet" {
