@@ -15,10 +15,11 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::fs::File;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+mod common;
 
 const EMU: &str = env!("CARGO_BIN_EXE_emu");
 
@@ -1357,15 +1358,19 @@ static CASES: &[Case] = &[
 ];
 
 /// What one run of emu did.
-struct Outcome {
-    /// Exit code, or -1 if killed by a signal.
-    code: i32,
-    stdout: String,
-    stderr: String,
-    elapsed: Duration,
+type Outcome = common::Captured;
+
+/// What the table makes of an outcome.
+trait Verdict {
+    /// The first line on stderr.
+    fn first_line(&self) -> &str;
+    /// The case and everything the run printed.
+    fn describe(&self, case: &Case) -> String;
+    /// Everything wrong with this outcome for `case`; empty if none.
+    fn problems(&self, case: &Case) -> Vec<String>;
 }
 
-impl Outcome {
+impl Verdict for Outcome {
     fn first_line(&self) -> &str {
         self.stderr.lines().next().unwrap_or("")
     }
@@ -1382,7 +1387,6 @@ impl Outcome {
         )
     }
 
-    /// Everything wrong with this outcome for `case`; empty if none.
     fn problems(&self, case: &Case) -> Vec<String> {
         let mut p = Vec::new();
         if self.code != case.code {
@@ -1462,38 +1466,9 @@ fn set_up(dir: &Path, setup: Setup) -> Result<(), String> {
 /// Runs emu for `case` in `dir`, stdin null, output captured in files (no pipe can
 /// fill), killed past [`TIME_LIMIT`] (None then).
 fn run(dir: &Path, capture: &Path, case: &Case) -> Option<Outcome> {
-    let out_path = capture.join("stdout");
-    let err_path = capture.join("stderr");
-    let start = Instant::now();
-    let mut child = Command::new(EMU)
-        .args(case.args)
-        .current_dir(dir)
-        .env_remove("RUST_BACKTRACE")
-        .stdin(Stdio::null())
-        .stdout(File::create(&out_path).expect("stdout file"))
-        .stderr(File::create(&err_path).expect("stderr file"))
-        .spawn()
-        .expect("spawn emu");
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for emu") {
-            break status;
-        }
-        if start.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    let read = |p: &Path| {
-        String::from_utf8_lossy(&std::fs::read(p).expect("read captured output")).into_owned()
-    };
-    Some(Outcome {
-        code: status.code().unwrap_or(-1),
-        stdout: read(&out_path),
-        stderr: read(&err_path),
-        elapsed: start.elapsed(),
-    })
+    let mut cmd = Command::new(EMU);
+    cmd.args(case.args).env_remove("RUST_BACKTRACE");
+    common::run_captured(&mut cmd, dir, capture, TIME_LIMIT)
 }
 
 /// `text` as a Markdown code span in a table cell.

@@ -5,11 +5,12 @@
 //! Every run is short (hypercube6 or smaller, shortened phases) and has a time limit, so
 //! that a hang fails the test instead of stalling the suite.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+mod common;
 
 const EMU: &str = env!("CARGO_BIN_EXE_emu");
 
@@ -203,39 +204,18 @@ fn run_captured(mut cmd: Command, dir: &Path, args: &[&str]) -> Run {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::SeqCst);
     let capture = TempDir::new(&format!("capture{n}"));
-    let out_path = capture.path().join("stdout");
-    let err_path = capture.path().join("stderr");
-    let mut child = cmd
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(File::create(&out_path).expect("stdout file"))
-        .stderr(File::create(&err_path).expect("stderr file"))
-        .spawn()
-        .expect("spawn emu");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for emu") {
-            break status;
-        }
-        if start.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "emu {} did not finish within {TIME_LIMIT:?}",
-                args.join(" ")
-            );
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let read = |p: &Path| {
-        String::from_utf8_lossy(&std::fs::read(p).expect("read captured output")).into_owned()
-    };
+    let c = common::run_captured(&mut cmd, dir, capture.path(), TIME_LIMIT).unwrap_or_else(|| {
+        panic!(
+            "emu {} did not finish within {TIME_LIMIT:?}",
+            args.join(" ")
+        )
+    });
     Run {
         args: args.iter().map(|s| s.to_string()).collect(),
         dir: dir.to_path_buf(),
-        code: status.code().unwrap_or(-1),
-        stdout: read(&out_path),
-        stderr: read(&err_path),
+        code: c.code,
+        stdout: c.stdout,
+        stderr: c.stderr,
     }
 }
 
@@ -652,16 +632,8 @@ fn malformed_sets_are_rejected() {
 #[test]
 fn an_empty_sender_list_is_bad_input_not_every_terminal() {
     // `terminals.senders = []` used to mean "all": a run of every terminal that the
-    // file said should send nothing.
-    let r = emu(&short(&[
-        "--topology",
-        "hypercube6",
-        "--traffic",
-        "uniform",
-        "--set",
-        "terminals.senders=[]",
-    ]));
-    r.assert_bad_input(&["terminals.senders", "an empty list sends nothing"]);
+    // file said should send nothing. (`--set terminals.senders=[]` is in the table of
+    // bad `--set`s below.)
     let dir = TempDir::new("senders");
     let file = dir.path().join("none.toml");
     std::fs::write(
@@ -671,7 +643,10 @@ fn an_empty_sender_list_is_bad_input_not_every_terminal() {
     .expect("write");
     let path = file.to_string_lossy().into_owned();
     let r = emu(&short(&["--topology", "hypercube6", "--traffic", &path]));
-    r.assert_bad_input(&["none.toml:6:1: terminals.senders"]);
+    r.assert_bad_input(&[
+        "none.toml:6:1: terminals.senders",
+        "an empty list sends nothing",
+    ]);
 }
 
 #[test]
@@ -962,6 +937,7 @@ fn schema_errors_use_the_files_words_not_rusts() {
         "network.dimensions=1.5",
         "injection.kind=7",
         "terminals.senders=[0,x]",
+        "terminals.senders=[]",
     ] {
         let r = emu(&short(&[
             "--topology",

@@ -1,0 +1,59 @@
+//! What the integration tests that run the `emu` binary share: running it with its
+//! output captured and a time limit.
+
+// Each test binary compiles this module on its own and uses only part of it.
+#![allow(dead_code)]
+
+use std::fs::File;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a finished run of a command printed and how it ended.
+pub struct Captured {
+    /// Exit code, or -1 if killed by a signal.
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+/// Runs `cmd` in `dir` with stdin null and its output captured in files in `capture`
+/// (no pipe can fill); kills it past `limit` and returns `None` then.
+pub fn run_captured(
+    cmd: &mut Command,
+    dir: &Path,
+    capture: &Path,
+    limit: Duration,
+) -> Option<Captured> {
+    let out_path = capture.join("stdout");
+    let err_path = capture.join("stderr");
+    let start = Instant::now();
+    let mut child = cmd
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(File::create(&out_path).expect("stdout file"))
+        .stderr(File::create(&err_path).expect("stderr file"))
+        .spawn()
+        .expect("spawn emu");
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for emu") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let read = |p: &Path| {
+        String::from_utf8_lossy(&std::fs::read(p).expect("read captured output")).into_owned()
+    };
+    Some(Captured {
+        code: status.code().unwrap_or(-1),
+        stdout: read(&out_path),
+        stderr: read(&err_path),
+        elapsed: start.elapsed(),
+    })
+}
