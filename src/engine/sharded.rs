@@ -401,11 +401,21 @@ pub fn run<P: LinkProtocol>(
         .collect();
     let mut first = workers.remove(0);
     let shared = &shared;
+    // Every worker waits at this gate until all have been started, and runs only if
+    // all were: a refused thread then ends the run before any worker has allocated
+    // anything (under a memory limit, a worker's first allocation could otherwise
+    // abort the process before the refusal is seen).
+    let gate = std::sync::RwLock::new(false);
+    let gate = &gate;
     let (stop, others, refused) = std::thread::scope(|s| {
+        let mut go = gate.write().unwrap_or_else(|p| p.into_inner());
         let mut handles = Vec::with_capacity(workers.len());
         let mut refused = None;
         for (k, mut w) in workers.into_iter().enumerate() {
             let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                if !*gate.read().unwrap_or_else(|p| p.into_inner()) {
+                    return (Stop::Failed, w);
+                }
                 let guard = shared.barrier.poison_on_panic();
                 let stop = w.run(None);
                 drop(guard);
@@ -422,6 +432,8 @@ pub fn run<P: LinkProtocol>(
                 }
             }
         }
+        *go = refused.is_none();
+        drop(go);
         let stop = if refused.is_none() {
             let guard = shared.barrier.poison_on_panic();
             let stop = first.run(progress);
