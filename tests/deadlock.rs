@@ -103,3 +103,171 @@ fn a_deadlock_of_some_flows_while_others_move_is_found_at_the_end_of_the_run() {
     // Terminal 0's flow is not in it.
     assert!(cycle.iter().all(|s| s.packet.is_some_and(|p| p.src != 0)));
 }
+
+/// Ticks the deadlock detector watched over one saturated run, or the alarm it raised.
+fn saturated_ticks<P: emu::model::LinkProtocol>(
+    case: &emu::session::Case<P>,
+) -> Result<u64, String> {
+    match engine::sharded::run(&case.net, &case.control(), 2, None) {
+        Ok(o) => Ok(o.end_tick),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Issue 16, item 4, the long form (`cargo test --release --test deadlock -- --ignored
+/// --nocapture`; README "Reliability"): every family of network that `emu check` proves
+/// deadlock-free (or that cannot deadlock: SCI rings, switch fabrics), saturated (every
+/// source always has a message waiting, or 98 % Bernoulli on a fabric) with the
+/// smallest legal buffers (an input buffer of one flow-control batch, 8 tokens, and a
+/// one-token output buffer), for at least 10⁷ ticks in all: no alarm.
+#[test]
+#[ignore]
+fn figures_no_false_alarm_over_ten_million_saturated_ticks() {
+    use emu::session::AnyCase;
+    let smallest = ["link.buffer_tokens=8", "c104.output_buffer_tokens=1"];
+    let dslink = |t: &'static str| (t, "uniform", smallest.to_vec());
+    let cases: Vec<(&str, &str, Vec<&str>)> = vec![
+        dslink("hypercube6"),
+        dslink("hypercube6-universal"),
+        dslink("grid8"),
+        dslink("grid8-universal"),
+        dslink("torus8"),
+        dslink("kary4-3"),
+        dslink("min64"),
+        dslink("min64-universal"),
+        dslink("min64-adaptive"),
+        dslink("crossbar32"),
+        dslink("netlist-tree"),
+        // Every node a hot sender: always a packet waiting (SCI §4.3).
+        (
+            "sci-ring16",
+            "sci-uniform",
+            vec!["terminals.saturated=[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]"],
+        ),
+        ("fabric16-cioq", "bernoulli98", vec![]),
+        ("fabric16-grant", "bernoulli98", vec![]),
+    ];
+    let mut total = 0u64;
+    let mut alarms = Vec::new();
+    for (topology, traffic, sets) in &cases {
+        let mut sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        // About 8 × 10⁵ ticks each: 8 ms of 10 ns ticks on the DS-Link networks.
+        let measure_us = match *topology {
+            t if t.starts_with("sci") => 1_600,
+            t if t.starts_with("fabric") => 41_000,
+            _ => 8_000,
+        };
+        sets.extend([
+            "phases.warmup_us=0".to_string(),
+            format!("phases.measure_us={measure_us}"),
+        ]);
+        let case = AnyCase::load(topology, traffic, &sets, 5)
+            .unwrap_or_else(|e| panic!("{topology} × {traffic}: {e}"));
+        let r = match &case {
+            AnyCase::DsLink(c) => saturated_ticks(c),
+            AnyCase::Sci(c) => saturated_ticks(c),
+            AnyCase::Fabric(c) => saturated_ticks(c),
+        };
+        match r {
+            Ok(ticks) => {
+                println!("{topology:<22} {traffic:<12} {ticks:>10} ticks, no alarm");
+                total += ticks;
+            }
+            Err(e) => {
+                println!("{topology:<22} {traffic:<12} ALARM: {e}");
+                alarms.push(format!("{topology}: {e}"));
+            }
+        }
+    }
+    println!(
+        "{} runs, {total} saturated ticks, {} false alarms",
+        cases.len(),
+        alarms.len()
+    );
+    assert!(alarms.is_empty(), "{alarms:#?}");
+    assert!(total >= 10_000_000, "only {total} ticks");
+}
+
+/// A ring of five C104s as a netlist with computed (shortest-path) tables: two-hop
+/// routes chain the ring's clockwise channels into a cycle.
+const RING5: &str = "[network]\nkind = \"netlist\"\nswitches = [4, 4, 4, 4, 4]\n\
+    terminals = [[0, 2], [0, 3], [1, 2], [1, 3], [2, 2], [2, 3], [3, 2], [3, 3], [4, 2], [4, 3]]\n\
+    links = [[0, 0, 1, 1], [1, 0, 2, 1], [2, 0, 3, 1], [3, 0, 4, 1], [4, 0, 0, 1]]\n\
+    [link]\nbuffer_tokens = 8\n[c104]\noutput_buffer_tokens = 1\n[vcp]\nacknowledge = false\n";
+
+/// Issue 16, item 4, the long form: a corpus of configurations known to deadlock
+/// (single-wrap tori, the ring of four routed one way, the one-set universal cube, and
+/// a ring netlist with computed tables), each under ten seeds of saturating uniform
+/// traffic. Every run must end in a reported deadlock (of the whole network, or at the
+/// end of the run of some packets while others moved) whose wait-for cycle follows
+/// dependencies of the static graph, and the report must be true: run again with a
+/// deadlock window ten times longer and a later hard stop, every packet of the cycle
+/// is still stuck.
+#[test]
+#[ignore]
+fn figures_every_known_deadlock_is_caught() {
+    use emu::deadlock::cdg::Cdg;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let ring5 = dir.path().join("ring5.toml");
+    std::fs::write(&ring5, RING5).expect("write");
+    let ring5 = ring5.to_string_lossy().into_owned();
+    let corpus: [(&str, &[&str]); 6] = [
+        ("torus4-single", &[]),
+        ("torus4-single", &["network.side=5"]),
+        ("torus8-single", &[]),
+        ("ring4", &[]),
+        ("hypercube4-universal-oneset", &[]),
+        (&ring5, &[]),
+    ];
+    let (mut runs, mut caught) = (0, 0);
+    for (topology, sets) in corpus {
+        for seed in 1..=10 {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            let case = Case::load(topology, "uniform", &sets, seed).expect("loads");
+            let cdg = Cdg::build(&case.net).expect("a routing view");
+            assert!(cdg.find_cycle().is_some(), "{topology} is not cyclic");
+            runs += 1;
+            let first = engine::sharded::run(&case.net, &case.control(), 1, None);
+            let Err(EngineError::Deadlock {
+                since,
+                cycle: Some(cycle),
+                ..
+            }) = first
+            else {
+                println!(
+                    "{topology} seed {seed}: MISSED: {:?}",
+                    first.map(|o| o.end_tick)
+                );
+                continue;
+            };
+            let channels: Vec<_> = waitfor::channels(&cycle)
+                .into_iter()
+                .map(|(a, b)| cdg.channel(a, b).expect("a channel of the graph"))
+                .collect();
+            for (i, &c) in channels.iter().enumerate() {
+                assert!(cdg.depends(c, channels[(i + 1) % channels.len()]));
+            }
+            let held: Vec<_> = cycle.iter().filter_map(|s| s.packet).collect();
+            let mut longer = case.control();
+            longer.deadlock_window *= 10;
+            longer.hard_stop = longer.hard_stop.max(since + 20 * longer.deadlock_window);
+            match engine::sharded::run(&case.net, &longer, 1, None) {
+                Err(EngineError::Deadlock { stuck, .. })
+                    if held.iter().all(|p| {
+                        stuck
+                            .iter()
+                            .any(|n| n.waits.iter().any(|w| w.packet == Some(*p)))
+                    }) =>
+                {
+                    caught += 1
+                }
+                other => println!(
+                    "{topology} seed {seed}: not confirmed with a longer window: {}",
+                    other.map_or_else(|e| e.to_string(), |o| format!("ended at {}", o.end_tick))
+                ),
+            }
+        }
+    }
+    println!("{caught} of {runs} known deadlocks caught and confirmed");
+    assert_eq!(caught, runs);
+}
