@@ -206,6 +206,18 @@ const RING5: &str = "[network]\nkind = \"netlist\"\nswitches = [4, 4, 4, 4, 4]\n
 #[test]
 #[ignore]
 fn figures_every_known_deadlock_is_caught() {
+    known_deadlocks_are_caught(10);
+}
+
+/// The fast form of [`figures_every_known_deadlock_is_caught`], for CI: one seed each.
+#[test]
+fn every_known_deadlock_is_caught_on_one_seed() {
+    known_deadlocks_are_caught(1);
+}
+
+/// Runs the corpus of known deadlocks on seeds `1..=seeds` (see
+/// [`figures_every_known_deadlock_is_caught`]).
+fn known_deadlocks_are_caught(seeds: u64) {
     use emu::deadlock::cdg::Cdg;
     let dir = tempfile::tempdir().expect("a temporary directory");
     let ring5 = dir.path().join("ring5.toml");
@@ -221,7 +233,7 @@ fn figures_every_known_deadlock_is_caught() {
     ];
     let (mut runs, mut caught) = (0, 0);
     for (topology, sets) in corpus {
-        for seed in 1..=10 {
+        for seed in 1..=seeds {
             let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
             let case = Case::load(topology, "uniform", &sets, seed).expect("loads");
             let cdg = Cdg::build(&case.net).expect("a routing view");
