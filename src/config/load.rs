@@ -4,10 +4,11 @@ use super::decode::decode;
 use super::error::ConfigError;
 use super::lookup::find_source;
 use super::overrides::parse_sets;
-use super::source::{FileKind, SourceFile};
+use super::source::{FileKind, Origin, SourceFile};
 use super::{TopologyConfig, TrafficConfig};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::path::PathBuf;
 
 /// A deserialized file with what is needed to say where each value came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +34,46 @@ pub fn load_topology(spec: &str, sets: &[String]) -> Result<Loaded<TopologyConfi
 /// argument in `sets` is checked, including those for topology files.
 pub fn load_traffic(spec: &str, sets: &[String]) -> Result<Loaded<TrafficConfig>, ConfigError> {
     load(FileKind::Traffic, spec, sets)
+}
+
+/// [`load_topology`] for a file already in memory: `text` is taken as the file named
+/// `name` (an [`Origin::Path`] of `name`, which messages show), with no lookup and no
+/// file read. For fuzzing and tests; the rest of the path is [`load_topology`]'s.
+pub fn load_topology_text(
+    name: &str,
+    text: &str,
+    sets: &[String],
+) -> Result<Loaded<TopologyConfig>, ConfigError> {
+    load_text(FileKind::Topology, name, text, sets)
+}
+
+/// [`load_traffic`] for a file already in memory, as [`load_topology_text`]: a trace
+/// the traffic names would be looked for beside `name`.
+pub fn load_traffic_text(
+    name: &str,
+    text: &str,
+    sets: &[String],
+) -> Result<Loaded<TrafficConfig>, ConfigError> {
+    load_text(FileKind::Traffic, name, text, sets)
+}
+
+fn load_text<T: DeserializeOwned + Serialize>(
+    kind: FileKind,
+    name: &str,
+    text: &str,
+    sets: &[String],
+) -> Result<Loaded<T>, ConfigError> {
+    let overrides: Vec<_> = parse_sets(sets)?
+        .into_iter()
+        .filter(|o| o.kind == kind)
+        .collect();
+    let file = SourceFile {
+        kind,
+        name: name.to_string(),
+        text: text.to_string(),
+        origin: Origin::Path(PathBuf::from(name)),
+    };
+    load_source(file, &overrides)
 }
 
 fn load<T: DeserializeOwned + Serialize>(

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Fuzzes everything a user can feed emu: topology and traffic TOML, --set values,
+# netlists and fabric traces (issue 16). Builds the targets in fuzz/ with cargo-fuzz
+# (libFuzzer, on stable Rust through RUSTC_BOOTSTRAP=1, no sanitizer, debug assertions
+# and overflow checks on), seeds their corpora from the shipped files, runs each
+# target and prints, per target, the executions, crashes, timeouts and out-of-memory
+# runs, and the peak RSS.
+#
+#   tools/fuzz.sh [--quick] [--time SECONDS] [--runs N] [--keep-going] [TARGET...]
+#
+#   --quick       each target for 20 s (for CI); same as --time 20
+#   --time S      each target for S seconds (default 300)
+#   --runs N      each target for at most N executions (as well as the time limit)
+#   --keep-going  libFuzzer's fork mode: go on after a crash, timeout or OOM (every one
+#                 is saved in fuzz/artifacts/TARGET/); default: stop at the first
+#   TARGET        case, sets, netlist, trace, fabric_trace (default: all)
+#
+# Limits on every execution: -timeout=10 (seconds), -rss_limit_mb=2048 (which is also
+# the largest single allocation allowed). Exits 1 if any target found a crash, timeout
+# or OOM, 2 if it could not run. FUZZ_TARGET_DIR: where to build (default fuzz/target).
+# Needs cargo-fuzz (`cargo install cargo-fuzz`) and a C++ compiler (libFuzzer is built
+# from source by libfuzzer-sys).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FUZZ=$ROOT/fuzz
+TIME=300
+RUNS=0
+KEEP=0
+TARGETS=()
+ALL=(case sets netlist trace fabric_trace)
+TIMEOUT=10
+RSS_MB=2048
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --quick) TIME=20 ;;
+        --time) TIME=$2; shift ;;
+        --runs) RUNS=$2; shift ;;
+        --keep-going) KEEP=1 ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        case|sets|netlist|trace|fabric_trace) TARGETS+=("$1") ;;
+        *) echo "fuzz.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "fuzz.sh: cargo-fuzz is not installed: cargo install cargo-fuzz" >&2
+    exit 2
+fi
+
+cd "$FUZZ"
+echo "== building the fuzz targets"
+TARGET_DIR=${FUZZ_TARGET_DIR:-$FUZZ/target}
+RUSTC_BOOTSTRAP=1 nice -n 10 cargo fuzz build --sanitizer none --debug-assertions \
+    --target-dir "$TARGET_DIR"
+HOST=$(rustc -vV | sed -n 's/^host: //p')
+BIN=$TARGET_DIR/$HOST/release
+
+# --- seeds (regenerated every time for the targets run; the grown corpora in corpus/
+# are kept). Each target's seeds and the dictionary are written apart, so that two
+# instances of this script can fuzz different targets side by side.
+mkdir -p seeds dict logs
+TOPOS=("$ROOT"/topologies/*.toml)
+TRAFS=("$ROOT"/traffic/*.toml)
+SETS=(
+    "link.buffer_tokens=8" "c104.output_buffer_tokens=8" "pattern.rotate=3"
+    "injection.load=0.5" "network.dimensions=6" "message.bytes=64" "phases.measure_us=10"
+    "network.routing=\"universal\"" "pattern.kind=\"transpose\"" "injection={kind=\"batch\", messages=3}"
+    "topology.description=\"x\"" "terminals.senders=[0, 1]" "network.side=4" "packet.header_bytes=2"
+    "vcp.channels=2" "faults.extra_initial_credit=1" "network.nodes=8" "network.ports=8"
+)
+seed() {
+    local t=$1 dir=seeds/$1 i=0
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    case $t in
+        case)
+            for tp in "${TOPOS[@]}"; do
+                for r in "${TRAFS[@]}"; do
+                    {
+                        cat "$tp"
+                        printf '\0'
+                        cat "$r"
+                        printf '\0\0'
+                        if grep -q 'kind = "trace"' "$r"; then cat "$ROOT"/traffic/*.trace; fi
+                        printf '\0%s' 1
+                    } >"$dir/$(basename "$tp" .toml)--$(basename "$r" .toml)"
+                done
+            done
+            ;;
+        sets)
+            for ti in $(seq 0 $((${#TOPOS[@]} - 1))); do
+                for ri in $(seq 0 $((${#TRAFS[@]} - 1))); do
+                    {
+                        printf "\\x$(printf %02x "$ti")\\x$(printf %02x "$ri")"
+                        printf '%s\n' "${SETS[$((i % ${#SETS[@]}))]}"
+                    } >"$dir/$ti-$ri"
+                    i=$((i + 1))
+                done
+            done
+            ;;
+        trace | fabric_trace)
+            cp "$ROOT"/traffic/*.trace "$dir/"
+            printf '0 0 1 1\n5 3 2 4 # x\n\n' >"$dir/small"
+            printf '18446744073709551615 15 15 4294967295\n' >"$dir/big"
+            ;;
+        netlist) ;; # structured (arbitrary): starts from nothing
+    esac
+}
+# The dictionary: keys, section names and words of the files, and of the schemas.
+{
+    grep -hoE '^\s*\[+[a-z_.]+\]+' "$ROOT"/topologies/*.toml "$ROOT"/traffic/*.toml | tr -d ' '
+    grep -hoE '^\s*[a-z_]+\s*=' "$ROOT"/topologies/*.toml "$ROOT"/traffic/*.toml | tr -d ' ='
+    grep -hoE '^\s*pub [a-z_]+:' "$ROOT"/src/config/*.rs "$ROOT"/src/parts/*/config.rs |
+        sed -E 's/\s*pub ([a-z_]+):/\1/'
+    grep -hoE '"[a-z0-9_.-]+"' "$ROOT"/topologies/*.toml "$ROOT"/traffic/*.toml
+    printf '%s\n' '=' '[' ']' '{' '}' ',' '.' '"' 'true' 'false' '0' '1' '-1' '4294967295' \
+        '18446744073709551615' '1e308' 'nan' 'inf' '1.5' '"packet"' 'topology.' 'traffic.'
+} | sort -u | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/"/' >dict/toml.dict.$$
+mv dict/toml.dict.$$ dict/toml.dict
+
+declare -A MAXLEN=([case]=32768 [sets]=4096 [netlist]=8192 [trace]=65536 [fabric_trace]=65536)
+declare -A DICT=([case]=-dict=dict/toml.dict [sets]=-dict=dict/toml.dict [netlist]= [trace]= [fabric_trace]=)
+
+status=0
+summary=logs/summary.$$
+printf '\n%-12s %12s %8s %9s %8s %8s %5s %11s\n' target executions seconds exec/s crashes timeouts ooms peak_rss_mb >"$summary"
+for t in "${TARGETS[@]}"; do
+    seed "$t"
+    mkdir -p "corpus/$t" "artifacts/$t"
+    stamp=$(mktemp)
+    log=logs/$t.log
+    args=(-timeout=$TIMEOUT -rss_limit_mb=$RSS_MB -max_total_time="$TIME" -max_len="${MAXLEN[$t]}"
+        -print_final_stats=1 -artifact_prefix="artifacts/$t/")
+    [ "$RUNS" -gt 0 ] && args+=(-runs="$RUNS")
+    [ -n "${DICT[$t]}" ] && args+=("${DICT[$t]}")
+    [ "$KEEP" -eq 1 ] && args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    echo "== $t: $BIN/$t ${args[*]} corpus/$t seeds/$t"
+    start=$(date +%s.%N)
+    # GNU time's %M: the peak RSS of the target and any fork-mode children.
+    /usr/bin/time -f 'peak_rss_kb %M' -o "logs/$t.time" \
+        nice -n 19 "$BIN/$t" "${args[@]}" "corpus/$t" "seeds/$t" >"$log" 2>&1 || true
+    end=$(date +%s.%N)
+    secs=$(echo "$end - $start" | bc)
+    # Executions: the final stats, or in fork mode the last progress line's count.
+    execs=$(sed -n 's/^stat::number_of_executed_units: //p' "$log" | tail -1)
+    [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+    [ -n "$execs" ] || execs=0
+    crashes=$(find "artifacts/$t" -newer "$stamp" -name 'crash-*' | wc -l)
+    timeouts=$(find "artifacts/$t" -newer "$stamp" -name 'timeout-*' | wc -l)
+    ooms=$(find "artifacts/$t" -newer "$stamp" -name 'oom-*' | wc -l)
+    rm -f "$stamp"
+    rss=$(sed -n 's/^stat::peak_rss_mb: //p' "$log" | tail -1)
+    rss_time=$(($(sed -n 's/^peak_rss_kb //p' "logs/$t.time" | tail -1) / 1024))
+    [ -n "$rss" ] && [ "$rss" -ge "$rss_time" ] || rss=$rss_time
+    rate=$(echo "$execs / $secs" | bc)
+    printf '%-12s %12s %8.0f %9s %8s %8s %5s %11s\n' "$t" "$execs" "$secs" "$rate" \
+        "$crashes" "$timeouts" "$ooms" "$rss" >>"$summary"
+    if [ $((crashes + timeouts + ooms)) -gt 0 ]; then
+        status=1
+        echo "   found: see $FUZZ/artifacts/$t/ and $FUZZ/$log"
+    fi
+done
+cat "$summary"
+awk 'NR > 2 { n += $2 } END { printf "total executions: %d\n", n }' "$summary"
+mv "$summary" logs/summary
+exit $status
