@@ -98,7 +98,9 @@ fn parse() -> Result<Cli, ExitCode> {
             let text = e.to_string();
             let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
             let mut message = lines.next().unwrap_or("error: bad arguments").to_string();
-            for extra in lines.filter(|l| l.starts_with("[possible values") || l.starts_with("tip:")) {
+            for extra in
+                lines.filter(|l| l.starts_with("[possible values") || l.starts_with("tip:"))
+            {
                 message.push(' ');
                 message.push_str(extra);
             }

@@ -63,10 +63,7 @@ fn load_text<T: DeserializeOwned + Serialize>(
     text: &str,
     sets: &[String],
 ) -> Result<Loaded<T>, ConfigError> {
-    let overrides: Vec<_> = parse_sets(sets)?
-        .into_iter()
-        .filter(|o| o.kind == kind)
-        .collect();
+    let overrides = overrides_for(kind, sets)?;
     let file = SourceFile {
         kind,
         name: name.to_string(),
@@ -81,12 +78,21 @@ fn load<T: DeserializeOwned + Serialize>(
     spec: &str,
     sets: &[String],
 ) -> Result<Loaded<T>, ConfigError> {
-    let overrides: Vec<_> = parse_sets(sets)?
-        .into_iter()
-        .filter(|o| o.kind == kind)
-        .collect();
+    let overrides = overrides_for(kind, sets)?;
     let file = find_source(kind, spec)?;
     load_source(file, &overrides)
+}
+
+/// The `--set` arguments of `sets` that belong to files of `kind`; every argument is
+/// checked.
+fn overrides_for(
+    kind: FileKind,
+    sets: &[String],
+) -> Result<Vec<super::overrides::Override>, ConfigError> {
+    Ok(parse_sets(sets)?
+        .into_iter()
+        .filter(|o| o.kind == kind)
+        .collect())
 }
 
 /// Deserializes an already-found file with these overrides (all of its kind).

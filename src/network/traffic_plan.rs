@@ -87,7 +87,11 @@ impl Phases {
     /// The tick the run is given up at: the drain limit after the start (batch) or the
     /// end of the measurement window.
     pub(super) fn hard_stop(&self) -> Tick {
-        let from = if self.batch { self.start } else { self.window.1 };
+        let from = if self.batch {
+            self.start
+        } else {
+            self.window.1
+        };
         from.saturating_add(self.drain)
     }
 }
