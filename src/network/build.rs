@@ -257,14 +257,13 @@ pub fn build(
     };
     let switches = family::build(&mut parts, shape.layout);
     let packet_time = Tick::from(packet_tokens) * DATA_TOKEN_BITS + header_time;
-    let run = RunPlan {
+    let run = RunPlan::new(
         start,
         window,
-        batch: batch_run,
-        end_after: phases.end_after(),
-        hard_stop: phases.hard_stop(),
-        deadlock_window: (10 * packet_time).max(2000),
-    };
+        batch_run,
+        phases.drain,
+        (10 * packet_time).max(2000),
+    );
     let units = Units {
         delay: DelayUnit::header_time(header_time),
         byte_ticks: DATA_TOKEN_BITS,

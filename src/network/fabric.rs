@@ -115,15 +115,13 @@ pub fn fabric(
             ticks: 1,
         })
     };
-    let drain_from = if run.batch { run.start } else { run.window.1 };
-    let plan_run = RunPlan {
-        start: run.start,
-        window: run.window,
-        batch: run.batch,
-        end_after: RunPlan::earliest_end(run.batch, run.start, run.window.1),
-        hard_stop: drain_from.saturating_add(run.drain),
-        deadlock_window: 10 * Tick::from(spec.rtt) + 10_000,
-    };
+    let plan_run = RunPlan::new(
+        run.start,
+        run.window,
+        run.batch,
+        run.drain,
+        10 * Tick::from(spec.rtt) + 10_000,
+    );
     plan.finish(
         name,
         TimeBase {

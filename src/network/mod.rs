@@ -105,17 +105,33 @@ pub struct RunPlan {
 }
 
 impl RunPlan {
-    /// The tick a run may end at once every measured message is delivered
-    /// ([`RunPlan::end_after`]): for a continuous run the end of its measurement window
-    /// (messages created at that tick are not measured); for a batch run the tick after
-    /// `start`, so that the tick at which the sources queue their batch has run. (A run
+    /// The run phases of a family: sources start at `start`, messages created in
+    /// `window` are measured, and the run is given up `drain` ticks after the window
+    /// (a batch run: after `start`). It may end once every measured message is delivered
+    /// and, for a continuous run, the window has closed (messages created at its end
+    /// tick are not measured); for a batch run, once the tick after `start` is reached,
+    /// so that the tick at which the sources queue their batch has run. (A batch run
     /// whose scheduling window happened to end exactly at `start` used to end there,
     /// with no message created.)
-    pub fn earliest_end(batch: bool, start: Tick, window_end: Tick) -> Tick {
-        if batch {
-            start.saturating_add(1)
+    pub fn new(
+        start: Tick,
+        window: (Tick, Tick),
+        batch: bool,
+        drain: Tick,
+        deadlock_window: Tick,
+    ) -> RunPlan {
+        let (end_after, drain_from) = if batch {
+            (start.saturating_add(1), start)
         } else {
-            window_end
+            (window.1, window.1)
+        };
+        RunPlan {
+            start,
+            window,
+            batch,
+            end_after,
+            hard_stop: drain_from.saturating_add(drain),
+            deadlock_window,
         }
     }
 }

@@ -102,19 +102,7 @@ fn named_sci_ring(
             ticks: 1,
         })
     };
-    let drain_from = if ring.batch {
-        ring.start
-    } else {
-        ring.window.1
-    };
-    let run = RunPlan {
-        start: ring.start,
-        window: ring.window,
-        batch: ring.batch,
-        end_after: RunPlan::earliest_end(ring.batch, ring.start, ring.window.1),
-        hard_stop: drain_from.saturating_add(ring.drain),
-        deadlock_window: 100_000,
-    };
+    let run = RunPlan::new(ring.start, ring.window, ring.batch, ring.drain, 100_000);
     plan.finish(name, TimeBase { tick_ns: 2.0 }, 0, units, run)
 }
 

@@ -78,22 +78,6 @@ impl Phases {
         }
         Ok(self)
     }
-
-    /// The tick the run's measured traffic is complete at, at the earliest.
-    pub(super) fn end_after(&self) -> Tick {
-        super::RunPlan::earliest_end(self.batch, self.start, self.window.1)
-    }
-
-    /// The tick the run is given up at: the drain limit after the start (batch) or the
-    /// end of the measurement window.
-    pub(super) fn hard_stop(&self) -> Tick {
-        let from = if self.batch {
-            self.start
-        } else {
-            self.window.1
-        };
-        from.saturating_add(self.drain)
-    }
 }
 
 /// The offered load of a rate injection, checked to lie in (0, 1].

@@ -109,7 +109,6 @@ impl Spec {
     ) -> Result<Network, PlanError> {
         let batch = matches!(self.injection, Injection::Batch(_));
         let packet_tokens = self.header_bytes + self.max_data_bytes + 1;
-        let drain_from = if batch { START } else { self.window.1 };
         let units = Units {
             delay: DelayUnit::header_time(
                 routing + Tick::from(self.header_bytes) * DATA_TOKEN_BITS + self.wire,
@@ -121,14 +120,7 @@ impl Spec {
             message_bytes: self.bytes,
             packet_tokens,
         };
-        let run = RunPlan {
-            start: START,
-            window: self.window,
-            batch,
-            end_after: RunPlan::earliest_end(batch, START, self.window.1),
-            hard_stop: drain_from.saturating_add(50_000_000),
-            deadlock_window: 200_000,
-        };
+        let run = RunPlan::new(START, self.window, batch, 50_000_000, 200_000);
         plan.finish(name, TimeBase { tick_ns: TICK_NS }, switches, units, run)
     }
 
