@@ -44,6 +44,14 @@ impl Fill {
             Fill::Full { hard_stop } => histogram_bytes(hard_stop),
         }
     }
+
+    /// Bytes of one coarse histogram (see [`coarse_histogram_bytes`]).
+    pub fn coarse_histogram(self) -> u64 {
+        match self {
+            Fill::Empty => coarse_histogram_bytes(0),
+            Fill::Full { hard_stop } => coarse_histogram_bytes(hard_stop),
+        }
+    }
 }
 
 /// What a network needs: at least (as built) and at most (buffers full, histograms at
@@ -56,20 +64,34 @@ pub struct Need {
     pub most: u64,
 }
 
-/// Significant digits of the latency histograms (see [`crate::terminal::metric`]).
+/// Sub-buckets of the latency histograms at 3 significant digits (see
+/// [`crate::terminal::metric`]).
 const HISTOGRAM_SUB_BUCKETS: u64 = 2048;
+
+/// Sub-buckets of the coarse histograms, at 2 significant digits.
+const COARSE_SUB_BUCKETS: u64 = 256;
 
 /// Bytes of one auto-resizing HDR histogram of `u64` counts at 3 significant digits
 /// that has recorded values up to `max` (hdrhistogram's layout: 2,048 sub-buckets,
 /// then 1,024 more counts per doubling of the range).
 pub fn histogram_bytes(max: Tick) -> u64 {
+    layout_bytes(max, HISTOGRAM_SUB_BUCKETS)
+}
+
+/// Bytes of one coarse histogram (2 significant digits: 256 sub-buckets, then 128
+/// more counts per doubling) that has recorded values up to `max`.
+pub fn coarse_histogram_bytes(max: Tick) -> u64 {
+    layout_bytes(max, COARSE_SUB_BUCKETS)
+}
+
+fn layout_bytes(max: Tick, sub_buckets: u64) -> u64 {
     let mut buckets = 1u64;
-    let mut reach = HISTOGRAM_SUB_BUCKETS;
+    let mut reach = sub_buckets;
     while reach <= max && buckets < 64 {
         reach = reach.saturating_mul(2);
         buckets += 1;
     }
-    (buckets + 1) * (HISTOGRAM_SUB_BUCKETS / 2) * 8
+    (buckets + 1) * (sub_buckets / 2) * 8
 }
 
 /// The memory this machine has available for a new run (`MemAvailable` of
@@ -119,6 +141,11 @@ mod tests {
             h.record(max).expect("auto-resizing");
             let counts = h.distinct_values() as u64;
             assert_eq!(histogram_bytes(max), counts * 8, "max {max}");
+            let mut c = Histogram::<u64>::new(2).expect("valid");
+            c.auto(true);
+            c.record(max).expect("auto-resizing");
+            let counts = c.distinct_values() as u64;
+            assert_eq!(coarse_histogram_bytes(max), counts * 8, "coarse, max {max}");
         }
     }
 

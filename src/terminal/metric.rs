@@ -5,6 +5,10 @@ use hdrhistogram::Histogram;
 /// Significant decimal digits the histograms keep (values are exact to 0.1 %).
 pub const SIGNIFICANT_DIGITS: u8 = 3;
 
+/// Significant decimal digits of the coarse histograms a journey's breakdown uses
+/// (exact to 1 %, one eighth of the memory).
+pub const COARSE_DIGITS: u8 = 2;
+
 /// A distribution of tick values. The histogram gives percentiles (to 3 significant
 /// digits); the mean, minimum and maximum are kept exactly.
 #[derive(Clone, Debug)]
@@ -28,8 +32,18 @@ impl Default for Metric {
 impl Metric {
     /// An empty metric.
     pub fn new() -> Metric {
-        // 3 significant digits with auto-resize cannot fail to construct.
-        let mut hist = Histogram::<u64>::new(SIGNIFICANT_DIGITS).expect("valid sigfig");
+        Metric::with_digits(SIGNIFICANT_DIGITS)
+    }
+
+    /// An empty metric whose percentiles keep [`COARSE_DIGITS`] significant digits;
+    /// its mean, minimum and maximum are still exact.
+    pub fn coarse() -> Metric {
+        Metric::with_digits(COARSE_DIGITS)
+    }
+
+    fn with_digits(digits: u8) -> Metric {
+        // 2 or 3 significant digits with auto-resize cannot fail to construct.
+        let mut hist = Histogram::<u64>::new(digits).expect("valid sigfig");
         hist.auto(true);
         Metric {
             hist,

@@ -22,6 +22,7 @@
 //! because reassembly makes it irrelevant; a packet that arrives twice is counted in
 //! the same out-of-order counter ("out of order or twice").
 
+pub mod journey;
 pub mod metric;
 pub mod packet;
 pub mod stats;
@@ -31,6 +32,8 @@ use crate::time::Tick;
 use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
 pub use metric::Metric;
+pub use journey::JourneyStats;
+use packet::Arrival;
 pub use packet::Stamp;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -99,6 +102,9 @@ struct Partial {
     count: u32,
     /// Packets in the message, known when the EOM packet has arrived.
     total: Option<u32>,
+    /// The tick packet 0 started on the source link (the message's first token), once
+    /// it has arrived.
+    injected: Option<Tick>,
 }
 
 impl Partial {
@@ -145,10 +151,13 @@ impl TerminalParams {
     }
 }
 
-/// Bytes one terminal's [`TerminalStats`] take: four latency histograms, twice (the
-/// report works on a copy of every terminal's statistics).
+/// Bytes one terminal's [`TerminalStats`] take: four latency histograms and the
+/// journey's coarse ones, twice (the report works on a copy of every terminal's
+/// statistics).
 pub fn stats_memory_bound(fill: Fill) -> u64 {
-    2 * (std::mem::size_of::<TerminalStats>() as u64 + 4 * fill.histogram())
+    2 * (std::mem::size_of::<TerminalStats>() as u64
+        + 4 * fill.histogram()
+        + journey::JOURNEY_HISTOGRAMS * fill.coarse_histogram())
 }
 
 impl Terminal {
@@ -162,7 +171,13 @@ impl Terminal {
             batch_done: false,
             last_seq: vec![0; p.terminals as usize],
             partial: BTreeMap::new(),
-            stats: TerminalStats::default(),
+            stats: TerminalStats {
+                journey: JourneyStats {
+                    recorded: true,
+                    ..JourneyStats::default()
+                },
+                ..TerminalStats::default()
+            },
             activity: MessageActivity::default(),
             p,
         }
@@ -264,10 +279,12 @@ impl Terminal {
         m
     }
 
-    /// A data packet with `bytes` of payload finished arriving here at `now`; `last`
-    /// is true for the message's EOM packet. Delivers the message when this was its
-    /// last missing packet.
-    pub fn packet_delivered(&mut self, now: Tick, bytes: u32, s: &Stamp, last: bool) {
+    /// A data packet with `bytes` of payload finished arriving here (`a`); `last` is
+    /// true for the message's EOM packet; its stamp's `injected` is the tick the
+    /// packet started on its source link. Delivers the message when this was its last
+    /// missing packet.
+    pub fn packet_delivered(&mut self, a: &Arrival, bytes: u32, s: &Stamp, last: bool) {
+        let now = a.at;
         self.stats.counters.packets_delivered += 1;
         if self.in_window(now) {
             self.stats.counters.bytes_delivered_in_window += u64::from(bytes);
@@ -275,7 +292,7 @@ impl Terminal {
         let pkt = u32::from(s.pkt);
         if last && pkt == 0 && !self.partial.contains_key(&(s.src, s.seq)) {
             // A one-packet message: nothing to reassemble.
-            self.message_delivered(now, s);
+            self.message_delivered(a, s, s.injected);
             return;
         }
         let key = (s.src, s.seq);
@@ -284,6 +301,9 @@ impl Terminal {
             self.stats.counters.out_of_order += 1; // a packet twice
             return;
         }
+        if pkt == 0 {
+            part.injected = Some(s.injected);
+        }
         if last {
             part.total = Some(pkt + 1);
             if part.count < pkt + 1 {
@@ -291,9 +311,16 @@ impl Terminal {
             }
         }
         if part.total == Some(part.count) {
+            let injected = part.injected.unwrap_or(s.injected);
             self.partial.remove(&key);
-            self.message_delivered(now, s);
+            self.message_delivered(a, s, injected);
         }
+    }
+
+    /// Keeps, from now on, the records `--check` needs to check every delivered
+    /// message's timing identity ([`journey::PathDelays`]).
+    pub fn keep_path_delays(&mut self) {
+        self.stats.journey.path_delays = Some(journey::PathDelays::default());
     }
 
     /// Messages with some of their packets here and some still missing.
@@ -306,9 +333,12 @@ impl Terminal {
         self.stats.counters.acks_received += 1;
     }
 
-    /// The last missing packet of message `m` arrived here at `now`.
-    fn message_delivered(&mut self, now: Tick, m: &Stamp) {
+    /// The last missing packet of message `m` arrived here (`a`); the message's first
+    /// token started on its source link at `injected`.
+    fn message_delivered(&mut self, a: &Arrival, m: &Stamp, injected: Tick) {
+        let now = a.at;
         let measured = self.in_window(m.created);
+        self.stats.journey.record(m, a, now - m.created, measured);
         let c = &mut self.stats.counters;
         c.delivered += 1;
         c.last_delivery = now;
@@ -324,8 +354,8 @@ impl Terminal {
             c.measured_delivered += 1;
             self.activity.obligations_closed += 1;
             self.stats.message_latency.record(now - m.created);
-            self.stats.network_latency.record(now - m.injected);
-            self.stats.source_queueing.record(m.injected - m.created);
+            self.stats.network_latency.record(now - injected);
+            self.stats.source_queueing.record(injected - m.created);
         }
     }
 
@@ -394,10 +424,10 @@ mod tests {
             injected: created + 5,
             ..Stamp::default()
         };
-        t.packet_delivered(260, 32, &m(4, 150), true); // created in warm-up: not measured
-        t.packet_delivered(270, 32, &m(5, 210), true);
-        t.packet_delivered(280, 32, &m(5, 210), true); // duplicate
-        t.packet_delivered(290, 32, &m(3, 220), true); // out of order
+        t.packet_delivered(&at(260), 32, &m(4, 150), true); // created in warm-up: not measured
+        t.packet_delivered(&at(270), 32, &m(5, 210), true);
+        t.packet_delivered(&at(280), 32, &m(5, 210), true); // duplicate
+        t.packet_delivered(&at(290), 32, &m(3, 220), true); // out of order
         let s = t.stats();
         assert_eq!(s.counters.delivered, 4);
         assert_eq!(s.counters.measured_delivered, 3);
@@ -405,6 +435,63 @@ mod tests {
         assert_eq!(s.message_latency.min, 60);
         assert_eq!(s.network_latency.min, 55);
         assert_eq!(s.source_queueing.max, 5);
+    }
+
+    /// A packet arriving at `tick` with an empty journey.
+    fn at(tick: Tick) -> Arrival {
+        Arrival {
+            at: tick,
+            journey: packet::Journey::default(),
+            transfer: 0,
+        }
+    }
+
+    #[test]
+    fn journeys_break_down_the_completing_packet_and_feed_the_identity_records() {
+        let mut t = Terminal::new(params(Injection::Continuous));
+        t.keep_path_delays();
+        // Message 0 from 2: packet 0 started at 215, packet 1 (the EOM) at 260.
+        let p0 = packet(0, 0);
+        let p1 = Stamp {
+            injected: 260,
+            ..packet(0, 1)
+        };
+        let j = packet::Journey {
+            input_wait: 7,
+            output_wait: 11,
+            hops: 3,
+        };
+        t.packet_delivered(&at(250), 32, &p0, false);
+        let last = Arrival {
+            at: 400,
+            journey: j,
+            transfer: 334,
+        };
+        t.packet_delivered(&last, 32, &p1, true);
+        let s = t.stats();
+        assert_eq!(s.message_latency.max, 190);
+        assert_eq!(s.network_latency.max, 185, "from packet 0's start");
+        assert_eq!(s.source_queueing.max, 5);
+        let jy = &s.journey;
+        assert!(jy.recorded);
+        assert_eq!(jy.source.max, 50, "the completing packet waited 50 at its source");
+        assert_eq!((jy.input_wait.max, jy.output_wait.max), (7, 11));
+        assert_eq!((jy.transfer.max, jy.hops.max), (334, 3));
+        // 190 − 50 − 7 − 11 − 334 = −212: a path delay no network has, which the
+        // run's check then reports.
+        let d = jy.path_delays.as_ref().expect("kept");
+        assert_eq!(d.first.get(&2), Some(&(-212, 3)));
+        // A second message from 2 that leaves a different path delay is a conflict.
+        let p2 = Stamp {
+            seq: 1,
+            created: 300,
+            injected: 300,
+            ..packet(1, 0)
+        };
+        t.packet_delivered(&Arrival { at: 500, ..last }, 32, &p2, true);
+        let d = t.stats().journey.path_delays.as_ref().expect("kept");
+        assert_eq!(d.messages, 2);
+        assert_eq!(d.conflict.map(|c| (c.1, c.2)), Some(((-152, 3), (-212, 3))));
     }
 
     fn packet(seq: u32, pkt: u16) -> Stamp {
@@ -423,12 +510,12 @@ mod tests {
     fn a_message_is_delivered_when_its_last_missing_packet_arrives() {
         let mut t = Terminal::new(params(Injection::Continuous));
         // Message 0 has three packets; the EOM packet (2) overtakes packet 1.
-        t.packet_delivered(230, 32, &packet(0, 0), false);
-        t.packet_delivered(240, 32, &packet(0, 2), true);
+        t.packet_delivered(&at(230), 32, &packet(0, 0), false);
+        t.packet_delivered(&at(240), 32, &packet(0, 2), true);
         assert_eq!(t.stats().counters.delivered, 0, "packet 1 still in flight");
         assert_eq!(t.stats().counters.eom_overtook, 1);
         assert_eq!(t.incomplete_messages(), 1);
-        t.packet_delivered(250, 32, &packet(0, 1), false);
+        t.packet_delivered(&at(250), 32, &packet(0, 1), false);
         let s = t.stats();
         assert_eq!(
             (s.counters.delivered, s.counters.measured_delivered),
@@ -446,18 +533,18 @@ mod tests {
     fn reassembly_in_any_order_checks_completion_order_and_duplicates() {
         let mut t = Terminal::new(params(Injection::Continuous));
         // Message 1 (two packets, EOM first) completes before message 0.
-        t.packet_delivered(230, 32, &packet(1, 1), true);
-        t.packet_delivered(231, 32, &packet(0, 0), false);
-        t.packet_delivered(232, 32, &packet(1, 0), false);
+        t.packet_delivered(&at(230), 32, &packet(1, 1), true);
+        t.packet_delivered(&at(231), 32, &packet(0, 0), false);
+        t.packet_delivered(&at(232), 32, &packet(1, 0), false);
         assert_eq!(t.stats().counters.delivered, 1);
-        t.packet_delivered(233, 32, &packet(0, 0), false); // packet twice
+        t.packet_delivered(&at(233), 32, &packet(0, 0), false); // packet twice
         assert_eq!(t.stats().counters.out_of_order, 1);
         assert_eq!(
             t.stats().counters.delivered,
             1,
             "a duplicate completes nothing"
         );
-        t.packet_delivered(234, 32, &packet(0, 1), true);
+        t.packet_delivered(&at(234), 32, &packet(0, 1), true);
         let c = t.stats().counters;
         assert_eq!(c.delivered, 2);
         assert_eq!(c.out_of_order, 2, "message 0 completed after message 1");

@@ -24,3 +24,55 @@ pub struct Stamp {
     /// Tick the message's first token started on the source's link.
     pub injected: Tick,
 }
+
+/// Where a packet's time went on its way, as the switches it crosses measure it: the
+/// journey record Proteus appends to a message (Proteus manual, "Timing Messages":
+/// time in the network input queues, time in the output queues, hops taken). Carried
+/// by the packet's first token; every switch adds its own waits when that token
+/// leaves it (see [`crate::parts::c104`]). Emulator metadata: no wire cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Journey {
+    /// Ticks the packet's header waited at switch inputs beyond the time its header
+    /// takes to arrive and be routed: for its output to come free, and for the
+    /// packets before it on the same input.
+    pub input_wait: u32,
+    /// Ticks its first token waited at switch outputs from the grant to starting on
+    /// the link: for the tokens ahead of it, for credit, for the null token in
+    /// progress on an idle link.
+    pub output_wait: u32,
+    /// Switches crossed.
+    pub hops: u16,
+}
+
+impl Journey {
+    /// This journey with one more switch crossed, having waited `input` and `output`
+    /// ticks there. Sums saturate (a wait of 2^32 ticks, 43 s of a 100 Mbit/s link,
+    /// would show as the maximum); [`Journey::saturated`] tells.
+    pub fn crossed(self, input: Tick, output: Tick) -> Journey {
+        let add = |sum: u32, v: Tick| sum.saturating_add(u32::try_from(v).unwrap_or(u32::MAX));
+        Journey {
+            input_wait: add(self.input_wait, input),
+            output_wait: add(self.output_wait, output),
+            hops: self.hops.saturating_add(1),
+        }
+    }
+
+    /// True if a sum reached its type's maximum, so the record is not exact.
+    pub fn saturated(&self) -> bool {
+        self.input_wait == u32::MAX || self.output_wait == u32::MAX || self.hops == u16::MAX
+    }
+}
+
+/// A data packet's arrival at its destination terminal, as the terminal's link
+/// interface saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    /// Tick its terminator arrived.
+    pub at: Tick,
+    /// The journey its first token carried.
+    pub journey: Journey,
+    /// Ticks from its first token starting on the last link to its terminator
+    /// arriving, less the wire's latency: the time its tokens took to cross the last
+    /// link (uncontended: back to back).
+    pub transfer: Tick,
+}

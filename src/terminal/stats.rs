@@ -1,5 +1,6 @@
 //! What one terminal records about the traffic it sends and receives.
 
+use super::journey::JourneyStats;
 use super::metric::Metric;
 use crate::time::Tick;
 
@@ -52,6 +53,8 @@ pub struct TerminalStats {
     /// What the terminal learnt about its own messages as their source; empty for
     /// terminals that learn nothing back (DS-Link terminals without acknowledges).
     pub source: SourceStats,
+    /// Where measured messages' latency went, by their journeys (DS-Link terminals).
+    pub journey: JourneyStats,
 }
 
 /// A terminal's own messages, seen from their source: an SCI node learns each send
@@ -99,6 +102,7 @@ impl TerminalStats {
         self.network_latency.merge(&other.network_latency);
         self.source_queueing.merge(&other.source_queueing);
         self.source.merge(&other.source);
+        self.journey.merge(&other.journey);
         let (a, b) = (&mut self.counters, &other.counters);
         a.created += b.created;
         a.measured_created += b.measured_created;

@@ -27,11 +27,21 @@
 //!   take any free output of a group of consecutive links; when a group output comes
 //!   free it is granted, round-robin, to an input waiting for it or for its group (002
 //!   §7.5, last paragraph).
+//!
+//! Journeys (Proteus manual, "Timing Messages"): when a packet's first token leaves
+//! an output, the switch adds to the packet's [`crate::terminal::packet::Journey`] its input wait, the ticks
+//! from when its header could have been routed had it come alone (first token's
+//! arrival + 10 × (header bytes − 1) + routing delay; without the 10 × … term on an
+//! input that generates the header) to the grant of its output, and its output wait,
+//! from the grant to the first token starting on the link. With these, a packet's
+//! latency is the uncontended latency of its path plus its waits, tick for tick
+//! (docs/journeys.md); the switch's behaviour does not depend on them.
 
 pub mod config;
 
 use crate::memory::Fill;
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
+use crate::parts::dslink::token::DATA_TOKEN_BITS;
 use crate::parts::Part;
 use crate::parts::dslink::endpoint::PREALLOCATED_TOKENS;
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
@@ -87,6 +97,16 @@ struct Port {
     prefix: VecDeque<Token>,
     /// Output buffer.
     out: VecDeque<Token>,
+    /// Arrival tick of the first token of each packet in the input buffer, oldest
+    /// first (for the journey's input wait).
+    arrivals: VecDeque<Tick>,
+    /// True when the next flow-controlled token to arrive starts a packet.
+    rx_at_start: bool,
+    /// For each packet granted this output whose first token has not left yet, oldest
+    /// first: the grant tick and the input wait it had.
+    grants: VecDeque<(Tick, Tick)>,
+    /// True when the next token to leave the output buffer starts a packet.
+    tx_at_start: bool,
 }
 
 /// One IMS C104.
@@ -125,6 +145,10 @@ impl C104 {
                 input: Input::Idle,
                 prefix: VecDeque::new(),
                 out: VecDeque::with_capacity(p.output_buffer.min(PREALLOCATED_TOKENS) as usize),
+                arrivals: VecDeque::new(),
+                rx_at_start: true,
+                grants: VecDeque::new(),
+                tx_at_start: true,
             })
             .collect();
         let rng = ChaCha8Rng::seed_from_u64(p.seed);
@@ -195,6 +219,26 @@ impl C104 {
         }
     }
 
+    fn stream_head_mut(&mut self, i: PortId) -> Option<&mut Token> {
+        let port = &mut self.ports[i];
+        match port.prefix.front_mut() {
+            Some(t) => Some(t),
+            None => port.ep.rx_get_mut(0),
+        }
+    }
+
+    /// The tick input `i`'s head packet could have been granted an output had it come
+    /// alone: its first token's arrival, plus the rest of its header back to back
+    /// (none on an input that generates the header), plus the routing delay.
+    fn uncontended_ready(&self, i: PortId, first_arrival: Tick) -> Tick {
+        let rest = if self.p.routing.generates(i).is_some() {
+            0
+        } else {
+            DATA_TOKEN_BITS * Tick::from(self.p.header_bytes.saturating_sub(1))
+        };
+        first_arrival + rest + self.p.routing_delay
+    }
+
     fn stream_pop(&mut self, i: PortId) -> Option<Token> {
         let port = &mut self.ports[i];
         match port.prefix.pop_front() {
@@ -219,8 +263,10 @@ impl C104 {
                         let hb = self.p.header_bytes;
                         let port = &mut self.ports[i];
                         for b in (0..hb).rev() {
-                            port.prefix
-                                .push_back(Token::data((label >> (8 * b)) as u8, first.stamp()));
+                            port.prefix.push_back(
+                                Token::data((label >> (8 * b)) as u8, first.stamp())
+                                    .with_journey(first.journey()),
+                            );
                         }
                     }
                     self.set_input(i, Input::Header);
@@ -266,8 +312,13 @@ impl C104 {
                     }
                     match action {
                         RouteAction::Delete => {
+                            let journey = self.stream_get(i, 0).map(Token::journey);
                             for _ in 0..self.p.header_bytes {
                                 self.stream_pop(i);
+                            }
+                            // The packet's next header is now its first token.
+                            if let (Some(j), Some(head)) = (journey, self.stream_head_mut(i)) {
+                                *head = head.with_journey(j);
                             }
                             self.refresh_sending(i);
                             self.set_input(i, Input::Header);
@@ -335,7 +386,7 @@ impl C104 {
 
     /// Grants every free output to a waiting input, round-robin: for output `o`, the
     /// first waiting input at or after `rr[o]`, cyclically.
-    fn arbitrate(&mut self) -> bool {
+    fn arbitrate(&mut self, now: Tick) -> bool {
         if self.waiting == 0 {
             return false;
         }
@@ -371,6 +422,9 @@ impl C104 {
                 self.owner[o] = Some(i);
                 self.rr[o] = (i + 1) % n;
                 self.set_input(i, Input::Connected { output: o });
+                let arrived = self.ports[i].arrivals.pop_front().unwrap_or(now);
+                let input_wait = now.saturating_sub(self.uncontended_ready(i, arrived));
+                self.ports[o].grants.push_back((now, input_wait));
                 granted = true;
             }
         }
@@ -389,8 +443,13 @@ impl C104 {
                 if port.ep.next_is_fct() {
                     let (t, at) = port.ep.send_fct(now);
                     out.send(k, t, at);
-                } else if let Some(t) = port.out.pop_front() {
+                } else if let Some(mut t) = port.out.pop_front() {
                     unblocked |= port.out.len() + 1 == cap;
+                    if std::mem::replace(&mut port.tx_at_start, t.kind().is_terminator()) {
+                        if let Some((granted, input_wait)) = port.grants.pop_front() {
+                            t = t.with_journey(t.journey().crossed(input_wait, now - granted));
+                        }
+                    }
                     let at = port.ep.send_data(now, t);
                     out.send(k, t, at);
                     out.activity.tokens_moved += 1;
@@ -425,8 +484,14 @@ impl C104 {
 }
 
 impl Node<DsLink> for C104 {
-    fn receive(&mut self, _now: Tick, port: PortId, token: Token) -> Result<(), ModelError> {
+    fn receive(&mut self, now: Tick, port: PortId, token: Token) -> Result<(), ModelError> {
         self.ports[port].ep.receive(port, token)?;
+        if token.kind().is_flow_controlled() {
+            let p = &mut self.ports[port];
+            if std::mem::replace(&mut p.rx_at_start, token.kind().is_terminator()) {
+                p.arrivals.push_back(now);
+            }
+        }
         // An FCT adds credit.
         self.refresh_sending(port);
         if self.ports[port].input == Input::Idle {
@@ -450,7 +515,7 @@ impl Node<DsLink> for C104 {
             for i in bits(self.connected) {
                 again |= self.transfer(i);
             }
-            let granted = self.arbitrate();
+            let granted = self.arbitrate(now);
             if granted {
                 for i in bits(self.connected) {
                     again |= self.transfer(i);
@@ -577,9 +642,14 @@ impl Part<DsLink> for C104Params {
         let prealloc = u64::from(PREALLOCATED_TOKENS);
         let buffers = fill.entries(u64::from(self.output_buffer), prealloc)
             + fill.entries(u64::from(self.link.buffer), prealloc);
+        // A packet is at least two tokens (a header byte and a terminator); the
+        // journey queues hold one entry per packet buffered, and allocate on first use.
+        let packets = fill.entries(u64::from(self.output_buffer) / 2 + 1, 0)
+            + fill.entries(u64::from(self.link.buffer) / 2 + 1, 0);
         let per_port = std::mem::size_of::<Port>() as u64
             + 2 * std::mem::size_of::<usize>() as u64
-            + buffers * token;
+            + buffers * token
+            + packets * 2 * std::mem::size_of::<Tick>() as u64;
         std::mem::size_of::<C104>() as u64 + self.ports as u64 * per_port
     }
 }
@@ -590,6 +660,7 @@ mod tests {
     use crate::model::testkit::Driver;
     use crate::parts::dslink::Emit;
     use crate::routing::IntervalTable;
+    use crate::terminal::packet::Journey;
     use std::sync::Arc;
 
     const HDR: Tick = 10;
@@ -686,6 +757,16 @@ mod tests {
             sent.iter().map(|e| e.at).collect::<Vec<_>>(),
             vec![146, 156, 166, 176, 180]
         );
+        // Journey: routable at 100 + 30, granted at once (no input wait), started at
+        // 136 after the null in progress (6 ticks of output wait); only the first
+        // token carries it.
+        let j = Journey {
+            input_wait: 0,
+            output_wait: 6,
+            hops: 1,
+        };
+        assert_eq!(sent[0].token.journey(), j);
+        assert_eq!(sent[1].token.journey(), Journey::default());
     }
 
     #[test]
@@ -695,16 +776,10 @@ mod tests {
         // Two one-byte packets for port 3, on inputs 0 and 1, at the same tick.
         for (inp, src) in [(0, 10u32), (1, 11u32)] {
             d.arrive(200, inp, Token::data(3, stamp(src)));
-        }
-        d.step_at(200).unwrap();
-        for (inp, src) in [(0, 10u32), (1, 11u32)] {
             d.arrive(210, inp, Token::data(0xee, stamp(src)));
-        }
-        d.step_at(210).unwrap();
-        for (inp, src) in [(0, 10u32), (1, 11u32)] {
             d.arrive(220, inp, Token::end(true, stamp(src)));
         }
-        for now in 220..400 {
+        for now in 200..400 {
             d.step_at(now).unwrap();
         }
         let sent = data_emits(&d, 3);
@@ -724,6 +799,23 @@ mod tests {
             ],
             "packets are not interleaved on an output"
         );
+        // Packet 10 is granted at 200. Its link has been idle since the reset FCT
+        // sent at 0 ended at 4, so the null in progress ends at 204; the reset FCT
+        // `prime` left owed goes first (FCTs before data), and the header starts at
+        // 208: 8 ticks of output wait. Packet 11 could have been routed at 200 too but
+        // is granted when 10's EOM crosses at 220 (20 ticks of input wait), and starts
+        // when that EOM has left, at 232 (12 of output wait).
+        let firsts: Vec<(u32, Tick, Journey)> = sent
+            .iter()
+            .filter(|e| e.token.journey().hops > 0)
+            .map(|e| (e.token.stamp().src, e.at - 10, e.token.journey()))
+            .collect();
+        let j = |input_wait, output_wait| Journey {
+            input_wait,
+            output_wait,
+            hops: 1,
+        };
+        assert_eq!(firsts, vec![(10, 208, j(0, 8)), (11, 232, j(20, 12))]);
     }
 
     #[test]

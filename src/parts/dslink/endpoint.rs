@@ -155,6 +155,12 @@ impl Endpoint {
         self.rx.get(i)
     }
 
+    /// The `i`-th buffered token (0 = oldest), to update the emulator metadata it
+    /// carries (its [`crate::terminal::packet::Journey`]); nothing on the wire changes.
+    pub fn rx_get_mut(&mut self, i: usize) -> Option<&mut Token> {
+        self.rx.get_mut(i)
+    }
+
     /// Takes the oldest buffered token, freeing its slot (which may owe the peer an FCT).
     pub fn rx_pop(&mut self) -> Option<Token> {
         let t = self.rx.pop_front()?;

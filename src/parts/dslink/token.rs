@@ -9,9 +9,12 @@
 //!
 //! Every token of a packet also carries a [`Stamp`]: emulator metadata that costs no
 //! wire time (it is how a real benchmark would timestamp its messages). It identifies
-//! the packet for statistics, conservation checks and deadlock diagnosis.
+//! the packet for statistics, conservation checks and deadlock diagnosis. A packet's
+//! first token also carries its [`Journey`], the waits the switches it crossed
+//! measured (Proteus manual, "Timing Messages").
 
 use crate::model::Stamp;
+use crate::terminal::packet::Journey;
 use crate::time::Tick;
 
 /// Bits on the wire for a data token: 1 parity/flag bit + 8 data bits + 1 (INMOS ch. 6 §6.1.1:
@@ -56,19 +59,24 @@ impl TokenKind {
     }
 }
 
-/// One token on a link: a `Copy` value of 32 bytes.
+/// One token on a link: a `Copy` value of 40 bytes.
 ///
-/// The packet's [`Stamp`] is stored flat beside the kind and the byte, with the kind
-/// and the stamp's `ack` flag sharing one byte: nested, the same fields pad to 40
-/// bytes, and tokens are copied several times per hop (link queue, receive buffer,
-/// output buffer, transmitter).
+/// The packet's [`Stamp`] and [`Journey`] are stored flat beside the kind and the
+/// byte, with the kind and the stamp's `ack` flag sharing one byte and the journey's
+/// hop count in the top 16 bits of the creation tick: nested, the same fields pad to
+/// 56 bytes, and tokens are copied several times per hop (link queue, receive buffer,
+/// output buffer, transmitter). A creation tick therefore has 48 bits: 2.8 × 10^14
+/// ticks, 32 days of a 100 Mbit/s link, far beyond any run's hard stop.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Token {
-    created: Tick,
+    /// Bits 0–47: the stamp's `created`; bits 48–63: the journey's `hops`.
+    created_hops: u64,
     injected: Tick,
     src: u32,
     dst: u32,
     seq: u32,
+    input_wait: u32,
+    output_wait: u32,
     pkt: u16,
     byte: u8,
     /// Bits 0–1: the kind (0 data, 1 EOP, 2 EOM, 3 FCT); bit 2: the stamp's `ack`.
@@ -76,6 +84,9 @@ pub struct Token {
 }
 
 const ACK_BIT: u8 = 4;
+/// Bits of [`Token::created_hops`] that hold the creation tick.
+const CREATED_BITS: u32 = 48;
+const CREATED_MASK: u64 = (1 << CREATED_BITS) - 1;
 
 impl Token {
     const fn new(kind: TokenKind, byte: u8, stamp: Stamp) -> Token {
@@ -86,11 +97,13 @@ impl Token {
             TokenKind::Fct => 3,
         };
         Token {
-            created: stamp.created,
+            created_hops: stamp.created & CREATED_MASK,
             injected: stamp.injected,
             src: stamp.src,
             dst: stamp.dst,
             seq: stamp.seq,
+            input_wait: 0,
+            output_wait: 0,
             pkt: stamp.pkt,
             byte,
             tag: kind_bits | if stamp.ack { ACK_BIT } else { 0 },
@@ -147,8 +160,28 @@ impl Token {
             seq: self.seq,
             pkt: self.pkt,
             ack: self.tag & ACK_BIT != 0,
-            created: self.created,
+            created: self.created_hops & CREATED_MASK,
             injected: self.injected,
+        }
+    }
+
+    /// The packet's journey so far (meaningful on its first token; zero on a new
+    /// token).
+    pub const fn journey(&self) -> Journey {
+        Journey {
+            input_wait: self.input_wait,
+            output_wait: self.output_wait,
+            hops: (self.created_hops >> CREATED_BITS) as u16,
+        }
+    }
+
+    /// This token carrying journey `j`.
+    pub const fn with_journey(self, j: Journey) -> Token {
+        Token {
+            created_hops: (self.created_hops & CREATED_MASK) | ((j.hops as u64) << CREATED_BITS),
+            input_wait: j.input_wait,
+            output_wait: j.output_wait,
+            ..self
         }
     }
 
@@ -164,6 +197,7 @@ impl std::fmt::Debug for Token {
             .field("kind", &self.kind())
             .field("byte", &self.byte)
             .field("stamp", &self.stamp())
+            .field("journey", &self.journey())
             .finish()
     }
 }
@@ -173,15 +207,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_token_is_32_bytes_and_keeps_every_field() {
-        assert_eq!(std::mem::size_of::<Token>(), 32);
+    fn a_token_is_40_bytes_and_keeps_every_field() {
+        assert_eq!(std::mem::size_of::<Token>(), 40);
         let stamp = Stamp {
             src: 70_000,
             dst: 3,
             seq: u32::MAX,
             pkt: 513,
             ack: true,
-            created: u64::MAX - 1,
+            created: (1 << 48) - 2,
             injected: 1 << 40,
         };
         for t in [
@@ -197,6 +231,14 @@ mod tests {
         assert_eq!(Token::end(true, stamp).kind(), TokenKind::Eom);
         assert_eq!(Token::fct().kind(), TokenKind::Fct);
         assert!(!Token::fct().stamp().ack);
+        let j = Journey {
+            input_wait: u32::MAX,
+            output_wait: 7,
+            hops: u16::MAX,
+        };
+        let t = Token::data(0xa5, stamp).with_journey(j);
+        assert_eq!((t.journey(), t.stamp(), t.byte()), (j, stamp, 0xa5));
+        assert_eq!(Token::data(1, stamp).journey(), Journey::default());
     }
 
     #[test]

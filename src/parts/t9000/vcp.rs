@@ -25,7 +25,9 @@
 //! channel in the header and gives each processor an interval of labels).
 
 use crate::model::{Activity, ModelError, PortId, Stamp, Wait, WaitReason};
+use crate::parts::dslink::token::DATA_TOKEN_BITS;
 use crate::parts::dslink::{Endpoint, LinkParams, Outbox, Token, TokenKind};
+use crate::terminal::packet::{Arrival, Journey};
 use crate::terminal::{Message, Terminal};
 use crate::time::Tick;
 use std::collections::VecDeque;
@@ -79,7 +81,6 @@ pub fn packet_bytes(bytes: u32, max_data: u32, i: u32) -> u32 {
 #[derive(Clone, Debug)]
 struct Channel {
     msg: Message,
-    injected: Option<Tick>,
     packets: u32,
     /// Packets started.
     next: u32,
@@ -110,6 +111,10 @@ struct RxPacket {
     header: u32,
     data: u32,
     acked: bool,
+    /// Tick its first token arrived.
+    first_arrival: Tick,
+    /// The journey its first token carried.
+    journey: Journey,
 }
 
 /// One T9000 VCP with its link.
@@ -160,6 +165,11 @@ impl Vcp {
         let hb = self.p.header_bytes;
         while let Some(t) = self.ep.rx_pop() {
             let rx = &mut self.rx;
+            if rx.header_got == 0 && rx.data == 0 {
+                // Tokens are consumed in the step of the tick they arrive.
+                rx.first_arrival = now;
+                rx.journey = t.journey();
+            }
             if rx.header_got < hb {
                 if t.kind() != TokenKind::Data {
                     return Err(ModelError::Protocol {
@@ -204,6 +214,14 @@ impl Vcp {
                     act.packets_ejected += 1;
                     let data = rx.data;
                     let acked = rx.acked;
+                    let arrival = Arrival {
+                        at: now,
+                        journey: rx.journey,
+                        // From the first token starting on the last link to the
+                        // terminator's arrival, less the wire: the packet's transfer
+                        // time (10 × its data tokens + 4, back to back).
+                        transfer: now - rx.first_arrival + DATA_TOKEN_BITS,
+                    };
                     self.rx = RxPacket::default();
                     if is_ack {
                         term.ack_received();
@@ -212,7 +230,12 @@ impl Vcp {
                         if self.p.acknowledge && !acked {
                             self.acks.push_back(t.stamp()); // an empty last packet
                         }
-                        term.packet_delivered(now, data, &t.stamp(), t.kind() == TokenKind::Eom);
+                        term.packet_delivered(
+                            &arrival,
+                            data,
+                            &t.stamp(),
+                            t.kind() == TokenKind::Eom,
+                        );
                     }
                 }
                 TokenKind::Fct => unreachable!("FCTs never enter the buffer"),
@@ -253,7 +276,6 @@ impl Vcp {
             self.channels.push(Channel {
                 packets: packets_for(msg.bytes, self.p.max_data_bytes),
                 msg,
-                injected: None,
                 next: 0,
                 acked: 0,
             });
@@ -303,7 +325,7 @@ impl Vcp {
                 pkt: pkt as u16,
                 ack: false,
                 created: m.created,
-                injected: ch.injected.unwrap_or(0),
+                injected: 0, // set when its first token starts
             },
             header: m.dst,
             data: packet_bytes(m.bytes, self.p.max_data_bytes, pkt),
@@ -326,11 +348,10 @@ impl Vcp {
             let Some(mut pk) = self.tx else { break };
             if pk.sent == 0 {
                 out.activity.packets_injected += 1;
-                if !pk.stamp.ack && pk.stamp.pkt == 0 {
+                if !pk.stamp.ack {
+                    // Each packet carries the tick it started (packet 0's is the
+                    // message's): its journey's source wait.
                     pk.stamp.injected = now;
-                    if let Some(ch) = self.channels.iter_mut().find(|c| c.msg.seq == pk.stamp.seq) {
-                        ch.injected = Some(now);
-                    }
                 }
             }
             let hb = self.p.header_bytes;

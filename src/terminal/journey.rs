@@ -1,0 +1,110 @@
+//! Journey statistics: where measured messages spent their time (Proteus manual,
+//! "Timing Messages" and "Time Taken by Messages"), and, under `--check`, the records
+//! that let the run check every message's timing identity against the uncontended
+//! latency of its path (docs/journeys.md).
+
+use super::metric::Metric;
+use super::packet::{Arrival, Stamp};
+use crate::time::Tick;
+use std::collections::BTreeMap;
+
+/// The breakdown of measured messages' latency, recorded at their destination from
+/// the journey of the packet that completed each message.
+#[derive(Clone, Debug)]
+pub struct JourneyStats {
+    /// True if the terminal records journeys (DS-Link terminals; SCI and fabric
+    /// terminals do not).
+    pub recorded: bool,
+    /// Creation of the message to the completing packet's first token starting on the
+    /// source link (Proteus's wNWI: waiting in the network interface).
+    pub source: Metric,
+    /// Ticks waited at switch inputs (Proteus's wIn).
+    pub input_wait: Metric,
+    /// Ticks waited at switch outputs (Proteus's wOut).
+    pub output_wait: Metric,
+    /// The completing packet's transfer time over its last link (Proteus's tX).
+    pub transfer: Metric,
+    /// Switches crossed.
+    pub hops: Metric,
+    /// Journeys whose sums saturated (not exact; never expected).
+    pub saturated: u64,
+    /// Under `--check`: per source, what the identity leaves for the path (see
+    /// [`PathDelays`]); `None` when not checking.
+    pub path_delays: Option<PathDelays>,
+}
+
+impl Default for JourneyStats {
+    fn default() -> Self {
+        JourneyStats {
+            recorded: false,
+            source: Metric::coarse(),
+            input_wait: Metric::coarse(),
+            output_wait: Metric::coarse(),
+            transfer: Metric::coarse(),
+            hops: Metric::coarse(),
+            saturated: 0,
+            path_delays: None,
+        }
+    }
+}
+
+/// Histograms a [`JourneyStats`] holds (for the memory estimate).
+pub const JOURNEY_HISTOGRAMS: u64 = 5;
+
+/// What a destination saw of the identity *latency = source wait + path delay + input
+/// waits + output waits + transfer*: per source, the path delay each message's
+/// latency left once its measured parts were taken away. On a network whose route
+/// from a source is fixed, every message from that source must leave the same value,
+/// and it must be the uncontended delay of that route; the run checks both (exact,
+/// zero ticks of tolerance).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathDelays {
+    /// Source terminal → (path delay, switches crossed) of its first message here.
+    pub first: BTreeMap<u32, (i128, u16)>,
+    /// Messages checked.
+    pub messages: u64,
+    /// The first message whose path delay or hop count differed from its source's
+    /// first: (its stamp, its delay and hops, the first's).
+    pub conflict: Option<(Stamp, (i128, u16), (i128, u16))>,
+}
+
+impl JourneyStats {
+    /// Records the message `m`, completed by the packet `a` (whose stamp carries the
+    /// packet's own start tick in `injected`), `latency` ticks after its creation.
+    pub fn record(&mut self, m: &Stamp, a: &Arrival, latency: Tick, measured: bool) {
+        let source = m.injected - m.created;
+        let j = a.journey;
+        if measured {
+            self.saturated += u64::from(j.saturated());
+            self.source.record(source);
+            self.input_wait.record(u64::from(j.input_wait));
+            self.output_wait.record(u64::from(j.output_wait));
+            self.transfer.record(a.transfer);
+            self.hops.record(u64::from(j.hops));
+        }
+        if let Some(d) = &mut self.path_delays {
+            let waits = i128::from(source)
+                + i128::from(j.input_wait)
+                + i128::from(j.output_wait)
+                + i128::from(a.transfer);
+            let this = (i128::from(latency) - waits, j.hops);
+            d.messages += 1;
+            let first = *d.first.entry(m.src).or_insert(this);
+            if first != this && d.conflict.is_none() {
+                d.conflict = Some((*m, this, first));
+            }
+        }
+    }
+
+    /// Adds `other`'s distributions into `self` (the per-source check records are
+    /// per terminal and are not merged).
+    pub fn merge(&mut self, other: &JourneyStats) {
+        self.recorded |= other.recorded;
+        self.source.merge(&other.source);
+        self.input_wait.merge(&other.input_wait);
+        self.output_wait.merge(&other.output_wait);
+        self.transfer.merge(&other.transfer);
+        self.hops.merge(&other.hops);
+        self.saturated += other.saturated;
+    }
+}
