@@ -193,6 +193,20 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
         Ok(o) => o,
         Err(e) => return engine_failure(&e, net, a, &case.topology, &case.traffic),
     };
+    let timing = if ctl.check {
+        match emu::network::timing::check_journeys(net, &outcome.terminals) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!(
+                    "reproduce with: {}",
+                    reproduce_line(a, &case.topology, &case.traffic)
+                );
+                return fail(4, e);
+            }
+        }
+    } else {
+        None
+    };
     let report = case.report(&outcome);
     emit(&report.render_text(&RunInfo {
         engine: engine_name(a.engine.into()).into(),
@@ -200,6 +214,9 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
         wall_seconds,
         overrides: a.sets.clone(),
     }));
+    if let Some(s) = timing {
+        emit(&check_line(&s));
+    }
     if report.nodes.as_ref().is_some_and(|n| !n.starved.is_empty()) {
         eprintln!(
             "reproduce with: {}",
@@ -222,6 +239,27 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
         return fail(1, e);
     }
     0
+}
+
+/// What `--check` verified, for the end of the text report.
+fn check_line(s: &emu::network::timing::TimingSummary) -> String {
+    use emu::stats::format::group as thousands;
+    let mut line = String::from("checked     credit invariant at every barrier");
+    if s.messages + s.unfixed_messages > 0 {
+        line += &format!(
+            "; timing identity exact (0 ticks) for {} messages, {} source–destination pairs",
+            thousands(s.messages),
+            thousands(s.pairs)
+        );
+        if s.unfixed_pairs > 0 {
+            line += &format!(
+                "; {} messages of {} pairs on paths that are not fixed (random headers, adaptive routing) not checked",
+                thousands(s.unfixed_messages),
+                thousands(s.unfixed_pairs)
+            );
+        }
+    }
+    line + "\n"
 }
 
 /// Draws the run's pictures in `dir` (see `--plot`).

@@ -205,7 +205,7 @@ async fn coordinate<P: LinkProtocol>(
     let (done_tx, done_rx) = async_channel::unbounded::<Report<P>>();
     let mut commands = Vec::with_capacity(net.nodes().len());
     let mut handles = Vec::with_capacity(net.nodes().len());
-    for (id, node) in net.instantiate().into_iter().enumerate() {
+    for (id, node) in net.instantiate(ctl.check).into_iter().enumerate() {
         let wires = ActorWires {
             inputs: map[id]
                 .iter()

@@ -144,6 +144,11 @@ pub trait Node<P: LinkProtocol>: Send {
     /// packet.
     fn waits(&self) -> Vec<Wait>;
 
+    /// The run checks its invariants (`--check`): keep whatever extra records the
+    /// part's own checks need (a terminal's journey identity records). Called once,
+    /// before the first tick; does nothing by default.
+    fn enable_checks(&mut self) {}
+
     /// The traffic statistics of the terminal this node hosts, if any.
     fn terminal_stats(&self) -> Option<&TerminalStats> {
         None

@@ -15,6 +15,7 @@ pub mod pattern;
 mod relay_ring;
 mod ring;
 mod sci_ring;
+pub mod timing;
 mod traffic_plan;
 pub mod walk;
 
@@ -398,9 +399,19 @@ impl<P: LinkProtocol> Network<P> {
 }
 
 impl<P: LinkProtocol> Network<P> {
-    /// Creates the reset state machines of every node, in node order.
-    pub fn instantiate(&self) -> Vec<Box<dyn Node<P>>> {
-        self.nodes.iter().map(|n| n.part.instantiate()).collect()
+    /// Creates the reset state machines of every node, in node order; with `check`,
+    /// each keeps the records its own checks need ([`Node::enable_checks`]).
+    pub fn instantiate(&self, check: bool) -> Vec<Box<dyn Node<P>>> {
+        self.nodes
+            .iter()
+            .map(|n| {
+                let mut node = n.part.instantiate();
+                if check {
+                    node.enable_checks();
+                }
+                node
+            })
+            .collect()
     }
 
     /// For every node and port, the link direction leaving it and the one arriving at

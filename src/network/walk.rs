@@ -8,6 +8,7 @@ use super::{End, Network, NodeId};
 use crate::model::LinkProtocol;
 use crate::model::PortId;
 use crate::routing::{RouteAction, Routing};
+use crate::time::Tick;
 
 /// Why a packet could not be followed to a terminal: a table routes it nowhere, off
 /// the network, in a loop, or to a part with no routing view.
@@ -20,6 +21,11 @@ pub struct WalkError(pub String);
 pub struct Route {
     /// The switches it crossed, in order.
     pub switches: Vec<NodeId>,
+    /// The port it entered each of them by.
+    pub entered: Vec<PortId>,
+    /// The latencies of the links it crossed, added up (source link and last link
+    /// included).
+    pub wire: Tick,
     /// The switches at which a header was deleted.
     pub deleted_at: Vec<NodeId>,
     /// The terminal (label) it reached.
@@ -30,6 +36,8 @@ pub struct Route {
 pub struct Walker<'a, P: LinkProtocol> {
     net: &'a Network<P>,
     peer: Vec<Vec<Option<End>>>,
+    /// Latency of the link at each node's port (0 where none).
+    latency: Vec<Vec<Tick>>,
     terminal_of: Vec<Option<u32>>,
 }
 
@@ -38,9 +46,12 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
     pub fn new(net: &'a Network<P>) -> Walker<'a, P> {
         let mut peer: Vec<Vec<Option<End>>> =
             net.nodes().iter().map(|n| vec![None; n.ports()]).collect();
+        let mut latency: Vec<Vec<Tick>> = net.nodes().iter().map(|n| vec![0; n.ports()]).collect();
         for l in net.links() {
             peer[l.a.node][l.a.port] = Some(l.b);
             peer[l.b.node][l.b.port] = Some(l.a);
+            latency[l.a.node][l.a.port] = l.latency;
+            latency[l.b.node][l.b.port] = l.latency;
         }
         let mut terminal_of = vec![None; net.nodes().len()];
         for (label, &node) in net.terminals().iter().enumerate() {
@@ -49,6 +60,7 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
         Walker {
             net,
             peer,
+            latency,
             terminal_of,
         }
     }
@@ -72,6 +84,8 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
         let mut headers = vec![dst];
         let mut route = Route {
             switches: Vec::new(),
+            entered: Vec::new(),
+            wire: self.latency[start][0],
             deleted_at: Vec::new(),
             terminal: 0,
         };
@@ -94,6 +108,7 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
                 }
             };
             route.switches.push(at.node);
+            route.entered.push(at.port);
             if let Some((lo, hi)) = p.generates(at.port) {
                 let r = random.ok_or_else(|| {
                     WalkError("a random header is generated, and no label given".into())
@@ -124,6 +139,7 @@ impl<'a, P: LinkProtocol> Walker<'a, P> {
                     Some(RouteAction::Group { first, count }) => break first + pick(count),
                 }
             };
+            route.wire += self.latency[at.node].get(out).copied().unwrap_or(0);
             at = self.peer[at.node][out].ok_or_else(|| {
                 WalkError(format!("{} port {out} is not linked", self.name(at.node)))
             })?;

@@ -29,6 +29,7 @@ use crate::ids::PortId;
 use crate::memory::Fill;
 use crate::model::{LinkProtocol, Node};
 use crate::routing::Routing;
+use crate::time::Tick;
 use std::fmt::Debug;
 
 /// A value in a part's section of a topology file is out of range; `key` is its dotted
@@ -77,4 +78,14 @@ pub trait Part<P: LinkProtocol>: Send + Sync + Debug {
     /// [`crate::network::Network::memory_need`] adds these up to refuse a network too
     /// large for the machine before building it.
     fn memory_bound(&self, fill: Fill) -> u64;
+
+    /// Ticks from a packet's first token starting on the link into `input` to its first
+    /// token starting out of this part, less the link's latency and the waits its
+    /// journey counts: the part's share of a packet's uncontended latency (Proteus
+    /// manual, "Time Taken by Messages"). `None` for parts that do not forward packets
+    /// or keep no journey; the `--check` of journeys then checks no path through them.
+    fn transit(&self, input: PortId) -> Option<Tick> {
+        let _ = input;
+        None
+    }
 }

@@ -7,6 +7,7 @@ pub mod flows;
 pub mod format;
 pub mod hgrm;
 pub mod job_progress;
+pub mod journey;
 pub mod latency;
 pub mod links;
 pub mod per_node;

@@ -143,6 +143,9 @@ pub struct Report {
     pub token_hops: u64,
     /// Latency distributions of measured messages, all terminals merged.
     pub latency: Latencies,
+    /// Where measured messages' latency went (DS-Link networks); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journey: Option<super::journey::JourneySection>,
     /// Throughput of each terminal.
     pub terminals: super::shares::TerminalShares,
     /// How evenly delivered throughput is spread over the terminals that took part.
@@ -392,6 +395,11 @@ impl Report {
                 network_latency: summary(&total.network_latency),
                 source_queueing: summary(&total.source_queueing),
             },
+            journey: super::journey::JourneySection::new(
+                &total.journey,
+                input.tick_ns,
+                input.delay_unit.ticks,
+            ),
             fairness: super::shares::fairness(&terminals),
             starvation: super::shares::starvation(&terminals, &input.senders),
             flows: super::flows::flows(input, &terminals),

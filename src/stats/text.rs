@@ -31,6 +31,10 @@ impl Report {
         self.write_header(&mut out, info);
         out.push('\n');
         self.write_latency_table(&mut out);
+        if let Some(journey) = &self.journey {
+            out.push('\n');
+            journey.write_table(&mut out, self.latency.message_latency.ticks.mean);
+        }
         if let Some(nodes) = &self.nodes {
             out.push('\n');
             nodes.write_table(&mut out);

@@ -18,6 +18,10 @@ pub struct JourneyStats {
     /// Creation of the message to the completing packet's first token starting on the
     /// source link (Proteus's wNWI: waiting in the network interface).
     pub source: Metric,
+    /// What the rest of the latency leaves: the uncontended delay of the path, its
+    /// links' latencies and its switches' transit (Proteus's distance × (WIRE_DELAY +
+    /// SWITCH_DELAY)); `--check` checks it against the plan.
+    pub path: Metric,
     /// Ticks waited at switch inputs (Proteus's wIn).
     pub input_wait: Metric,
     /// Ticks waited at switch outputs (Proteus's wOut).
@@ -38,6 +42,7 @@ impl Default for JourneyStats {
         JourneyStats {
             recorded: false,
             source: Metric::coarse(),
+            path: Metric::coarse(),
             input_wait: Metric::coarse(),
             output_wait: Metric::coarse(),
             transfer: Metric::coarse(),
@@ -49,7 +54,7 @@ impl Default for JourneyStats {
 }
 
 /// Histograms a [`JourneyStats`] holds (for the memory estimate).
-pub const JOURNEY_HISTOGRAMS: u64 = 5;
+pub const JOURNEY_HISTOGRAMS: u64 = 6;
 
 /// What a destination saw of the identity *latency = source wait + path delay + input
 /// waits + output waits + transfer*: per source, the path delay each message's
@@ -59,13 +64,22 @@ pub const JOURNEY_HISTOGRAMS: u64 = 5;
 /// zero ticks of tolerance).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PathDelays {
-    /// Source terminal → (path delay, switches crossed) of its first message here.
-    pub first: BTreeMap<u32, (i128, u16)>,
-    /// Messages checked.
+    /// Per source terminal, what its messages here left.
+    pub by_source: BTreeMap<u32, PathRecord>,
+    /// Messages recorded.
     pub messages: u64,
-    /// The first message whose path delay or hop count differed from its source's
-    /// first: (its stamp, its delay and hops, the first's).
-    pub conflict: Option<(Stamp, (i128, u16), (i128, u16))>,
+}
+
+/// What the messages from one source to one destination left for their path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathRecord {
+    /// (path delay in ticks, switches crossed) of the first message.
+    pub first: (i128, u16),
+    /// Messages recorded.
+    pub messages: u64,
+    /// The first message that left something else, and what it left (expected only
+    /// where the path is not fixed: random headers, adaptive routing).
+    pub conflict: Option<(Stamp, (i128, u16))>,
 }
 
 impl JourneyStats {
@@ -74,24 +88,32 @@ impl JourneyStats {
     pub fn record(&mut self, m: &Stamp, a: &Arrival, latency: Tick, measured: bool) {
         let source = m.injected - m.created;
         let j = a.journey;
+        let waits = i128::from(source)
+            + i128::from(j.input_wait)
+            + i128::from(j.output_wait)
+            + i128::from(a.transfer);
+        let path = i128::from(latency) - waits;
         if measured {
             self.saturated += u64::from(j.saturated());
             self.source.record(source);
+            // Never negative where the identity holds; `--check` reports it if not.
+            self.path.record(u64::try_from(path).unwrap_or(0));
             self.input_wait.record(u64::from(j.input_wait));
             self.output_wait.record(u64::from(j.output_wait));
             self.transfer.record(a.transfer);
             self.hops.record(u64::from(j.hops));
         }
         if let Some(d) = &mut self.path_delays {
-            let waits = i128::from(source)
-                + i128::from(j.input_wait)
-                + i128::from(j.output_wait)
-                + i128::from(a.transfer);
-            let this = (i128::from(latency) - waits, j.hops);
+            let this = (path, j.hops);
             d.messages += 1;
-            let first = *d.first.entry(m.src).or_insert(this);
-            if first != this && d.conflict.is_none() {
-                d.conflict = Some((*m, this, first));
+            let r = d.by_source.entry(m.src).or_insert(PathRecord {
+                first: this,
+                messages: 0,
+                conflict: None,
+            });
+            r.messages += 1;
+            if r.first != this && r.conflict.is_none() {
+                r.conflict = Some((*m, this));
             }
         }
     }
@@ -101,6 +123,7 @@ impl JourneyStats {
     pub fn merge(&mut self, other: &JourneyStats) {
         self.recorded |= other.recorded;
         self.source.merge(&other.source);
+        self.path.merge(&other.path);
         self.input_wait.merge(&other.input_wait);
         self.output_wait.merge(&other.output_wait);
         self.transfer.merge(&other.transfer);

@@ -31,8 +31,8 @@ use crate::memory::Fill;
 use crate::time::Tick;
 use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
-pub use metric::Metric;
 pub use journey::JourneyStats;
+pub use metric::Metric;
 use packet::Arrival;
 pub use packet::Stamp;
 use rand::SeedableRng;
@@ -474,13 +474,16 @@ mod tests {
         assert_eq!(s.source_queueing.max, 5);
         let jy = &s.journey;
         assert!(jy.recorded);
-        assert_eq!(jy.source.max, 50, "the completing packet waited 50 at its source");
+        assert_eq!(
+            jy.source.max, 50,
+            "the completing packet waited 50 at its source"
+        );
         assert_eq!((jy.input_wait.max, jy.output_wait.max), (7, 11));
         assert_eq!((jy.transfer.max, jy.hops.max), (334, 3));
         // 190 − 50 − 7 − 11 − 334 = −212: a path delay no network has, which the
         // run's check then reports.
         let d = jy.path_delays.as_ref().expect("kept");
-        assert_eq!(d.first.get(&2), Some(&(-212, 3)));
+        assert_eq!(d.by_source.get(&2).map(|r| r.first), Some((-212, 3)));
         // A second message from 2 that leaves a different path delay is a conflict.
         let p2 = Stamp {
             seq: 1,
@@ -491,7 +494,11 @@ mod tests {
         t.packet_delivered(&Arrival { at: 500, ..last }, 32, &p2, true);
         let d = t.stats().journey.path_delays.as_ref().expect("kept");
         assert_eq!(d.messages, 2);
-        assert_eq!(d.conflict.map(|c| (c.1, c.2)), Some(((-152, 3), (-212, 3))));
+        let r = d.by_source.get(&2).expect("recorded");
+        assert_eq!(
+            (r.first, r.conflict.map(|c| (c.0.seq, c.1))),
+            ((-212, 3), Some((1, (-152, 3))))
+        );
     }
 
     fn packet(seq: u32, pkt: u16) -> Stamp {

@@ -41,9 +41,9 @@ pub mod config;
 
 use crate::memory::Fill;
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
-use crate::parts::dslink::token::DATA_TOKEN_BITS;
 use crate::parts::Part;
 use crate::parts::dslink::endpoint::PREALLOCATED_TOKENS;
+use crate::parts::dslink::token::DATA_TOKEN_BITS;
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
 use crate::routing::{LabelRouting, RouteAction, Routing};
 use crate::time::Tick;
@@ -633,6 +633,18 @@ impl Part<DsLink> for C104Params {
 
     fn routing(&self) -> Routing<'_> {
         Routing::Labels(&self.routing)
+    }
+
+    /// The header's first token (10 ticks), the rest of the header back to back (none
+    /// on an input that generates it), and the routing delay: see the module's
+    /// "Journeys".
+    fn transit(&self, input: PortId) -> Option<Tick> {
+        let rest = if self.routing.generates(input).is_some() {
+            0
+        } else {
+            Tick::from(self.header_bytes.saturating_sub(1))
+        };
+        Some(DATA_TOKEN_BITS * (1 + rest) + self.routing_delay)
     }
 
     /// The switch, and per port its state with the link's receive buffer and the

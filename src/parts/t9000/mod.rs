@@ -46,6 +46,10 @@ impl Node<DsLink> for Processor {
         self.vcp.receive(token)
     }
 
+    fn enable_checks(&mut self) {
+        self.term.keep_path_delays();
+    }
+
     fn step(&mut self, now: Tick, out: &mut Outbox) -> Result<Option<Tick>, ModelError> {
         self.vcp.consume(now, &mut self.term, &mut self.activity)?;
         self.term.generate(now);
