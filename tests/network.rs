@@ -135,6 +135,61 @@ fn zero_load_latency_is_exactly_the_model() {
     assert_eq!(checked, 6);
 }
 
+#[test]
+fn a_lone_message_waits_only_for_null_tokens_and_its_journey_adds_up() {
+    // 0 → 63 in the 6-cube, 32 bytes, created at 10.03 µs: 7 switches. Nothing else
+    // moves, so no packet waits at an input, and each transmitter waits only for the
+    // null token in progress (less than 8 ticks).
+    let net = lone_message(6, 0, 63, 32, "10.03");
+    let ctl = control(&net, true);
+    let o = sequential::run(&net, &ctl, None).expect("runs");
+    let st = merged(&o);
+    let j = &st.journey;
+    assert!(j.recorded);
+    assert_eq!((j.hops.min, j.hops.max), (7, 7));
+    assert_eq!(j.input_wait.max, 0);
+    assert!(j.output_wait.max < 7 * 8, "{}", j.output_wait.max);
+    assert!(j.source.max < 8);
+    assert_eq!(j.transfer.max, 10 * 33 + 4, "back to back on the last link");
+    // The path: 8 wires of 20 ticks and 7 switches of 10 + 20 ticks.
+    assert_eq!(j.path.max, 8 * 20 + 7 * (10 + 20));
+    let latency = st.message_latency.max;
+    assert_eq!(
+        latency,
+        j.source.max + j.path.max + j.input_wait.max + j.output_wait.max + j.transfer.max
+    );
+    let s = emu::network::timing::check_journeys(&net, &o.terminals).expect("exact");
+    assert_eq!((s.messages, s.pairs, s.unfixed_pairs), (1, 1, 0));
+}
+
+#[test]
+fn the_timing_check_fails_when_the_plan_is_not_the_one_that_ran() {
+    // A saturated 3-cube run, checked against the same cube with 1 ns longer wires:
+    // every path's uncontended delay is then off by a tick per link, and the check
+    // must say so. (The same check against the plan that ran passes.)
+    let sets = ["network.dimensions=3", "phases.measure_us=50"];
+    let net = plan("hypercube6", "uniform", &sets);
+    let o = sequential::run(&net, &control(&net, true), None).expect("runs");
+    let ok = emu::network::timing::check_journeys(&net, &o.terminals).expect("exact");
+    assert!(ok.messages > 100, "{ok:?}");
+    let other = plan(
+        "hypercube6",
+        "uniform",
+        &["network.dimensions=3", "phases.measure_us=50", "link.wire_delay_ns=210"],
+    );
+    let err = emu::network::timing::check_journeys(&other, &o.terminals).unwrap_err();
+    assert!(err.to_string().contains("uncontended delay"), "{err}");
+}
+
+#[test]
+fn without_check_no_identity_records_are_kept() {
+    let net = lone_message(3, 0, 7, 32, "1");
+    let o = sequential::run(&net, &control(&net, false), None).expect("runs");
+    assert!(o.terminals.iter().all(|t| t.journey.path_delays.is_none()));
+    let s = emu::network::timing::check_journeys(&net, &o.terminals).expect("nothing to check");
+    assert_eq!(s.messages, 0);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48)

@@ -1,6 +1,7 @@
 //! Properties over random small networks and random traffic (issue 16, item 1): every
 //! message created is delivered exactly once and in order; the credit invariant holds
-//! at every barrier (`--check`); both engines on one and two threads give
+//! at every barrier (`--check`); every message's latency is its path's uncontended
+//! delay plus the waits its journey measured, to the tick; both engines on one and two threads give
 //! byte-identical reports; a network whose channel dependency graph `emu check` proves
 //! acyclic never deadlocks; one it finds cyclic, when it deadlocks, reports a wait-for
 //! cycle whose every step is a dependency of that graph. (The zero-load latency
@@ -220,6 +221,12 @@ proptest! {
             prop_assert_eq!(c.measured_delivered, c.measured_created);
         }
         prop_assert!(c.delivered <= c.created, "more delivered than created");
+        // Every delivered message's latency is its path's uncontended delay plus the
+        // waits its journey measured, to the tick (issue 16 item 8).
+        let timing = emu::network::timing::check_journeys(&case.net, &o.terminals);
+        prop_assert!(timing.is_ok(), "{}", timing.err().map(|e| e.to_string()).unwrap_or_default());
+        let timing = timing.unwrap_or_default();
+        prop_assert_eq!(timing.messages + timing.unfixed_messages, c.delivered);
         // Every engine and thread count gives the same bytes.
         let want = text(&case, &reference);
         for (label, r) in [
