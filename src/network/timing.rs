@@ -1,5 +1,5 @@
-//! The timing identity of every message, checked under `--check` (issue 16; Proteus
-//! manual, "Time Taken by Messages": Proteus validates its networks by comparing each
+//! The timing identity of every message, checked under `--check` (Proteus §Message
+//! Timing: Proteus validates its networks by comparing each
 //! message's latency with a formula and counts a deviation over 20 cycles as a timing
 //! error; emu's tolerance is zero ticks).
 //!

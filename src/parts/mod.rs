@@ -82,7 +82,7 @@ pub trait Part<P: LinkProtocol>: Send + Sync + Debug {
     /// Ticks from a packet's first token starting on the link into `input` to its first
     /// token starting out of this part, less the link's latency and the waits its
     /// journey counts: the part's share of a packet's uncontended latency (Proteus
-    /// manual, "Time Taken by Messages"). `None` for parts that do not forward packets
+    /// §Message Timing). `None` for parts that do not forward packets
     /// or keep no journey; the `--check` of journeys then checks no path through them.
     fn transit(&self, input: PortId) -> Option<Tick> {
         let _ = input;

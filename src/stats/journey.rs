@@ -1,5 +1,5 @@
 //! The journey breakdown of a report: where measured messages' latency went, from the
-//! journeys of the packets that completed them (Proteus manual, "Timing Messages";
+//! journeys of the packets that completed them (Proteus §MTime;
 //! docs/journeys.md). Message latency = source wait + path + input wait + output wait
 //! + transfer, message by message, so the means add up to the mean message latency.
 

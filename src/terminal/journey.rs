@@ -1,5 +1,5 @@
-//! Journey statistics: where measured messages spent their time (Proteus manual,
-//! "Timing Messages" and "Time Taken by Messages"), and, under `--check`, the records
+//! Journey statistics: where measured messages spent their time (Proteus §MTime and
+//! §Message Timing), and, under `--check`, the records
 //! that let the run check every message's timing identity against the uncontended
 //! latency of its path (docs/journeys.md).
 

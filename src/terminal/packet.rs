@@ -26,7 +26,7 @@ pub struct Stamp {
 }
 
 /// Where a packet's time went on its way, as the switches it crosses measure it: the
-/// journey record Proteus appends to a message (Proteus manual, "Timing Messages":
+/// journey record Proteus appends to a message (Proteus §MTime:
 /// time in the network input queues, time in the output queues, hops taken). Carried
 /// by the packet's first token; every switch adds its own waits when that token
 /// leaves it (see [`crate::parts::c104`]). Emulator metadata: no wire cost.

@@ -28,7 +28,7 @@
 //!   free it is granted, round-robin, to an input waiting for it or for its group (002
 //!   §7.5, last paragraph).
 //!
-//! Journeys (Proteus manual, "Timing Messages"): when a packet's first token leaves
+//! Journeys (Proteus §MTime): when a packet's first token leaves
 //! an output, the switch adds to the packet's [`crate::terminal::packet::Journey`] its input wait, the ticks
 //! from when its header could have been routed had it come alone (first token's
 //! arrival + 10 × (header bytes − 1) + routing delay; without the 10 × … term on an

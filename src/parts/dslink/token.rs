@@ -11,7 +11,7 @@
 //! wire time (it is how a real benchmark would timestamp its messages). It identifies
 //! the packet for statistics, conservation checks and deadlock diagnosis. A packet's
 //! first token also carries its [`Journey`], the waits the switches it crossed
-//! measured (Proteus manual, "Timing Messages").
+//! measured (Proteus §MTime).
 
 use crate::model::Stamp;
 use crate::terminal::packet::Journey;
