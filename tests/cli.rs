@@ -441,14 +441,23 @@ fn journeys_add_up_in_the_report_and_check_says_what_it_checked() {
         .lines()
         .find(|l| l.starts_with("checked"))
         .unwrap_or_else(|| panic!("no checked line\n{}", r.describe()));
-    assert!(checked.contains("timing identity exact (0 ticks)"), "{checked}");
+    assert!(
+        checked.contains("timing identity exact (0 ticks)"),
+        "{checked}"
+    );
     let j = read_json(&dir.path().join("r.json"));
     let mean = |v: &serde_json::Value| v["ticks"]["mean"].as_f64().unwrap_or(f64::NAN);
     let jy = &j["journey"];
-    let parts: f64 = ["source_wait", "path", "input_wait", "output_wait", "transfer"]
-        .iter()
-        .map(|k| mean(&jy[*k]))
-        .sum();
+    let parts: f64 = [
+        "source_wait",
+        "path",
+        "input_wait",
+        "output_wait",
+        "transfer",
+    ]
+    .iter()
+    .map(|k| mean(&jy[*k]))
+    .sum();
     let latency = mean(&j["latency"]["message_latency"]);
     // Message by message the parts add up to the latency, so their exact means do too
     // (to floating-point rounding).
@@ -460,10 +469,21 @@ fn journeys_add_up_in_the_report_and_check_says_what_it_checked() {
     // An SCI ring keeps no journeys: no section.
     let r = emu_in(
         dir.path(),
-        &short(&["--topology", "sci-ring4", "--traffic", "sci-uniform", "--json", "s.json"]),
+        &short(&[
+            "--topology",
+            "sci-ring4",
+            "--traffic",
+            "sci-uniform",
+            "--json",
+            "s.json",
+        ]),
     );
     r.assert_code(0);
-    assert!(read_json(&dir.path().join("s.json")).get("journey").is_none());
+    assert!(
+        read_json(&dir.path().join("s.json"))
+            .get("journey")
+            .is_none()
+    );
 }
 
 // ---------------------------------------------------------------------------------

@@ -175,7 +175,11 @@ fn the_timing_check_fails_when_the_plan_is_not_the_one_that_ran() {
     let other = plan(
         "hypercube6",
         "uniform",
-        &["network.dimensions=3", "phases.measure_us=50", "link.wire_delay_ns=210"],
+        &[
+            "network.dimensions=3",
+            "phases.measure_us=50",
+            "link.wire_delay_ns=210",
+        ],
     );
     let err = emu::network::timing::check_journeys(&other, &o.terminals).unwrap_err();
     assert!(err.to_string().contains("uncontended delay"), "{err}");

@@ -445,10 +445,11 @@ impl C104 {
                     out.send(k, t, at);
                 } else if let Some(mut t) = port.out.pop_front() {
                     unblocked |= port.out.len() + 1 == cap;
-                    if std::mem::replace(&mut port.tx_at_start, t.kind().is_terminator()) {
-                        if let Some((granted, input_wait)) = port.grants.pop_front() {
-                            t = t.with_journey(t.journey().crossed(input_wait, now - granted));
-                        }
+                    // A packet's first token carries its journey out of the switch.
+                    if std::mem::replace(&mut port.tx_at_start, t.kind().is_terminator())
+                        && let Some((granted, input_wait)) = port.grants.pop_front()
+                    {
+                        t = t.with_journey(t.journey().crossed(input_wait, now - granted));
                     }
                     let at = port.ep.send_data(now, t);
                     out.send(k, t, at);
