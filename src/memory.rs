@@ -64,6 +64,53 @@ pub struct Need {
     pub most: u64,
 }
 
+impl Need {
+    /// Fails with [`TooLarge`] if even the least this network needs is more than
+    /// `limit` bytes (`None`: no limit). `nodes` and `terminals` are the plan's, for the
+    /// message.
+    pub fn within(
+        self,
+        limit: Option<u64>,
+        nodes: usize,
+        terminals: usize,
+    ) -> Result<(), TooLarge> {
+        match limit {
+            Some(limit) if self.least > limit => Err(TooLarge {
+                least: self.least,
+                most: self.most,
+                limit,
+                nodes,
+                terminals,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A network that would need more memory than the run may use: refused before any node
+/// is built (exit 2 on the command line), whether the plan's size is known from the
+/// configuration ([`crate::network::Checked`]) or from the built plan
+/// ([`crate::network::Network::memory_need`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the network would need at least {} of memory ({nodes} nodes, {terminals} terminals; up to {} with its buffers full), more than the {} available; make it smaller (fewer nodes, smaller buffers), or give --memory-limit GB (0: no limit) to try anyway",
+    human(*least),
+    human(*most),
+    human(*limit)
+)]
+pub struct TooLarge {
+    /// Bytes the network needs at least.
+    pub least: u64,
+    /// Bytes it may need at worst.
+    pub most: u64,
+    /// Bytes the run may use.
+    pub limit: u64,
+    /// Nodes in the plan.
+    pub nodes: usize,
+    /// Terminals in the plan.
+    pub terminals: usize,
+}
+
 /// Sub-buckets of the latency histograms at 3 significant digits (see
 /// [`crate::terminal::metric`]).
 const HISTOGRAM_SUB_BUCKETS: u64 = 2048;

@@ -40,6 +40,11 @@ pub enum CaseError {
         /// Why the family cannot deadlock.
         why: &'static str,
     },
+    /// The network would need more memory than the run may use, known from its
+    /// configuration before its routing tables are built (the same refusal as
+    /// [`crate::engine::EngineError::TooLarge`]).
+    #[error(transparent)]
+    TooLarge(#[from] crate::memory::TooLarge),
     /// A traffic key was given with `--set` where only the topology is read.
     #[error("--set {set}: emu check reads only the topology; traffic keys do not apply")]
     TrafficSet {
@@ -102,12 +107,27 @@ const FABRIC_CANNOT_DEADLOCK: &str = "a single-stage switch fabric cannot deadlo
 impl AnyCase {
     /// Loads `topology` and `traffic` (paths or shipped names), applies `sets`, and
     /// builds the plan of whatever family the topology is. Errors are one line naming
-    /// the file, line and key (exit 2).
+    /// the file, line and key (exit 2). A C104 network that would need more memory
+    /// than the machine has available is refused before its routing tables are built
+    /// ([`AnyCase::load_within`]).
     pub fn load(
         topology: &str,
         traffic: &str,
         sets: &[String],
         seed: u64,
+    ) -> Result<AnyCase, CaseError> {
+        Self::load_within(topology, traffic, sets, seed, crate::memory::available())
+    }
+
+    /// [`AnyCase::load`] with the memory the run may use, in bytes (`None`: no limit): a
+    /// C104 network that would need more ([`network::Checked::memory_need`]) is
+    /// [`CaseError::TooLarge`] before its routing tables are built.
+    pub fn load_within(
+        topology: &str,
+        traffic: &str,
+        sets: &[String],
+        seed: u64,
+        memory_limit: Option<u64>,
     ) -> Result<AnyCase, CaseError> {
         let (topo, traf) = load_files(topology, traffic, sets)?;
         let name = stem(&topo.file.name);
@@ -138,8 +158,13 @@ impl AnyCase {
                 net,
             }));
         }
-        let net = network::build(&name, &topo.config, &traf.config, seed)
-            .map_err(|e| CaseError::build(e, &topo, Some(&traf)))?;
+        let located = |e| CaseError::build(e, &topo, Some(&traf));
+        let checked = network::check(&name, &topo.config, &traf.config, seed).map_err(located)?;
+        if memory_limit.is_some() {
+            let (need, nodes, terminals) = checked.memory_need().map_err(located)?;
+            need.within(memory_limit, nodes, terminals)?;
+        }
+        let net = checked.build().map_err(located)?;
         Ok(AnyCase::DsLink(Case {
             topology: topo,
             traffic: traf,

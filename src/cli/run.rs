@@ -134,10 +134,14 @@ pub fn run(a: &RunArgs) -> u8 {
             Err(e) => fail(2, e),
         };
     }
-    match AnyCase::load(topology, traffic, &a.sets, a.seed) {
-        Ok(AnyCase::DsLink(case)) => run_case(&case, a),
-        Ok(AnyCase::Sci(case)) => run_case(&case, a),
-        Ok(AnyCase::Fabric(case)) => run_case(&case, a),
+    let memory_limit = match memory_limit(a.memory_limit) {
+        Ok(limit) => limit,
+        Err(e) => return fail(2, e),
+    };
+    match AnyCase::load_within(topology, traffic, &a.sets, a.seed, memory_limit) {
+        Ok(AnyCase::DsLink(case)) => run_case(&case, a, memory_limit),
+        Ok(AnyCase::Sci(case)) => run_case(&case, a, memory_limit),
+        Ok(AnyCase::Fabric(case)) => run_case(&case, a, memory_limit),
         Err(e) => fail(2, e),
     }
 }
@@ -145,8 +149,21 @@ pub fn run(a: &RunArgs) -> u8 {
 /// The longest `--deadlock-window-us` accepted (10⁹ µs).
 pub const MAX_DEADLOCK_WINDOW_US: f64 = 1e9;
 
-/// Runs a loaded case of any family; returns the process exit code.
-fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
+/// The memory a run may use, in bytes, from `--memory-limit GB` (0: no limit; not
+/// given: what the machine has available).
+fn memory_limit(gb: Option<f64>) -> Result<Option<u64>, String> {
+    match gb {
+        None => Ok(emu::memory::available()),
+        Some(gb) if !(gb.is_finite() && (0.0..=1e9).contains(&gb)) => Err(format!(
+            "--memory-limit {gb}: give gigabytes from 0 (no limit) to 1e9"
+        )),
+        Some(gb) => Ok((gb > 0.0).then_some((gb * 1e9) as u64)),
+    }
+}
+
+/// Runs a loaded case of any family with the memory it may use (`memory_limit`, from
+/// [`memory_limit`]); returns the process exit code.
+fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u64>) -> u8 {
     let net = &case.net;
     let mut ctl = case.control();
     ctl.check = a.check;
@@ -163,15 +180,7 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs) -> u8 {
         }
         ctl.deadlock_window = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
     }
-    if let Some(gb) = a.memory_limit {
-        if !(gb.is_finite() && (0.0..=1e9).contains(&gb)) {
-            return fail(
-                2,
-                format!("--memory-limit {gb}: give gigabytes from 0 (no limit) to 1e9"),
-            );
-        }
-        ctl.memory_limit = (gb > 0.0).then_some((gb * 1e9) as u64);
-    }
+    ctl.memory_limit = memory_limit;
     if let Err(code) = super::check_threads(a.threads) {
         return code;
     }

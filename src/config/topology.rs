@@ -62,7 +62,7 @@ pub enum NetworkConfig {
     /// simplest network whose channel dependency graph has a cycle, so it can
     /// deadlock (INMOS ch. 7 §7.3.2 on why wrap-around links need doubling).
     Ring {
-        /// Number of switches (2..=1024).
+        /// Number of switches (2..=4096).
         switches: u32,
     },
     /// A square 2-D grid of C104s, one terminal per switch, edge links unused,

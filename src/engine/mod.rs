@@ -58,17 +58,9 @@ impl RunControl {
     /// Fails with [`EngineError::TooLarge`] if `net` would need more memory than the
     /// limit; every engine calls it before building a node.
     pub fn check_memory<P: LinkProtocol>(&self, net: &Network<P>) -> Result<(), EngineError> {
-        let need = net.memory_need();
-        match self.memory_limit {
-            Some(limit) if need.least > limit => Err(EngineError::TooLarge {
-                least: need.least,
-                most: need.most,
-                limit,
-                nodes: net.nodes().len(),
-                terminals: net.terminals().len(),
-            }),
-            _ => Ok(()),
-        }
+        net.memory_need()
+            .within(self.memory_limit, net.nodes().len(), net.terminals().len())
+            .map_err(EngineError::TooLarge)
     }
 }
 
@@ -196,24 +188,8 @@ pub enum EngineError {
     },
     /// The network would need more memory than the run may use: refused before any
     /// node is built (exit 2).
-    #[error(
-        "the network would need at least {} of memory ({nodes} nodes, {terminals} terminals; up to {} with its buffers full), more than the {} available; make it smaller (fewer nodes, smaller buffers), or give --memory-limit GB (0: no limit) to try anyway",
-        crate::memory::human(*least),
-        crate::memory::human(*most),
-        crate::memory::human(*limit)
-    )]
-    TooLarge {
-        /// Bytes the network needs at least ([`Network::memory_need`]).
-        least: u64,
-        /// Bytes it may need at worst.
-        most: u64,
-        /// Bytes the run may use.
-        limit: u64,
-        /// Nodes in the plan.
-        nodes: usize,
-        /// Terminals in the plan.
-        terminals: usize,
-    },
+    #[error(transparent)]
+    TooLarge(crate::memory::TooLarge),
     /// The system refused the engine's worker threads (a process or memory limit).
     #[error(
         "cannot start {wanted} worker threads: the system refused thread {failed} ({cause}); run with fewer --threads"
@@ -238,7 +214,7 @@ impl EngineError {
         match self {
             EngineError::Deadlock { .. } => 3,
             EngineError::ChannelFull { .. } | EngineError::Invariant { .. } => 4,
-            EngineError::TooLarge { .. } => 2,
+            EngineError::TooLarge(_) => 2,
             EngineError::Model {
                 flow_control: true, ..
             } => 4,

@@ -63,27 +63,61 @@ pub(super) struct Parts {
     saturated: Vec<bool>,
     latency: Tick,
     seed: u64,
+    /// Leave every routing table empty: the plan is built only to be counted
+    /// ([`Checked::memory_need`]).
+    dry: bool,
     plan: Builder<DsLink>,
 }
 
 impl Parts {
-    /// Adds a C104 with `ports` links routed by `table`; returns its id.
-    pub(super) fn switch(&mut self, name: String, ports: usize, table: IntervalTable) -> NodeId {
+    /// These parts with an empty plan, building tables or not (`dry`).
+    fn fresh(&self, dry: bool) -> Parts {
+        Parts {
+            link: self.link,
+            header_bytes: self.header_bytes,
+            routing_delay: self.routing_delay,
+            output_buffer: self.output_buffer,
+            vcp: self.vcp.clone(),
+            terminal: self.terminal.clone(),
+            destinations: self.destinations.clone(),
+            senders: self.senders.clone(),
+            saturated: self.saturated.clone(),
+            latency: self.latency,
+            seed: self.seed,
+            dry,
+            plan: Builder::new(),
+        }
+    }
+
+    /// Adds a C104 with `ports` links routed by the table `table` makes (not called,
+    /// and the table left empty, when the plan is built only to be counted); returns
+    /// its id.
+    pub(super) fn switch(
+        &mut self,
+        name: String,
+        ports: usize,
+        table: impl FnOnce() -> IntervalTable,
+    ) -> NodeId {
         self.generating_switch(name, ports, table, [], (0, 0))
     }
 
-    /// Adds a C104 with `ports` links routed by `table`, whose input links `generating`
-    /// prepend to every packet a random header drawn from `[lo, hi)` (INMOS ch. 7 §7.1,
-    /// universal routing); returns its id.
+    /// Adds a C104 with `ports` links routed by the table `table` makes, whose input
+    /// links `generating` prepend to every packet a random header drawn from `[lo, hi)`
+    /// (INMOS ch. 7 §7.1, universal routing); returns its id.
     pub(super) fn generating_switch(
         &mut self,
         name: String,
         ports: usize,
-        table: IntervalTable,
+        table: impl FnOnce() -> IntervalTable,
         generating: impl IntoIterator<Item = PortId>,
         range: (u32, u32),
     ) -> NodeId {
         let id = self.plan.next_id();
+        let table = if self.dry {
+            IntervalTable::default()
+        } else {
+            table()
+        };
         let mut routing = LabelRouting::new(Arc::new(table), ports);
         for port in generating {
             routing.generate_on(port, range);
@@ -136,13 +170,84 @@ impl Parts {
     }
 }
 
-/// Builds the plan for `topology` under `traffic` with run seed `seed`.
+/// Builds the plan for `topology` under `traffic` with run seed `seed`: [`check`], then
+/// [`Checked::build`].
 pub fn build(
     name: &str,
     topology: &TopologyConfig,
     traffic: &TrafficConfig,
     seed: u64,
 ) -> Result<Network, BuildError> {
+    check(name, topology, traffic, seed)?.build()
+}
+
+/// A configuration that has passed every check that does not need the routing tables:
+/// the parts' sections, the network's shape and wiring, the traffic. What it would
+/// need in memory is known ([`Checked::memory_need`]) before any table is built, so a
+/// network too large for the machine is refused in a fraction of a second however
+/// long its tables would take (docs/architecture.md "Memory").
+pub struct Checked {
+    name: String,
+    parts: Parts,
+    layout: family::Layout,
+    time: crate::time::TimeBase,
+    units: Units,
+    run: RunPlan,
+    flows: Vec<(u32, u32)>,
+    senders: Vec<bool>,
+}
+
+impl Checked {
+    /// The plan with every routing table empty: its nodes, links, terminals and run
+    /// are the real plan's, so its [`Network::memory_need`] is the real one's less
+    /// the tables, a lower bound of it (`tests/memory_early.rs` checks that on every
+    /// shipped topology). Takes time linear in the nodes and links.
+    pub fn counted(&self) -> Result<Network, BuildError> {
+        self.finish(self.parts.fresh(true), Vec::new())
+    }
+
+    /// What the network will need in memory, at least and at most (see
+    /// [`Checked::counted`]), with its node and terminal counts, for
+    /// [`crate::memory::Need::within`].
+    pub fn memory_need(&self) -> Result<(crate::memory::Need, usize, usize), BuildError> {
+        let plan = self.counted()?;
+        Ok((
+            plan.memory_need(),
+            plan.nodes().len(),
+            plan.terminals().len(),
+        ))
+    }
+
+    /// Builds the routing tables (a netlist's computed or given tables are checked by
+    /// walking every label from every switch) and the plan.
+    pub fn build(self) -> Result<Network, BuildError> {
+        let tables = family::tables(&self.layout)?;
+        self.finish(self.parts.fresh(false), tables)
+    }
+
+    fn finish(&self, mut parts: Parts, tables: Vec<IntervalTable>) -> Result<Network, BuildError> {
+        let switches = family::build(&mut parts, &self.layout, tables);
+        // The families validated their input, so a wiring error here is a bug of
+        // theirs; it is still reported, never a panic.
+        parts
+            .plan
+            .finish(&self.name, self.time, switches, self.units, self.run)
+            .map(|n| {
+                n.with_flows(self.flows.clone())
+                    .with_senders(self.senders.clone())
+            })
+            .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
+    }
+}
+
+/// Checks `topology` under `traffic` with run seed `seed`, everything but the routing
+/// tables (see [`Checked`]).
+pub fn check(
+    name: &str,
+    topology: &TopologyConfig,
+    traffic: &TrafficConfig,
+    seed: u64,
+) -> Result<Checked, BuildError> {
     let t = topology;
     // --- the parts' sections: link and time base, packet format, C104, VCP
     let topo = |e: ConfigError| topo_err(e.key, e.message);
@@ -224,7 +329,7 @@ pub fn build(
         .collect();
 
     let link = ds.link;
-    let mut parts = Parts {
+    let parts = Parts {
         link,
         header_bytes: hb,
         routing_delay: c104.routing_delay,
@@ -253,9 +358,9 @@ pub fn build(
         saturated,
         latency: wire,
         seed,
+        dry: false,
         plan: Builder::new(),
     };
-    let switches = family::build(&mut parts, shape.layout);
     let packet_time = Tick::from(packet_tokens) * DATA_TOKEN_BITS + header_time;
     let run = RunPlan::new(
         start,
@@ -273,13 +378,16 @@ pub fn build(
         message_bytes: bytes,
         packet_tokens,
     };
-    // The families validated their input, so a wiring error here is a bug of theirs;
-    // it is still reported, never a panic.
-    parts
-        .plan
-        .finish(name, time, switches, units, run)
-        .map(|n| n.with_flows(flows).with_senders(sender_labels))
-        .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
+    Ok(Checked {
+        name: name.to_string(),
+        parts,
+        layout: shape.layout,
+        time,
+        units,
+        run,
+        flows,
+        senders: sender_labels,
+    })
 }
 
 #[cfg(test)]

@@ -8,11 +8,9 @@ use crate::routing::{RouteAction, table};
 
 /// Adds the switch, the `n` processors and their links; returns 1.
 pub(super) fn build(parts: &mut Parts, n: u32) -> usize {
-    let sw = parts.switch(
-        "c104[0]".into(),
-        n as usize,
-        table::from_fn(n, |d| RouteAction::Output(d as usize)),
-    );
+    let sw = parts.switch("c104[0]".into(), n as usize, || {
+        table::from_fn(n, |d| RouteAction::Output(d as usize))
+    });
     for t in 0..n {
         let p = parts.processor(t);
         parts.link(sw, t as usize, p, 0);

@@ -6,6 +6,7 @@ use super::build::{BuildError, Parts, topo_err};
 use super::pattern::Family;
 use super::{crossbar, hypercube, kary, min, netlist, ring};
 use crate::config::topology::{NetworkConfig, RoutingMode, Wrap};
+use crate::routing::IntervalTable;
 use crate::routing::dimension_order::Kary;
 use crate::routing::min::{Min, SIZES};
 
@@ -277,10 +278,21 @@ fn mesh_shape(s: Kary) -> Shape {
     }
 }
 
-/// Adds the nodes and links of the validated `layout`; returns the switch count.
-pub(super) fn build(parts: &mut Parts, layout: Layout) -> usize {
+/// The routing tables of `layout` that can fail: a netlist's, given or computed, walked
+/// for every source and destination. Empty for the other families, whose tables
+/// [`build`] makes as it places each switch.
+pub(super) fn tables(layout: &Layout) -> Result<Vec<IntervalTable>, BuildError> {
     match layout {
-        Layout::Netlist(n) => netlist::build(parts, n),
+        Layout::Netlist(n) => netlist::tables(n),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// Adds the nodes and links of the validated `layout`, a netlist's switches routed by
+/// `tables` (from [`tables`]); returns the switch count.
+pub(super) fn build(parts: &mut Parts, layout: &Layout, tables: Vec<IntervalTable>) -> usize {
+    match *layout {
+        Layout::Netlist(ref n) => netlist::build(parts, n, tables),
         Layout::Hypercube { n, universal, sets } => hypercube::build(parts, n, universal, sets),
         Layout::Ring { switches } => ring::build(parts, switches),
         Layout::Kary(shape) => kary::build(parts, shape),

@@ -21,20 +21,17 @@ pub(super) fn build(parts: &mut Parts, n: u32, universal: bool, sets: u32) -> us
     let ports = terminal_port + 1;
     for s in 0..size {
         if universal {
-            let table = universal::table_on(n, s, sets);
             parts.generating_switch(
                 format!("c104[{s}]"),
                 ports,
-                table,
+                || universal::table_on(n, s, sets),
                 [terminal_port],
                 universal::random_range(n),
             );
         } else {
-            parts.switch(
-                format!("c104[{s}]"),
-                ports,
-                ecube::table(n, s, terminal_port),
-            );
+            parts.switch(format!("c104[{s}]"), ports, || {
+                ecube::table(n, s, terminal_port)
+            });
         }
     }
     for s in 0..size {

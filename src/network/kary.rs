@@ -19,12 +19,12 @@ pub(super) fn build(parts: &mut Parts, shape: Kary) -> usize {
             parts.generating_switch(
                 format!("c104[{s}]"),
                 ports,
-                shape.table(s),
+                || shape.table(s),
                 [TERMINAL_PORT],
                 shape.random_range(),
             );
         } else {
-            parts.switch(format!("c104[{s}]"), ports, shape.table(s));
+            parts.switch(format!("c104[{s}]"), ports, || shape.table(s));
         }
     }
     for s in 0..size {

@@ -20,7 +20,7 @@ pub(super) fn build(parts: &mut Parts, shape: Min) -> usize {
         let id = parts.generating_switch(
             format!("left[{l}]"),
             32,
-            shape.left_table(l),
+            || shape.left_table(l),
             generating,
             shape.random_range(),
         );
@@ -31,7 +31,7 @@ pub(super) fn build(parts: &mut Parts, shape: Min) -> usize {
         let m = shape.parallel();
         let table = shape.right_table();
         let right: Vec<_> = (0..shape.right())
-            .map(|r| parts.switch(format!("right[{r}]"), 32, table.clone()))
+            .map(|r| parts.switch(format!("right[{r}]"), 32, || table.clone()))
             .collect();
         switches += right.len();
         for (l, &lid) in left.iter().enumerate() {
@@ -50,15 +50,17 @@ pub(super) fn build(parts: &mut Parts, shape: Min) -> usize {
         for c in 0..shape.right() {
             let inner: Vec<_> = (0..4)
                 .map(|i| {
-                    parts.switch(
-                        format!("centre[{c}].left[{i}]"),
-                        32,
-                        shape.centre_left_table(i),
-                    )
+                    parts.switch(format!("centre[{c}].left[{i}]"), 32, || {
+                        shape.centre_left_table(i)
+                    })
                 })
                 .collect();
             let outer: Vec<_> = (0..2)
-                .map(|h| parts.switch(format!("centre[{c}].right[{h}]"), 32, right_table.clone()))
+                .map(|h| {
+                    parts.switch(format!("centre[{c}].right[{h}]"), 32, || {
+                        right_table.clone()
+                    })
+                })
                 .collect();
             switches += 6;
             for (l, &lid) in left.iter().enumerate() {

@@ -25,7 +25,7 @@ use crate::model::{LinkProtocol, Node};
 use crate::parts::Part;
 use crate::parts::dslink::DsLink;
 use crate::time::{Tick, TimeBase};
-pub use build::{BuildError, build};
+pub use build::{BuildError, Checked, build, check};
 pub use builder::{Builder, PlanError};
 pub use fabric::{FabricRun, fabric, fabric_from_config};
 pub use relay_ring::relay_ring;

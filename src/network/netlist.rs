@@ -189,21 +189,21 @@ fn computed(w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
 }
 
 /// The tables the file gives: per switch, `[lo, hi, port]` intervals (hi exclusive).
-fn given(n: &NetlistConfig, w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
+fn given(tables: &[Vec<[u32; 3]>], w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
     let key = "network.tables";
-    if n.tables.len() != w.ports.len() {
+    if tables.len() != w.ports.len() {
         return Err(topo_err(
             key,
             format!(
                 "{} tables for {} switches: give one list of [lo, hi, port] intervals per switch, or none to compute shortest paths",
-                n.tables.len(),
+                tables.len(),
                 w.ports.len()
             ),
         ));
     }
     let labels = w.at.len() as u32;
-    let mut out = Vec::with_capacity(n.tables.len());
-    for (s, t) in n.tables.iter().enumerate() {
+    let mut out = Vec::with_capacity(tables.len());
+    for (s, t) in tables.iter().enumerate() {
         let mut iv = Vec::with_capacity(t.len());
         for &[lo, hi, port] in t {
             if lo >= hi || hi > labels {
@@ -284,24 +284,13 @@ fn walk(w: &Wiring, tables: &[IntervalTable]) -> Result<(), BuildError> {
     Ok(())
 }
 
-/// The routing tables of `n`: given or computed, walked.
-fn tables(n: &NetlistConfig) -> Result<(Wiring, Vec<IntervalTable>), BuildError> {
-    let w = wiring(n)?;
-    let t = if n.tables.is_empty() {
-        computed(&w)?
-    } else {
-        given(n, &w)?
-    };
-    walk(&w, &t)?;
-    Ok((w, t))
-}
-
-/// A checked netlist: its wiring, every switch's table (given or computed, and walked
-/// for every source and destination), and its links.
+/// A checked netlist: its wiring and links, and the tables the file gives (if any).
+/// Its routing tables are made and walked by [`tables`], after the network's size
+/// has been checked.
 #[derive(Debug)]
 pub(super) struct ValidNetlist {
     wiring: Wiring,
-    tables: Vec<IntervalTable>,
+    given: Vec<Vec<[u32; 3]>>,
     links: Vec<[u32; 4]>,
 }
 
@@ -312,33 +301,48 @@ impl ValidNetlist {
     }
 }
 
-/// Checks `n`.
+/// Checks the wiring of `n` (switches, terminals, links); the tables wait for
+/// [`tables`].
 pub(super) fn validate(n: &NetlistConfig) -> Result<ValidNetlist, BuildError> {
-    let (wiring, tables) = tables(n)?;
     Ok(ValidNetlist {
-        wiring,
-        tables,
+        wiring: wiring(n)?,
+        given: n.tables.clone(),
         links: n.links.clone(),
     })
 }
 
-/// Adds the switches, processors and links of `n`; returns the switch count.
-pub(super) fn build(parts: &mut Parts, n: ValidNetlist) -> usize {
-    let ValidNetlist {
-        wiring: w,
-        tables,
-        links,
-    } = n;
-    let sw: Vec<_> = tables
-        .into_iter()
+/// The routing tables of `n`, one per switch: given or computed, and walked for every
+/// source and destination.
+pub(super) fn tables(n: &ValidNetlist) -> Result<Vec<IntervalTable>, BuildError> {
+    let w = &n.wiring;
+    let t = if n.given.is_empty() {
+        computed(w)?
+    } else {
+        given(&n.given, w)?
+    };
+    walk(w, &t)?;
+    Ok(t)
+}
+
+/// Adds the switches (routed by `tables`, from [`tables`]), processors and links of
+/// `n`; returns the switch count.
+pub(super) fn build(parts: &mut Parts, n: &ValidNetlist, tables: Vec<IntervalTable>) -> usize {
+    let w = &n.wiring;
+    let mut tables = tables.into_iter();
+    let sw: Vec<_> = w
+        .ports
+        .iter()
         .enumerate()
-        .map(|(i, t)| parts.switch(format!("c104[{i}]"), w.ports[i].len(), t))
+        .map(|(i, p)| {
+            let table = tables.next();
+            parts.switch(format!("c104[{i}]"), p.len(), || table.unwrap_or_default())
+        })
         .collect();
     for (t, &(s, p)) in w.at.iter().enumerate() {
         let proc = parts.processor(t as u32);
         parts.link(sw[s], p, proc, 0);
     }
-    for &[a, pa, b, pb] in &links {
+    for &[a, pa, b, pb] in &n.links {
         parts.link(sw[a as usize], pa as usize, sw[b as usize], pb as usize);
     }
     sw.len()

@@ -9,16 +9,7 @@ use crate::routing::{IntervalTable, RouteAction};
 /// Adds the switches, processors and links of a `k`-switch ring; returns `k`.
 pub(super) fn build(parts: &mut Parts, k: u32) -> usize {
     for i in 0..k {
-        let mut iv = vec![(i, i + 1, RouteAction::Output(0))];
-        if i > 0 {
-            iv.push((0, i, RouteAction::Output(1)));
-        }
-        if i + 1 < k {
-            iv.push((i + 1, k, RouteAction::Output(1)));
-        }
-        // Disjoint by construction.
-        let table = IntervalTable::new(iv).expect("ring intervals are disjoint");
-        parts.switch(format!("c104[{i}]"), 3, table);
+        parts.switch(format!("c104[{i}]"), 3, || table(i, k));
     }
     for i in 0..k {
         let p = parts.processor(i);
@@ -28,4 +19,18 @@ pub(super) fn build(parts: &mut Parts, k: u32) -> usize {
         parts.link(i as usize, 1, ((i + 1) % k) as usize, 2);
     }
     k as usize
+}
+
+/// The table of switch `i` of `k`: its own label to the terminal, every other
+/// clockwise.
+fn table(i: u32, k: u32) -> IntervalTable {
+    let mut iv = vec![(i, i + 1, RouteAction::Output(0))];
+    if i > 0 {
+        iv.push((0, i, RouteAction::Output(1)));
+    }
+    if i + 1 < k {
+        iv.push((i + 1, k, RouteAction::Output(1)));
+    }
+    // Disjoint by construction.
+    IntervalTable::new(iv).expect("ring intervals are disjoint")
 }
