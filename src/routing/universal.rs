@@ -16,7 +16,7 @@
 //! (terminal `n`): the two e-cube journeys then depend on each other's links in a
 //! cycle, which `emu check` finds (issue 6).
 
-use super::{IntervalTable, RouteAction, ecube::next_dimension, table};
+use super::{IntervalTable, RouteAction, table};
 use crate::model::PortId;
 
 /// The random labels the terminal link of every switch of an `n`-cube draws from.
@@ -41,25 +41,53 @@ pub fn table_on(n: u32, s: u32, sets: u32) -> IntervalTable {
     let size = 1u32 << n;
     let second = if sets == 1 { 0 } else { n };
     let terminal = (second + n) as PortId;
-    table::from_fn(2 * size, |label| {
-        if label >= size {
-            let i = label - size;
-            match next_dimension(s, i) {
-                None => RouteAction::Delete,
-                Some(k) => RouteAction::Output(k as PortId),
-            }
-        } else {
-            match next_dimension(s, label) {
-                None => RouteAction::Output(terminal),
-                Some(k) => RouteAction::Output((second + k) as PortId),
-            }
+    // Each half is e-cube: per dimension k one interval of 2^k labels, and s itself.
+    let mut pieces = Vec::with_capacity(2 * n as usize + 2);
+    for (offset, own, dim_port) in [
+        (0, RouteAction::Output(terminal), second),
+        (size, RouteAction::Delete, 0),
+    ] {
+        pieces.push((offset + s, offset + s + 1, own));
+        for k in 0..n {
+            let base = ((s >> (k + 1)) << (k + 1)) | ((!s >> k & 1) << k);
+            let port = RouteAction::Output((dim_port + k) as PortId);
+            pieces.push((offset + base, offset + base + (1 << k), port));
         }
-    })
+    }
+    pieces.sort_by_key(|&(lo, _, _)| lo);
+    table::from_pieces(pieces)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::routing::ecube::next_dimension;
+
+    #[test]
+    fn tables_from_pieces_are_the_label_by_label_tables() {
+        for n in 1..=6 {
+            let size = 1u32 << n;
+            for sets in [1, 2] {
+                let second = if sets == 1 { 0 } else { n };
+                for s in 0..size {
+                    let by_label = table::from_fn(2 * size, |label| {
+                        let (i, first) = if label >= size {
+                            (label - size, true)
+                        } else {
+                            (label, false)
+                        };
+                        match (next_dimension(s, i), first) {
+                            (None, true) => RouteAction::Delete,
+                            (None, false) => RouteAction::Output((second + n) as PortId),
+                            (Some(k), true) => RouteAction::Output(k as PortId),
+                            (Some(k), false) => RouteAction::Output((second + k) as PortId),
+                        }
+                    });
+                    assert_eq!(table_on(n, s, sets), by_label, "n {n} sets {sets} s {s}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn one_link_set_puts_both_journeys_on_the_same_ports() {

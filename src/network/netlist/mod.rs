@@ -22,6 +22,9 @@ use super::family::C104_LINKS;
 use crate::config::topology::NetlistConfig;
 use crate::routing::{IntervalTable, RouteAction, table};
 use std::collections::VecDeque;
+use walk::walk;
+
+mod walk;
 
 /// What is on the far side of one switch port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,12 +163,13 @@ fn computed(w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
             dist[s] = Some(distances(w, s));
         }
     }
-    let mut next = vec![vec![0usize; labels as usize]; switches];
+    // Ports are below 32 (a C104), so a byte holds one.
+    let mut next = vec![vec![0u8; labels as usize]; switches];
     for (t, &(ts, tp)) in w.at.iter().enumerate() {
         let d = dist[ts].as_ref().map_or(&[][..], |v| v.as_slice());
         for (s, row) in next.iter_mut().enumerate() {
             row[t] = if s == ts {
-                tp
+                tp as u8
             } else {
                 let Some(here) = d.get(s).copied().flatten() else {
                     return Err(topo_err(
@@ -178,13 +182,17 @@ fn computed(w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
                 w.ports[s]
                     .iter()
                     .position(|p| matches!(*p, Peer::Switch(n, _) if d[n] == Some(here - 1)))
-                    .unwrap_or(0)
+                    .unwrap_or(0) as u8
             };
         }
     }
     Ok(next
         .iter()
-        .map(|row| table::from_fn(labels, |d| RouteAction::Output(row[d as usize])))
+        .map(|row| {
+            table::from_fn(labels, |d| {
+                RouteAction::Output(usize::from(row[d as usize]))
+            })
+        })
         .collect())
 }
 
@@ -232,56 +240,6 @@ fn given(tables: &[Vec<[u32; 3]>], w: &Wiring) -> Result<Vec<IntervalTable>, Bui
         out.push(table);
     }
     Ok(out)
-}
-
-/// Follows every label from every switch: it must reach its terminal.
-fn walk(w: &Wiring, tables: &[IntervalTable]) -> Result<(), BuildError> {
-    let key = "network.tables";
-    for start in 0..w.ports.len() {
-        for d in 0..w.at.len() as u32 {
-            let mut s = start;
-            for _ in 0..=w.ports.len() {
-                let Some(RouteAction::Output(p)) = tables[s].lookup(d) else {
-                    return Err(topo_err(
-                        key,
-                        format!("switch {s} has no route for label {d}"),
-                    ));
-                };
-                match w.ports[s][p] {
-                    Peer::Terminal(t) if t == d => break,
-                    Peer::Terminal(t) => {
-                        return Err(topo_err(
-                            key,
-                            format!("label {d} reaches terminal {t} (from switch {start})"),
-                        ));
-                    }
-                    Peer::Switch(n, _) => s = n,
-                    Peer::Free => {
-                        return Err(topo_err(
-                            key,
-                            format!("switch {s}: label {d} leaves on unconnected port {p}"),
-                        ));
-                    }
-                }
-                if s == start {
-                    return Err(topo_err(
-                        key,
-                        format!("label {d} loops back to switch {start}"),
-                    ));
-                }
-            }
-            if !matches!(tables[s].lookup(d), Some(RouteAction::Output(p)) if w.ports[s][p] == Peer::Terminal(d))
-            {
-                return Err(topo_err(
-                    key,
-                    format!(
-                        "label {d} does not reach its terminal from switch {start}: a routing loop"
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// A checked netlist: its wiring and links, and the tables the file gives (if any).
