@@ -903,6 +903,32 @@ fn a_network_too_large_for_the_memory_is_refused_before_it_is_built() {
 }
 
 #[test]
+fn a_network_too_large_is_refused_before_its_routing_tables_are_made() {
+    // A netlist whose given tables are wrong (one table for three switches): refused
+    // for its size first, because the tables are made and walked only once the size
+    // is known to fit; without a limit the tables' error shows.
+    let dir = TempDir::new("early");
+    let topo = dir.write(
+        "chain.toml",
+        "[network]\nkind = \"netlist\"\nswitches = [3, 3, 3]\nterminals = [[0, 0], [1, 0], [2, 0]]\n\
+         links = [[0, 2, 1, 1], [1, 2, 2, 1]]\ntables = [[[0, 3, 2]]]\n",
+    );
+    let topo = topo.to_str().expect("utf-8 path");
+    let args = |limit: &'static str| {
+        [
+            "--topology",
+            topo,
+            "--traffic",
+            "uniform",
+            "--memory-limit",
+            limit,
+        ]
+    };
+    emu(&args("0.000001")).assert_bad_input(&["would need at least", "6 nodes", "3 terminals"]);
+    emu(&args("0")).assert_bad_input(&["network.tables", "1 tables for 3 switches"]);
+}
+
+#[test]
 fn the_memory_estimate_brackets_what_a_run_really_takes() {
     // A 10-cube of C104s. The two figures bracket the peak resident memory of a
     // lightly loaded run and of a run offered more than it can carry: the first counts

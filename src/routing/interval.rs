@@ -81,6 +81,12 @@ impl IntervalTable {
         (lo <= label && label < hi).then_some(action)
     }
 
+    /// Bytes the table's intervals take on the heap (at least: their count, not the
+    /// vector's spare capacity).
+    pub fn heap_bytes(&self) -> u64 {
+        (self.intervals.len() * std::mem::size_of::<(u32, u32, RouteAction)>()) as u64
+    }
+
     /// True if every label in `[0, n)` has an action.
     pub fn covers(&self, n: u32) -> bool {
         let mut next = 0u32;

@@ -31,6 +31,17 @@ pub struct LabelRouting {
 }
 
 impl LabelRouting {
+    /// Bytes this routing holds on the heap: the shared table (its two reference counts,
+    /// the table and its intervals) and the per-port random header ranges. A plan
+    /// gives every switch a table of its own, so counting it with each switch counts
+    /// every table once.
+    pub fn heap_bytes(&self) -> u64 {
+        (2 * std::mem::size_of::<usize>()
+            + std::mem::size_of::<IntervalTable>()
+            + self.random_headers.len() * std::mem::size_of::<Option<(u32, u32)>>()) as u64
+            + self.table.heap_bytes()
+    }
+
     /// Routing by `table` on a part with `ports` ports, none generating headers.
     pub fn new(table: Arc<IntervalTable>, ports: usize) -> LabelRouting {
         LabelRouting {

@@ -648,8 +648,8 @@ impl Part<DsLink> for C104Params {
         Some(DATA_TOKEN_BITS * (1 + rest) + self.routing_delay)
     }
 
-    /// The switch, and per port its state with the link's receive buffer and the
-    /// output buffer (the routing table is the plan's, shared).
+    /// The switch, its routing table, and per port its state with the link's receive
+    /// buffer and the output buffer.
     fn memory_bound(&self, fill: Fill) -> u64 {
         let token = std::mem::size_of::<Token>() as u64;
         let prealloc = u64::from(PREALLOCATED_TOKENS);
@@ -663,7 +663,9 @@ impl Part<DsLink> for C104Params {
             + 2 * std::mem::size_of::<usize>() as u64
             + buffers * token
             + packets * 2 * std::mem::size_of::<Tick>() as u64;
-        std::mem::size_of::<C104>() as u64 + self.ports as u64 * per_port
+        std::mem::size_of::<C104>() as u64
+            + self.routing.heap_bytes()
+            + self.ports as u64 * per_port
     }
 }
 
