@@ -7,6 +7,11 @@
 
 use serde::Serialize;
 
+/// The longest span of virtual time one setting may ask for, in microseconds: a run
+/// phase (`phases.*_us`) or `--deadlock-window-us`. 10^9 µs is about 17 minutes of
+/// virtual time, far beyond any run, and keeps a run's ticks well inside 64 bits.
+pub const MAX_DURATION_US: f64 = 1e9;
+
 /// A point in (or span of) virtual time, in ticks.
 pub type Tick = u64;
 

@@ -198,7 +198,7 @@ static CASES: &[Case] = &[
         "number for a string: `kind = 6`",
         &["-t", "t.toml", "-p", "uniform"],
         Setup::Text("t.toml", "[network]\nkind = 6\ndimensions = 6\n"),
-        "t.toml:2:8: network.kind: invalid type: the number `6`, expected a kind name in quotes",
+        "t.toml:2:8: network.kind: invalid type: the number `6`, expected a name in quotes, one of `hypercube`",
     ),
     bad(
         "list for a table: `network = [\"hypercube\", 6]`",
@@ -615,7 +615,20 @@ static CASES: &[Case] = &[
             "phases.warmup_us=1e300",
         ],
         Setup::None,
-        "µs is too long",
+        "--set phases.warmup_us=1e300: 1e300 µs is too long: give at most 1e9 µs",
+    ),
+    bad(
+        "`--set phases.drain_limit_us=2e9` (just over the bound)",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "phases.drain_limit_us=2e9",
+        ],
+        Setup::None,
+        "--set phases.drain_limit_us=2e9: 2e9 µs is too long: give at most 1e9 µs",
     ),
     bad(
         "`--set link.bit_rate_mbit_s=nan`",
@@ -679,7 +692,7 @@ static CASES: &[Case] = &[
             "pattern.kind=7",
         ],
         Setup::None,
-        "invalid type: the number `7`, expected a kind name in quotes",
+        "invalid type: the number `7`, expected a name in quotes, one of `uniform`, `starved`",
     ),
     bad(
         "missing required key: hypercube without `dimensions`",
@@ -976,7 +989,7 @@ static CASES: &[Case] = &[
         "a nonexistent topology file",
         &["-t", "nosuch.toml", "-p", "uniform"],
         Setup::None,
-        "topology file `nosuch.toml` not found: tried nosuch.toml, topologies/nosuch.toml",
+        "topology file `nosuch.toml` not found: tried nosuch.toml, topologies/nosuch.toml and the shipped topology files",
     ),
     bad(
         "a nonexistent traffic file",
@@ -1127,12 +1140,40 @@ static CASES: &[Case] = &[
         ),
         "n.toml:3:1: network.switches: switch 1 has 40 ports: a C104 has 1..=32 links",
     ),
-    bug(
+    bad(
         "netlist: a link of five numbers",
         &["-t", "n.toml", "-p", "uniform"],
         Setup::Text("n.toml", netlist!("links = [[0, 2, 1, 2, 5]]\n")),
-        "n.toml:5:",
-        "the message points at `n.toml:1:1: network` instead of the link on line 5 (`network.links`): `invalid length 5, expected 4 elements in sequence`",
+        "n.toml:5:10: network.links: invalid length 5, expected 4 elements in sequence",
+    ),
+    bad(
+        "netlist: a terminal of one number",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text(
+            "n.toml",
+            concat!(
+                "[network]\nkind = \"netlist\"\nswitches = [4, 4]\n",
+                "terminals = [[0, 0], [0, 1], [1, 0], [1]]\nlinks = [[0, 2, 1, 2]]\n"
+            ),
+        ),
+        "n.toml:4:38: network.terminals: invalid length 1, expected an array of length 2",
+    ),
+    bad(
+        "a 256 × 256 grid with a 16 GB limit (refused before its routing tables are built)",
+        &[
+            "-t",
+            "grid8",
+            "-p",
+            "uniform",
+            "--set",
+            "network.side=256",
+            "--set",
+            "packet.header_bytes=2",
+            "--memory-limit",
+            "16",
+        ],
+        Setup::None,
+        "the network would need at least 27.7 GB of memory (131072 nodes, 65536 terminals",
     ),
     // ---- Bad traffic tables and terminal lists ----
     bad(

@@ -147,7 +147,7 @@ pub fn run(a: &RunArgs) -> u8 {
 }
 
 /// The longest `--deadlock-window-us` accepted (10⁹ µs).
-pub const MAX_DEADLOCK_WINDOW_US: f64 = 1e9;
+pub const MAX_DEADLOCK_WINDOW_US: f64 = emu::time::MAX_DURATION_US;
 
 /// The memory a run may use, in bytes, from `--memory-limit GB` (0: no limit; not
 /// given: what the machine has available).

@@ -41,8 +41,13 @@ fn deserialize<T: DeserializeOwned + Serialize>(
     span: Range<usize>,
     root: &DeTable<'_>,
 ) -> Result<T, (Option<Range<usize>>, String)> {
-    let config = T::deserialize(Deserializer::from(Spanned::new(span, root.clone())))
-        .map_err(|e| (e.span(), e.message().to_string()))?;
+    let config =
+        T::deserialize(Deserializer::from(Spanned::new(span, root.clone()))).map_err(|e| {
+            (
+                e.span(),
+                super::variants::with_names::<T>(root, e.span(), e.message()),
+            )
+        })?;
     match first_unused(root, &config) {
         Some(unused) => Err((Some(unused.span), unused.message)),
         None => Ok(config),

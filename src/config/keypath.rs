@@ -146,6 +146,25 @@ fn refine(root: &DeTable<'_>, site: &mut Site, message: &str) {
         }
         return;
     }
+    // "invalid length 5, expected 4 elements in sequence" pointing at a whole table
+    // (an internally tagged section loses the spans inside it): the first list of that
+    // length, of plain values, nested in a list in one of its fields, such as a netlist
+    // link of five numbers.
+    if let Some(len) = message
+        .strip_prefix("invalid length ")
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        let found = table
+            .iter()
+            .filter_map(|(k, v)| Some((k, nested_list(v, len, false)?)))
+            .min_by_key(|(_, span)| span.start);
+        if let Some((k, span)) = found {
+            site.path.push(k.get_ref().to_string());
+            site.span = Some(span);
+        }
+        return;
+    }
     // "invalid type: string \"eight\", expected u32" pointing at a whole table: find
     // the one field whose value serde would have described that way.
     let described = ["invalid type: ", "invalid value: "]
@@ -163,6 +182,21 @@ fn refine(root: &DeTable<'_>, site: &mut Site, message: &str) {
         site.path.push(k.get_ref().to_string());
         site.span = Some(v.span());
     }
+}
+
+/// The span of the first list of `len` plain values (no lists in it) inside `value`,
+/// itself an element of a list (`nested`) or deeper.
+fn nested_list(value: &Spanned<DeValue<'_>>, len: usize, nested: bool) -> Option<Range<usize>> {
+    let DeValue::Array(items) = value.get_ref() else {
+        return None;
+    };
+    let plain = items
+        .iter()
+        .all(|i| !matches!(i.get_ref(), DeValue::Array(_)));
+    if nested && plain && items.len() == len {
+        return Some(value.span());
+    }
+    items.iter().find_map(|i| nested_list(i, len, true))
 }
 
 /// How serde describes this value in an "invalid type" message.

@@ -9,8 +9,8 @@ use std::path::{MAIN_SEPARATOR, Path};
 /// Finds and reads the file `spec` of this kind, looking relative to the current
 /// directory:
 /// 1. `spec` itself, if it is an existing file;
-/// 2. if `spec` has no path separator, `<dir>/<spec>` then `<dir>/<spec>.toml`, where
-///    `<dir>` is `topologies` or `traffic`;
+/// 2. if `spec` has no path separator, `<dir>/<spec>` then (unless `spec` already ends
+///    in `.toml`) `<dir>/<spec>.toml`, where `<dir>` is `topologies` or `traffic`;
 /// 3. the shipped file whose stem is `spec` without any `.toml` suffix.
 pub fn find_source(kind: FileKind, spec: &str) -> Result<SourceFile, ConfigError> {
     find_source_in(kind, spec, Path::new(""))
@@ -38,7 +38,8 @@ pub(crate) fn find_source_in(
 
     let has_separator = spec.contains('/') || spec.contains(MAIN_SEPARATOR);
     if !has_separator {
-        for candidate in [spec.to_string(), format!("{spec}.toml")] {
+        let with_extension = (!spec.ends_with(".toml")).then(|| format!("{spec}.toml"));
+        for candidate in std::iter::once(spec.to_string()).chain(with_extension) {
             let shown = Path::new(kind.dir()).join(&candidate);
             let path = base.join(&shown);
             if path.is_file() {
@@ -166,6 +167,8 @@ mod tests {
             "{m}"
         );
         assert!(m.contains("hypercube8") && m.contains("ring4"), "{m}");
+        let e = find_source_in(FileKind::Topology, "torus.toml", &base).expect_err("missing");
+        assert!(!e.to_string().contains(".toml.toml"), "{e}");
         let e = find_source_in(FileKind::Traffic, "no/such.toml", &base).expect_err("missing");
         assert!(e.to_string().contains("no/such.toml"), "{e}");
         assert!(find_source_in(FileKind::Traffic, " ", &base).is_err());

@@ -15,6 +15,7 @@ pub mod topology;
 pub mod trace_file;
 pub mod traffic;
 mod unused;
+mod variants;
 
 #[cfg(test)]
 mod tests;

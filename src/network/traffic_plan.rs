@@ -5,7 +5,7 @@ use super::build::BuildError;
 use super::pattern::{Family, resolve};
 use crate::config::TrafficConfig;
 use crate::config::traffic::{InjectionConfig, PatternConfig};
-use crate::time::Tick;
+use crate::time::{MAX_DURATION_US, Tick};
 use crate::traffic::Destination;
 
 /// A traffic-file error at `key`.
@@ -17,12 +17,21 @@ pub(super) fn traffic_err(key: &str, message: impl Into<String>) -> BuildError {
     }
 }
 
-/// `us` microseconds in ticks of `tick_ns`, or an error at `key`.
+/// `us` microseconds in ticks of `tick_ns`, or an error at `key`: a duration is at
+/// most [`MAX_DURATION_US`].
 pub(super) fn us_to_ticks(key: &str, us: f64, tick_ns: f64) -> Result<Tick, BuildError> {
     if !us.is_finite() || us < 0.0 {
         return Err(traffic_err(
             key,
             format!("{us} is not a duration: give microseconds ≥ 0"),
+        ));
+    }
+    if us > MAX_DURATION_US {
+        return Err(traffic_err(
+            key,
+            format!(
+                "{us:e} µs is too long: give at most {MAX_DURATION_US:e} µs (about 17 minutes of virtual time)"
+            ),
         ));
     }
     let t = (us * 1000.0 / tick_ns).round();
