@@ -83,7 +83,9 @@ const fn bad(
     }
 }
 
-/// A case emu gets wrong today: `bug` says how.
+/// A case emu gets wrong today: `bug` says how. No row uses it while every known
+/// problem is fixed; it stays for the next one found.
+#[allow(dead_code)]
 const fn bug(
     input: &'static str,
     args: &'static [&'static str],
