@@ -850,7 +850,7 @@ fn refused_sizes(stderr: &str) -> (f64, f64) {
 #[test]
 fn a_network_too_large_for_the_memory_is_refused_before_it_is_built() {
     // A 16-cube of C104s (65,536 terminals) used to abort with "memory allocation
-    // failed" (exit 134); it needs about 31 GB. With a 1 GB limit it is refused at once.
+    // failed" (exit 134); it needs about 34 GB. With a 1 GB limit it is refused at once.
     let r = emu(&[
         "--topology",
         "hypercube6",
