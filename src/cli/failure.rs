@@ -94,6 +94,34 @@ pub fn engine_failure<P: LinkProtocol>(
                 }
             }
         }
+        EngineError::BlockedByFault {
+            tick,
+            in_flight,
+            links,
+            blocked,
+            ..
+        } => {
+            eprintln!("error: {e}");
+            eprintln!("reproduce with: {repro}");
+            if let Some(path) = &a.json {
+                let doc = serde_json::json!({
+                    "schema": 1,
+                    "emu_version": env!("CARGO_PKG_VERSION"),
+                    "outcome": "blocked_by_fault",
+                    "seed": a.seed,
+                    "tick": tick,
+                    "tick_ns": net.time().tick_ns,
+                    "packets_in_flight": in_flight,
+                    "reproduce": repro,
+                    "links_down": links,
+                    "blocked": blocked.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
+                });
+                let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+                if let Err(err) = std::fs::write(path, text + "\n") {
+                    eprintln!("error: cannot write {}: {err}", path.display());
+                }
+            }
+        }
         other => {
             eprintln!("error: {other}");
             if code == 4 {

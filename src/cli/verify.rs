@@ -103,5 +103,10 @@ fn failure_text(e: &EngineError) -> String {
             }
         }
     }
+    if let EngineError::BlockedByFault { blocked, .. } = e {
+        for b in blocked {
+            s.push_str(&format!("{b}\n"));
+        }
+    }
     s
 }

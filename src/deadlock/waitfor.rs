@@ -133,7 +133,7 @@ pub fn edges<P: LinkProtocol>(
                         );
                     }
                 }
-                WaitReason::AwaitingAck | WaitReason::Routing => {}
+                WaitReason::AwaitingAck | WaitReason::Routing | WaitReason::Incomplete => {}
             }
         }
     }

@@ -9,6 +9,7 @@
 //! stops the run; it never blocks.
 
 use super::check::check_links;
+use super::faults::{EndFault, views};
 use super::inbound::{Inbound, Wire};
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
@@ -41,11 +42,15 @@ struct Report<P: LinkProtocol> {
     next: Option<Tick>,
     activity: Activity,
     notify: Vec<(NodeId, Tick)>,
-    /// Under `--check`: every port's counters and whether a token sits in the port's
-    /// peek slot (taken off the channel but not yet due).
-    check: Option<(Vec<P::Counters>, Vec<u64>)>,
+    /// Under `--check`: every port's counters, whether a token sits in the port's
+    /// peek slot (taken off the channel but not yet due), and whether the port's link
+    /// lost tokens to a fault.
+    check: Option<PortCheck<P>>,
     error: Option<RunError>,
 }
+
+/// A node's `--check` data: per port, counters, tokens in the peek slot, tokens lost.
+type PortCheck<P> = (Vec<<P as LinkProtocol>::Counters>, Vec<u64>, Vec<bool>);
 
 struct Out<P: LinkProtocol> {
     tx: Sender<Wire<P>>,
@@ -56,6 +61,8 @@ struct Out<P: LinkProtocol> {
 struct ActorWires<P: LinkProtocol> {
     inputs: Vec<Option<Inbound<P>>>,
     outputs: Vec<Option<Out<P>>>,
+    /// The ports' views of link faults, when any are configured.
+    faults: Option<Vec<EndFault>>,
 }
 
 impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
@@ -64,7 +71,16 @@ impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
     }
 
     fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token> {
-        self.inputs[port].as_mut()?.pop_due(t)
+        loop {
+            let (arrival, token) = self.inputs[port].as_mut()?.pop_due_wire(t)?;
+            let lost = match self.faults.as_mut() {
+                Some(f) => f[port].lose_arrived(arrival),
+                None => false,
+            };
+            if !lost {
+                return Some(token);
+            }
+        }
     }
 
     fn push(
@@ -77,6 +93,11 @@ impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
             return Ok(None);
         };
         let arrival = at + out.latency;
+        if let Some(f) = self.faults.as_mut()
+            && f[port].lose_sent(arrival)
+        {
+            return Ok(None);
+        }
         match out.tx.try_send((arrival, token)) {
             Ok(()) => Ok(Some((out.to, arrival))),
             Err(TrySendError::Full(_) | TrySendError::Closed(_)) => Err(Full { port }),
@@ -84,7 +105,8 @@ impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
     }
 }
 
-/// One node's task: runs windows on command until told to stop, then hands the node back.
+/// One node's task: runs windows on command until told to stop, then hands the node
+/// back, with its ports' views of link faults.
 async fn actor<P: LinkProtocol>(
     id: NodeId,
     mut node: Box<dyn Node<P>>,
@@ -92,7 +114,7 @@ async fn actor<P: LinkProtocol>(
     commands: Receiver<Command>,
     done: Sender<Report<P>>,
     check: bool,
-) -> Box<dyn Node<P>> {
+) -> (Box<dyn Node<P>>, Option<Vec<EndFault>>) {
     let ports = wires.inputs.len();
     let mut clock = NodeClock::default();
     let mut out = Outbox::default();
@@ -122,7 +144,10 @@ async fn actor<P: LinkProtocol>(
                 .iter()
                 .map(|i| i.as_ref().map_or(0, Inbound::held))
                 .collect();
-            (counters, peeked)
+            let lossy = (0..ports)
+                .map(|p| wires.faults.as_ref().is_some_and(|f| f[p].lost() > 0))
+                .collect();
+            (counters, peeked, lossy)
         });
         let report = Report {
             node: id,
@@ -136,7 +161,7 @@ async fn actor<P: LinkProtocol>(
             break;
         }
     }
-    node
+    (node, wires.faults)
 }
 
 /// Runs `net` with one task per node on a tokio runtime of `threads` worker threads.
@@ -221,6 +246,7 @@ async fn coordinate<P: LinkProtocol>(
                     })
                 })
                 .collect(),
+            faults: net.faults().map(|plan| views(plan, &map[id])),
         };
         let (cmd_tx, cmd_rx) = async_channel::bounded(1);
         commands.push(cmd_tx);
@@ -242,6 +268,7 @@ async fn coordinate<P: LinkProtocol>(
         .map(|p| vec![P::Counters::default(); p.len()])
         .collect();
     let mut peeked: Vec<Vec<u64>> = map.iter().map(|p| vec![0; p.len()]).collect();
+    let mut lossy: Vec<Vec<bool>> = map.iter().map(|p| vec![false; p.len()]).collect();
     let mut reports = Vec::new();
     let result = loop {
         let decision = match due.peek() {
@@ -288,17 +315,22 @@ async fn coordinate<P: LinkProtocol>(
                         due.wake(to, t);
                     }
                     pool.push(r.notify);
-                    if let Some((c, p)) = r.check {
+                    if let Some((c, p, l)) = r.check {
                         counters[r.node] = c;
                         peeked[r.node] = p;
+                        lossy[r.node] = l;
                     }
                 }
                 if ctl.check {
                     let in_flight = |d: usize| {
                         channels[d].0.len() as u64 + peeked[dirs[d].to.node][dirs[d].to.port]
                     };
+                    let lost = |l: usize| {
+                        let link = &net.links()[l];
+                        lossy[link.a.node][link.a.port] || lossy[link.b.node][link.b.port]
+                    };
                     if let Err(e) =
-                        check_links(net, end - 1, |e| counters[e.node][e.port], in_flight)
+                        check_links(net, end - 1, |e| counters[e.node][e.port], in_flight, lost)
                     {
                         break Err(e);
                     }
@@ -319,11 +351,14 @@ async fn coordinate<P: LinkProtocol>(
     }
     drop(done_rx);
     let mut nodes = Vec::with_capacity(handles.len());
+    let mut fault_views = Vec::with_capacity(handles.len());
     for h in handles {
-        nodes.push(
-            h.await
-                .map_err(|e| EngineError::Internal(format!("a node task failed: {e}")))?,
-        );
+        let (node, faults) = h
+            .await
+            .map_err(|e| EngineError::Internal(format!("a node task failed: {e}")))?;
+        nodes.push(node);
+        fault_views.push(faults.unwrap_or_default());
     }
-    conclude(net, &clock, &nodes, result?)
+    let fault_views = net.faults().map(|_| fault_views.as_slice());
+    conclude(net, &clock, &nodes, result?, fault_views)
 }

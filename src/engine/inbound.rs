@@ -29,10 +29,10 @@ impl<P: LinkProtocol> Inbound<P> {
         self.slot.map(|(t, _)| t)
     }
 
-    /// Takes the next token if it has arrived by tick `t`.
-    pub fn pop_due(&mut self, t: Tick) -> Option<P::Token> {
+    /// Takes the next token, with its arrival tick, if it has arrived by tick `t`.
+    pub fn pop_due_wire(&mut self, t: Tick) -> Option<Wire<P>> {
         match self.peek() {
-            Some(a) if a <= t => self.slot.take().map(|(_, tok)| tok),
+            Some(a) if a <= t => self.slot.take(),
             _ => None,
         }
     }

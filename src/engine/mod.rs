@@ -13,6 +13,7 @@
 pub mod actors;
 mod barrier;
 mod check;
+pub mod faults;
 mod inbound;
 pub mod partition;
 mod runner;
@@ -96,6 +97,9 @@ pub struct RunOutcome {
     /// What parts measured about themselves ([`Node::part_stats`]), in node order, for
     /// the nodes that report anything.
     pub parts: Vec<(NodeId, crate::model::PartStats)>,
+    /// The links that died and the tokens they lost, when link faults were configured
+    /// ([`Network::faults`]); `None` otherwise.
+    pub faults: Option<faults::FaultReport>,
 }
 
 /// One stuck node in a deadlock report.
@@ -202,6 +206,22 @@ pub enum EngineError {
         /// The system's reason.
         cause: String,
     },
+    /// The run stopped (nothing moved for the deadlock window, or it ended) with
+    /// packets blocked behind links that died (docs/architecture.md "Link faults"):
+    /// not a deadlock, a link fault (exit 5).
+    #[error("{}", faults::blocked_message(*tick, *us, *in_flight, links, blocked))]
+    BlockedByFault {
+        /// Tick at which the run stopped.
+        tick: Tick,
+        /// The same in µs.
+        us: f64,
+        /// Packets in flight.
+        in_flight: u64,
+        /// The links that died.
+        links: Vec<faults::DeadLink>,
+        /// The packets blocked behind them, where each is held.
+        blocked: Vec<faults::BlockedPacket>,
+    },
     /// The engine itself failed (a task panicked, a channel closed).
     #[error("engine failure: {0}")]
     Internal(String),
@@ -209,10 +229,11 @@ pub enum EngineError {
 
 impl EngineError {
     /// Process exit code for this error: 2 too large for the memory, 3 deadlock, 4
-    /// flow-control violation, 1 other.
+    /// flow-control violation, 5 packets blocked behind a dead link, 1 other.
     pub fn exit_code(&self) -> i32 {
         match self {
             EngineError::Deadlock { .. } => 3,
+            EngineError::BlockedByFault { .. } => 5,
             EngineError::ChannelFull { .. } | EngineError::Invariant { .. } => 4,
             EngineError::TooLarge(_) => 2,
             EngineError::Model {
@@ -245,16 +266,7 @@ fn deadlock_error<P: LinkProtocol>(
 ) -> EngineError {
     let waits: Vec<Vec<Wait>> = nodes.iter().map(|n| n.waits()).collect();
     let cycle = crate::deadlock::find_cycle(net, &waits);
-    let stuck = waits
-        .into_iter()
-        .enumerate()
-        .filter(|(_, w)| !w.is_empty())
-        .map(|(i, waits)| StuckNode {
-            node: i,
-            name: net.nodes()[i].name.clone(),
-            waits,
-        })
-        .collect();
+    let stuck = stuck_nodes(net, waits);
     EngineError::Deadlock {
         partial: false,
         tick: at,
@@ -263,6 +275,27 @@ fn deadlock_error<P: LinkProtocol>(
         stuck,
         cycle,
     }
+}
+
+/// The nodes with waits, for a deadlock report. An input waiting for the rest of its
+/// packet ([`WaitReason::Incomplete`](crate::model::WaitReason)) is left out: it is
+/// there for link faults, and deadlock reports list what they listed before it was.
+fn stuck_nodes<P: LinkProtocol>(net: &Network<P>, waits: Vec<Vec<Wait>>) -> Vec<StuckNode> {
+    waits
+        .into_iter()
+        .map(|w| {
+            w.into_iter()
+                .filter(|w| w.reason != crate::model::WaitReason::Incomplete)
+                .collect::<Vec<_>>()
+        })
+        .enumerate()
+        .filter(|(_, w)| !w.is_empty())
+        .map(|(i, waits)| StuckNode {
+            node: i,
+            name: net.nodes()[i].name.clone(),
+            waits,
+        })
+        .collect()
 }
 
 /// Names the node, port and link of a failure inside a node's window.
@@ -339,8 +372,114 @@ fn terminal_stats<P: LinkProtocol>(
         .collect()
 }
 
-/// Turns the scheduler's final decision into the run's result, given the nodes.
+/// Turns the scheduler's final decision into the run's result, given the nodes and,
+/// when link faults were configured, every port's view of them (`views[node][port]`).
 fn conclude<P: LinkProtocol>(
+    net: &Network<P>,
+    sched: &schedule::RunClock,
+    nodes: &[Box<dyn Node<P>>],
+    end: Result<bool, (Tick, Tick)>,
+    views: Option<&[Vec<faults::EndFault>]>,
+) -> Result<RunOutcome, EngineError> {
+    let (Some(plan), Some(views)) = (net.faults(), views) else {
+        return conclude_plain(net, sched, nodes, end);
+    };
+    let tick = match end {
+        Ok(_) => sched.now(),
+        Err((_, at)) => at,
+    };
+    let report = faults::FaultReport::new(net, plan, views, tick);
+    if report.links_down.is_empty() {
+        let mut outcome = conclude_plain(net, sched, nodes, end)?;
+        outcome.faults = Some(report);
+        return Ok(outcome);
+    }
+    let dead_end = faults::dead_ends(net, views, tick);
+    let dead = |e: End| dead_end.contains(&e);
+    let waits: Vec<Vec<Wait>> = nodes.iter().map(|n| n.waits()).collect();
+    // A wait-for cycle that crosses no dead link is a deadlock, fault or not.
+    let live: Vec<Vec<Wait>> = waits
+        .iter()
+        .enumerate()
+        .map(|(node, ws)| {
+            ws.iter()
+                .filter(|w| {
+                    !(w.reason == crate::model::WaitReason::NoCredit
+                        && dead(End { node, port: w.port }))
+                })
+                .cloned()
+                .collect()
+        })
+        .collect();
+    let cycle = crate::deadlock::find_cycle(net, &live);
+    let in_flight = sched.in_flight();
+    match end {
+        Err((since, at)) => {
+            if cycle.is_some() {
+                return Err(EngineError::Deadlock {
+                    partial: false,
+                    tick: at,
+                    since,
+                    in_flight,
+                    stuck: stuck_nodes(net, waits),
+                    cycle,
+                });
+            }
+            let blocked = faults::blocked(net, &waits, dead, true);
+            Err(faults::blocked_error(
+                at,
+                net.time().tick_ns,
+                in_flight,
+                report,
+                blocked,
+            ))
+        }
+        Ok(complete) => {
+            if let Some(cycle) = cycle
+                && crate::deadlock::waitfor::is_permanent::<P>(&cycle, |e| {
+                    nodes[e.node].port_counters(e.port)
+                })
+            {
+                return Err(EngineError::Deadlock {
+                    partial: true,
+                    tick,
+                    since: tick,
+                    in_flight,
+                    stuck: stuck_nodes(net, waits),
+                    cycle: Some(cycle),
+                });
+            }
+            let blocked = faults::blocked(net, &waits, dead, false);
+            if !blocked.is_empty() {
+                return Err(faults::blocked_error(
+                    tick,
+                    net.time().tick_ns,
+                    in_flight,
+                    report,
+                    blocked,
+                ));
+            }
+            let mut outcome = sched.outcome(terminal_stats(net, nodes), complete);
+            outcome.parts = part_stats(nodes);
+            outcome.faults = Some(report);
+            Ok(outcome)
+        }
+    }
+}
+
+/// What the parts measured about themselves, in node order.
+fn part_stats<P: LinkProtocol>(
+    nodes: &[Box<dyn Node<P>>],
+) -> Vec<(NodeId, crate::model::PartStats)> {
+    nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(id, n)| n.part_stats().map(|s| (id, s)))
+        .collect()
+}
+
+/// [`conclude`] without link faults.
+fn conclude_plain<P: LinkProtocol>(
     net: &Network<P>,
     sched: &schedule::RunClock,
     nodes: &[Box<dyn Node<P>>],
@@ -372,11 +511,7 @@ fn conclude<P: LinkProtocol>(
                 });
             }
             let mut outcome = sched.outcome(terminal_stats(net, nodes), complete);
-            outcome.parts = nodes
-                .iter()
-                .enumerate()
-                .filter_map(|(id, n)| n.part_stats().map(|s| (id, s)))
-                .collect();
+            outcome.parts = part_stats(nodes);
             Ok(outcome)
         }
         Err((since, at)) => Err(deadlock_error(net, nodes, since, at, sched.in_flight())),

@@ -205,6 +205,7 @@ impl RunClock {
             windows: self.windows,
             node_runs: self.node_runs,
             parts: Vec::new(),
+            faults: None,
         }
     }
 }

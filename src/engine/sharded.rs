@@ -18,6 +18,7 @@
 
 use super::barrier::SpinBarrier;
 use super::check::check_links;
+use super::faults::{EndFault, views};
 use super::inbound::{Inbound, Wire};
 use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
@@ -49,6 +50,8 @@ struct ShardWires<'a, P: LinkProtocol> {
     lanes: &'a mut [Lane<P>],
     ports: &'a [PortWires],
     dirs: &'a [Direction],
+    /// The node's ports' views of link faults, when any are configured.
+    faults: Option<&'a mut [EndFault]>,
 }
 
 impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
@@ -61,13 +64,22 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
     }
 
     fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token> {
-        match &mut self.lanes[self.ports[port].inp?] {
-            Lane::Local(q) => match q.front() {
-                Some(&(a, _)) if a <= t => q.pop_front().map(|(_, tok)| tok),
-                _ => None,
-            },
-            Lane::From(inbound) => inbound.pop_due(t),
-            Lane::To(_) | Lane::Elsewhere => None,
+        loop {
+            let (arrival, token) = match &mut self.lanes[self.ports[port].inp?] {
+                Lane::Local(q) => match q.front() {
+                    Some(&(a, _)) if a <= t => q.pop_front()?,
+                    _ => return None,
+                },
+                Lane::From(inbound) => inbound.pop_due_wire(t)?,
+                Lane::To(_) | Lane::Elsewhere => return None,
+            };
+            let lost = match self.faults.as_deref_mut() {
+                Some(f) => f[port].lose_arrived(arrival),
+                None => false,
+            };
+            if !lost {
+                return Some(token);
+            }
         }
     }
 
@@ -82,6 +94,11 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
         };
         let dir = &self.dirs[d];
         let arrival = at + dir.latency;
+        if let Some(f) = self.faults.as_deref_mut()
+            && f[port].lose_sent(arrival)
+        {
+            return Ok(None);
+        }
         match &mut self.lanes[d] {
             Lane::Local(q) => {
                 if q.len() >= dir.capacity {
@@ -100,9 +117,9 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
     }
 }
 
-/// A worker's `--check` data: every port's counters, and tokens in flight per
-/// direction (index into [`Network::directions`]).
-type CheckData<C> = (Vec<(End, C)>, Vec<(usize, u64)>);
+/// A worker's `--check` data: every port's counters, tokens in flight per direction
+/// (index into [`Network::directions`]), and the ports whose link lost tokens.
+type CheckData<C> = (Vec<(End, C)>, Vec<(usize, u64)>, Vec<End>);
 
 /// What a worker publishes for the others at each barrier.
 struct Slot<P: LinkProtocol> {
@@ -157,6 +174,9 @@ struct Worker<'a, P: LinkProtocol> {
     /// For each node of the network, its index in this worker's `nodes` (if it owns it).
     index: Vec<usize>,
     nodes: Owned<P>,
+    /// Link-fault views of each owned node's ports (same order as `nodes`), when any
+    /// fault is configured.
+    faults: Option<Vec<Vec<EndFault>>>,
     clocks: Vec<NodeClock>,
     lanes: Vec<Lane<P>>,
     due: DueQueue,
@@ -189,6 +209,7 @@ impl<P: LinkProtocol> Worker<'_, P> {
                     lanes: &mut self.lanes,
                     ports: &self.map[n],
                     dirs: self.dirs,
+                    faults: self.faults.as_mut().map(|f| f[li].as_mut_slice()),
                 };
                 let clock = &mut self.clocks[li];
                 let result = catch_panic(|| {
@@ -300,7 +321,17 @@ impl<P: LinkProtocol> Worker<'_, P> {
                 Lane::To(_) | Lane::Elsewhere => None,
             })
             .collect();
-        (counters, in_flight)
+        let mut lossy = Vec::new();
+        if let Some(views) = &self.faults {
+            for ((n, _), v) in self.nodes.iter().zip(views) {
+                for (port, f) in v.iter().enumerate() {
+                    if f.lost() > 0 {
+                        lossy.push(End { node: *n, port });
+                    }
+                }
+            }
+        }
+        (counters, in_flight, lossy)
     }
 
     /// Worker 0 checks every link with every worker's data (between the barriers,
@@ -312,13 +343,19 @@ impl<P: LinkProtocol> Worker<'_, P> {
             .map(|p| vec![P::Counters::default(); p.len()])
             .collect();
         let mut in_flight = vec![0u64; self.dirs.len()];
+        let mut lossy = vec![false; self.net.links().len()];
         for s in &self.shared.slots {
-            if let Some((c, f)) = &lock(s).check {
+            if let Some((c, f, l)) = &lock(s).check {
                 for (e, pc) in c {
                     counters[e.node][e.port] = *pc;
                 }
                 for &(d, k) in f {
                     in_flight[d] = k;
+                }
+                for e in l {
+                    if let Some(d) = self.map[e.node][e.port].out {
+                        lossy[d / 2] = true;
+                    }
                 }
             }
         }
@@ -330,6 +367,7 @@ impl<P: LinkProtocol> Worker<'_, P> {
             tick,
             |e| counters[e.node][e.port],
             |d| in_flight[d],
+            |l| lossy[l],
         ) {
             *lock(&self.shared.check_error) = Some(e);
         }
@@ -392,6 +430,9 @@ pub fn run<P: LinkProtocol>(
             owner: &owner,
             index: index.clone(),
             due: DueQueue::new(net.nodes().len(), nodes.iter().map(|(n, _)| *n)),
+            faults: net
+                .faults()
+                .map(|plan| nodes.iter().map(|(n, _)| views(plan, &map[*n])).collect()),
             clocks: (0..nodes.len()).map(|_| NodeClock::default()).collect(),
             nodes,
             lanes,
@@ -461,19 +502,27 @@ pub fn run<P: LinkProtocol>(
     }
     let clock = all[0].clock.clone();
     let mut nodes: Vec<Option<Box<dyn Node<P>>>> = (0..net.nodes().len()).map(|_| None).collect();
+    let mut fault_views: Vec<Vec<EndFault>> = vec![Vec::new(); net.nodes().len()];
     for w in &mut all {
+        let mut views = w.faults.take().map(Vec::into_iter);
         for (n, node) in w.nodes.drain(..) {
             nodes[n] = Some(node);
+            if let Some(v) = views.as_mut().and_then(Iterator::next) {
+                fault_views[n] = v;
+            }
         }
     }
+    let fault_views = net.faults().map(|_| fault_views.as_slice());
     let nodes: Vec<Box<dyn Node<P>>> = nodes
         .into_iter()
         .map(|n| n.ok_or_else(|| EngineError::Internal("a node was lost".into())))
         .collect::<Result<_, _>>()?;
     match stop {
-        Stop::Decided(Decision::Done { complete }) => conclude(net, &clock, &nodes, Ok(complete)),
+        Stop::Decided(Decision::Done { complete }) => {
+            conclude(net, &clock, &nodes, Ok(complete), fault_views)
+        }
         Stop::Decided(Decision::Deadlock { since, at }) => {
-            conclude(net, &clock, &nodes, Err((since, at)))
+            conclude(net, &clock, &nodes, Err((since, at)), fault_views)
         }
         Stop::Decided(Decision::Continue) => Err(EngineError::Internal(
             "the run stopped without a decision".into(),

@@ -29,6 +29,13 @@ pub enum WaitReason {
     AwaitingAck,
     /// The header is still being received or routed.
     Routing,
+    /// The input holds part of a packet (its header has gone on, or is half received)
+    /// and waits for the rest of its tokens from the link. Adds no edge to the wait-for
+    /// graph (the sender upstream is moving, or waits for something of its own); it
+    /// matters when the input's link is dead, so that the rest can never come: then
+    /// the packet is blocked by a link fault (docs/architecture.md "Link faults").
+    /// Deadlock reports leave it out.
+    Incomplete,
 }
 
 /// One entry of a node's wait report.
@@ -66,6 +73,9 @@ impl fmt::Display for Wait {
             WaitReason::NoCredit => write!(f, "has tokens to send but no credit from the peer"),
             WaitReason::AwaitingAck => write!(f, "waits for an acknowledge"),
             WaitReason::Routing => write!(f, "is being routed"),
+            WaitReason::Incomplete => {
+                write!(f, "holds part of a packet and waits for the rest of it")
+            }
         }
     }
 }

@@ -156,6 +156,7 @@ impl<P: LinkProtocol> Builder<P> {
             run,
             flows: Vec::new(),
             senders: Vec::new(),
+            faults: None,
         })
     }
 }

@@ -153,6 +153,7 @@ pub fn fabric_from_config(
     let NetworkConfig::Fabric(ref cfg) = topology.network else {
         return Err(topo_err("network.kind", "not a fabric network"));
     };
+    super::faults::refuse_link_faults(&topology.faults, "a switch fabric")?;
     let spec = cfg.validate().map_err(|e| topo_err(e.key, e.message))?;
     let n = u32::from(spec.ports);
     if tr.request_response {

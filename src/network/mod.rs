@@ -7,6 +7,7 @@ mod builder;
 mod crossbar;
 mod fabric;
 mod family;
+pub mod faults;
 mod hypercube;
 mod kary;
 mod min;
@@ -28,6 +29,7 @@ use crate::time::{Tick, TimeBase};
 pub use build::{BuildError, Checked, build, check};
 pub use builder::{Builder, PlanError};
 pub use fabric::{FabricRun, fabric, fabric_from_config};
+pub use faults::{FaultPlan, LinkNameError};
 pub use relay_ring::relay_ring;
 pub use sci_ring::{CYCLE_NS, SciRing, sci_ring, sci_ring_from_config};
 use std::sync::Arc;
@@ -165,9 +167,22 @@ pub struct Network<P: LinkProtocol = DsLink> {
     run: RunPlan,
     flows: Vec<(u32, u32)>,
     senders: Vec<bool>,
+    faults: Option<Arc<FaultPlan>>,
 }
 
 impl<P: LinkProtocol> Network<P> {
+    /// The plan with link faults (docs/architecture.md "Link faults"): the engines
+    /// discard the tokens that would cross a dead link. Any family may add them.
+    pub fn with_faults(mut self, faults: FaultPlan) -> Self {
+        self.faults = Some(Arc::new(faults));
+        self
+    }
+
+    /// The link faults, if any were configured.
+    pub fn faults(&self) -> Option<&FaultPlan> {
+        self.faults.as_deref()
+    }
+
     /// The plan with its traffic's fixed flows: for permutation traffic (every sending
     /// terminal always sends to one destination, and no two to the same), the
     /// (source, destination) terminal labels; empty otherwise.

@@ -167,6 +167,10 @@ pub struct Report {
     /// queued and parallel departures; absent for other families.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fabric: Option<super::fabric::FabricSection>,
+    /// Link faults (`[faults]` `link_down`, `token_error_rate`): the links that died,
+    /// when and why, and the tokens they lost; absent when none was configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub faults: Option<crate::engine::faults::FaultReport>,
 }
 
 /// The network in the report.
@@ -407,6 +411,7 @@ impl Report {
             links: super::links::utilisation(input),
             nodes: super::per_node::PerNode::new(input, span),
             fabric: super::fabric::FabricSection::new(input, span),
+            faults: outcome.faults.clone(),
         }
     }
 
@@ -533,6 +538,7 @@ pub(crate) mod tests {
             windows: 77,
             node_runs: 999,
             parts: Vec::new(),
+            faults: None,
         }
     }
 
@@ -718,6 +724,7 @@ pub(crate) mod tests {
             windows: 0,
             node_runs: 0,
             parts: Vec::new(),
+            faults: None,
         };
         let mut inp = input(&topo, &traffic, &outcome, true);
         inp.window = (0, 0);

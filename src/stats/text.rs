@@ -152,6 +152,9 @@ impl Report {
             );
         }
         line(out, "token hops", &group(self.token_hops));
+        if let Some(f) = &self.faults {
+            super::faults_text::write_faults(out, f);
+        }
     }
 
     /// Throughput as a percentage of link data capacity per terminal.
@@ -492,6 +495,7 @@ mod tests {
             windows: 0,
             node_runs: 0,
             parts: Vec::new(),
+            faults: None,
         };
         let mut inp = input(&topo, &traffic, &outcome, false);
         inp.window = (0, 0);

@@ -589,6 +589,15 @@ impl Node<DsLink> for C104 {
                             packet,
                             reason: WaitReason::OutputFull { output },
                         });
+                    } else if self.stream_len(i) == 0 {
+                        // The packet's head has gone on; its rest is still to come on
+                        // this input (named by its last token still in the output
+                        // buffer, if any).
+                        v.push(Wait {
+                            port: i,
+                            packet: self.ports[output].out.back().map(|t| t.stamp()),
+                            reason: WaitReason::Incomplete,
+                        });
                     }
                 }
             }
@@ -1061,5 +1070,37 @@ mod tests {
         );
         // 4 tokens crossed, so input 0 owes no new FCT yet beyond the initial ones.
         assert!(d.sent().iter().all(|e| e.port != 1));
+    }
+
+    #[test]
+    fn an_input_whose_packet_stops_half_way_reports_it_incomplete() {
+        // A packet for port 2 arrives on port 0: header and two data tokens, then
+        // nothing (its link died). The switch forwards what it has; the input, connected
+        // to output 2 with nothing buffered, must say it waits for the rest (the wait a
+        // link fault is diagnosed from), and keeps output 2 (wormhole routing holds the
+        // route until the terminator passes, INMOS ch. 7 §7.1).
+        let mut d = Driver::new(switch(0, 40));
+        prime(&mut d);
+        let s = stamp(4);
+        d.arrive(100, 0, Token::data(2, s));
+        d.arrive(110, 0, Token::data(1, s));
+        d.arrive(120, 0, Token::data(2, s));
+        for t in 100..400 {
+            d.step_at(t).unwrap();
+        }
+        let waits = d.node().waits();
+        assert!(
+            waits
+                .iter()
+                .any(|w| w.port == 0 && w.reason == WaitReason::Incomplete),
+            "{waits:?}"
+        );
+        assert_eq!(d.node().owner[2], Some(0), "the route stays open");
+        // Once the terminator comes, the wait goes.
+        d.arrive(400, 0, Token::end(false, s));
+        for t in 400..500 {
+            d.step_at(t).unwrap();
+        }
+        assert!(d.node().waits().is_empty(), "{:?}", d.node().waits());
     }
 }

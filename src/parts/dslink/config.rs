@@ -57,10 +57,21 @@ impl Default for PacketConfig {
 }
 
 /// Fault injection: deliberate misconfigurations that break the hardware's rules, so
-/// that the emulator's flow-control checks can be seen to work. Off by default.
+/// that the emulator's flow-control checks can be seen to work, and link faults for
+/// stress-testing (a link that goes down, parity errors). Off by default. The link
+/// faults are emu's decision, not the documents' (docs/architecture.md "Link faults");
+/// they are read by [`crate::network::build()`], which knows the node names.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct FaultConfig {
+    /// Links that go down, each dead in both directions from its time on, as a cut
+    /// cable would be: every token arriving from then on is lost.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub link_down: Vec<LinkDown>,
+    /// Probability (0 ≤ p ≤ 1) that a token arriving on a link has a parity error,
+    /// which brings that link down from the arrival of that token (itself lost).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub token_error_rate: f64,
     /// Every receiver grants this many tokens of credit beyond its buffer at start-up,
     /// as a misprogrammed link would. Any value > 0 eventually overflows a buffer.
     pub extra_initial_credit: u32,
@@ -69,6 +80,21 @@ pub struct FaultConfig {
     /// check in [`crate::network::build()`] rejects it unless this is set, and
     /// `emu reproduce dslink-latency` sets it to show the stall.
     pub allow_buffer_below_batch: bool,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// One entry of `faults.link_down`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LinkDown {
+    /// The link, by either end: `NODE:PORT` with the node named as the report names
+    /// it, e.g. `"c104[3]:2"`.
+    pub link: String,
+    /// When it goes down, in µs of virtual time (from 0 up to the run's hard stop).
+    pub at_us: f64,
 }
 
 /// A buffer size: a number of tokens, or `"packet"` for one maximum-size packet

@@ -281,4 +281,30 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_packet_received_half_way_is_reported_incomplete() {
+        // Header and one data token of a packet for terminal 1, then nothing (its link
+        // died): the processor must say it holds part of a packet, the wait a link
+        // fault is diagnosed from.
+        let mut d = crate::model::testkit::Driver::new(t9000(1, false, false, 1, 0, 0));
+        let s = crate::terminal::Stamp {
+            src: 0,
+            dst: 1,
+            ..Default::default()
+        };
+        d.arrive(50, 0, crate::parts::dslink::Token::data(1, s));
+        d.arrive(60, 0, crate::parts::dslink::Token::data(7, s));
+        d.run_until(200).unwrap();
+        let waits = d.node().waits();
+        assert!(
+            waits
+                .iter()
+                .any(|w| w.reason == crate::model::WaitReason::Incomplete),
+            "{waits:?}"
+        );
+        d.arrive(210, 0, crate::parts::dslink::Token::end(true, s));
+        d.run_until(300).unwrap();
+        assert!(d.node().waits().is_empty(), "{:?}", d.node().waits());
+    }
 }

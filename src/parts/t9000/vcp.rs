@@ -436,6 +436,14 @@ impl Vcp {
                 reason: WaitReason::AwaitingAck,
             });
         }
+        if self.rx.header_got > 0 {
+            // Part of a packet received; the rest is still to come.
+            v.push(Wait {
+                port: PORT,
+                packet: None,
+                reason: WaitReason::Incomplete,
+            });
+        }
         v
     }
 }

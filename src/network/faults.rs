@@ -1,0 +1,234 @@
+//! Link faults in the plan: which links go down when, and after how many tokens each
+//! link direction suffers its first parity error (docs/architecture.md "Link faults").
+//!
+//! The plan knows nothing of any link protocol: a fault kills a link of the plan, and
+//! the engines discard the tokens that would cross it (`engine::faults`). A family
+//! gets link faults by reading its own configuration keys into a [`FaultPlan`] and
+//! handing it to [`Network::with_faults`]; today the DS-Link networks do
+//! (`faults.link_down`, `faults.token_error_rate`), SCI rings and fabrics refuse the keys.
+//!
+//! What a dead link is, is emu's decision: the INMOS documents describe no disconnect
+//! detection and do not say what a link does after a parity error, so a dead link is a
+//! cut cable, dead in both directions from its tick, and the parts are not told.
+
+use super::build::mix_seed;
+use super::{End, Network};
+use crate::model::LinkProtocol;
+use crate::time::Tick;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The stream number that keeps the parity-error generators apart from the nodes'
+/// (nodes use their id; this is mixed in first, then the direction's index).
+const PARITY_STREAM: u64 = 0xFA17_0000_0000_0001;
+
+/// Never: no scheduled death, no parity error.
+pub const NEVER: u64 = u64::MAX;
+
+/// The link faults of a run, fixed when the network is built, so that the same seed
+/// gives the same faults on every engine and thread count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaultPlan {
+    /// Per link: the tick from which it is dead ([`NEVER`]: not scheduled).
+    down: Vec<Tick>,
+    /// Per link direction (index into [`Network::directions`]): tokens that arrive
+    /// intact before the first one with a parity error ([`NEVER`]: none).
+    intact: Vec<u64>,
+    /// The probability of a parity error per token (`faults.token_error_rate`).
+    rate: f64,
+    /// Scheduled deaths as given: (link, tick), in the order given.
+    scheduled: Vec<(usize, Tick)>,
+}
+
+impl FaultPlan {
+    /// The faults of a network of `links` links: each `(link, tick)` of `down` goes
+    /// down at that tick (the earliest, if a link is named twice); every token has
+    /// probability `rate` (0 ≤ rate ≤ 1, checked by the caller) of a parity error.
+    /// For each direction the number of intact tokens before its first error is drawn
+    /// once, from a geometric distribution, by a ChaCha8 generator seeded from the run
+    /// `seed` and the direction's index (emu's decision: faults are part of the plan).
+    pub fn new(links: usize, down: &[(usize, Tick)], rate: f64, seed: u64) -> FaultPlan {
+        let mut dead = vec![NEVER; links];
+        for &(l, t) in down {
+            if let Some(d) = dead.get_mut(l) {
+                *d = (*d).min(t);
+            }
+        }
+        let stream = mix_seed(seed, PARITY_STREAM);
+        let intact = (0..2 * links)
+            .map(|d| intact_tokens(rate, mix_seed(stream, d as u64)))
+            .collect();
+        FaultPlan {
+            down: dead,
+            intact,
+            rate,
+            scheduled: down.to_vec(),
+        }
+    }
+
+    /// The tick from which link `link` is scheduled dead ([`NEVER`]: not scheduled).
+    pub fn down(&self, link: usize) -> Tick {
+        self.down.get(link).copied().unwrap_or(NEVER)
+    }
+
+    /// Tokens that arrive intact on direction `dir` before its first parity error
+    /// ([`NEVER`]: none ever).
+    pub fn intact(&self, dir: usize) -> u64 {
+        self.intact.get(dir).copied().unwrap_or(NEVER)
+    }
+
+    /// The probability of a parity error per token.
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// The scheduled deaths as given: (link, tick).
+    pub fn scheduled(&self) -> &[(usize, Tick)] {
+        &self.scheduled
+    }
+}
+
+/// Tokens before the first error when each has probability `rate` of one: the number
+/// of failures before the first success of Bernoulli trials, by inversion
+/// (⌊ln U / ln(1 − rate)⌋ for U uniform in (0, 1]).
+fn intact_tokens(rate: f64, seed: u64) -> u64 {
+    if rate <= 0.0 || rate.is_nan() {
+        return NEVER;
+    }
+    if rate >= 1.0 {
+        return 0;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let u = 1.0 - rng.random::<f64>(); // in (0, 1]
+    let k = (u.ln() / (-rate).ln_1p()).floor();
+    if k >= (NEVER - 1) as f64 {
+        NEVER - 1
+    } else {
+        k as u64
+    }
+}
+
+/// Why a link name does not name a link.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LinkNameError {
+    /// Not `NODE:PORT`.
+    #[error(
+        "\"{0}\" is not a link: give NODE:PORT, a node name as the report writes it and one of its ports, e.g. \"c104[3]:2\""
+    )]
+    Form(String),
+    /// No node has that name.
+    #[error(
+        "no node is called \"{name}\" (nodes are named as the report names them, e.g. {example})"
+    )]
+    NoNode {
+        /// The name given.
+        name: String,
+        /// A name that exists.
+        example: String,
+    },
+    /// The port is not one of the node's.
+    #[error("{name} has ports 0..{ports}, not {port}")]
+    NoPort {
+        /// The node.
+        name: String,
+        /// Its port count.
+        ports: usize,
+        /// The port given.
+        port: String,
+    },
+    /// Nothing is attached to the port.
+    #[error("nothing is attached to {name} port {port}: there is no link to take down")]
+    Unlinked {
+        /// The node.
+        name: String,
+        /// The port.
+        port: usize,
+    },
+}
+
+impl<P: LinkProtocol> Network<P> {
+    /// The index of the link attached to `NODE:PORT` (either end may be named, as the
+    /// report names nodes, e.g. `c104[3]:2`).
+    pub fn link_named(&self, text: &str) -> Result<usize, LinkNameError> {
+        let (name, port) = text
+            .trim()
+            .rsplit_once(':')
+            .ok_or_else(|| LinkNameError::Form(text.to_string()))?;
+        let node = self
+            .nodes()
+            .iter()
+            .position(|n| n.name == name)
+            .ok_or_else(|| LinkNameError::NoNode {
+                name: name.to_string(),
+                example: self
+                    .nodes()
+                    .first()
+                    .map_or_else(|| "c104[0]".to_string(), |n| n.name.clone()),
+            })?;
+        let ports = self.nodes()[node].ports();
+        let p: usize = port
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&p| p < ports)
+            .ok_or_else(|| LinkNameError::NoPort {
+                name: name.to_string(),
+                ports,
+                port: port.to_string(),
+            })?;
+        let end = End { node, port: p };
+        self.links()
+            .iter()
+            .position(|l| l.a == end || l.b == end)
+            .ok_or(LinkNameError::Unlinked {
+                name: name.to_string(),
+                port: p,
+            })
+    }
+}
+
+/// Refuses the link-fault keys on a family that does not read them yet (SCI rings,
+/// fabrics): the engines could run them, but no key of theirs names a link yet.
+pub(super) fn refuse_link_faults(
+    faults: &crate::parts::dslink::config::FaultConfig,
+    family: &str,
+) -> Result<(), super::BuildError> {
+    let key = if !faults.link_down.is_empty() {
+        "faults.link_down"
+    } else if faults.token_error_rate != 0.0 {
+        "faults.token_error_rate"
+    } else {
+        return Ok(());
+    };
+    Err(super::build::topo_err(
+        key,
+        format!(
+            "link faults are modelled on DS-Link networks (C104s and T9000s) only, not on {family}: remove the key"
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_geometric_draw_has_its_mean_and_its_extremes() {
+        assert_eq!(intact_tokens(0.0, 1), NEVER);
+        assert_eq!(intact_tokens(1.0, 1), 0, "rate 1: the first token errs");
+        let n = 20_000;
+        let mean = (0..n).map(|s| intact_tokens(0.01, s) as f64).sum::<f64>() / n as f64;
+        // E[failures before the first success] = (1 − p) / p = 99.
+        assert!((mean - 99.0).abs() < 3.0, "mean {mean}");
+    }
+
+    #[test]
+    fn the_plan_is_a_function_of_the_seed() {
+        let a = FaultPlan::new(8, &[(3, 500), (3, 200)], 0.001, 7);
+        assert_eq!(a, FaultPlan::new(8, &[(3, 500), (3, 200)], 0.001, 7));
+        assert_ne!(a, FaultPlan::new(8, &[(3, 500), (3, 200)], 0.001, 8));
+        assert_eq!(a.down(3), 200, "the earliest of two");
+        assert_eq!(a.down(2), NEVER);
+        assert_ne!(a.intact(0), a.intact(1), "each direction draws its own");
+    }
+}
