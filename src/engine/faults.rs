@@ -427,3 +427,176 @@ pub(super) fn blocked<P: LinkProtocol>(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    //! The rule on the protocol-free relay protocol: two beacons, each sending a ball
+    //! every 10 ticks from tick 0 to 200 over one link of 5 ticks, each recording when
+    //! balls arrive.
+    use crate::engine::{RunControl, RunOutcome, actors, sequential, sharded};
+    use crate::model::{Activity, ModelError, Node, Outbox, PartStats, PortId, Wait};
+    use crate::network::{Builder, DelayUnit, End, FaultPlan, Network, RunPlan, Units};
+    use crate::parts::Part;
+    use crate::parts::relay::{Ball, Relay, RelayCounters};
+    use crate::routing::Routing;
+    use crate::time::{Tick, TimeBase};
+
+    #[derive(Clone, Debug)]
+    struct BeaconParams;
+
+    struct Beacon {
+        arrivals: Vec<u64>,
+        sent: u64,
+    }
+
+    impl Node<Relay> for Beacon {
+        fn receive(&mut self, now: Tick, _port: PortId, _ball: Ball) -> Result<(), ModelError> {
+            self.arrivals.push(now);
+            Ok(())
+        }
+        fn step(&mut self, now: Tick, out: &mut Outbox<Ball>) -> Result<Option<Tick>, ModelError> {
+            if now % 10 == 0 && now <= 200 {
+                let ball = Ball {
+                    id: now as u32,
+                    born: now,
+                    hops_left: 1,
+                };
+                out.send(0, ball, now);
+                self.sent += 1;
+                out.activity = Activity::default();
+            }
+            Ok((now < 200).then_some(now / 10 * 10 + 10))
+        }
+        fn port_counters(&self, _port: PortId) -> RelayCounters {
+            RelayCounters {
+                sent: self.sent,
+                received: self.arrivals.len() as u64,
+                held: 0,
+                capacity: 64,
+            }
+        }
+        fn waits(&self) -> Vec<Wait> {
+            Vec::new()
+        }
+        fn part_stats(&self) -> Option<PartStats> {
+            Some(PartStats {
+                series: vec![("arrivals", self.arrivals.clone())],
+            })
+        }
+    }
+
+    impl Part<Relay> for BeaconParams {
+        fn kind(&self) -> &'static str {
+            "beacon"
+        }
+        fn ports(&self) -> usize {
+            1
+        }
+        fn receive_capacity(&self, _port: PortId) -> usize {
+            64
+        }
+        fn instantiate(&self) -> Box<dyn Node<Relay>> {
+            Box::new(Beacon {
+                arrivals: Vec::new(),
+                sent: 0,
+            })
+        }
+        fn routing(&self) -> Routing<'_> {
+            Routing::Sink
+        }
+        fn memory_bound(&self, _fill: crate::memory::Fill) -> u64 {
+            1024
+        }
+    }
+
+    fn pair(faults: FaultPlan) -> Network<Relay> {
+        let mut b = Builder::new();
+        b.node("beacon[0]", BeaconParams);
+        b.node("beacon[1]", BeaconParams);
+        b.link(End { node: 0, port: 0 }, End { node: 1, port: 0 }, 5, 64);
+        let run = RunPlan::new(0, (0, 300), false, 1000, 1000);
+        let units = Units::plain(DelayUnit {
+            name: "ticks",
+            ticks: 1,
+        });
+        b.finish("beacons", TimeBase { tick_ns: 10.0 }, 0, units, run)
+            .expect("a good plan")
+            .with_faults(faults)
+    }
+
+    /// The arrival ticks at each beacon, the same on every engine and thread count
+    /// (under `--check`, which must skip the link once it has lost a token).
+    fn run(net: &Network<Relay>) -> (Vec<u64>, Vec<u64>, RunOutcome) {
+        let mut ctl = RunControl::for_plan(net);
+        ctl.check = true;
+        let o = sequential::run(net, &ctl, None).expect("the beacons run");
+        let text = |o: &RunOutcome| format!("{:?} {:?}", o.parts, o.faults);
+        for threads in [1, 2] {
+            let s = sharded::run(net, &ctl, threads, None).expect("sharded");
+            assert_eq!(text(&s), text(&o), "sharded on {threads} threads");
+            let a = actors::run(net, &ctl, threads, None).expect("actors");
+            assert_eq!(text(&a), text(&o), "actors on {threads} threads");
+        }
+        let at = |n: usize| o.parts[n].1.get("arrivals").to_vec();
+        (at(0), at(1), o)
+    }
+
+    #[test]
+    fn a_link_down_at_t_loses_every_token_arriving_from_t_in_both_directions() {
+        let (a, b, o) = run(&pair(FaultPlan::new(1, &[(0, 105)], 0.0, 1)));
+        let before: Vec<u64> = (0..10).map(|k| 10 * k + 5).collect();
+        assert_eq!(a, before, "beacon 0 hears only what arrived before 105");
+        assert_eq!(b, before, "beacon 1 too");
+        let f = o.faults.expect("faults were configured");
+        assert_eq!(f.links_down.len(), 1);
+        let l = &f.links_down[0];
+        assert_eq!((l.since_tick, l.tokens_lost), (105, 22));
+        assert_eq!(l.cause, super::DeathCause::Scheduled);
+        // A token arriving exactly at T is lost: down at 95 loses the one sent at 90.
+        let (a, _, _) = run(&pair(FaultPlan::new(1, &[(0, 95)], 0.0, 1)));
+        assert_eq!(a, (0..9).map(|k| 10 * k + 5).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_parity_error_kills_the_link_from_the_corrupted_tokens_arrival() {
+        // Direction 0 (beacon 0 → 1): its 4th token, sent at 30 and due at 35, errs.
+        let plan = FaultPlan::new(1, &[], 0.0, 1).with_intact(0, 3);
+        let (a, b, o) = run(&pair(plan));
+        assert_eq!(
+            b,
+            vec![5, 15, 25],
+            "beacon 1 loses the corrupted token and all after"
+        );
+        assert_eq!(
+            a,
+            vec![5, 15, 25],
+            "the reverse direction dies at the same tick"
+        );
+        let l = &o.faults.expect("configured").links_down[0];
+        assert_eq!(l.since_tick, 35);
+        assert_eq!(l.tokens_lost, 2 * 21 - 6);
+        assert_eq!(
+            l.cause,
+            super::DeathCause::ParityError {
+                sender: super::LinkEnd {
+                    node: "beacon[0]".into(),
+                    port: 0
+                },
+                token: 4
+            }
+        );
+        // Rate 1: the first token of each direction errs.
+        let (a, b, o) = run(&pair(FaultPlan::new(1, &[], 1.0, 9)));
+        assert!(a.is_empty() && b.is_empty());
+        let l = &o.faults.expect("configured").links_down[0];
+        assert_eq!((l.since_tick, l.tokens_lost), (5, 42));
+    }
+
+    #[test]
+    fn no_fault_that_happens_changes_nothing() {
+        let (a, b, o) = run(&pair(FaultPlan::new(1, &[(0, 10_000)], 0.0, 1)));
+        let all: Vec<u64> = (0..21).map(|k| 10 * k + 5).collect();
+        assert_eq!((a, b), (all.clone(), all));
+        assert!(o.faults.expect("configured").links_down.is_empty());
+    }
+}

@@ -66,6 +66,15 @@ impl FaultPlan {
         }
     }
 
+    /// The plan with direction `dir`'s first parity error on its token `intact + 1`
+    /// instead of the drawn one: for tests that need an error at a known token.
+    pub fn with_intact(mut self, dir: usize, intact: u64) -> FaultPlan {
+        if let Some(d) = self.intact.get_mut(dir) {
+            *d = intact;
+        }
+        self
+    }
+
     /// The tick from which link `link` is scheduled dead ([`NEVER`]: not scheduled).
     pub fn down(&self, link: usize) -> Tick {
         self.down.get(link).copied().unwrap_or(NEVER)
