@@ -398,6 +398,119 @@ static CASES: &[Case] = &[
         "70000: give at most 65536 tokens",
     ),
     bad(
+        "link fault on a node that does not exist",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            "[network]\nkind = \"hypercube\"\ndimensions = 2\n[faults]\nlink_down = [{ link = \"c104[9]:0\", at_us = 5.0 }]\n",
+        ),
+        "t.toml:5:16: faults.link_down[0].link: no node is called \"c104[9]\"",
+    ),
+    bad(
+        "link fault on a port out of range",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            "[network]\nkind = \"hypercube\"\ndimensions = 2\n[faults]\nlink_down = [{ link = \"c104[1]:7\", at_us = 5.0 }]\n",
+        ),
+        "faults.link_down[0].link: c104[1] has ports 0..3, not 7",
+    ),
+    bad(
+        "link fault on a port with nothing attached",
+        &["-t", "n.toml", "-p", "uniform"],
+        Setup::Text(
+            "n.toml",
+            netlist!(
+                "links = [[0, 2, 1, 2]]\n[faults]\nlink_down = [{ link = \"c104[0]:3\", at_us = 5.0 }]\n"
+            ),
+        ),
+        "faults.link_down[0].link: nothing is attached to c104[0] port 3",
+    ),
+    bad(
+        "link fault not of the form NODE:PORT",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            "[network]\nkind = \"hypercube\"\ndimensions = 2\n[faults]\nlink_down = [{ link = \"c104[1]\", at_us = 5.0 }]\n",
+        ),
+        "faults.link_down[0].link: \"c104[1]\" is not a link: give NODE:PORT",
+    ),
+    bad(
+        "link fault at a negative time",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            "[network]\nkind = \"hypercube\"\ndimensions = 2\n[faults]\nlink_down = [{ link = \"c104[1]:0\", at_us = 1.0 }, { link = \"c104[1]:1\", at_us = -1.0 }]\n",
+        ),
+        "faults.link_down[1].at_us: -1 µs is not a time of the run",
+    ),
+    bad(
+        "link fault at NaN µs",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            "[network]\nkind = \"hypercube\"\ndimensions = 2\n[faults]\nlink_down = [{ link = \"c104[1]:0\", at_us = nan }]\n",
+        ),
+        "faults.link_down[0].at_us: NaN µs is not a time of the run",
+    ),
+    bad(
+        "link fault after the run's hard stop",
+        &["-t", "t.toml", "-p", "uniform"],
+        Setup::Text(
+            "t.toml",
+            "[network]\nkind = \"hypercube\"\ndimensions = 2\n[faults]\nlink_down = [{ link = \"c104[1]:0\", at_us = 1e9 }]\n",
+        ),
+        "faults.link_down[0].at_us: 1000000000 µs is not a time of the run: give 0 to 10600 µs",
+    ),
+    bad(
+        "`--set faults.token_error_rate=1.5`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "faults.token_error_rate=1.5",
+        ],
+        Setup::None,
+        "--set faults.token_error_rate=1.5: 1.5 is not a probability",
+    ),
+    bad(
+        "`--set faults.token_error_rate=nan`",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--set",
+            "faults.token_error_rate=nan",
+        ],
+        Setup::None,
+        "NaN is not a probability",
+    ),
+    bad(
+        "link faults on an SCI ring",
+        &["-t", "t.toml", "-p", "sci-uniform"],
+        Setup::Text(
+            "t.toml",
+            "[network]\nkind = \"sci_ring\"\nnodes = 4\n[faults]\nlink_down = [{ link = \"sci[0]:0\", at_us = 5.0 }]\n",
+        ),
+        "t.toml:5:1: faults.link_down: link faults are modelled on DS-Link networks (C104s and T9000s) only, not on an SCI ring",
+    ),
+    bad(
+        "`--set faults.token_error_rate=0.1` on a switch fabric",
+        &[
+            "-t",
+            "fabric16-cioq",
+            "-p",
+            "bernoulli98",
+            "--set",
+            "faults.token_error_rate=0.1",
+        ],
+        Setup::None,
+        "--set faults.token_error_rate=0.1: link faults are modelled on DS-Link networks (C104s and T9000s) only, not on a switch fabric",
+    ),
+    bad(
         "`--set network.dimensions=0`",
         &[
             "-t",

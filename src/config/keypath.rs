@@ -93,20 +93,46 @@ fn visit(table: &DeTable<'_>, path: &mut Vec<String>, f: &mut dyn FnMut(&[String
     }
 }
 
+/// A path segment `key` or `key[i]` (the i-th entry of an array of tables, as the
+/// build names e.g. `faults.link_down[2].at_us`): the key and the index, if any.
+fn segment(s: &str) -> (&str, Option<usize>) {
+    match s.strip_suffix(']').and_then(|r| r.rsplit_once('[')) {
+        Some((key, i)) => match i.parse() {
+            Ok(i) => (key, Some(i)),
+            Err(_) => (s, None),
+        },
+        None => (s, None),
+    }
+}
+
+/// The value of `key` (or `key[i]`) in `table`.
+fn child<'t, 'i>(table: &'t DeTable<'i>, seg: &str) -> Option<&'t Spanned<DeValue<'i>>> {
+    let (key, index) = segment(seg);
+    let value = table.get(key)?;
+    match index {
+        None => Some(value),
+        Some(i) => match value.get_ref() {
+            DeValue::Array(items) => items.iter().nth(i),
+            _ => None,
+        },
+    }
+}
+
 /// The node at `path`, if there is one.
 pub(crate) fn node<'t, 'i>(
     root: &'t DeTable<'i>,
     path: &[String],
 ) -> Option<&'t Spanned<DeValue<'i>>> {
     let (first, rest) = path.split_first()?;
-    let mut value = root.get(first.as_str())?;
-    for segment in rest {
-        value = value.get_ref().as_table()?.get(segment.as_str())?;
+    let mut value = child(root, first)?;
+    for seg in rest {
+        value = child(value.get_ref().as_table()?, seg)?;
     }
     Some(value)
 }
 
-/// The span of the last key of `path`, if the tree has that key.
+/// The span of the last key of `path`, if the tree has that key (for `key[i]`, the
+/// span of the i-th entry).
 pub(crate) fn key_span(root: &DeTable<'_>, path: &[String]) -> Option<Range<usize>> {
     let (last, parents) = path.split_last()?;
     let table = if parents.is_empty() {
@@ -114,7 +140,10 @@ pub(crate) fn key_span(root: &DeTable<'_>, path: &[String]) -> Option<Range<usiz
     } else {
         node(root, parents)?.get_ref().as_table()?
     };
-    table.get_key_value(last.as_str()).map(|(k, _)| k.span())
+    match segment(last) {
+        (key, None) => table.get_key_value(key).map(|(k, _)| k.span()),
+        (_, Some(_)) => child(table, last).map(|v| v.span()),
+    }
 }
 
 /// The text between the first pair of backquotes after `prefix` at the start of `message`.

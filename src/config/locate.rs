@@ -22,7 +22,7 @@ impl<T> Loaded<T> {
             key == k
                 || key
                     .strip_prefix(k)
-                    .is_some_and(|rest| rest.starts_with('.'))
+                    .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
         };
         if let Some((k, v)) = self.overrides.iter().rev().find(|(k, _)| set_here(k)) {
             let shown = if k == "description" || k.starts_with("description.") {
