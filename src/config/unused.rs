@@ -19,19 +19,32 @@ pub(crate) struct Unused {
     pub message: String,
 }
 
+/// Keys that are left out of the serialized configuration when at their default, so
+/// that the report's echo of a file without them stays as it was (the link faults of
+/// [`crate::parts::dslink::config::FaultConfig`]). Their table denies unknown fields,
+/// so they are never dropped silently; absent from the output, they are not unused.
+const OMITTED_WHEN_DEFAULT: &[(&str, &str)] =
+    &[("faults", "link_down"), ("faults", "token_error_rate")];
+
 /// The first (in text order) key of `input` that `config` does not serialize, if any.
 /// If `config` cannot be serialized, nothing is reported.
 pub(crate) fn first_unused<T: Serialize>(input: &DeTable<'_>, config: &T) -> Option<Unused> {
     let output = toml::Table::try_from(config).ok()?;
     let mut found = Vec::new();
-    collect(input, &output, &mut found);
+    collect(input, &output, &mut found, "");
     found.into_iter().min_by_key(|u| u.span.start)
 }
 
-fn collect(input: &DeTable<'_>, output: &toml::Table, found: &mut Vec<Unused>) {
+fn collect(input: &DeTable<'_>, output: &toml::Table, found: &mut Vec<Unused>, table: &str) {
     for (key, value) in input.iter() {
         match (value.get_ref(), output.get(key.get_ref().as_ref())) {
-            (DeValue::Table(inner), Some(toml::Value::Table(out))) => collect(inner, out, found),
+            (DeValue::Table(inner), Some(toml::Value::Table(out))) => {
+                collect(inner, out, found, key.get_ref())
+            }
+            (_, None)
+                if OMITTED_WHEN_DEFAULT
+                    .iter()
+                    .any(|&(t, k)| t == table && k == key.get_ref()) => {}
             // serde reads a list as a table's fields in order: `network = ["hypercube", 6]`
             // would pass as kind and dimensions.
             (DeValue::Array(_), Some(toml::Value::Table(_))) => found.push(Unused {
