@@ -32,6 +32,11 @@ fn text<P: LinkProtocol>(case: &Case<P>, r: Result<RunOutcome, EngineError>) -> 
                     }
                 }
             }
+            if let EngineError::BlockedByFault { blocked, .. } = &e {
+                for b in blocked {
+                    s.push_str(&format!("{b}\n"));
+                }
+            }
             s
         }
     }
@@ -141,6 +146,49 @@ fn all_engines_agree<P: LinkProtocol>(case: &Case<P>, check: bool) -> Option<Res
         }
     }
     Some(Ok(()))
+}
+
+#[test]
+fn link_faults_give_identical_reports_on_every_engine_and_thread_count() {
+    // A switch link down mid-run (packets blocked: the error and every blocked packet),
+    // a link nobody uses (a report with its faults section), parity errors at a rate
+    // that kills a few links (tokens lost at both ends of a link, on links that cross
+    // partitions too), the last also under --check (which skips the lossy links).
+    let cases: [&[&str]; 3] = [
+        &[r#"faults.link_down=[{ link = "c104[5]:2", at_us = 20.0 }]"#],
+        &[
+            "pattern.kind=fixed",
+            "pattern.destination=1",
+            r#"faults.link_down=[{ link = "c104[33]:0", at_us = 2.0 }]"#,
+        ],
+        &["faults.token_error_rate=0.0002"],
+    ];
+    let mut seen = Vec::new();
+    for (i, sets) in cases.into_iter().enumerate() {
+        let mut all = short();
+        all.extend(sets.iter().map(|s| s.to_string()));
+        let case = Case::load("hypercube6", "uniform", &all, 3).expect("the case loads");
+        for check in [false, i == 2] {
+            match all_engines_agree(&case, check) {
+                Some(Ok(())) => {}
+                Some(Err(diff)) => panic!("{sets:?} (check {check}): {diff}"),
+                None => panic!("hypercube6 is small enough"),
+            }
+        }
+        let ctl = case.control();
+        seen.push(text(&case, engine::sharded::run(&case.net, &ctl, 1, None)));
+    }
+    assert!(
+        seen[0].starts_with("blocked by a link fault"),
+        "{}",
+        seen[0]
+    );
+    assert!(seen[1].contains("\"links_down\""), "{}", seen[1]);
+    assert!(
+        seen[2].contains("parity error") || seen[2].contains("parity_error"),
+        "{}",
+        seen[2]
+    );
 }
 
 #[test]
