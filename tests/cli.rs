@@ -1973,3 +1973,49 @@ fn plot_draws_each_latency_distribution_the_terminals_and_the_links() {
     assert!(!names.contains(&"links.svg".to_string()), "{names:?}");
     assert!(names.contains(&"terminals.svg".to_string()));
 }
+
+#[test]
+fn packets_blocked_behind_a_dead_link_exit_5_naming_the_link_and_the_packets() {
+    // A hypercube link down mid-run under uniform traffic: the run must not hang, and
+    // must not call it a deadlock (3): exit 5, the link with both ends, since when, why,
+    // the tokens lost, the first blocked packets and the count of the rest; the JSON
+    // names the outcome.
+    let dir = TempDir::new("link-fault");
+    let json = dir.path().join("f.json");
+    let json_arg = json.to_string_lossy().into_owned();
+    let r = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+        "--set",
+        r#"faults.link_down=[{ link = "c104[5]:2", at_us = 30.0 }]"#,
+        "--json",
+        &json_arg,
+    ]));
+    assert_eq!(r.code, 5, "{}", r.describe());
+    assert!(r.stdout.is_empty(), "{}", r.describe());
+    for want in [
+        "error: blocked by a link fault at tick ",
+        "link c104[1] port 2 ↔ c104[5] port 2 dead since tick 3000 (30.000 µs): scheduled (faults.link_down); ",
+        " tokens lost",
+        "\n  blocked: c104[",
+        " more\n",
+        "reproduce with: emu --topology topologies/hypercube6.toml --traffic traffic/uniform.toml --seed 1 --set",
+    ] {
+        assert!(r.stderr.contains(want), "{want:?}\n{}", r.describe());
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json written"))
+            .expect("valid JSON");
+    assert_eq!(v["outcome"], "blocked_by_fault");
+    assert_eq!(v["links_down"][0]["since_tick"], 3000);
+    // The same run without the fault succeeds.
+    let ok = emu(&short(&[
+        "--topology",
+        "hypercube6",
+        "--traffic",
+        "uniform",
+    ]));
+    assert_eq!(ok.code, 0, "{}", ok.describe());
+}
