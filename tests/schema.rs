@@ -138,6 +138,21 @@ fn every_shipped_topology_and_traffic_reports_to_the_schema() {
             "injection.messages=1".into(),
         ],
     ));
+    // Link faults: a link nobody uses (everyone sends to terminal 1) dies, and the
+    // report has its faults section.
+    cases.push((
+        "hypercube6".into(),
+        "uniform".into(),
+        [
+            "pattern.kind=fixed",
+            "pattern.destination=1",
+            r#"faults.link_down=[{ link = "c104[33]:0", at_us = 1.0 }]"#,
+            "faults.token_error_rate=1e-12",
+        ]
+        .iter()
+        .flat_map(|s| ["--set".to_string(), s.to_string()])
+        .collect(),
+    ));
     // A batch run has a completion object; a permutation has flows.
     cases.push((
         "hypercube6".into(),
@@ -175,6 +190,9 @@ fn every_shipped_topology_and_traffic_reports_to_the_schema() {
         traffics,
         "a traffic file ran nowhere"
     );
+    let faults = reports[reports.len() - 2].as_ref().expect("the fault case runs");
+    assert_eq!(faults["faults"]["links_down"][0]["cause"]["kind"], "scheduled");
+    assert!(reports[0].as_ref().is_some_and(|r| r.get("faults").is_none()));
     let batch = reports.last().unwrap().as_ref().unwrap();
     assert!(batch["completion"]["ticks"].is_u64());
     assert_eq!(batch["flows"].as_array().unwrap().len(), 64);
