@@ -112,7 +112,7 @@ fn child<'t, 'i>(table: &'t DeTable<'i>, seg: &str) -> Option<&'t Spanned<DeValu
     match index {
         None => Some(value),
         Some(i) => match value.get_ref() {
-            DeValue::Array(items) => items.iter().nth(i),
+            DeValue::Array(items) => items.get(i),
             _ => None,
         },
     }

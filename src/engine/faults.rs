@@ -455,7 +455,7 @@ mod tests {
             Ok(())
         }
         fn step(&mut self, now: Tick, out: &mut Outbox<Ball>) -> Result<Option<Tick>, ModelError> {
-            if now % 10 == 0 && now <= 200 {
+            if now.is_multiple_of(10) && now <= 200 {
                 let ball = Ball {
                     id: now as u32,
                     born: now,
