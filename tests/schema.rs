@@ -190,9 +190,18 @@ fn every_shipped_topology_and_traffic_reports_to_the_schema() {
         traffics,
         "a traffic file ran nowhere"
     );
-    let faults = reports[reports.len() - 2].as_ref().expect("the fault case runs");
-    assert_eq!(faults["faults"]["links_down"][0]["cause"]["kind"], "scheduled");
-    assert!(reports[0].as_ref().is_some_and(|r| r.get("faults").is_none()));
+    let faults = reports[reports.len() - 2]
+        .as_ref()
+        .expect("the fault case runs");
+    assert_eq!(
+        faults["faults"]["links_down"][0]["cause"]["kind"],
+        "scheduled"
+    );
+    assert!(
+        reports[0]
+            .as_ref()
+            .is_some_and(|r| r.get("faults").is_none())
+    );
     let batch = reports.last().unwrap().as_ref().unwrap();
     assert!(batch["completion"]["ticks"].is_u64());
     assert_eq!(batch["flows"].as_array().unwrap().len(), 64);
