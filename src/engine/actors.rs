@@ -71,13 +71,12 @@ impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
     }
 
     fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token> {
+        let Some(faults) = &mut self.faults else {
+            return self.inputs[port].as_mut()?.pop_due(t);
+        };
         loop {
             let (arrival, token) = self.inputs[port].as_mut()?.pop_due_wire(t)?;
-            let lost = match self.faults.as_mut() {
-                Some(f) => f[port].lose_arrived(arrival),
-                None => false,
-            };
-            if !lost {
+            if !faults[port].lose_arrived(arrival) {
                 return Some(token);
             }
         }

@@ -29,6 +29,14 @@ impl<P: LinkProtocol> Inbound<P> {
         self.slot.map(|(t, _)| t)
     }
 
+    /// Takes the next token if it has arrived by tick `t`.
+    pub fn pop_due(&mut self, t: Tick) -> Option<P::Token> {
+        match self.peek() {
+            Some(a) if a <= t => self.slot.take().map(|(_, tok)| tok),
+            _ => None,
+        }
+    }
+
     /// Takes the next token, with its arrival tick, if it has arrived by tick `t`.
     pub fn pop_due_wire(&mut self, t: Tick) -> Option<Wire<P>> {
         match self.peek() {
