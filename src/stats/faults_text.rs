@@ -8,12 +8,16 @@ use crate::engine::faults::FaultReport;
 /// Writes one line per link that died, or one saying that none did.
 pub fn write_faults(out: &mut String, f: &FaultReport) {
     if f.links_down.is_empty() {
+        let scheduled = match f.scheduled {
+            0 => String::new(),
+            n => format!("{n} scheduled by faults.link_down, none before the run ended; "),
+        };
         line(
             out,
             "faults",
             &format!(
-                "no link died ({} link_down entries, none reached; token error rate {})",
-                f.scheduled, f.token_error_rate
+                "no link died ({scheduled}token error rate {})",
+                f.token_error_rate
             ),
         );
         return;
