@@ -934,8 +934,8 @@ fn the_memory_estimate_brackets_what_a_run_really_takes() {
     // lightly loaded run and of a run offered more than it can carry: the first counts
     // buffers as preallocated and histograms at their smallest, the second every buffer
     // full and histograms reaching the hard stop; neither counts the source queues,
-    // which stay small in 100 µs. (Measured: 194 MB ≤ 268 MB light, 459 MB heavy ≤
-    // 866 MB.)
+    // which stay small in 100 µs. (Measured: 235 MB ≤ 336 MB light, 495 MB heavy ≤
+    // 1.1 GB.)
     let cube = [
         "--topology",
         "hypercube6",
