@@ -252,19 +252,19 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
 
 /// What `--check` verified, for the end of the text report.
 fn check_line(s: &emu::network::timing::TimingSummary) -> String {
-    use emu::stats::format::group as thousands;
+    use emu::stats::format::group;
     let mut line = String::from("checked     credit invariant at every barrier");
     if s.messages + s.unfixed_messages > 0 {
         line += &format!(
             "; timing identity exact (0 ticks) for {} messages, {} source–destination pairs",
-            thousands(s.messages),
-            thousands(s.pairs)
+            group(s.messages),
+            group(s.pairs)
         );
         if s.unfixed_pairs > 0 {
             line += &format!(
                 "; {} messages of {} pairs on paths that are not fixed (random headers, adaptive routing) not checked",
-                thousands(s.unfixed_messages),
-                thousands(s.unfixed_pairs)
+                group(s.unfixed_messages),
+                group(s.unfixed_pairs)
             );
         }
     }

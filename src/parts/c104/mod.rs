@@ -72,6 +72,22 @@ pub struct C104Params {
     pub seed: u64,
 }
 
+impl C104Params {
+    /// Ticks from a packet's first token arriving on `input` to the packet being
+    /// routable had it come alone: the rest of its header back to back (10 bit periods
+    /// a byte, INMOS ch. 6 §6.1.1; none on an input that generates the header, INMOS
+    /// ch. 7 §7.1), then the routing delay (INMOS ch. 6 §6.3.6). The journey's input
+    /// wait starts here, and [`Part::transit`] adds the first token's own 10 ticks.
+    fn routable_after(&self, input: PortId) -> Tick {
+        let rest = if self.routing.generates(input).is_some() {
+            0
+        } else {
+            Tick::from(self.header_bytes.saturating_sub(1))
+        };
+        DATA_TOKEN_BITS * rest + self.routing_delay
+    }
+}
+
 /// Where an input is in handling its current packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Input {
@@ -225,18 +241,6 @@ impl C104 {
             Some(t) => Some(t),
             None => port.ep.rx_get_mut(0),
         }
-    }
-
-    /// The tick input `i`'s head packet could have been granted an output had it come
-    /// alone: its first token's arrival, plus the rest of its header back to back
-    /// (none on an input that generates the header), plus the routing delay.
-    fn uncontended_ready(&self, i: PortId, first_arrival: Tick) -> Tick {
-        let rest = if self.p.routing.generates(i).is_some() {
-            0
-        } else {
-            DATA_TOKEN_BITS * Tick::from(self.p.header_bytes.saturating_sub(1))
-        };
-        first_arrival + rest + self.p.routing_delay
     }
 
     fn stream_pop(&mut self, i: PortId) -> Option<Token> {
@@ -423,7 +427,8 @@ impl C104 {
                 self.rr[o] = (i + 1) % n;
                 self.set_input(i, Input::Connected { output: o });
                 let arrived = self.ports[i].arrivals.pop_front().unwrap_or(now);
-                let input_wait = now.saturating_sub(self.uncontended_ready(i, arrived));
+                let ready = arrived + self.p.routable_after(i);
+                let input_wait = now.saturating_sub(ready);
                 self.ports[o].grants.push_back((now, input_wait));
                 granted = true;
             }
@@ -649,12 +654,7 @@ impl Part<DsLink> for C104Params {
     /// on an input that generates it), and the routing delay: see the module's
     /// "Journeys".
     fn transit(&self, input: PortId) -> Option<Tick> {
-        let rest = if self.routing.generates(input).is_some() {
-            0
-        } else {
-            Tick::from(self.header_bytes.saturating_sub(1))
-        };
-        Some(DATA_TOKEN_BITS * (1 + rest) + self.routing_delay)
+        Some(DATA_TOKEN_BITS + self.routable_after(input))
     }
 
     /// The switch, its routing table, and per port its state with the link's receive
