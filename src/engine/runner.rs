@@ -19,6 +19,21 @@ pub(super) trait Wires<P: LinkProtocol> {
     fn peek(&mut self, port: PortId) -> Option<Tick>;
     /// Takes the next token waiting on input `port` if it has arrived by tick `t`.
     fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token>;
+    /// Hands every token waiting on input `port` that has arrived by tick `t` to
+    /// `receive`, oldest first, then returns the arrival tick of the next one, if any:
+    /// [`Wires::pop_due`] until it fails, then [`Wires::peek`], which an implementation
+    /// may do with one look-up of the port's queue.
+    fn deliver(
+        &mut self,
+        port: PortId,
+        t: Tick,
+        mut receive: impl FnMut(P::Token) -> Result<(), ModelError>,
+    ) -> Result<Option<Tick>, ModelError> {
+        while let Some(tok) = self.pop_due(port, t) {
+            receive(tok)?;
+        }
+        Ok(self.peek(port))
+    }
     /// Sends `token` out of `port`, leaving the transmitter at `at`. Returns the
     /// receiving node and the arrival tick, or `None` for an unconnected port.
     fn push(
@@ -101,23 +116,31 @@ pub(super) fn run_window<P: LinkProtocol>(
     arrivals: &mut Vec<Tick>,
 ) -> Result<Option<Tick>, RunError> {
     arrivals.clear();
-    arrivals.extend((0..ports).map(|p| wires.peek(p).unwrap_or(Tick::MAX)));
+    // The earliest arrival on any port, kept with the per-port ticks so that a tick at
+    // which only the node's timer is due looks at no port.
+    let mut first = Tick::MAX;
+    for p in 0..ports {
+        let a = wires.peek(p).unwrap_or(Tick::MAX);
+        arrivals.push(a);
+        first = first.min(a);
+    }
     loop {
-        let t = arrivals
-            .iter()
-            .fold(clock.timer.unwrap_or(Tick::MAX), |t, &a| t.min(a));
+        let t = clock.timer.unwrap_or(Tick::MAX).min(first);
         if t >= end {
             return Ok((t != Tick::MAX).then_some(t));
         }
         clock.now = t;
-        for (p, next) in arrivals.iter_mut().enumerate() {
-            if *next > t {
-                continue;
+        if first <= t {
+            first = Tick::MAX;
+            for (p, next) in arrivals.iter_mut().enumerate() {
+                if *next <= t {
+                    *next = wires
+                        .deliver(p, t, |tok| node.receive(t, p, tok))
+                        .map_err(|e| RunError::Model(t, e))?
+                        .unwrap_or(Tick::MAX);
+                }
+                first = first.min(*next);
             }
-            while let Some(tok) = wires.pop_due(p, t) {
-                node.receive(t, p, tok).map_err(|e| RunError::Model(t, e))?;
-            }
-            *next = wires.peek(p).unwrap_or(Tick::MAX);
         }
         clock.timer = node.step(t, out).map_err(|e| RunError::Model(t, e))?;
         for e in out.emits.drain(..) {

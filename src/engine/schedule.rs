@@ -7,8 +7,6 @@ use super::{RunControl, RunOutcome};
 use crate::model::Activity;
 use crate::network::NodeId;
 use crate::time::Tick;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 const NEVER: Tick = Tick::MAX;
 
@@ -31,59 +29,69 @@ pub(super) enum Decision {
     },
 }
 
+/// Nodes per group of [`DueQueue`]: one group's minimum stands for its nodes.
+const GROUP: usize = 64;
+
 /// Every node's next due tick (for the nodes one engine worker owns).
+///
+/// Nodes are kept in groups of [`GROUP`] consecutive ids with each group's earliest
+/// due tick, so that taking a window's due nodes reads only the groups that have one,
+/// and yields them in node order without sorting; the earliest due tick overall is a
+/// minimum over the groups. (A binary heap of wake-ups cost a push per wake-up and a
+/// pop per stale entry: 7 % of a saturated run's instructions.)
 pub(super) struct DueQueue {
     next_due: Vec<Tick>,
-    heap: BinaryHeap<Reverse<(Tick, NodeId)>>,
+    /// `group_min[g]`: the earliest `next_due` of nodes `g·GROUP ..`, exactly.
+    group_min: Vec<Tick>,
 }
 
 impl DueQueue {
     /// The nodes `owned` all due at tick 0 (links reset and grant their first credit
     /// then). `nodes` is the size of the whole network.
     pub fn new(nodes: usize, owned: impl IntoIterator<Item = NodeId>) -> DueQueue {
-        let mut next_due = vec![NEVER; nodes];
-        let heap = owned
-            .into_iter()
-            .map(|n| {
-                next_due[n] = 0;
-                Reverse((0, n))
-            })
-            .collect();
-        DueQueue { next_due, heap }
+        let mut q = DueQueue {
+            next_due: vec![NEVER; nodes],
+            group_min: vec![NEVER; nodes.div_ceil(GROUP)],
+        };
+        for n in owned {
+            q.wake(n, 0);
+        }
+        q
     }
 
     /// The earliest tick any node is due, if any.
     pub fn peek(&mut self) -> Option<Tick> {
-        while let Some(&Reverse((t, n))) = self.heap.peek() {
-            if self.next_due[n] == t {
-                return Some(t);
-            }
-            self.heap.pop();
-        }
-        None
+        let t = self.group_min.iter().copied().min().unwrap_or(NEVER);
+        (t != NEVER).then_some(t)
     }
 
     /// Takes every node due before `end` into `due`, in node order.
     pub fn take_due(&mut self, end: Tick, due: &mut Vec<NodeId>) {
         due.clear();
-        while let Some(&Reverse((t, n))) = self.heap.peek() {
-            if t >= end {
-                break;
+        for (g, min) in self.group_min.iter_mut().enumerate() {
+            if *min >= end {
+                continue;
             }
-            self.heap.pop();
-            if self.next_due[n] == t {
-                self.next_due[n] = NEVER;
-                due.push(n);
+            let first = g * GROUP;
+            let mut rest = NEVER;
+            for (k, t) in self.next_due[first..].iter_mut().take(GROUP).enumerate() {
+                if *t < end {
+                    *t = NEVER;
+                    due.push(first + k);
+                } else {
+                    rest = rest.min(*t);
+                }
             }
+            *min = rest;
         }
-        due.sort_unstable();
     }
 
     /// Node `n` must run at tick `t` (or earlier, if it already must).
     pub fn wake(&mut self, n: NodeId, t: Tick) {
         if t < self.next_due[n] {
             self.next_due[n] = t;
-            self.heap.push(Reverse((t, n)));
+            let g = &mut self.group_min[n / GROUP];
+            *g = (*g).min(t);
         }
     }
 }
@@ -206,6 +214,47 @@ impl RunClock {
             node_runs: self.node_runs,
             parts: Vec::new(),
             faults: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The grouped queue takes exactly the nodes a plain scan of every node's due
+        /// tick would, in node order, and peeks the same earliest tick, over random
+        /// wake-ups and windows on networks of up to four groups.
+        #[test]
+        fn due_queue_matches_a_plain_scan(
+            nodes in 1usize..200,
+            ops in proptest::collection::vec((any::<bool>(), 0usize..200, 0u64..100), 1..300),
+        ) {
+            let owned: Vec<NodeId> = (0..nodes).filter(|n| n % 3 != 1).collect();
+            let mut q = DueQueue::new(nodes, owned.iter().copied());
+            let mut plain = vec![NEVER; nodes];
+            for &n in &owned {
+                plain[n] = 0;
+            }
+            let mut due = Vec::new();
+            for (take, n, t) in ops {
+                if take {
+                    q.take_due(t, &mut due);
+                    let expected: Vec<NodeId> = (0..nodes).filter(|&n| plain[n] < t).collect();
+                    for &n in &expected {
+                        plain[n] = NEVER;
+                    }
+                    prop_assert_eq!(&due, &expected);
+                } else {
+                    let n = n % nodes;
+                    q.wake(n, t);
+                    plain[n] = plain[n].min(t);
+                }
+                let min = plain.iter().copied().min().filter(|&m| m != NEVER);
+                prop_assert_eq!(q.peek(), min);
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
-use crate::model::{Activity, LinkProtocol, Node, Outbox, PortId};
+use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
 use async_channel::Sender;
@@ -86,6 +86,36 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
             };
             if !faults[port].lose_arrived(arrival) {
                 return Some(token);
+            }
+        }
+    }
+
+    fn deliver(
+        &mut self,
+        port: PortId,
+        t: Tick,
+        mut receive: impl FnMut(P::Token) -> Result<(), ModelError>,
+    ) -> Result<Option<Tick>, ModelError> {
+        let Some(d) = self.ports[port].inp else {
+            return Ok(None);
+        };
+        match (&mut self.lanes[d], &self.faults) {
+            // The plain path: a queue inside the partition and no fault configured.
+            (Lane::Local(q), None) => {
+                while let Some(&(a, tok)) = q.front() {
+                    if a > t {
+                        return Ok(Some(a));
+                    }
+                    q.pop_front();
+                    receive(tok)?;
+                }
+                Ok(None)
+            }
+            _ => {
+                while let Some(tok) = self.pop_due(port, t) {
+                    receive(tok)?;
+                }
+                Ok(self.peek(port))
             }
         }
     }

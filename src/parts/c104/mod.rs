@@ -123,6 +123,11 @@ struct Port {
     grants: VecDeque<(Tick, Tick)>,
     /// True when the next token to leave the output buffer starts a packet.
     tx_at_start: bool,
+    /// While the port is in [`C104::sending`]: the tick its transmitter starts the next
+    /// token. It depends only on when the last token ends and, on an idle link, on the
+    /// tick the port became ready (the null token in progress), so it stays right until
+    /// the port sends or stops having something to send.
+    start: Tick,
 }
 
 /// One IMS C104.
@@ -146,6 +151,8 @@ pub struct C104 {
     /// Ports whose transmitter has something it may send: an owed FCT, or a token in
     /// the output buffer and credit for it.
     sending: u64,
+    /// Inputs with a token in their stream (generated header or input buffer).
+    filled: u64,
 }
 
 /// Most ports a C104 model has (the masks are 64 bits; the part has 32).
@@ -165,6 +172,7 @@ impl C104 {
                 rx_at_start: true,
                 grants: VecDeque::new(),
                 tx_at_start: true,
+                start: 0,
             })
             .collect();
         let rng = ChaCha8Rng::seed_from_u64(p.seed);
@@ -178,18 +186,21 @@ impl C104 {
             waiting: 0,
             connected: 0,
             sending: 0,
+            filled: 0,
         };
         for k in 0..c.p.ports {
-            c.refresh_sending(k);
+            c.refresh_sending(k, 0);
         }
         c
     }
 
-    /// Recomputes whether port `k`'s transmitter has something it may send.
-    fn refresh_sending(&mut self, k: PortId) {
-        let port = &self.ports[k];
+    /// Recomputes, at tick `now`, whether port `k`'s transmitter has something it may
+    /// send, and if so when it starts.
+    fn refresh_sending(&mut self, k: PortId, now: Tick) {
+        let port = &mut self.ports[k];
         let may = port.ep.next_is_fct() || (!port.out.is_empty() && port.ep.credit() > 0);
         if may {
+            port.start = port.ep.start_tick(now);
             self.sending |= 1 << k;
         } else {
             self.sending &= !(1u64 << k);
@@ -245,11 +256,15 @@ impl C104 {
 
     fn stream_pop(&mut self, i: PortId) -> Option<Token> {
         let port = &mut self.ports[i];
-        match port.prefix.pop_front() {
+        let t = match port.prefix.pop_front() {
             Some(t) => Some(t),
             // Freeing buffer space may owe the peer an FCT: callers refresh `sending`.
             None => port.ep.rx_pop(),
+        };
+        if port.prefix.is_empty() && port.ep.rx_len() == 0 {
+            self.filled &= !(1u64 << i);
         }
+        t
     }
 
     /// Advances input `i` through header reception and routing. Returns true if its
@@ -260,6 +275,8 @@ impl C104 {
             match self.ports[i].input {
                 Input::Idle => {
                     let Some(first) = self.stream_get(i, 0).copied() else {
+                        // Nothing to advance until a token arrives (`receive` sets it).
+                        self.advancing &= !(1u64 << i);
                         break;
                     };
                     if let Some((lo, hi)) = self.p.routing.generates(i) {
@@ -272,6 +289,7 @@ impl C104 {
                                     .with_journey(first.journey()),
                             );
                         }
+                        self.filled |= 1 << i;
                     }
                     self.set_input(i, Input::Header);
                 }
@@ -324,7 +342,7 @@ impl C104 {
                             if let (Some(j), Some(head)) = (journey, self.stream_head_mut(i)) {
                                 *head = head.with_journey(j);
                             }
-                            self.refresh_sending(i);
+                            self.refresh_sending(i, now);
                             self.set_input(i, Input::Header);
                         }
                         RouteAction::Output(o) => {
@@ -363,7 +381,7 @@ impl C104 {
 
     /// Moves tokens of input `i` across the crossbar while its output has room.
     /// Returns true if the packet ended and the next one has already begun arriving.
-    fn transfer(&mut self, i: PortId) -> bool {
+    fn transfer(&mut self, now: Tick, i: PortId) -> bool {
         let Input::Connected { output } = self.ports[i].input else {
             return false;
         };
@@ -382,8 +400,8 @@ impl C104 {
             }
         }
         if moved {
-            self.refresh_sending(i);
-            self.refresh_sending(output);
+            self.refresh_sending(i, now);
+            self.refresh_sending(output, now);
         }
         reopened
     }
@@ -444,6 +462,9 @@ impl C104 {
         let mut unblocked = false;
         for k in bits(self.sending) {
             let port = &mut self.ports[k];
+            if port.start != now {
+                continue;
+            }
             while port.ep.ready_at(now, !port.out.is_empty()) == Some(now) {
                 if port.ep.next_is_fct() {
                     let (t, at) = port.ep.send_fct(now);
@@ -461,7 +482,7 @@ impl C104 {
                     out.activity.tokens_moved += 1;
                 }
             }
-            self.refresh_sending(k);
+            self.refresh_sending(k, now);
         }
         unblocked
     }
@@ -475,10 +496,7 @@ impl C104 {
             }
         }
         for k in bits(self.sending) {
-            let port = &self.ports[k];
-            if let Some(t) = port.ep.ready_at(now, !port.out.is_empty()) {
-                note(t.max(now + 1));
-            }
+            note(self.ports[k].start.max(now + 1));
         }
         wake
     }
@@ -497,12 +515,13 @@ impl Node<DsLink> for C104 {
             if std::mem::replace(&mut p.rx_at_start, token.kind().is_terminator()) {
                 p.arrivals.push_back(now);
             }
+            if p.input == Input::Idle {
+                self.advancing |= 1 << port;
+            }
+            self.filled |= 1 << port;
         }
         // An FCT adds credit.
-        self.refresh_sending(port);
-        if self.ports[port].input == Input::Idle {
-            self.advancing |= 1 << port;
-        }
+        self.refresh_sending(port, now);
         Ok(())
     }
 
@@ -518,13 +537,13 @@ impl Node<DsLink> for C104 {
                 self.advance_input(now, i)?;
             }
             let mut again = false;
-            for i in bits(self.connected) {
-                again |= self.transfer(i);
+            for i in bits(self.connected & self.filled) {
+                again |= self.transfer(now, i);
             }
             let granted = self.arbitrate(now);
             if granted {
-                for i in bits(self.connected) {
-                    again |= self.transfer(i);
+                for i in bits(self.connected & self.filled) {
+                    again |= self.transfer(now, i);
                 }
             }
             let unblocked = self.transmit(now, out);
