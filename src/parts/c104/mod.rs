@@ -46,6 +46,7 @@ use crate::parts::dslink::endpoint::PREALLOCATED_TOKENS;
 use crate::parts::dslink::token::DATA_TOKEN_BITS;
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
 use crate::routing::{LabelRouting, RouteAction, Routing};
+use crate::terminal::packet::Journey;
 use crate::time::Tick;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -123,6 +124,9 @@ struct Port {
     grants: VecDeque<(Tick, Tick)>,
     /// True when the next token to leave the output buffer starts a packet.
     tx_at_start: bool,
+    /// The journey of a packet whose header was deleted before its next header
+    /// arrived: the next token to arrive takes it.
+    pending_journey: Option<Journey>,
     /// While the port is in [`C104::sending`]: the tick its transmitter starts the next
     /// token. It depends only on when the last token ends and, on an idle link, on the
     /// tick the port became ready (the null token in progress), so it stays right until
@@ -172,6 +176,7 @@ impl C104 {
                 rx_at_start: true,
                 grants: VecDeque::new(),
                 tx_at_start: true,
+                pending_journey: None,
                 start: 0,
             })
             .collect();
@@ -338,9 +343,12 @@ impl C104 {
                             for _ in 0..self.p.header_bytes {
                                 self.stream_pop(i);
                             }
-                            // The packet's next header is now its first token.
-                            if let (Some(j), Some(head)) = (journey, self.stream_head_mut(i)) {
-                                *head = head.with_journey(j);
+                            // The packet's next header is now its first token: it takes
+                            // the journey, now or when it arrives.
+                            match (journey, self.stream_head_mut(i)) {
+                                (Some(j), Some(head)) => *head = head.with_journey(j),
+                                (j, None) => self.ports[i].pending_journey = j,
+                                (None, Some(_)) => {}
                             }
                             self.refresh_sending(i, now);
                             self.set_input(i, Input::Header);
@@ -509,6 +517,13 @@ impl C104 {
 
 impl Node<DsLink> for C104 {
     fn receive(&mut self, now: Tick, port: PortId, token: Token) -> Result<(), ModelError> {
+        let token = match self.ports[port].pending_journey {
+            Some(j) if token.kind().is_flow_controlled() => {
+                self.ports[port].pending_journey = None;
+                token.with_journey(j)
+            }
+            _ => token,
+        };
         self.ports[port].ep.receive(port, token)?;
         if token.kind().is_flow_controlled() {
             let p = &mut self.ports[port];
@@ -703,7 +718,6 @@ mod tests {
     use crate::model::testkit::Driver;
     use crate::parts::dslink::Emit;
     use crate::routing::IntervalTable;
-    use crate::terminal::packet::Journey;
     use std::sync::Arc;
 
     const HDR: Tick = 10;
@@ -930,6 +944,39 @@ mod tests {
                 (TokenKind::Eom, 0)
             ]
         );
+    }
+
+    #[test]
+    fn a_deleted_header_hands_its_journey_to_a_next_header_that_comes_later() {
+        // The next header arrives long after the deleted one was routed (its link
+        // stalled): it must still take the packet's journey, or the switches crossed
+        // so far would be lost from it.
+        let mut d = Driver::new(switch(5, 40));
+        prime(&mut d);
+        let s = stamp(1);
+        let j = Journey {
+            input_wait: 3,
+            output_wait: 4,
+            hops: 2,
+        };
+        d.arrive(100, 2, Token::data(9, s).with_journey(j));
+        d.arrive(200, 2, Token::data(1, s));
+        d.arrive(210, 2, Token::end(true, s));
+        for t in 100..400 {
+            d.step_at(t).unwrap();
+        }
+        let sent = data_emits(&d, 1);
+        assert_eq!(sent.len(), 2);
+        assert_eq!(sent[0].token.byte(), 1);
+        assert_eq!(
+            sent[0].token.journey().hops,
+            3,
+            "{:?}",
+            sent[0].token.journey()
+        );
+        // Its earlier waits are kept, plus the 100 ticks it waited here for its next
+        // header (counted from its first token's arrival).
+        assert_eq!(sent[0].token.journey().input_wait, 3 + 100);
     }
 
     #[test]
