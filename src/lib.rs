@@ -55,11 +55,12 @@
 //!
 //! // The peer on port 1 grants 8 tokens of credit.
 //! switch.receive(10, 1, Token::fct())?;
-//! // A packet arrives on port 0: header 1, one data byte, end of message.
+//! // A packet arrives on port 0: header 1, one data byte, end of message. Its first
+//! // token names it (emulator metadata, no wire time).
 //! let stamp = Stamp { src: 0, dst: 1, ..Stamp::default() };
 //! switch.receive(100, 0, Token::data(1, stamp))?;
-//! switch.receive(100, 0, Token::data(0xab, stamp))?;
-//! switch.receive(100, 0, Token::end(true, stamp))?;
+//! switch.receive(100, 0, Token::data_only(0xab))?;
+//! switch.receive(100, 0, Token::end_only(true))?;
 //! for now in 100..200 {
 //!     switch.step(now, &mut out)?;
 //! }
@@ -69,6 +70,7 @@
 //! // token ends: the 10-bit header has left by tick 146.
 //! assert_eq!(sent[0].at, 146);
 //! assert_eq!(sent[2].token.kind(), TokenKind::Eom);
+//! assert_eq!(sent[0].token.stamp().dst, 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

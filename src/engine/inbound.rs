@@ -26,7 +26,7 @@ impl<P: LinkProtocol> Inbound<P> {
         if self.slot.is_none() {
             self.slot = self.rx.try_recv().ok();
         }
-        self.slot.map(|(t, _)| t)
+        self.slot.as_ref().map(|(t, _)| *t)
     }
 
     /// Takes the next token if it has arrived by tick `t`.

@@ -102,12 +102,13 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
         match (&mut self.lanes[d], &self.faults) {
             // The plain path: a queue inside the partition and no fault configured.
             (Lane::Local(q), None) => {
-                while let Some(&(a, tok)) = q.front() {
+                while let Some(&(a, _)) = q.front() {
                     if a > t {
                         return Ok(Some(a));
                     }
-                    q.pop_front();
-                    receive(tok)?;
+                    if let Some((_, tok)) = q.pop_front() {
+                        receive(tok)?;
+                    }
                 }
                 Ok(None)
             }

@@ -22,7 +22,7 @@ pub use protocol::{LinkProtocol, Violation};
 pub use wait::{Wait, WaitReason};
 
 /// One token handed to the engine for sending; `T` is the link protocol's token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Emit<T> {
     /// Port the token leaves on.
     pub port: PortId,

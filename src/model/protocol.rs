@@ -17,7 +17,7 @@ pub struct Violation(pub String);
 /// One link protocol, implemented by a unit type (`DsLink`, …).
 pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     /// What travels on one direction of a link, one value per wire event.
-    type Token: Copy + Send + Sync + Debug + 'static;
+    type Token: Clone + Send + Sync + Debug + 'static;
 
     /// Cumulative counters of one port (both directions of the link at that end), for
     /// the invariant check and the permanence rule.
@@ -34,6 +34,15 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
         in_flight_ab: u64,
         in_flight_ba: u64,
     ) -> Result<(), Violation>;
+
+    /// Bytes the engines' channel of one link direction takes when it can hold
+    /// `capacity` tokens and is as full as `fill` says: the queue's slots, and any heap
+    /// memory the tokens in it own. By default only the slots (tokens that own no heap
+    /// memory).
+    fn wire_bytes(capacity: usize, fill: crate::memory::Fill) -> u64 {
+        let _ = fill;
+        capacity as u64 * std::mem::size_of::<(crate::time::Tick, Self::Token)>() as u64
+    }
 
     /// True if the sender `tx` can never again send to the receiver `rx` of the same
     /// link direction unless `rx` first passes on something it holds: no credit at the

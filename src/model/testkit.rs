@@ -104,7 +104,7 @@ impl<P: LinkProtocol, N: Node<P>> Driver<P, N> {
         self.sent
             .iter()
             .filter(|e| e.port == port && pred(&e.token))
-            .copied()
+            .cloned()
             .collect()
     }
 
@@ -132,13 +132,13 @@ impl<P: LinkProtocol, N: Node<P>> Driver<P, N> {
             .iter()
             .find(|e| e.port == port && e.at == at && pred(&e.token))
         {
-            Some(e) => *e,
+            Some(e) => e.clone(),
             None => panic!(
                 "expected {what} to leave port {port} at tick {at}; sent on port {port}: {:?}",
                 self.sent
                     .iter()
                     .filter(|e| e.port == port)
-                    .map(|e| (e.at, e.token))
+                    .map(|e| (e.at, e.token.clone()))
                     .collect::<Vec<_>>()
             ),
         }
@@ -179,13 +179,13 @@ where
             self.a.step_at(t)?;
             self.b.step_at(t)?;
             for k in sa..self.a.sent.len() {
-                let e = self.a.sent[k];
+                let e = self.a.sent[k].clone();
                 if e.port == self.ports.0 {
                     self.b.arrive(e.at + self.latency, self.ports.1, e.token);
                 }
             }
             for k in sb..self.b.sent.len() {
-                let e = self.b.sent[k];
+                let e = self.b.sent[k].clone();
                 if e.port == self.ports.1 {
                     self.a.arrive(e.at + self.latency, self.ports.0, e.token);
                 }

@@ -239,11 +239,10 @@ impl<P: LinkProtocol> Network<P> {
                         .saturating_add(ENGINE_BYTES_PER_NODE)
                 })
                 .fold(0, u64::saturating_add);
-            let token = std::mem::size_of::<(Tick, P::Token)>() as u64;
             let wires = self
                 .directions()
                 .iter()
-                .map(|d| d.capacity as u64 * token)
+                .map(|d| P::wire_bytes(d.capacity, fill))
                 .fold(0, u64::saturating_add);
             nodes.saturating_add(wires)
         };

@@ -5,7 +5,7 @@
 
 use crate::time::Tick;
 
-/// Emulator metadata carried by every token of a packet (no wire cost).
+/// Emulator metadata that names a packet, carried by its first token (no wire cost).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stamp {
     /// Terminal that created the message this packet belongs to.

@@ -43,10 +43,9 @@ use crate::memory::Fill;
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
 use crate::parts::Part;
 use crate::parts::dslink::endpoint::PREALLOCATED_TOKENS;
-use crate::parts::dslink::token::DATA_TOKEN_BITS;
+use crate::parts::dslink::token::{DATA_TOKEN_BITS, PACKET_INFO_BYTES, PacketInfo};
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
 use crate::routing::{LabelRouting, RouteAction, Routing};
-use crate::terminal::packet::Journey;
 use crate::time::Tick;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -124,9 +123,18 @@ struct Port {
     grants: VecDeque<(Tick, Tick)>,
     /// True when the next token to leave the output buffer starts a packet.
     tx_at_start: bool,
-    /// The journey of a packet whose header was deleted before its next header
-    /// arrived: the next token to arrive takes it.
-    pending_journey: Option<Journey>,
+    /// The packet information of a packet whose header was deleted before its next
+    /// header arrived: the next token to arrive takes it.
+    pending: Option<Box<PacketInfo>>,
+    /// The packet the tokens at the head of the input stream belong to when the head
+    /// is not the packet's first token (the one carrying [`PacketInfo`]): the last
+    /// packet whose first token left the stream. For diagnosis only.
+    in_packet: Stamp,
+    /// The packet of the last token put into the output buffer. For diagnosis only.
+    out_packet: Stamp,
+    /// The packet whose tokens the transmitter is sending: the last one whose first
+    /// token it sent. For diagnosis only.
+    tx_packet: Stamp,
     /// While the port is in [`C104::sending`]: the tick its transmitter starts the next
     /// token. It depends only on when the last token ends and, on an idle link, on the
     /// tick the port became ready (the null token in progress), so it stays right until
@@ -176,7 +184,10 @@ impl C104 {
                 rx_at_start: true,
                 grants: VecDeque::new(),
                 tx_at_start: true,
-                pending_journey: None,
+                pending: None,
+                in_packet: Stamp::default(),
+                out_packet: Stamp::default(),
+                tx_packet: Stamp::default(),
                 start: 0,
             })
             .collect();
@@ -259,6 +270,7 @@ impl C104 {
         }
     }
 
+    #[inline(always)]
     fn stream_pop(&mut self, i: PortId) -> Option<Token> {
         let port = &mut self.ports[i];
         let t = match port.prefix.pop_front() {
@@ -268,6 +280,9 @@ impl C104 {
         };
         if port.prefix.is_empty() && port.ep.rx_len() == 0 {
             self.filled &= !(1u64 << i);
+        }
+        if let Some(info) = t.as_ref().and_then(Token::packet) {
+            port.in_packet = info.stamp;
         }
         t
     }
@@ -279,20 +294,21 @@ impl C104 {
         loop {
             match self.ports[i].input {
                 Input::Idle => {
-                    let Some(first) = self.stream_get(i, 0).copied() else {
+                    if self.stream_len(i) == 0 {
                         // Nothing to advance until a token arrives (`receive` sets it).
                         self.advancing &= !(1u64 << i);
                         break;
-                    };
+                    }
                     if let Some((lo, hi)) = self.p.routing.generates(i) {
                         let label = self.rng.random_range(lo..hi);
                         let hb = self.p.header_bytes;
+                        // The generated header is the packet's first token now.
+                        let mut info = self.stream_head_mut(i).and_then(Token::take_packet);
                         let port = &mut self.ports[i];
                         for b in (0..hb).rev() {
-                            port.prefix.push_back(
-                                Token::data((label >> (8 * b)) as u8, first.stamp())
-                                    .with_journey(first.journey()),
-                            );
+                            let mut t = Token::data_only((label >> (8 * b)) as u8);
+                            t.set_packet(info.take());
+                            port.prefix.push_back(t);
                         }
                         self.filled |= 1 << i;
                     }
@@ -305,17 +321,18 @@ impl C104 {
                     }
                     let mut label = 0u32;
                     for k in 0..hb {
-                        let t = self.stream_get(i, k).copied().unwrap_or_else(Token::fct);
-                        if t.kind() != TokenKind::Data {
+                        let (kind, byte) = self
+                            .stream_get(i, k)
+                            .map_or((TokenKind::Fct, 0), |t| (t.kind(), t.byte()));
+                        if kind != TokenKind::Data {
                             return Err(ModelError::Protocol {
                                 port: i,
                                 what: format!(
-                                    "packet ended inside its {hb}-byte header ({:?})",
-                                    t.kind()
+                                    "packet ended inside its {hb}-byte header ({kind:?})"
                                 ),
                             });
                         }
-                        label = label << 8 | u32::from(t.byte());
+                        label = label << 8 | u32::from(byte);
                     }
                     let action =
                         self.p
@@ -339,16 +356,19 @@ impl C104 {
                     }
                     match action {
                         RouteAction::Delete => {
-                            let journey = self.stream_get(i, 0).map(Token::journey);
+                            let mut info = None;
                             for _ in 0..self.p.header_bytes {
-                                self.stream_pop(i);
+                                if let Some(mut t) = self.stream_pop(i)
+                                    && info.is_none()
+                                {
+                                    info = t.take_packet();
+                                }
                             }
                             // The packet's next header is now its first token: it takes
-                            // the journey, now or when it arrives.
-                            match (journey, self.stream_head_mut(i)) {
-                                (Some(j), Some(head)) => *head = head.with_journey(j),
-                                (j, None) => self.ports[i].pending_journey = j,
-                                (None, Some(_)) => {}
+                            // the packet information, now or when it arrives.
+                            match self.stream_head_mut(i) {
+                                Some(head) => head.set_packet(info),
+                                None => self.ports[i].pending = info,
                             }
                             self.refresh_sending(i, now);
                             self.set_input(i, Input::Header);
@@ -399,8 +419,13 @@ impl C104 {
         while self.ports[output].out.len() < cap {
             let Some(t) = self.stream_pop(i) else { break };
             moved = true;
-            self.ports[output].out.push_back(t);
-            if t.kind().is_terminator() {
+            let end = t.kind().is_terminator();
+            let out = &mut self.ports[output];
+            if let Some(info) = t.packet() {
+                out.out_packet = info.stamp;
+            }
+            out.out.push_back(t);
+            if end {
                 self.owner[output] = None;
                 self.set_input(i, Input::Idle);
                 reopened = self.stream_len(i) > 0;
@@ -483,9 +508,12 @@ impl C104 {
                     if std::mem::replace(&mut port.tx_at_start, t.kind().is_terminator())
                         && let Some((granted, input_wait)) = port.grants.pop_front()
                     {
-                        t = t.with_journey(t.journey().crossed(input_wait, now - granted));
+                        t.cross(input_wait, now - granted);
                     }
-                    let at = port.ep.send_data(now, t);
+                    if let Some(info) = t.packet() {
+                        port.tx_packet = info.stamp;
+                    }
+                    let at = port.ep.send_data(now, &t);
                     out.send(k, t, at);
                     out.activity.tokens_moved += 1;
                 }
@@ -511,23 +539,22 @@ impl C104 {
 
     /// The packet at the head of input `i`, if any.
     fn head_packet(&self, i: PortId) -> Option<Stamp> {
-        self.stream_get(i, 0).map(|t| t.stamp())
+        let t = self.stream_get(i, 0)?;
+        Some(t.packet().map_or(self.ports[i].in_packet, |p| p.stamp))
     }
 }
 
 impl Node<DsLink> for C104 {
     fn receive(&mut self, now: Tick, port: PortId, token: Token) -> Result<(), ModelError> {
-        let token = match self.ports[port].pending_journey {
-            Some(j) if token.kind().is_flow_controlled() => {
-                self.ports[port].pending_journey = None;
-                token.with_journey(j)
-            }
-            _ => token,
-        };
+        let kind = token.kind();
+        let mut token = token;
+        if kind.is_flow_controlled() && self.ports[port].pending.is_some() {
+            token.set_packet(self.ports[port].pending.take());
+        }
         self.ports[port].ep.receive(port, token)?;
-        if token.kind().is_flow_controlled() {
+        if kind.is_flow_controlled() {
             let p = &mut self.ports[port];
-            if std::mem::replace(&mut p.rx_at_start, token.kind().is_terminator()) {
+            if std::mem::replace(&mut p.rx_at_start, kind.is_terminator()) {
                 p.arrivals.push_back(now);
             }
             if p.input == Input::Idle {
@@ -634,7 +661,8 @@ impl Node<DsLink> for C104 {
                         // buffer, if any).
                         v.push(Wait {
                             port: i,
-                            packet: self.ports[output].out.back().map(|t| t.stamp()),
+                            packet: (!self.ports[output].out.is_empty())
+                                .then_some(self.ports[output].out_packet),
                             reason: WaitReason::Incomplete,
                         });
                     }
@@ -643,7 +671,10 @@ impl Node<DsLink> for C104 {
             if !port.out.is_empty() && port.ep.credit() == 0 {
                 v.push(Wait {
                     port: i,
-                    packet: port.out.front().map(|t| t.stamp()),
+                    packet: port
+                        .out
+                        .front()
+                        .map(|t| t.packet().map_or(port.tx_packet, |p| p.stamp)),
                     reason: WaitReason::NoCredit,
                 });
             }
@@ -699,13 +730,14 @@ impl Part<DsLink> for C104Params {
         let buffers = fill.entries(u64::from(self.output_buffer), prealloc)
             + fill.entries(u64::from(self.link.buffer), prealloc);
         // A packet is at least two tokens (a header byte and a terminator); the
-        // journey queues hold one entry per packet buffered, and allocate on first use.
+        // journey queues hold one entry per packet buffered, and allocate on first use,
+        // and each packet's first token its packet information.
         let packets = fill.entries(u64::from(self.output_buffer) / 2 + 1, 0)
             + fill.entries(u64::from(self.link.buffer) / 2 + 1, 0);
         let per_port = std::mem::size_of::<Port>() as u64
             + 2 * std::mem::size_of::<usize>() as u64
             + buffers * token
-            + packets * 2 * std::mem::size_of::<Tick>() as u64;
+            + packets * (2 * std::mem::size_of::<Tick>() as u64 + PACKET_INFO_BYTES);
         std::mem::size_of::<C104>() as u64
             + self.routing.heap_bytes()
             + self.ports as u64 * per_port
@@ -718,6 +750,7 @@ mod tests {
     use crate::model::testkit::Driver;
     use crate::parts::dslink::Emit;
     use crate::routing::IntervalTable;
+    use crate::terminal::packet::Journey;
     use std::sync::Arc;
 
     const HDR: Tick = 10;
@@ -959,7 +992,12 @@ mod tests {
             output_wait: 4,
             hops: 2,
         };
-        d.arrive(100, 2, Token::data(9, s).with_journey(j));
+        let mut head = Token::data(9, s);
+        head.set_packet(Some(Box::new(PacketInfo {
+            stamp: s,
+            journey: j,
+        })));
+        d.arrive(100, 2, head);
         d.arrive(200, 2, Token::data(1, s));
         d.arrive(210, 2, Token::end(true, s));
         for t in 100..400 {

@@ -221,7 +221,7 @@ impl Endpoint {
 
     /// Sends a flow-controlled token starting at `now`, using one credit. Returns the
     /// tick its last bit leaves.
-    pub fn send_data(&mut self, now: Tick, token: Token) -> Tick {
+    pub fn send_data(&mut self, now: Tick, token: &Token) -> Tick {
         debug_assert!(token.kind().is_flow_controlled());
         debug_assert!(self.credit > 0 && self.start_tick(now) == now && self.fct_owed == 0);
         self.credit -= 1;
@@ -339,10 +339,10 @@ mod tests {
         let (_, end) = tx.send_fct(4);
         assert_eq!(end, 8);
         assert!(!tx.next_is_fct());
-        assert_eq!(tx.send_data(8, data()), 18);
+        assert_eq!(tx.send_data(8, &data()), 18);
         assert_eq!(tx.credit(), 7);
         for i in 0..7 {
-            tx.send_data(18 + 10 * i, data());
+            tx.send_data(18 + 10 * i, &data());
         }
         assert_eq!(tx.ready_at(88, true), None, "no credit, no FCT owed");
         let c = tx.counters();

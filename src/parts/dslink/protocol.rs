@@ -24,6 +24,13 @@ impl LinkProtocol for DsLink {
         check_direction(a, b, in_flight_ab, in_flight_ba)
     }
 
+    /// The slots, and on a full wire the packet information of every packet whose
+    /// first token is on it (a packet is at least two tokens).
+    fn wire_bytes(capacity: usize, fill: crate::memory::Fill) -> u64 {
+        let slots = capacity as u64 * std::mem::size_of::<(Tick, Token)>() as u64;
+        slots + fill.entries(capacity as u64 / 2 + 1, 0) * super::token::PACKET_INFO_BYTES
+    }
+
     /// The sender has no credit, no FCT is on the way back or owed, and the receiver's
     /// buffer, with the tokens already on the wire, has no room for another batch, so
     /// it cannot grant one until it passes a token on (INMOS ch. 6 §6.2.1).

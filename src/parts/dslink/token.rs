@@ -7,11 +7,13 @@
 //! (FCT) and a null token"). Null tokens carry no information and are not emitted as
 //! events: an idle transmitter is one that is sending nulls (see `dslink`).
 //!
-//! Every token of a packet also carries a [`Stamp`]: emulator metadata that costs no
-//! wire time (it is how a real benchmark would timestamp its messages). It identifies
-//! the packet for statistics, conservation checks and deadlock diagnosis. A packet's
-//! first token also carries its [`Journey`], the waits the switches it crossed
-//! measured (Proteus §MTime).
+//! A packet's first token also carries the packet's identity, its [`Stamp`], and its
+//! [`Journey`], the waits the switches it crossed measured (Proteus §MTime), as a
+//! [`PacketInfo`]: emulator metadata that costs no wire time (it is how a real
+//! benchmark would timestamp its messages). Statistics, conservation checks and
+//! deadlock diagnosis name packets by it; the parts remember which packet the tokens
+//! after the first belong to, as the hardware does (a packet's tokens never
+//! interleave with another's on a link).
 
 use crate::model::Stamp;
 use crate::terminal::packet::Journey;
@@ -59,92 +61,91 @@ impl TokenKind {
     }
 }
 
-/// One token on a link: a `Copy` value of 40 bytes.
-///
-/// The packet's [`Stamp`] and [`Journey`] are stored flat beside the kind and the
-/// byte, with the kind and the stamp's `ack` flag sharing one byte and the journey's
-/// hop count in the top 16 bits of the creation tick: nested, the same fields pad to
-/// 56 bytes, and tokens are copied several times per hop (link queue, receive buffer,
-/// output buffer, transmitter). A creation tick therefore has 48 bits: 2.8 × 10^14
-/// ticks, 32 days of a 100 Mbit/s link, far beyond any run's hard stop.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Token {
-    /// Bits 0–47: the stamp's `created`; bits 48–63: the journey's `hops`.
-    created_hops: u64,
-    injected: Tick,
-    src: u32,
-    dst: u32,
-    seq: u32,
-    input_wait: u32,
-    output_wait: u32,
-    pkt: u16,
-    byte: u8,
-    /// Bits 0–1: the kind (0 data, 1 EOP, 2 EOM, 3 FCT); bit 2: the stamp's `ack`.
-    tag: u8,
+/// What a packet's first token carries besides its byte: the packet's identity and
+/// its journey so far. Emulator metadata, no wire time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacketInfo {
+    /// The packet.
+    pub stamp: Stamp,
+    /// Its journey so far.
+    pub journey: Journey,
 }
 
-const ACK_BIT: u8 = 4;
-/// Bits of [`Token::created_hops`] that hold the creation tick.
-const CREATED_BITS: u32 = 48;
-const CREATED_MASK: u64 = (1 << CREATED_BITS) - 1;
+/// Heap bytes one packet's [`PacketInfo`] takes: the struct and the allocator's 8-byte
+/// chunk header, in the 16-byte units glibc's allocator hands out. For the memory
+/// estimate (`Part::memory_bound`).
+pub const PACKET_INFO_BYTES: u64 =
+    (std::mem::size_of::<PacketInfo>() as u64 + 8).next_multiple_of(16);
+
+/// One token on a link: 16 bytes, the kind, the byte and, on a packet's first token
+/// only, its [`PacketInfo`] on the heap.
+///
+/// Tokens are moved several times per hop (link queue, receive buffer, output buffer,
+/// transmitter), so they are kept small: a packet's identity travels once per packet,
+/// not once per token. A token is not `Copy` for that reason; cloning one copies its
+/// packet information.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token {
+    packet: Option<Box<PacketInfo>>,
+    byte: u8,
+    kind: TokenKind,
+}
 
 impl Token {
-    const fn new(kind: TokenKind, byte: u8, stamp: Stamp) -> Token {
-        let kind_bits = match kind {
-            TokenKind::Data => 0,
-            TokenKind::Eop => 1,
-            TokenKind::Eom => 2,
-            TokenKind::Fct => 3,
-        };
+    /// A flow-control token.
+    pub const fn fct() -> Token {
         Token {
-            created_hops: stamp.created & CREATED_MASK,
-            injected: stamp.injected,
-            src: stamp.src,
-            dst: stamp.dst,
-            seq: stamp.seq,
-            input_wait: 0,
-            output_wait: 0,
-            pkt: stamp.pkt,
-            byte,
-            tag: kind_bits | if stamp.ack { ACK_BIT } else { 0 },
+            packet: None,
+            byte: 0,
+            kind: TokenKind::Fct,
         }
     }
 
-    /// A flow-control token.
-    pub const fn fct() -> Token {
-        Token::new(
-            TokenKind::Fct,
-            0,
-            Stamp {
-                src: 0,
-                dst: 0,
-                seq: 0,
-                pkt: 0,
-                ack: false,
-                created: 0,
-                injected: 0,
-            },
-        )
+    /// A packet's first token: a data token carrying `byte`, and the packet `stamp`
+    /// with an empty journey.
+    pub fn data(byte: u8, stamp: Stamp) -> Token {
+        Token::data_only(byte).with_packet(stamp)
     }
 
-    /// A data token carrying `byte` for the packet `stamp`.
-    pub const fn data(byte: u8, stamp: Stamp) -> Token {
-        Token::new(TokenKind::Data, byte, stamp)
+    /// A data token carrying `byte` and no packet information: any token of a packet
+    /// but the first.
+    pub const fn data_only(byte: u8) -> Token {
+        Token {
+            packet: None,
+            byte,
+            kind: TokenKind::Data,
+        }
     }
 
-    /// A terminator (EOP when `last` is false, EOM when true) for the packet `stamp`.
-    pub const fn end(last: bool, stamp: Stamp) -> Token {
-        Token::new(if last { TokenKind::Eom } else { TokenKind::Eop }, 0, stamp)
+    /// A terminator (EOP when `last` is false, EOM when true) that is its packet's
+    /// first token, for the packet `stamp` (no packet is that short on a link; for tests).
+    pub fn end(last: bool, stamp: Stamp) -> Token {
+        Token::end_only(last).with_packet(stamp)
+    }
+
+    /// A terminator (EOP when `last` is false, EOM when true) without packet information.
+    pub const fn end_only(last: bool) -> Token {
+        Token {
+            packet: None,
+            byte: 0,
+            kind: if last { TokenKind::Eom } else { TokenKind::Eop },
+        }
+    }
+
+    /// This token carrying the packet `stamp` with an empty journey.
+    fn with_packet(self, stamp: Stamp) -> Token {
+        Token {
+            packet: Some(Box::new(PacketInfo {
+                stamp,
+                journey: Journey::default(),
+            })),
+            ..self
+        }
     }
 
     /// What kind of token this is.
     pub const fn kind(&self) -> TokenKind {
-        match self.tag & 3 {
-            0 => TokenKind::Data,
-            1 => TokenKind::Eop,
-            2 => TokenKind::Eom,
-            _ => TokenKind::Fct,
-        }
+        self.kind
     }
 
     /// The byte, for a data token (0 otherwise).
@@ -152,42 +153,44 @@ impl Token {
         self.byte
     }
 
-    /// The packet this token belongs to (default for FCTs).
-    pub const fn stamp(&self) -> Stamp {
-        Stamp {
-            src: self.src,
-            dst: self.dst,
-            seq: self.seq,
-            pkt: self.pkt,
-            ack: self.tag & ACK_BIT != 0,
-            created: self.created_hops & CREATED_MASK,
-            injected: self.injected,
-        }
+    /// The packet information, on a packet's first token.
+    pub fn packet(&self) -> Option<&PacketInfo> {
+        self.packet.as_deref()
     }
 
-    /// The packet's journey so far (meaningful on its first token; zero on a new
-    /// token).
-    pub const fn journey(&self) -> Journey {
-        Journey {
-            input_wait: self.input_wait,
-            output_wait: self.output_wait,
-            hops: (self.created_hops >> CREATED_BITS) as u16,
-        }
+    /// Takes the packet information off this token (to move it to another token of
+    /// the same packet: a generated header, or the next header after a deletion).
+    pub fn take_packet(&mut self) -> Option<Box<PacketInfo>> {
+        self.packet.take()
     }
 
-    /// This token carrying journey `j`.
-    pub const fn with_journey(self, j: Journey) -> Token {
-        Token {
-            created_hops: (self.created_hops & CREATED_MASK) | ((j.hops as u64) << CREATED_BITS),
-            input_wait: j.input_wait,
-            output_wait: j.output_wait,
-            ..self
+    /// Puts packet information `info` (taken from another token of the same packet)
+    /// on this token.
+    pub fn set_packet(&mut self, info: Option<Box<PacketInfo>>) {
+        self.packet = info;
+    }
+
+    /// The packet's stamp, on its first token; the default stamp on any other token.
+    pub fn stamp(&self) -> Stamp {
+        self.packet().map(|p| p.stamp).unwrap_or_default()
+    }
+
+    /// The packet's journey so far, on its first token; zero on any other token.
+    pub fn journey(&self) -> Journey {
+        self.packet().map(|p| p.journey).unwrap_or_default()
+    }
+
+    /// Adds a switch crossed, with its waits, to the journey of the packet whose
+    /// first token this is (nothing on any other token).
+    pub fn cross(&mut self, input_wait: Tick, output_wait: Tick) {
+        if let Some(p) = &mut self.packet {
+            p.journey = p.journey.crossed(input_wait, output_wait);
         }
     }
 
     /// Serialisation time of this token in ticks.
     pub const fn bits(&self) -> Tick {
-        self.kind().bits()
+        self.kind.bits()
     }
 }
 
@@ -207,15 +210,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_token_is_40_bytes_and_keeps_every_field() {
-        assert_eq!(std::mem::size_of::<Token>(), 40);
+    fn a_token_is_16_bytes_and_only_a_first_token_carries_the_packet() {
+        assert_eq!(std::mem::size_of::<Token>(), 16);
         let stamp = Stamp {
             src: 70_000,
             dst: 3,
             seq: u32::MAX,
             pkt: 513,
             ack: true,
-            created: (1 << 48) - 2,
+            created: u64::MAX - 1,
             injected: 1 << 40,
         };
         for t in [
@@ -224,21 +227,33 @@ mod tests {
             Token::end(true, stamp),
         ] {
             assert_eq!(t.stamp(), stamp);
+            assert_eq!(t.journey(), Journey::default());
         }
         assert_eq!(Token::data(0xa5, stamp).byte(), 0xa5);
         assert_eq!(Token::data(0xa5, stamp).kind(), TokenKind::Data);
         assert_eq!(Token::end(false, stamp).kind(), TokenKind::Eop);
         assert_eq!(Token::end(true, stamp).kind(), TokenKind::Eom);
+        assert_eq!(Token::end_only(true).kind(), TokenKind::Eom);
         assert_eq!(Token::fct().kind(), TokenKind::Fct);
-        assert!(!Token::fct().stamp().ack);
+        assert!(Token::fct().packet().is_none());
+        assert!(Token::data_only(7).packet().is_none());
+        let mut t = Token::data(0xa5, stamp);
+        t.cross(u64::from(u32::MAX), 7);
+        t.cross(1, 0);
         let j = Journey {
             input_wait: u32::MAX,
             output_wait: 7,
-            hops: u16::MAX,
+            hops: 2,
         };
-        let t = Token::data(0xa5, stamp).with_journey(j);
         assert_eq!((t.journey(), t.stamp(), t.byte()), (j, stamp, 0xa5));
-        assert_eq!(Token::data(1, stamp).journey(), Journey::default());
+        // Moving the information to another token of the packet.
+        let mut next = Token::data_only(1);
+        next.set_packet(t.take_packet());
+        assert_eq!((next.journey(), next.stamp()), (j, stamp));
+        assert!(t.packet().is_none());
+        let mut body = Token::data_only(2);
+        body.cross(5, 5);
+        assert_eq!(body.journey(), Journey::default(), "no packet, no journey");
     }
 
     #[test]

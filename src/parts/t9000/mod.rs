@@ -174,7 +174,7 @@ mod tests {
     fn data(log: &[Emit]) -> Vec<Emit> {
         log.iter()
             .filter(|e| e.token.kind() != TokenKind::Fct)
-            .copied()
+            .cloned()
             .collect()
     }
 
@@ -211,7 +211,10 @@ mod tests {
         let lb = data(&lb);
         // b sends one empty acknowledge packet (header + EOP) per data packet.
         assert_eq!(lb.len(), 4);
-        assert!(lb.iter().all(|e| e.token.stamp().ack));
+        // Each packet's first token names it: both are acknowledges.
+        let firsts: Vec<_> = lb.iter().filter_map(|e| e.token.packet()).collect();
+        assert_eq!(firsts.len(), 2);
+        assert!(firsts.iter().all(|p| p.stamp.ack));
         // The first data token after the header triggers the acknowledge.
         let first_data_arrival = la[1].at + WIRE;
         assert!(lb[0].at - 10 >= first_data_arrival);
@@ -249,8 +252,8 @@ mod tests {
         let [la, _] = run(&mut a, &mut b, 4000);
         let order: Vec<(u32, u16)> = data(&la)
             .iter()
-            .filter(|e| e.token.kind().is_terminator())
-            .map(|e| (e.token.stamp().seq, e.token.stamp().pkt))
+            .filter_map(|e| e.token.packet())
+            .map(|p| (p.stamp.seq, p.stamp.pkt))
             .collect();
         assert_eq!(order, vec![(0, 0), (1, 0), (0, 1), (1, 1)]);
         assert_eq!(b.term.stats().counters.delivered, 2);
@@ -260,8 +263,8 @@ mod tests {
         let [la, _] = run(&mut a, &mut b, 4000);
         let order: Vec<(u32, u16)> = data(&la)
             .iter()
-            .filter(|e| e.token.kind().is_terminator())
-            .map(|e| (e.token.stamp().seq, e.token.stamp().pkt))
+            .filter_map(|e| e.token.packet())
+            .map(|p| (p.stamp.seq, p.stamp.pkt))
             .collect();
         assert_eq!(order, vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
     }

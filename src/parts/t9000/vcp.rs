@@ -56,13 +56,16 @@ pub struct VcpParams {
     pub channels_per_destination: u32,
 }
 
-/// Bytes a VCP holds: its state, the link's receive buffer, and per virtual channel
-/// its state and a queued acknowledge.
+/// Bytes a VCP holds: its state, the link's receive buffer with the packet information
+/// of the packets in it (at most one per two tokens), and per virtual channel its
+/// state and a queued acknowledge.
 pub(super) fn memory_bound(p: &VcpParams, fill: crate::memory::Fill) -> u64 {
     let token = std::mem::size_of::<crate::parts::dslink::Token>() as u64;
     let prealloc = u64::from(crate::parts::dslink::endpoint::PREALLOCATED_TOKENS);
     std::mem::size_of::<Vcp>() as u64
         + fill.entries(u64::from(p.link.buffer), prealloc) * token
+        + fill.entries(u64::from(p.link.buffer) / 2 + 1, 0)
+            * crate::parts::dslink::token::PACKET_INFO_BYTES
         + u64::from(p.channels)
             * (std::mem::size_of::<Channel>() + std::mem::size_of::<Stamp>()) as u64
 }
@@ -113,6 +116,8 @@ struct RxPacket {
     acked: bool,
     /// Tick its first token arrived.
     first_arrival: Tick,
+    /// The packet, as its first token named it.
+    stamp: Stamp,
     /// The journey its first token carried.
     journey: Journey,
 }
@@ -168,6 +173,7 @@ impl Vcp {
             if rx.header_got == 0 && rx.data == 0 {
                 // Tokens are consumed in the step of the tick they arrive.
                 rx.first_arrival = now;
+                rx.stamp = t.stamp();
                 rx.journey = t.journey();
             }
             if rx.header_got < hb {
@@ -186,7 +192,7 @@ impl Vcp {
                             "a packet with header {} reached terminal {} ({})",
                             rx.header,
                             self.label,
-                            crate::model::wait::describe_packet(&t.stamp())
+                            crate::model::wait::describe_packet(&rx.stamp)
                         ),
                     });
                 }
@@ -196,18 +202,19 @@ impl Vcp {
                 TokenKind::Data => {
                     if rx.data == 0 && self.p.acknowledge && !rx.acked {
                         rx.acked = true;
-                        self.acks.push_back(t.stamp());
+                        self.acks.push_back(rx.stamp);
                     }
                     rx.data += 1;
                 }
                 TokenKind::Eop | TokenKind::Eom => {
                     let is_ack = t.kind() == TokenKind::Eop && rx.data == 0;
-                    if is_ack != t.stamp().ack {
+                    let stamp = rx.stamp;
+                    if is_ack != stamp.ack {
                         return Err(ModelError::Protocol {
                             port: PORT,
                             what: format!(
                                 "malformed packet: {}",
-                                crate::model::wait::describe_packet(&t.stamp())
+                                crate::model::wait::describe_packet(&stamp)
                             ),
                         });
                     }
@@ -225,17 +232,12 @@ impl Vcp {
                     self.rx = RxPacket::default();
                     if is_ack {
                         term.ack_received();
-                        self.ack_arrived(&t.stamp())?;
+                        self.ack_arrived(&stamp)?;
                     } else {
                         if self.p.acknowledge && !acked {
-                            self.acks.push_back(t.stamp()); // an empty last packet
+                            self.acks.push_back(stamp); // an empty last packet
                         }
-                        term.packet_delivered(
-                            &arrival,
-                            data,
-                            &t.stamp(),
-                            t.kind() == TokenKind::Eom,
-                        );
+                        term.packet_delivered(&arrival, data, &stamp, t.kind() == TokenKind::Eom);
                     }
                 }
                 TokenKind::Fct => unreachable!("FCTs never enter the buffer"),
@@ -356,18 +358,22 @@ impl Vcp {
             }
             let hb = self.p.header_bytes;
             let k = pk.sent;
-            let token = if k < hb {
-                Token::data((pk.header >> (8 * (hb - 1 - k))) as u8, pk.stamp)
+            // Only the packet's first token carries its stamp (see `dslink::token`).
+            let token = if k == 0 {
+                Token::data((pk.header >> (8 * (hb - 1))) as u8, pk.stamp)
+            } else if k < hb {
+                Token::data_only((pk.header >> (8 * (hb - 1 - k))) as u8)
             } else if k < hb + pk.data {
-                Token::data((pk.stamp.seq.wrapping_add(k)) as u8, pk.stamp)
+                Token::data_only((pk.stamp.seq.wrapping_add(k)) as u8)
             } else {
-                Token::end(pk.last, pk.stamp)
+                Token::end_only(pk.last)
             };
-            let at = self.ep.send_data(now, token);
+            let end = token.kind().is_terminator();
+            let at = self.ep.send_data(now, &token);
             out.send(PORT, token, at);
             out.activity.tokens_moved += 1;
             pk.sent += 1;
-            if token.kind().is_terminator() {
+            if end {
                 self.tx = None;
                 self.packet_sent(&pk.stamp);
             } else {
