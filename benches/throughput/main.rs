@@ -11,12 +11,14 @@
 //! cargo bench --bench throughput -- --quick           # every case, short phases
 //! cargo bench --bench throughput -- hypercube8/sat    # cases whose name contains it
 //! cargo bench --bench throughput -- --list            # the case names
+//! BOOKSIM=/path/to/booksim cargo bench --bench throughput -- booksim   # vs BookSim 2
 //! ```
 //!
 //! Output: an aligned table, one `BENCH_JSON {...}` line per case, and the issue's
 //! targets evaluated from the measured numbers.
 
 mod bare;
+mod booksim;
 mod fabric;
 mod sci;
 
@@ -118,6 +120,7 @@ const TOPOLOGIES: &[&str] = &["hypercube6", "hypercube8", "hypercube10"];
 fn cases() -> Vec<String> {
     let mut v = sci::cases();
     v.extend(fabric::cases());
+    v.extend(booksim::cases());
     for t in TOPOLOGIES {
         for w in WORKLOADS {
             if !w.only.is_empty() && !w.only.contains(t) {
@@ -174,6 +177,11 @@ fn child(case: &str, quick: bool) -> Result<(), String> {
     }
     if fabric::is_fabric(case) {
         let json = fabric::child(case, quick, SEED)?;
+        println!("BENCH_JSON {json}");
+        return Ok(());
+    }
+    if booksim::is_booksim(case) {
+        let json = booksim::child(case, SEED)?;
         println!("BENCH_JSON {json}");
         return Ok(());
     }
@@ -318,6 +326,12 @@ fn main() -> ExitCode {
             " (fabrics: 1,600 packets per port + 16,000 per crosspoint, Gramsamer §2.4)"
         });
     }
+    if selected.iter().any(|c| booksim::is_booksim(c)) {
+        sci_phases.push_str(&format!(
+            " (BookSim comparison: always warm-up {} µs + measure {} µs)",
+            FULL_PHASES.0, FULL_PHASES.1
+        ));
+    }
     println!(
         "emu throughput benchmark{}: {} case(s), phases warm-up {} µs + measure {} µs{sci_phases} then drain, seed {SEED}; \
          each case run once, in its own process",
@@ -364,6 +378,7 @@ fn main() -> ExitCode {
     print_table(&rows);
     print_sci_table(&rows);
     print_fabric_table(&rows);
+    booksim::print_table(&rows);
     print_targets(&rows);
     if failed > 0 {
         eprintln!("{failed} case(s) failed");
@@ -380,7 +395,7 @@ fn num(v: &serde_json::Value, k: &str) -> f64 {
 fn print_table(rows: &[serde_json::Value]) {
     let rows: Vec<&serde_json::Value> = rows
         .iter()
-        .filter(|r| r["sci"] != true && r["fabric"] != true)
+        .filter(|r| r["sci"] != true && r["fabric"] != true && r["booksim"] != true)
         .collect();
     if rows.is_empty() {
         return;
@@ -518,6 +533,22 @@ fn print_targets(rows: &[serde_json::Value]) {
             get(&format!("hypercube10/uniform-sat/{e}"), "peak_rss_mib"),
             |v| v <= 1024.0,
             " MiB",
+        );
+    }
+    if rows.iter().any(|r| r["booksim"] == true) {
+        let default = booksim::default_engine();
+        line(
+            &format!("BookSim 2 wall / emu wall, hc256 30 %, default engine {default} (≥ 50)"),
+            booksim::speedup(rows, &default),
+            |v| v >= 50.0,
+            "×",
+        );
+        let actors = default.replace("sharded", "actors");
+        line(
+            &format!("BookSim 2 wall / emu wall, hc256 30 %, {actors} (≥ 10)"),
+            booksim::speedup(rows, &actors),
+            |v| v >= 10.0,
+            "×",
         );
     }
 }
