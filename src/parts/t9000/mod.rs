@@ -54,11 +54,16 @@ impl Node<DsLink> for Processor {
         self.vcp.consume(now, &mut self.term, &mut self.activity)?;
         self.term.generate(now);
         self.vcp.fill_channels(now, &mut self.term);
+        let active = self.vcp.active_channels();
         self.vcp.transmit(now, out);
         // A channel may have finished while transmitting: start the next message now,
-        // so the transmitter's next free tick accounts for it.
-        self.vcp.fill_channels(now, &mut self.term);
-        self.vcp.transmit(now, out);
+        // so the transmitter's next free tick accounts for it. (If none finished, the
+        // channels are as they were after the first fill, and a second pass would do
+        // nothing.)
+        if self.vcp.active_channels() < active {
+            self.vcp.fill_channels(now, &mut self.term);
+            self.vcp.transmit(now, out);
+        }
         out.activity.add(&self.activity);
         out.activity.add_messages(&self.term.take_activity());
         self.activity = Activity::default();
