@@ -359,5 +359,5 @@ async fn coordinate<P: LinkProtocol>(
         fault_views.push(faults.unwrap_or_default());
     }
     let fault_views = net.faults().map(|_| fault_views.as_slice());
-    conclude(net, &clock, &nodes, result?, fault_views)
+    conclude(net, &clock, nodes, result?, fault_views)
 }

@@ -364,11 +364,17 @@ fn run_error<P: LinkProtocol>(
 /// Every terminal's statistics, in terminal order.
 fn terminal_stats<P: LinkProtocol>(
     net: &Network<P>,
-    nodes: &[Box<dyn Node<P>>],
+    nodes: Vec<Box<dyn Node<P>>>,
 ) -> Vec<TerminalStats> {
+    let mut nodes: Vec<Option<Box<dyn Node<P>>>> = nodes.into_iter().map(Some).collect();
     net.terminals()
         .iter()
-        .map(|&n| nodes[n].terminal_stats().cloned().unwrap_or_default())
+        .map(|&n| {
+            nodes[n]
+                .take()
+                .and_then(|node| node.into_terminal_stats())
+                .unwrap_or_default()
+        })
         .collect()
 }
 
@@ -377,7 +383,7 @@ fn terminal_stats<P: LinkProtocol>(
 fn conclude<P: LinkProtocol>(
     net: &Network<P>,
     sched: &schedule::RunClock,
-    nodes: &[Box<dyn Node<P>>],
+    nodes: Vec<Box<dyn Node<P>>>,
     end: Result<bool, (Tick, Tick)>,
     views: Option<&[Vec<faults::EndFault>]>,
 ) -> Result<RunOutcome, EngineError> {
@@ -459,8 +465,9 @@ fn conclude<P: LinkProtocol>(
                     blocked,
                 ));
             }
+            let parts = part_stats(&nodes);
             let mut outcome = sched.outcome(terminal_stats(net, nodes), complete);
-            outcome.parts = part_stats(nodes);
+            outcome.parts = parts;
             outcome.faults = Some(report);
             Ok(outcome)
         }
@@ -482,7 +489,7 @@ fn part_stats<P: LinkProtocol>(
 fn conclude_plain<P: LinkProtocol>(
     net: &Network<P>,
     sched: &schedule::RunClock,
-    nodes: &[Box<dyn Node<P>>],
+    nodes: Vec<Box<dyn Node<P>>>,
     end: Result<bool, (Tick, Tick)>,
 ) -> Result<RunOutcome, EngineError> {
     match end {
@@ -496,7 +503,7 @@ fn conclude_plain<P: LinkProtocol>(
                 cycle: Some(cycle),
                 in_flight,
                 ..
-            } = deadlock_error(net, nodes, sched.now(), sched.now(), sched.in_flight())
+            } = deadlock_error(net, &nodes, sched.now(), sched.now(), sched.in_flight())
                 && crate::deadlock::waitfor::is_permanent::<P>(&cycle, |e| {
                     nodes[e.node].port_counters(e.port)
                 })
@@ -510,10 +517,11 @@ fn conclude_plain<P: LinkProtocol>(
                     cycle: Some(cycle),
                 });
             }
+            let parts = part_stats(&nodes);
             let mut outcome = sched.outcome(terminal_stats(net, nodes), complete);
-            outcome.parts = part_stats(nodes);
+            outcome.parts = parts;
             Ok(outcome)
         }
-        Err((since, at)) => Err(deadlock_error(net, nodes, since, at, sched.in_flight())),
+        Err((since, at)) => Err(deadlock_error(net, &nodes, since, at, sched.in_flight())),
     }
 }

@@ -557,10 +557,10 @@ pub fn run<P: LinkProtocol>(
         .collect::<Result<_, _>>()?;
     match stop {
         Stop::Decided(Decision::Done { complete }) => {
-            conclude(net, &clock, &nodes, Ok(complete), fault_views)
+            conclude(net, &clock, nodes, Ok(complete), fault_views)
         }
         Stop::Decided(Decision::Deadlock { since, at }) => {
-            conclude(net, &clock, &nodes, Err((since, at)), fault_views)
+            conclude(net, &clock, nodes, Err((since, at)), fault_views)
         }
         Stop::Decided(Decision::Continue) => Err(EngineError::Internal(
             "the run stopped without a decision".into(),

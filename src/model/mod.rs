@@ -154,6 +154,13 @@ pub trait Node<P: LinkProtocol>: Send {
         None
     }
 
+    /// The node's terminal statistics at the end of a run, taken from the node (which
+    /// is then dropped): a node that owns them hands them over instead of the copy the
+    /// default makes, which on large networks costs as much as a lightly loaded run.
+    fn into_terminal_stats(self: Box<Self>) -> Option<TerminalStats> {
+        self.terminal_stats().cloned()
+    }
+
     /// What the part measured about itself beyond its terminal's traffic (a switch
     /// fabric's credit queues, an adapter's credit underflows), if anything.
     fn part_stats(&self) -> Option<PartStats> {

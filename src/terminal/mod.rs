@@ -364,6 +364,11 @@ impl Terminal {
         &self.stats
     }
 
+    /// The statistics, at the end of a run.
+    pub fn into_stats(self) -> TerminalStats {
+        self.stats
+    }
+
     /// Takes the activity counted since the last call.
     pub fn take_activity(&mut self) -> MessageActivity {
         std::mem::take(&mut self.activity)

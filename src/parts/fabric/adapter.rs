@@ -372,6 +372,10 @@ impl Node<Fabric> for AdapterNode {
         Some(&self.stats)
     }
 
+    fn into_terminal_stats(self: Box<Self>) -> Option<TerminalStats> {
+        Some(self.stats)
+    }
+
     fn part_stats(&self) -> Option<PartStats> {
         let a = &self.adapter;
         Some(PartStats {

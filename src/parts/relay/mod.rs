@@ -171,6 +171,10 @@ impl Node<Relay> for RelayNode {
     fn terminal_stats(&self) -> Option<&TerminalStats> {
         Some(&self.stats)
     }
+
+    fn into_terminal_stats(self: Box<Self>) -> Option<TerminalStats> {
+        Some(self.stats)
+    }
 }
 
 impl Part<Relay> for RelayParams {

@@ -440,6 +440,10 @@ impl Node<Sci> for SciNode {
     fn terminal_stats(&self) -> Option<&TerminalStats> {
         Some(&self.stats)
     }
+
+    fn into_terminal_stats(self: Box<Self>) -> Option<TerminalStats> {
+        Some(self.stats)
+    }
 }
 
 #[cfg(test)]

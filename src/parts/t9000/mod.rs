@@ -86,6 +86,10 @@ impl Node<DsLink> for Processor {
         Some(self.term.stats())
     }
 
+    fn into_terminal_stats(self: Box<Self>) -> Option<TerminalStats> {
+        Some(self.term.into_stats())
+    }
+
     fn part_stats(&self) -> Option<PartStats> {
         Some(PartStats {
             series: vec![(WIRE_BITS, vec![self.vcp.endpoint().wire_bits()])],
