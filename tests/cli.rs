@@ -850,7 +850,7 @@ fn refused_sizes(stderr: &str) -> (f64, f64) {
 #[test]
 fn a_network_too_large_for_the_memory_is_refused_before_it_is_built() {
     // A 16-cube of C104s (65,536 terminals) used to abort with "memory allocation
-    // failed" (exit 134); it needs about 34 GB. With a 1 GB limit it is refused at once.
+    // failed" (exit 134); it needs about 26 GB. With a 1 GB limit it is refused at once.
     let r = emu(&[
         "--topology",
         "hypercube6",
@@ -934,8 +934,8 @@ fn the_memory_estimate_brackets_what_a_run_really_takes() {
     // lightly loaded run and of a run offered more than it can carry: the first counts
     // buffers as preallocated and histograms at their smallest, the second every buffer
     // full and histograms reaching the hard stop; neither counts the source queues,
-    // which stay small in 100 µs. (Measured: 235 MB ≤ 336 MB light, 495 MB heavy ≤
-    // 1.1 GB.)
+    // which stay small in 100 µs. (Measured: 123 MB ≤ 192 MB light, 301 MB heavy ≤
+    // 591 MB.)
     let cube = [
         "--topology",
         "hypercube6",

@@ -152,12 +152,13 @@ impl TerminalParams {
 }
 
 /// Bytes one terminal's [`TerminalStats`] take: four latency histograms and the
-/// journey's coarse ones, twice (the report works on a copy of every terminal's
-/// statistics).
+/// journey's coarse ones. Once: at the end of a run the engines take the statistics
+/// from the nodes for the report ([`crate::model::Node::into_terminal_stats`]) rather
+/// than copy them.
 pub fn stats_memory_bound(fill: Fill) -> u64 {
-    2 * (std::mem::size_of::<TerminalStats>() as u64
+    std::mem::size_of::<TerminalStats>() as u64
         + 4 * fill.histogram()
-        + journey::JOURNEY_HISTOGRAMS * fill.coarse_histogram())
+        + journey::JOURNEY_HISTOGRAMS * fill.coarse_histogram()
 }
 
 impl Terminal {
