@@ -130,8 +130,6 @@ struct Port {
     /// is not the packet's first token (the one carrying [`PacketInfo`]): the last
     /// packet whose first token left the stream. For diagnosis only.
     in_packet: Stamp,
-    /// The packet of the last token put into the output buffer. For diagnosis only.
-    out_packet: Stamp,
     /// The packet whose tokens the transmitter is sending: the last one whose first
     /// token it sent. For diagnosis only.
     tx_packet: Stamp,
@@ -186,7 +184,6 @@ impl C104 {
                 tx_at_start: true,
                 pending: None,
                 in_packet: Stamp::default(),
-                out_packet: Stamp::default(),
                 tx_packet: Stamp::default(),
                 start: 0,
             })
@@ -270,6 +267,7 @@ impl C104 {
         }
     }
 
+    // Inlined into `transfer`'s loop: called once per token crossing the switch.
     #[inline(always)]
     fn stream_pop(&mut self, i: PortId) -> Option<Token> {
         let port = &mut self.ports[i];
@@ -420,11 +418,7 @@ impl C104 {
             let Some(t) = self.stream_pop(i) else { break };
             moved = true;
             let end = t.kind().is_terminator();
-            let out = &mut self.ports[output];
-            if let Some(info) = t.packet() {
-                out.out_packet = info.stamp;
-            }
-            out.out.push_back(t);
+            self.ports[output].out.push_back(t);
             if end {
                 self.owner[output] = None;
                 self.set_input(i, Input::Idle);
@@ -657,12 +651,13 @@ impl Node<DsLink> for C104 {
                         });
                     } else if self.stream_len(i) == 0 {
                         // The packet's head has gone on; its rest is still to come on
-                        // this input (named by its last token still in the output
-                        // buffer, if any).
+                        // this input (named while tokens of it are still in the output
+                        // buffer: since the grant only this input has filled it, and
+                        // its header left the input, so it is `in_packet`).
                         v.push(Wait {
                             port: i,
                             packet: (!self.ports[output].out.is_empty())
-                                .then_some(self.ports[output].out_packet),
+                                .then_some(self.ports[i].in_packet),
                             reason: WaitReason::Incomplete,
                         });
                     }
