@@ -1049,7 +1049,7 @@ static CASES: &[Case] = &[
             "1",
         ],
         Setup::None,
-        "the network would need at least 25.8 GB of memory",
+        "the network would need at least 25.7 GB of memory",
     ),
     bad(
         "batch of 10^7 messages per terminal (hypercube6)",
