@@ -17,7 +17,9 @@ use crate::time::Tick;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fill {
     /// As built and lightly loaded: buffers at what they preallocate, latency
-    /// histograms at their smallest. What a run needs at least.
+    /// histograms at their smallest. What a run needs at least once every terminal has
+    /// received a measured message (a metric makes its histogram on its first value, so
+    /// a run too short for that uses less).
     Empty,
     /// At worst: every buffer full, latency histograms holding values up to the run's
     /// hard stop.

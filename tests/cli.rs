@@ -850,7 +850,7 @@ fn refused_sizes(stderr: &str) -> (f64, f64) {
 #[test]
 fn a_network_too_large_for_the_memory_is_refused_before_it_is_built() {
     // A 16-cube of C104s (65,536 terminals) used to abort with "memory allocation
-    // failed" (exit 134); it needs about 26 GB. With a 1 GB limit it is refused at once.
+    // failed" (exit 134); it needs about 25 GB. With a 1 GB limit it is refused at once.
     let r = emu(&[
         "--topology",
         "hypercube6",
@@ -932,10 +932,11 @@ fn a_network_too_large_is_refused_before_its_routing_tables_are_made() {
 fn the_memory_estimate_brackets_what_a_run_really_takes() {
     // A 10-cube of C104s. The two figures bracket the peak resident memory of a
     // lightly loaded run and of a run offered more than it can carry: the first counts
-    // buffers as preallocated and histograms at their smallest, the second every buffer
-    // full and histograms reaching the hard stop; neither counts the source queues,
-    // which stay small in 100 µs. (Measured: 123 MB ≤ 192 MB light, 301 MB heavy ≤
-    // 591 MB.)
+    // buffers as preallocated and histograms at their smallest (every terminal receives
+    // measured messages in 20 µs of uniform traffic), the second every buffer full and
+    // histograms reaching the hard stop; neither counts the source queues, which stay
+    // small in 100 µs. (Measured: 103 MB ≤ 178 MB
+    // light, 292 MB heavy ≤ 487 MB.)
     let cube = [
         "--topology",
         "hypercube6",

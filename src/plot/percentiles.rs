@@ -18,7 +18,7 @@ pub fn percentile_svg(
     unit_ticks: f64,
     unit: &str,
 ) -> Result<String, PlotError> {
-    let h = &metric.hist;
+    let h = metric.histogram();
     let points: Vec<(f64, f64)> = if h.is_empty() {
         Vec::new()
     } else {

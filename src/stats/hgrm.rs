@@ -16,7 +16,7 @@ const TICKS_PER_HALF_DISTANCE: u32 = 5;
 /// `metric` (values in ticks of `tick_ns` ns) as an `.hgrm` text, values in µs.
 pub fn hgrm(metric: &Metric, tick_ns: f64) -> String {
     let scale = tick_ns / 1000.0;
-    let h = &metric.hist;
+    let h = metric.histogram();
     let mut out = String::new();
     let _ = writeln!(
         out,

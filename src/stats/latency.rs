@@ -116,7 +116,7 @@ impl LatencySummary {
                 let below = if count == 0 {
                     0
                 } else {
-                    m.hist.count_between(0, ticks)
+                    m.histogram().count_between(0, ticks)
                 };
                 PercentilePoint {
                     quantile,

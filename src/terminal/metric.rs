@@ -1,6 +1,7 @@
 //! One latency metric: an HDR histogram plus exact count, sum and extremes.
 
 use hdrhistogram::Histogram;
+use std::borrow::Cow;
 
 /// Significant decimal digits the histograms keep (values are exact to 0.1 %).
 pub const SIGNIFICANT_DIGITS: u8 = 3;
@@ -11,10 +12,18 @@ pub const COARSE_DIGITS: u8 = 2;
 
 /// A distribution of tick values. The histogram gives percentiles (to 3 significant
 /// digits); the mean, minimum and maximum are kept exactly.
+///
+/// The histogram is made on the first recorded value: a terminal holds ten metrics and
+/// most of a large, lightly loaded network's terminals record in few of them (an SCI
+/// source's, a DS-Link terminal never), so building them all up front cost most of such
+/// a run's time and memory. Made late or early, the histogram is the same: an
+/// auto-resizing one whose range is what its largest value needs.
 #[derive(Clone, Debug)]
 pub struct Metric {
-    /// The HDR histogram of recorded values, in ticks.
-    pub hist: Histogram<u64>,
+    /// The HDR histogram of recorded values, in ticks; `None` until the first.
+    hist: Option<Box<Histogram<u64>>>,
+    /// Its significant decimal digits ([`SIGNIFICANT_DIGITS`] or [`COARSE_DIGITS`]).
+    digits: u8,
     /// Exact sum of recorded values.
     pub sum: u128,
     /// Exact smallest recorded value (u64::MAX when empty).
@@ -42,22 +51,45 @@ impl Metric {
     }
 
     fn with_digits(digits: u8) -> Metric {
-        // 2 or 3 significant digits with auto-resize cannot fail to construct.
-        let mut hist = Histogram::<u64>::new(digits).expect("valid sigfig");
-        hist.auto(true);
         Metric {
-            hist,
+            hist: None,
+            digits,
             sum: 0,
             min: u64::MAX,
             max: 0,
         }
     }
 
+    /// An empty auto-resizing histogram of `digits` significant digits.
+    fn empty_histogram(digits: u8) -> Histogram<u64> {
+        // 2 or 3 significant digits with auto-resize cannot fail to construct.
+        let mut hist = Histogram::<u64>::new(digits).expect("valid sigfig");
+        hist.auto(true);
+        hist
+    }
+
+    /// The histogram, made now if it is not made yet.
+    fn histogram_mut(&mut self) -> &mut Histogram<u64> {
+        let digits = self.digits;
+        self.hist
+            .get_or_insert_with(|| Box::new(Metric::empty_histogram(digits)))
+    }
+
+    /// The histogram of recorded values, in ticks (an empty one, made for the
+    /// caller, if nothing was recorded).
+    pub fn histogram(&self) -> Cow<'_, Histogram<u64>> {
+        match &self.hist {
+            Some(hist) => Cow::Borrowed(hist),
+            None => Cow::Owned(Metric::empty_histogram(self.digits)),
+        }
+    }
+
     /// Records one value.
     pub fn record(&mut self, v: u64) {
+        let hist = self.histogram_mut();
         // `record` grows an auto-resizing histogram; it can only fail beyond u64 range.
-        if self.hist.record(v).is_err() {
-            self.hist.saturating_record(v);
+        if hist.record(v).is_err() {
+            hist.saturating_record(v);
         }
         self.sum += u128::from(v);
         self.min = self.min.min(v);
@@ -66,7 +98,7 @@ impl Metric {
 
     /// Number of values recorded.
     pub fn count(&self) -> u64 {
-        self.hist.len()
+        self.hist.as_ref().map_or(0, |hist| hist.len())
     }
 
     /// Exact mean, or 0 when empty.
@@ -81,19 +113,20 @@ impl Metric {
 
     /// Value at quantile `q` (0..=1) from the histogram, or 0 when empty.
     pub fn quantile(&self, q: f64) -> u64 {
-        if self.count() == 0 {
-            0
-        } else {
-            self.hist.value_at_quantile(q)
+        match &self.hist {
+            Some(hist) if !hist.is_empty() => hist.value_at_quantile(q),
+            _ => 0,
         }
     }
 
     /// Adds all of `other`'s values into `self`.
     pub fn merge(&mut self, other: &Metric) {
-        // Both histograms auto-resize, so adding cannot run out of range.
-        self.hist
-            .add(&other.hist)
-            .expect("auto-resizing histograms merge");
+        if let Some(theirs) = &other.hist {
+            // Both histograms auto-resize, so adding cannot run out of range.
+            self.histogram_mut()
+                .add(&**theirs)
+                .expect("auto-resizing histograms merge");
+        }
         self.sum += other.sum;
         self.min = self.min.min(other.min);
         self.max = self.max.max(other.max);
@@ -124,5 +157,68 @@ mod tests {
         }
         let p99 = big.quantile(0.99);
         assert!((98_900..=99_100).contains(&p99), "p99 {p99}");
+    }
+
+    /// Everything the reports read from a histogram: layout, count, extremes,
+    /// quantile iteration (the `.hgrm` rows and plots), stdev and counts below values.
+    fn exported(h: &Histogram<u64>) -> Vec<String> {
+        let mut out = vec![format!(
+            "{} {} {} {} {}",
+            h.buckets(),
+            h.len(),
+            h.max(),
+            h.min_nz(),
+            h.stdev()
+        )];
+        if !h.is_empty() {
+            for v in h.iter_quantiles(5) {
+                out.push(format!(
+                    "{} {} {}",
+                    v.value_iterated_to(),
+                    v.quantile_iterated_to(),
+                    v.count_since_last_iteration()
+                ));
+            }
+            for q in [0.0, 0.5, 0.9, 0.99, 0.999, 1.0] {
+                let at = h.value_at_quantile(q);
+                out.push(format!("{q} {at} {}", h.count_between(0, at)));
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// A total merged from metrics that made their histograms on first use exports
+        /// exactly what the former eager construction did: a histogram per terminal
+        /// made up front, each added into a total made up front.
+        #[test]
+        fn late_histograms_export_what_eager_ones_did(
+            terminals in proptest::collection::vec(
+                proptest::collection::vec(0u64..5_000_000, 0..40), 0..6),
+            coarse in proptest::bool::ANY,
+        ) {
+            let digits = if coarse { COARSE_DIGITS } else { SIGNIFICANT_DIGITS };
+            let eager_new = || {
+                let mut h = Histogram::<u64>::new(digits).expect("valid sigfig");
+                h.auto(true);
+                h
+            };
+            let fresh = || if coarse { Metric::coarse() } else { Metric::new() };
+            let mut eager_total = eager_new();
+            let mut total = fresh();
+            for values in &terminals {
+                let mut eager = eager_new();
+                let mut metric = fresh();
+                for &v in values {
+                    eager.record(v).expect("auto-resizing");
+                    metric.record(v);
+                }
+                proptest::prop_assert_eq!(exported(&eager), exported(&metric.histogram()));
+                eager_total.add(&eager).expect("auto-resizing");
+                total.merge(&metric);
+            }
+            proptest::prop_assert_eq!(exported(&eager_total), exported(&total.histogram()));
+            proptest::prop_assert_eq!(eager_total.len(), total.count());
+        }
     }
 }

@@ -147,18 +147,53 @@ impl TerminalParams {
     pub fn memory_bound(&self, fill: Fill) -> u64 {
         std::mem::size_of::<Terminal>() as u64
             + u64::from(self.terminals) * std::mem::size_of::<u32>() as u64
-            + stats_memory_bound(fill)
+            + stats_memory_bound(fill, StatsKept::JOURNEYS)
     }
 }
 
-/// Bytes one terminal's [`TerminalStats`] take: four latency histograms and the
-/// journey's coarse ones. Once: at the end of a run the engines take the statistics
-/// from the nodes for the report ([`crate::model::Node::into_terminal_stats`]) rather
-/// than copy them.
-pub fn stats_memory_bound(fill: Fill) -> u64 {
+/// Which of a [`TerminalStats`]' optional metrics a terminal records (and so may make
+/// histograms for), beside the three every terminal records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatsKept {
+    /// Its messages' latency seen from the source ([`SourceStats`]: SCI nodes).
+    pub source: bool,
+    /// The journeys' breakdown ([`JourneyStats`]: DS-Link terminals).
+    pub journeys: bool,
+}
+
+impl StatsKept {
+    /// The three latency metrics only (fabric adapters).
+    pub const LATENCY: StatsKept = StatsKept {
+        source: false,
+        journeys: false,
+    };
+    /// And the journeys' breakdown (DS-Link terminals).
+    pub const JOURNEYS: StatsKept = StatsKept {
+        source: false,
+        journeys: true,
+    };
+    /// And the source's view of its messages (SCI nodes).
+    pub const SOURCE: StatsKept = StatsKept {
+        source: true,
+        journeys: false,
+    };
+}
+
+/// Bytes one terminal's [`TerminalStats`] take: the struct and the latency histograms
+/// of the metrics it records (three, the source's fourth if `kept.source`) and the
+/// journey's coarse ones (if `kept.journeys`), which it makes on its first measured
+/// message. Once: at the end of a run the engines take the statistics from the nodes
+/// for the report ([`crate::model::Node::into_terminal_stats`]) rather than copy them.
+pub fn stats_memory_bound(fill: Fill, kept: StatsKept) -> u64 {
+    let histograms = 3 + u64::from(kept.source);
+    let coarse = if kept.journeys {
+        journey::JOURNEY_HISTOGRAMS
+    } else {
+        0
+    };
     std::mem::size_of::<TerminalStats>() as u64
-        + 4 * fill.histogram()
-        + journey::JOURNEY_HISTOGRAMS * fill.coarse_histogram()
+        + histograms * fill.histogram()
+        + coarse * fill.coarse_histogram()
 }
 
 impl Terminal {

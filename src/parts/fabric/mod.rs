@@ -213,7 +213,8 @@ impl Part<Fabric> for AdapterParams {
         let n = u64::from(self.ports);
         std::mem::size_of::<AdapterNode>() as u64
             + n * (std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64 + 64)
-            + (n + 1) * crate::terminal::stats_memory_bound(fill)
+            + (n + 1)
+                * crate::terminal::stats_memory_bound(fill, crate::terminal::StatsKept::LATENCY)
     }
 }
 

@@ -233,6 +233,6 @@ impl Part<Sci> for SciParams {
             + 2 * fill.entries(u64::from(self.sink_symbols), 0);
         std::mem::size_of::<SciNode>() as u64
             + symbols * symbol
-            + crate::terminal::stats_memory_bound(fill)
+            + crate::terminal::stats_memory_bound(fill, crate::terminal::StatsKept::SOURCE)
     }
 }
