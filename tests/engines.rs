@@ -350,3 +350,107 @@ fn a_part_that_panics_ends_the_run_with_an_error_naming_it_on_every_engine() {
         }
     }
 }
+
+/// A node that ignores flow control: from tick 0 it sends a ball on port 1 at every
+/// tick, each leaving its transmitter 1,000 ticks later, so that they pile up on the
+/// link (a stand-in for a part whose credit accounting is broken).
+struct Flooder;
+
+impl emu::model::Node<emu::parts::relay::Relay> for Flooder {
+    fn receive(
+        &mut self,
+        _now: emu::time::Tick,
+        _port: emu::model::PortId,
+        _token: emu::parts::relay::Ball,
+    ) -> Result<(), emu::model::ModelError> {
+        Ok(())
+    }
+
+    fn step(
+        &mut self,
+        now: emu::time::Tick,
+        out: &mut emu::model::Outbox<emu::parts::relay::Ball>,
+    ) -> Result<Option<emu::time::Tick>, emu::model::ModelError> {
+        let ball = emu::parts::relay::Ball {
+            id: 1_000 + now as u32,
+            born: now,
+            hops_left: 1,
+        };
+        out.send(1, ball, now + 1_000);
+        Ok(Some(now + 1))
+    }
+
+    fn port_counters(&self, _port: emu::model::PortId) -> emu::parts::relay::RelayCounters {
+        emu::parts::relay::RelayCounters::default()
+    }
+
+    fn waits(&self) -> Vec<emu::model::Wait> {
+        Vec::new()
+    }
+}
+
+/// The [`Flooder`] part, with the ports of a relay.
+#[derive(Debug)]
+struct Floods;
+
+impl emu::parts::Part<emu::parts::relay::Relay> for Floods {
+    fn kind(&self) -> &'static str {
+        "floods"
+    }
+    fn ports(&self) -> usize {
+        2
+    }
+    fn receive_capacity(&self, _port: emu::model::PortId) -> usize {
+        // Room for every ball of the ring: what it receives, it drops.
+        64
+    }
+    fn instantiate(&self) -> Box<dyn emu::model::Node<emu::parts::relay::Relay>> {
+        Box::new(Flooder)
+    }
+    fn routing(&self) -> emu::routing::Routing<'_> {
+        emu::routing::Routing::Opaque
+    }
+    fn memory_bound(&self, _fill: emu::memory::Fill) -> u64 {
+        0
+    }
+}
+
+#[test]
+fn a_sender_that_overfills_a_link_is_a_flow_control_violation_on_every_engine() {
+    // Relay 1 of 4 floods its link to relay 2 (latency 5, so windows are 5 ticks): the
+    // link's channel holds 1 + relay 2's capacity of 8 balls, filled in 9 ticks. On two
+    // threads the link crosses partitions (relays 0-1 and 2-3) and fewer balls than that are sent in any one
+    // window, so the sharded engine finds the overflow when it hands a window's balls
+    // over; on one thread, at the send. Every engine must end the run with the channel
+    // named, not lose or queue balls without bound.
+    let ring = emu::network::relay_ring(4, 2, 50, 5, 3, 11).expect("a valid plan");
+    let net = ring.with_part(1, Floods).expect("same ports");
+    let ctl = engine::RunControl::for_plan(&net);
+    let runs: Vec<(&str, Result<RunOutcome, EngineError>)> = vec![
+        ("sequential", engine::sequential::run(&net, &ctl, None)),
+        ("sharded 1", engine::sharded::run(&net, &ctl, 1, None)),
+        ("sharded 2", engine::sharded::run(&net, &ctl, 2, None)),
+        ("actors 1", engine::actors::run(&net, &ctl, 1, None)),
+        ("actors 2", engine::actors::run(&net, &ctl, 2, None)),
+    ];
+    for (label, r) in runs {
+        match r {
+            Err(EngineError::ChannelFull {
+                tick,
+                from_name,
+                to_name,
+                capacity,
+                ..
+            }) => {
+                assert_eq!(
+                    (from_name.as_str(), to_name.as_str(), capacity),
+                    ("relay[1]", "relay[2]", 9),
+                    "{label}"
+                );
+                assert!(tick < 20, "{label}: found late, at tick {tick}");
+            }
+            Err(e) => panic!("{label}: expected a full channel, got: {e}"),
+            Ok(_) => panic!("{label}: the run ended as if nothing happened"),
+        }
+    }
+}

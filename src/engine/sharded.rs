@@ -2,10 +2,12 @@
 //! thread, each worker stepping its own nodes in a tight loop (docs/architecture.md
 //! "The engine contract").
 //!
-//! - Link directions inside a partition are plain queues; directions that cross
-//!   partitions are the same bounded `async-channel`s the actors engine uses, with the
-//!   same capacity (receiver buffer plus wire), so a full channel is the same
-//!   flow-control violation.
+//! - Link directions inside a partition are plain queues. A direction that crosses
+//!   partitions is a plain queue at the receiving worker too, filled at each window's
+//!   first barrier with what the sender sent in the window (nothing sent in a window
+//!   can arrive in it), so the workers share no queue while they run; its capacity is
+//!   the actors engine's channel's (receiver buffer plus wire), and overfilling it is
+//!   the same flow-control violation.
 //! - Workers advance in the same windows as every engine here: a window starts at the
 //!   earliest tick any node has something due and is the smallest link latency long,
 //!   so nothing sent in a window arrives in it and the workers need not talk while
@@ -19,7 +21,7 @@
 use super::barrier::SpinBarrier;
 use super::check::check_links;
 use super::faults::{EndFault, views};
-use super::inbound::{Inbound, Wire};
+use super::inbound::Wire;
 use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
@@ -27,21 +29,22 @@ use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error
 use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
-use async_channel::Sender;
 use std::collections::VecDeque;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The nodes one worker owns, with their ids.
 type Owned<P> = Vec<(NodeId, Box<dyn Node<P>>)>;
 
 /// How one link direction appears to one worker.
 enum Lane<P: LinkProtocol> {
-    /// Both ends in this worker's partition: a plain queue.
+    /// The tokens on their way to this worker's node: both ends are in its partition,
+    /// or the direction arrives from another partition and this queue is filled at each
+    /// window's first barrier ([`Worker::take_handoffs`]).
     Local(VecDeque<Wire<P>>),
-    /// Arriving from another partition.
-    From(Inbound<P>),
-    /// Leaving for another partition.
-    To(Sender<Wire<P>>),
+    /// Leaving for another partition: what this worker's node sent in the current
+    /// window, handed over at its first barrier ([`Worker::hand_off`]).
+    To(Vec<Wire<P>>),
     /// Neither end is here.
     Elsewhere,
 }
@@ -56,9 +59,8 @@ struct ShardWires<'a, P: LinkProtocol> {
 
 impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
     fn peek(&mut self, port: PortId) -> Option<Tick> {
-        match &mut self.lanes[self.ports[port].inp?] {
+        match &self.lanes[self.ports[port].inp?] {
             Lane::Local(q) => q.front().map(|&(t, _)| t),
-            Lane::From(inbound) => inbound.peek(),
             Lane::To(_) | Lane::Elsewhere => None,
         }
     }
@@ -71,7 +73,6 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
                     Some(&(a, _)) if a <= t => q.pop_front().map(|(_, tok)| tok),
                     _ => None,
                 },
-                Lane::From(inbound) => inbound.pop_due(t),
                 Lane::To(_) | Lane::Elsewhere => None,
             };
         };
@@ -81,7 +82,6 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
                     Some(&(a, _)) if a <= t => q.pop_front()?,
                     _ => return None,
                 },
-                Lane::From(inbound) => inbound.pop_due_wire(t)?,
                 Lane::To(_) | Lane::Elsewhere => return None,
             };
             if !faults[port].lose_arrived(arrival) {
@@ -144,12 +144,15 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
                 }
                 q.push_back((arrival, token));
             }
-            Lane::To(tx) => {
-                if tx.try_send((arrival, token)).is_err() {
+            Lane::To(sent) => {
+                // Tokens sent in this window; those sent before are checked when they
+                // are handed over.
+                if sent.len() >= dir.capacity {
                     return Err(Full { port });
                 }
+                sent.push((arrival, token));
             }
-            Lane::From(..) | Lane::Elsewhere => return Err(Full { port }),
+            Lane::Elsewhere => return Err(Full { port }),
         }
         Ok(Some((dir.to.node, arrival)))
     }
@@ -190,9 +193,11 @@ struct Shared<P: LinkProtocol> {
     mail: Vec<Mutex<Vec<(NodeId, Tick)>>>,
     slots: Vec<Mutex<Slot<P>>>,
     check_error: Mutex<Option<EngineError>>,
-    /// Every channel that crosses partitions, by direction, so that the `--check`
-    /// can count its tokens while no worker runs.
-    crossing: Vec<(usize, Sender<Wire<P>>)>,
+    /// Per direction that crosses partitions, what its sender sent in the window,
+    /// from the sender's first barrier to the receiver's taking it.
+    handoff: Vec<Mutex<Vec<Wire<P>>>>,
+    /// A worker found a handed-over queue over its capacity (the error is in its slot).
+    overflow: AtomicBool,
 }
 
 /// Why a worker stopped.
@@ -217,6 +222,10 @@ struct Worker<'a, P: LinkProtocol> {
     faults: Option<Vec<Vec<EndFault>>>,
     clocks: Vec<NodeClock>,
     lanes: Vec<Lane<P>>,
+    /// The directions this worker sends to other partitions: (direction, handoff).
+    sends: Vec<(usize, usize)>,
+    /// The directions this worker receives from other partitions: (direction, handoff).
+    receives: Vec<(usize, usize)>,
     due: DueQueue,
     clock: RunClock,
     shared: &'a Shared<P>,
@@ -294,9 +303,11 @@ impl<P: LinkProtocol> Worker<'_, P> {
                 slot.error = error;
                 slot.check = self.ctl.check.then(|| self.check_data());
             }
+            self.hand_off();
             if self.shared.barrier.wait().is_err() {
                 return Stop::Failed;
             }
+            self.take_handoffs(end);
             for from in 0..self.parts {
                 let mut mail = lock(&self.shared.mail[self.id * self.parts + from]);
                 for (n, t) in mail.drain(..) {
@@ -325,7 +336,10 @@ impl<P: LinkProtocol> Worker<'_, P> {
                 .iter()
                 .filter_map(|s| lock(s).next_due)
                 .min();
-            if failed || (self.ctl.check && lock(&self.shared.check_error).is_some()) {
+            if failed
+                || self.shared.overflow.load(Ordering::Acquire)
+                || (self.ctl.check && lock(&self.shared.check_error).is_some())
+            {
                 return Stop::Failed;
             }
             match self
@@ -337,6 +351,46 @@ impl<P: LinkProtocol> Worker<'_, P> {
                     None => return Stop::Decided(self.clock.decide(None)),
                 },
                 d => return Stop::Decided(d),
+            }
+        }
+    }
+
+    /// Hands what this worker's nodes sent to other partitions in the window to their
+    /// receivers (before the window's first barrier).
+    fn hand_off(&mut self) {
+        for &(d, k) in &self.sends {
+            if let Lane::To(sent) = &mut self.lanes[d]
+                && !sent.is_empty()
+            {
+                lock(&self.shared.handoff[k]).append(sent);
+            }
+        }
+    }
+
+    /// Takes what other partitions sent this worker's nodes in the window ending at
+    /// `end` (after its first barrier). A queue left over its capacity is the
+    /// flow-control violation a full channel is in the actors engine, at the tick the
+    /// first token that did not fit was sent; it ends the run at the second barrier.
+    fn take_handoffs(&mut self, end: Tick) {
+        for &(d, k) in &self.receives {
+            let Lane::Local(q) = &mut self.lanes[d] else {
+                continue;
+            };
+            q.extend(lock(&self.shared.handoff[k]).drain(..));
+            let dir = &self.dirs[d];
+            if let Some(&(arrival, _)) = q.get(dir.capacity) {
+                let sent = arrival.saturating_sub(dir.latency).min(end - 1);
+                let full = RunError::Full(
+                    sent,
+                    Full {
+                        port: dir.from.port,
+                    },
+                );
+                let mut slot = lock(&self.shared.slots[self.id]);
+                if slot.error.as_ref().is_none_or(|(n, _)| *n > dir.from.node) {
+                    slot.error = Some((dir.from.node, full));
+                }
+                self.shared.overflow.store(true, Ordering::Release);
             }
         }
     }
@@ -355,8 +409,8 @@ impl<P: LinkProtocol> Worker<'_, P> {
             .enumerate()
             .filter_map(|(d, lane)| match lane {
                 Lane::Local(q) => Some((d, q.len() as u64)),
-                Lane::From(inbound) => Some((d, inbound.held())),
-                Lane::To(_) | Lane::Elsewhere => None,
+                Lane::To(sent) => Some((d, sent.len() as u64)),
+                Lane::Elsewhere => None,
             })
             .collect();
         let mut lossy = Vec::new();
@@ -388,7 +442,9 @@ impl<P: LinkProtocol> Worker<'_, P> {
                     counters[e.node][e.port] = *pc;
                 }
                 for &(d, k) in f {
-                    in_flight[d] = k;
+                    // A crossing direction: the receiver's queue and what the sender
+                    // sent in this window.
+                    in_flight[d] += k;
                 }
                 for e in l {
                     if let Some(d) = self.map[e.node][e.port].out {
@@ -396,9 +452,6 @@ impl<P: LinkProtocol> Worker<'_, P> {
                     }
                 }
             }
-        }
-        for (d, tx) in &self.shared.crossing {
-            in_flight[*d] += tx.len() as u64;
         }
         if let Err(e) = check_links(
             self.net,
@@ -426,18 +479,17 @@ pub fn run<P: LinkProtocol>(
     let mut lanes: Vec<Vec<Lane<P>>> = (0..parts)
         .map(|_| (0..dirs.len()).map(|_| Lane::Elsewhere).collect())
         .collect();
-    let mut crossing = Vec::new();
+    let mut handoff = Vec::new();
+    let mut sends: Vec<Vec<(usize, usize)>> = vec![Vec::new(); parts];
+    let mut receives: Vec<Vec<(usize, usize)>> = vec![Vec::new(); parts];
     for (d, dir) in dirs.iter().enumerate() {
         let (from, to) = (owner[dir.from.node], owner[dir.to.node]);
-        if from == to {
-            lanes[from][d] = Lane::Local(VecDeque::with_capacity(dir.capacity));
-        } else {
-            let (tx, rx) = async_channel::bounded(dir.capacity);
-            if ctl.check {
-                crossing.push((d, tx.clone()));
-            }
-            lanes[from][d] = Lane::To(tx);
-            lanes[to][d] = Lane::From(Inbound::new(rx));
+        lanes[to][d] = Lane::Local(VecDeque::with_capacity(dir.capacity));
+        if from != to {
+            sends[from].push((d, handoff.len()));
+            receives[to].push((d, handoff.len()));
+            handoff.push(Mutex::new(Vec::new()));
+            lanes[from][d] = Lane::To(Vec::new());
         }
     }
     let mut owned: Vec<Owned<P>> = (0..parts).map(|_| Vec::new()).collect();
@@ -451,14 +503,15 @@ pub fn run<P: LinkProtocol>(
         mail: (0..parts * parts).map(|_| Mutex::new(Vec::new())).collect(),
         slots: (0..parts).map(|_| Mutex::new(Slot::default())).collect(),
         check_error: Mutex::new(None),
-        crossing,
+        handoff,
+        overflow: AtomicBool::new(false),
     };
     let clock = RunClock::new(net.min_latency(), ctl.clone());
     let mut workers: Vec<Worker<P>> = owned
         .into_iter()
-        .zip(lanes)
+        .zip(lanes.into_iter().zip(sends.into_iter().zip(receives)))
         .enumerate()
-        .map(|(id, (nodes, lanes))| Worker {
+        .map(|(id, (nodes, (lanes, (sends, receives))))| Worker {
             id,
             parts,
             net,
@@ -474,6 +527,8 @@ pub fn run<P: LinkProtocol>(
             clocks: (0..nodes.len()).map(|_| NodeClock::default()).collect(),
             nodes,
             lanes,
+            sends,
+            receives,
             clock: clock.clone(),
             shared: &shared,
         })
