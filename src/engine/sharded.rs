@@ -539,14 +539,23 @@ pub fn run<P: LinkProtocol>(
     // all were: a refused thread then ends the run before any worker has allocated
     // anything (under a memory limit, a worker's first allocation could otherwise
     // abort the process before the refusal is seen).
+    //
+    // Each thread is also seen running before the next is started: the system sets a
+    // new thread up (its signal stack) after the spawn has returned, and under an
+    // address-space limit the set-up of one started thread could otherwise race the
+    // next spawn for the last free memory and abort the process instead of refusing
+    // the spawn cleanly.
     let gate = std::sync::RwLock::new(false);
     let gate = &gate;
+    let running = std::sync::atomic::AtomicUsize::new(0);
+    let running = &running;
     let (stop, others, refused) = std::thread::scope(|s| {
         let mut go = gate.write().unwrap_or_else(|p| p.into_inner());
         let mut handles = Vec::with_capacity(workers.len());
         let mut refused = None;
         for (k, mut w) in workers.into_iter().enumerate() {
             let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                running.fetch_add(1, Ordering::Release);
                 if !*gate.read().unwrap_or_else(|p| p.into_inner()) {
                     return (Stop::Failed, w);
                 }
@@ -556,7 +565,12 @@ pub fn run<P: LinkProtocol>(
                 (stop, w)
             });
             match spawned {
-                Ok(h) => handles.push(h),
+                Ok(h) => {
+                    handles.push(h);
+                    while running.load(Ordering::Acquire) <= k {
+                        std::thread::yield_now();
+                    }
+                }
                 Err(e) => {
                     // The workers already started would wait for this one forever.
                     shared.barrier.poison();
