@@ -243,6 +243,32 @@ fn a_protocol_free_part_runs_identically_on_every_engine_and_thread_count() {
     }
 }
 
+/// `net` run by the sequential engine, the sharded engine on each of `sharded` thread
+/// counts and the actors engine on 1 and 2 threads, each with its label.
+fn every_engine(
+    net: &emu::network::Network<emu::parts::relay::Relay>,
+    sharded: &[usize],
+) -> Vec<(String, Result<RunOutcome, EngineError>)> {
+    let ctl = engine::RunControl::for_plan(net);
+    let mut runs = vec![(
+        "sequential".to_string(),
+        engine::sequential::run(net, &ctl, None),
+    )];
+    for &t in sharded {
+        runs.push((
+            format!("sharded {t}"),
+            engine::sharded::run(net, &ctl, t, None),
+        ));
+    }
+    for t in [1, 2] {
+        runs.push((
+            format!("actors {t}"),
+            engine::actors::run(net, &ctl, t, None),
+        ));
+    }
+    runs
+}
+
 /// A relay that panics at its first step at or after tick `at`: a stand-in for a bug
 /// in a part, which the engines must turn into an error naming the node.
 #[derive(Debug)]
@@ -326,15 +352,7 @@ fn a_part_that_panics_ends_the_run_with_an_error_naming_it_on_every_engine() {
     let net = ring
         .with_part(5, PanicsAt { relay, at: 500 })
         .expect("same ports");
-    let ctl = engine::RunControl::for_plan(&net);
-    let runs: Vec<(&str, Result<RunOutcome, EngineError>)> = vec![
-        ("sequential", engine::sequential::run(&net, &ctl, None)),
-        ("sharded 2", engine::sharded::run(&net, &ctl, 2, None)),
-        ("sharded 3", engine::sharded::run(&net, &ctl, 3, None)),
-        ("actors 1", engine::actors::run(&net, &ctl, 1, None)),
-        ("actors 2", engine::actors::run(&net, &ctl, 2, None)),
-    ];
-    for (label, r) in runs {
+    for (label, r) in every_engine(&net, &[2, 3]) {
         match r {
             Err(EngineError::Panicked {
                 node,
@@ -419,21 +437,13 @@ impl emu::parts::Part<emu::parts::relay::Relay> for Floods {
 fn a_sender_that_overfills_a_link_is_a_flow_control_violation_on_every_engine() {
     // Relay 1 of 4 floods its link to relay 2 (latency 5, so windows are 5 ticks): the
     // link's channel holds 1 + relay 2's capacity of 8 balls, filled in 9 ticks. On two
-    // threads the link crosses partitions (relays 0-1 and 2-3) and fewer balls than that are sent in any one
-    // window, so the sharded engine finds the overflow when it hands a window's balls
-    // over; on one thread, at the send. Every engine must end the run with the channel
+    // threads the link crosses partitions (relays 0-1 and 2-3) and fewer balls than
+    // that are sent in any one window, so the sharded engine finds the overflow when it
+    // hands a window's balls over; on one thread, at the send. Every engine must end the run with the channel
     // named, not lose or queue balls without bound.
     let ring = emu::network::relay_ring(4, 2, 50, 5, 3, 11).expect("a valid plan");
     let net = ring.with_part(1, Floods).expect("same ports");
-    let ctl = engine::RunControl::for_plan(&net);
-    let runs: Vec<(&str, Result<RunOutcome, EngineError>)> = vec![
-        ("sequential", engine::sequential::run(&net, &ctl, None)),
-        ("sharded 1", engine::sharded::run(&net, &ctl, 1, None)),
-        ("sharded 2", engine::sharded::run(&net, &ctl, 2, None)),
-        ("actors 1", engine::actors::run(&net, &ctl, 1, None)),
-        ("actors 2", engine::actors::run(&net, &ctl, 2, None)),
-    ];
-    for (label, r) in runs {
+    for (label, r) in every_engine(&net, &[1, 2]) {
         match r {
             Err(EngineError::ChannelFull {
                 tick,
