@@ -198,11 +198,7 @@ mod tests {
             coarse in proptest::bool::ANY,
         ) {
             let digits = if coarse { COARSE_DIGITS } else { SIGNIFICANT_DIGITS };
-            let eager_new = || {
-                let mut h = Histogram::<u64>::new(digits).expect("valid sigfig");
-                h.auto(true);
-                h
-            };
+            let eager_new = || Metric::empty_histogram(digits);
             let fresh = || if coarse { Metric::coarse() } else { Metric::new() };
             let mut eager_total = eager_new();
             let mut total = fresh();
