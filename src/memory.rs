@@ -11,12 +11,34 @@
 //! peaks beside both.
 
 use crate::time::Tick;
+use std::collections::VecDeque;
+
+/// Appends `item` to `queue`, first allocating room for exactly `first` items if the
+/// queue has none yet. The hardware's buffers and the sharded engine's link queues are
+/// made empty and allocated on their first token, so a large network whose links
+/// mostly stay idle touches memory only for the links it uses, and a full buffer still holds no more than [`Fill::Full`]
+/// counts (a queue left to grow on its own would double past its capacity).
+#[inline]
+pub fn push_allocating<T>(queue: &mut VecDeque<T>, first: usize, item: T) {
+    if queue.capacity() == 0 {
+        allocate(queue, first);
+    }
+    queue.push_back(item);
+}
+
+/// Out of line, so that the hot callers of [`push_allocating`] stay as small as a bare
+/// `push_back` and keep being inlined where they were.
+#[cold]
+#[inline(never)]
+fn allocate<T>(queue: &mut VecDeque<T>, first: usize) {
+    queue.reserve_exact(first);
+}
 
 /// How full a node's buffers and statistics are assumed to be when its memory is
 /// counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fill {
-    /// As built and lightly loaded: buffers at what they preallocate, latency
+    /// As built and lightly loaded: buffers empty and not yet allocated, latency
     /// histograms at their smallest. What a run needs at least once every terminal has
     /// received a measured message (a metric makes its histogram on its first value, so
     /// a run too short for that uses less).
@@ -30,11 +52,11 @@ pub enum Fill {
 }
 
 impl Fill {
-    /// Entries a buffer of `capacity` holds: `preallocated` (at most `capacity`) when
-    /// empty, `capacity` when full.
-    pub fn entries(self, capacity: u64, preallocated: u64) -> u64 {
+    /// Entries a buffer of `capacity` holds: none when empty (buffers are allocated on
+    /// their first entry, [`push_allocating`]), `capacity` when full.
+    pub fn entries(self, capacity: u64) -> u64 {
         match self {
-            Fill::Empty => capacity.min(preallocated),
+            Fill::Empty => 0,
             Fill::Full { .. } => capacity,
         }
     }

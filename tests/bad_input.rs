@@ -1049,7 +1049,7 @@ static CASES: &[Case] = &[
             "1",
         ],
         Setup::None,
-        "the network would need at least 24.5 GB of memory",
+        "the network would need at least 23.2 GB of memory",
     ),
     bad(
         "batch of 10^7 messages per terminal (hypercube6)",
@@ -1288,7 +1288,7 @@ static CASES: &[Case] = &[
             "16",
         ],
         Setup::None,
-        "the network would need at least 22.5 GB of memory (131072 nodes, 65536 terminals",
+        "the network would need at least 22.1 GB of memory (131072 nodes, 65536 terminals",
     ),
     // ---- Bad traffic tables and terminal lists ----
     bad(

@@ -932,10 +932,10 @@ fn a_network_too_large_is_refused_before_its_routing_tables_are_made() {
 fn the_memory_estimate_brackets_what_a_run_really_takes() {
     // A 10-cube of C104s. The two figures bracket the peak resident memory of a
     // lightly loaded run and of a run offered more than it can carry: the first counts
-    // buffers as preallocated and histograms at their smallest (every terminal receives
+    // buffers empty and histograms at their smallest (every terminal receives
     // measured messages in 20 µs of uniform traffic), the second every buffer full and
     // histograms reaching the hard stop; neither counts the source queues, which stay
-    // small in 100 µs. (Measured: 103 MB ≤ 178 MB
+    // small in 100 µs. (Measured: 90 MB ≤ 178 MB
     // light, 292 MB heavy ≤ 487 MB.)
     let cube = [
         "--topology",

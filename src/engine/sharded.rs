@@ -26,6 +26,7 @@ use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
+use crate::memory::push_allocating;
 use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
@@ -142,7 +143,7 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
                 if q.len() >= dir.capacity {
                     return Err(Full { port });
                 }
-                q.push_back((arrival, token));
+                push_allocating(q, dir.capacity, (arrival, token));
             }
             Lane::To(sent) => {
                 // Tokens sent in this window; those sent before are checked when they
@@ -196,6 +197,11 @@ struct Shared<P: LinkProtocol> {
     /// Per direction that crosses partitions, what its sender sent in the window,
     /// from the sender's first barrier to the receiver's taking it.
     handoff: Vec<Mutex<Vec<Wire<P>>>>,
+    /// Which handoffs a sender filled in the window, as (direction, handoff) pairs:
+    /// `filled[to * parts + from]`, so that a receiver locks only the handoffs that hold
+    /// something (a 10-cube cut in two crosses 1,024 directions; at light load a window
+    /// fills a few).
+    filled: Vec<Mutex<Vec<(usize, usize)>>>,
     /// A worker found a handed-over queue over its capacity (the error is in its slot).
     overflow: AtomicBool,
 }
@@ -222,10 +228,13 @@ struct Worker<'a, P: LinkProtocol> {
     faults: Option<Vec<Vec<EndFault>>>,
     clocks: Vec<NodeClock>,
     lanes: Vec<Lane<P>>,
-    /// The directions this worker sends to other partitions: (direction, handoff).
-    sends: Vec<(usize, usize)>,
-    /// The directions this worker receives from other partitions: (direction, handoff).
-    receives: Vec<(usize, usize)>,
+    /// The directions this worker sends to other partitions: (direction, handoff,
+    /// receiving worker).
+    sends: Vec<(usize, usize, usize)>,
+    /// Scratch: per receiving worker, the handoffs this worker filled in the window.
+    filled: Vec<Vec<(usize, usize)>>,
+    /// Scratch: the handoffs other workers filled for this one in the window.
+    taken: Vec<(usize, usize)>,
     due: DueQueue,
     clock: RunClock,
     shared: &'a Shared<P>,
@@ -358,11 +367,17 @@ impl<P: LinkProtocol> Worker<'_, P> {
     /// Hands what this worker's nodes sent to other partitions in the window to their
     /// receivers (before the window's first barrier).
     fn hand_off(&mut self) {
-        for &(d, k) in &self.sends {
+        for &(d, k, to) in &self.sends {
             if let Lane::To(sent) = &mut self.lanes[d]
                 && !sent.is_empty()
             {
                 lock(&self.shared.handoff[k]).append(sent);
+                self.filled[to].push((d, k));
+            }
+        }
+        for (to, list) in self.filled.iter_mut().enumerate() {
+            if !list.is_empty() {
+                lock(&self.shared.filled[to * self.parts + self.id]).append(list);
             }
         }
     }
@@ -371,12 +386,22 @@ impl<P: LinkProtocol> Worker<'_, P> {
     /// `end` (after its first barrier). A queue left over its capacity is the
     /// flow-control violation a full channel is in the actors engine, at the tick the
     /// first token that did not fit was sent; it ends the run at the second barrier.
+    #[inline(never)]
     fn take_handoffs(&mut self, end: Tick) {
-        for &(d, k) in &self.receives {
+        let mut taken = std::mem::take(&mut self.taken);
+        for from in 0..self.parts {
+            taken.append(&mut lock(&self.shared.filled[self.id * self.parts + from]));
+        }
+        for (d, k) in taken.drain(..) {
             let Lane::Local(q) = &mut self.lanes[d] else {
                 continue;
             };
-            q.extend(lock(&self.shared.handoff[k]).drain(..));
+            let mut handed = lock(&self.shared.handoff[k]);
+            if q.capacity() == 0 && !handed.is_empty() {
+                q.reserve_exact(self.dirs[d].capacity);
+            }
+            q.extend(handed.drain(..));
+            drop(handed);
             let dir = &self.dirs[d];
             if let Some(&(arrival, _)) = q.get(dir.capacity) {
                 let sent = arrival.saturating_sub(dir.latency).min(end - 1);
@@ -393,6 +418,7 @@ impl<P: LinkProtocol> Worker<'_, P> {
                 self.shared.overflow.store(true, Ordering::Release);
             }
         }
+        self.taken = taken;
     }
 
     /// This worker's share of the `--check` data.
@@ -480,14 +506,13 @@ pub fn run<P: LinkProtocol>(
         .map(|_| (0..dirs.len()).map(|_| Lane::Elsewhere).collect())
         .collect();
     let mut handoff = Vec::new();
-    let mut sends: Vec<Vec<(usize, usize)>> = vec![Vec::new(); parts];
-    let mut receives: Vec<Vec<(usize, usize)>> = vec![Vec::new(); parts];
+    let mut sends: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); parts];
     for (d, dir) in dirs.iter().enumerate() {
         let (from, to) = (owner[dir.from.node], owner[dir.to.node]);
-        lanes[to][d] = Lane::Local(VecDeque::with_capacity(dir.capacity));
+        // Allocated whole on its first token (`push_allocating`).
+        lanes[to][d] = Lane::Local(VecDeque::new());
         if from != to {
-            sends[from].push((d, handoff.len()));
-            receives[to].push((d, handoff.len()));
+            sends[from].push((d, handoff.len(), to));
             handoff.push(Mutex::new(Vec::new()));
             lanes[from][d] = Lane::To(Vec::new());
         }
@@ -504,14 +529,15 @@ pub fn run<P: LinkProtocol>(
         slots: (0..parts).map(|_| Mutex::new(Slot::default())).collect(),
         check_error: Mutex::new(None),
         handoff,
+        filled: (0..parts * parts).map(|_| Mutex::new(Vec::new())).collect(),
         overflow: AtomicBool::new(false),
     };
     let clock = RunClock::new(net.min_latency(), ctl.clone());
     let mut workers: Vec<Worker<P>> = owned
         .into_iter()
-        .zip(lanes.into_iter().zip(sends.into_iter().zip(receives)))
+        .zip(lanes.into_iter().zip(sends))
         .enumerate()
-        .map(|(id, (nodes, (lanes, (sends, receives))))| Worker {
+        .map(|(id, (nodes, (lanes, sends)))| Worker {
             id,
             parts,
             net,
@@ -528,7 +554,8 @@ pub fn run<P: LinkProtocol>(
             nodes,
             lanes,
             sends,
-            receives,
+            filled: vec![Vec::new(); parts],
+            taken: Vec::new(),
             clock: clock.clone(),
             shared: &shared,
         })

@@ -39,7 +39,7 @@
 
 pub mod config;
 
-use crate::memory::Fill;
+use crate::memory::{Fill, push_allocating};
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
 use crate::parts::Part;
 use crate::parts::dslink::endpoint::PREALLOCATED_TOKENS;
@@ -177,7 +177,7 @@ impl C104 {
                 ep: Endpoint::new(p.link),
                 input: Input::Idle,
                 prefix: VecDeque::new(),
-                out: VecDeque::with_capacity(p.output_buffer.min(PREALLOCATED_TOKENS) as usize),
+                out: VecDeque::new(),
                 arrivals: VecDeque::new(),
                 rx_at_start: true,
                 grants: VecDeque::new(),
@@ -412,13 +412,14 @@ impl C104 {
             return false;
         };
         let cap = self.p.output_buffer as usize;
+        let first = cap.min(PREALLOCATED_TOKENS as usize);
         let mut moved = false;
         let mut reopened = false;
         while self.ports[output].out.len() < cap {
             let Some(t) = self.stream_pop(i) else { break };
             moved = true;
             let end = t.kind().is_terminator();
-            self.ports[output].out.push_back(t);
+            push_allocating(&mut self.ports[output].out, first, t);
             if end {
                 self.owner[output] = None;
                 self.set_input(i, Input::Idle);
@@ -721,14 +722,13 @@ impl Part<DsLink> for C104Params {
     /// buffer and the output buffer.
     fn memory_bound(&self, fill: Fill) -> u64 {
         let token = std::mem::size_of::<Token>() as u64;
-        let prealloc = u64::from(PREALLOCATED_TOKENS);
-        let buffers = fill.entries(u64::from(self.output_buffer), prealloc)
-            + fill.entries(u64::from(self.link.buffer), prealloc);
+        let buffers =
+            fill.entries(u64::from(self.output_buffer)) + fill.entries(u64::from(self.link.buffer));
         // A packet is at least two tokens (a header byte and a terminator); the
         // journey queues hold one entry per packet buffered, and allocate on first use,
         // and each packet's first token its packet information.
-        let packets = fill.entries(u64::from(self.output_buffer) / 2 + 1, 0)
-            + fill.entries(u64::from(self.link.buffer) / 2 + 1, 0);
+        let packets = fill.entries(u64::from(self.output_buffer) / 2 + 1)
+            + fill.entries(u64::from(self.link.buffer) / 2 + 1);
         let per_port = std::mem::size_of::<Port>() as u64
             + 2 * std::mem::size_of::<usize>() as u64
             + buffers * token

@@ -23,6 +23,7 @@
 
 use super::PortCounters;
 use super::token::{NULL_TOKEN_BITS, Token};
+use crate::memory::push_allocating;
 use crate::model::{ModelError, PortId};
 
 use crate::time::Tick;
@@ -50,7 +51,7 @@ impl Default for LinkParams {
     }
 }
 
-/// Tokens of buffer space an endpoint allocates before any arrive (the C104's input
+/// Tokens of buffer space an endpoint allocates when the first arrives (the C104's input
 /// buffers hold about 20 tokens; INMOS ch. 6 §6.2.1).
 pub const PREALLOCATED_TOKENS: u32 = 64;
 
@@ -82,9 +83,9 @@ impl Endpoint {
             busy_until: 0,
             credit: 0,
             fct_owed: 0,
-            // Room for a typical buffer up front; a larger one grows as tokens arrive, so
-            // a huge configured buffer costs memory only if traffic fills it.
-            rx: VecDeque::with_capacity(params.buffer.min(PREALLOCATED_TOKENS) as usize),
+            // Room for a typical buffer on the first token; a larger one grows as tokens
+            // arrive, so a huge configured buffer costs memory only if traffic fills it.
+            rx: VecDeque::new(),
             granted: 0,
             counters: PortCounters {
                 capacity: u64::from(params.buffer),
@@ -141,7 +142,8 @@ impl Endpoint {
             });
         }
         self.granted -= 1;
-        self.rx.push_back(token);
+        let first = self.params.buffer.min(PREALLOCATED_TOKENS) as usize;
+        push_allocating(&mut self.rx, first, token);
         Ok(())
     }
 

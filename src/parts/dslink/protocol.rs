@@ -28,7 +28,7 @@ impl LinkProtocol for DsLink {
     /// first token is on it (a packet is at least two tokens).
     fn wire_bytes(capacity: usize, fill: crate::memory::Fill) -> u64 {
         let slots = capacity as u64 * std::mem::size_of::<(Tick, Token)>() as u64;
-        slots + fill.entries(capacity as u64 / 2 + 1, 0) * super::token::PACKET_INFO_BYTES
+        slots + fill.entries(capacity as u64 / 2 + 1) * super::token::PACKET_INFO_BYTES
     }
 
     /// The sender has no credit, no FCT is on the way back or owed, and the receiver's

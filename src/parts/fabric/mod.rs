@@ -250,7 +250,7 @@ impl Part<Fabric> for SwitchParams {
         let packet = std::mem::size_of::<Packet>() as u64;
         let crosspoint = std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64
             + 12 * 8
-            + fill.entries(u64::from(self.memory.unwrap_or(0)), 0) * packet;
+            + fill.entries(u64::from(self.memory.unwrap_or(0))) * packet;
         std::mem::size_of::<SwitchNode>() as u64 + n * n * crosspoint + 2 * n * n / 8 + n * 128
     }
 }

@@ -204,7 +204,7 @@ impl Part<Relay> for RelayParams {
     /// The relay with its balls thinking (every ball of its capacity, full).
     fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
         std::mem::size_of::<RelayNode>() as u64
-            + fill.entries(u64::from(self.capacity), 0)
+            + fill.entries(u64::from(self.capacity))
                 * std::mem::size_of::<(Tick, u64, Ball)>() as u64
     }
 }

@@ -229,8 +229,8 @@ impl Part<Sci> for SciParams {
     /// (send packets outstanding and the source queue are not counted).
     fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
         let symbol = std::mem::size_of::<(Tick, Symbol)>() as u64;
-        let symbols = fill.entries(u64::from(self.ring_buffer), 0)
-            + 2 * fill.entries(u64::from(self.sink_symbols), 0);
+        let symbols = fill.entries(u64::from(self.ring_buffer))
+            + 2 * fill.entries(u64::from(self.sink_symbols));
         std::mem::size_of::<SciNode>() as u64
             + symbols * symbol
             + crate::terminal::stats_memory_bound(fill, crate::terminal::StatsKept::SOURCE)

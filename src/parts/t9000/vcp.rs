@@ -61,10 +61,9 @@ pub struct VcpParams {
 /// state and a queued acknowledge.
 pub(super) fn memory_bound(p: &VcpParams, fill: crate::memory::Fill) -> u64 {
     let token = std::mem::size_of::<crate::parts::dslink::Token>() as u64;
-    let prealloc = u64::from(crate::parts::dslink::endpoint::PREALLOCATED_TOKENS);
     std::mem::size_of::<Vcp>() as u64
-        + fill.entries(u64::from(p.link.buffer), prealloc) * token
-        + fill.entries(u64::from(p.link.buffer) / 2 + 1, 0)
+        + fill.entries(u64::from(p.link.buffer)) * token
+        + fill.entries(u64::from(p.link.buffer) / 2 + 1)
             * crate::parts::dslink::token::PACKET_INFO_BYTES
         + u64::from(p.channels)
             * (std::mem::size_of::<Channel>() + std::mem::size_of::<Stamp>()) as u64
