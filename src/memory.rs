@@ -16,8 +16,9 @@ use std::collections::VecDeque;
 /// Appends `item` to `queue`, first allocating room for exactly `first` items if the
 /// queue has none yet. The hardware's buffers and the sharded engine's link queues are
 /// made empty and allocated on their first token, so a large network whose links
-/// mostly stay idle touches memory only for the links it uses, and a full buffer still holds no more than [`Fill::Full`]
-/// counts (a queue left to grow on its own would double past its capacity).
+/// mostly stay idle touches memory only for the links it uses, and a full buffer still
+/// holds no more than [`Fill::Full`] counts (a queue left to grow on its own would
+/// double past its capacity).
 #[inline]
 pub fn push_allocating<T>(queue: &mut VecDeque<T>, first: usize, item: T) {
     if queue.capacity() == 0 {
@@ -193,6 +194,35 @@ pub fn human(bytes: u64) -> String {
 mod tests {
     use super::*;
     use hdrhistogram::Histogram;
+
+    #[test]
+    fn a_buffer_allocates_exactly_its_room_on_its_first_item() {
+        let mut q: VecDeque<u64> = VecDeque::new();
+        assert_eq!(q.capacity(), 0, "built empty, nothing allocated");
+        push_allocating(&mut q, 35, 1);
+        assert_eq!(
+            q.capacity(),
+            35,
+            "exactly the room asked for, not a power of two"
+        );
+        for k in 2..=35 {
+            push_allocating(&mut q, 35, k);
+        }
+        assert_eq!(
+            (q.len(), q.capacity()),
+            (35, 35),
+            "filling it allocates nothing more"
+        );
+        push_allocating(&mut q, 35, 36);
+        assert!(
+            q.capacity() > 35,
+            "past its room it grows as a VecDeque does"
+        );
+        assert_eq!(
+            q.iter().copied().collect::<Vec<_>>(),
+            (1..=36).collect::<Vec<_>>()
+        );
+    }
 
     #[test]
     fn the_histogram_formula_matches_the_crate() {
