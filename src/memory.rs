@@ -21,10 +21,18 @@ use std::collections::VecDeque;
 /// double past its capacity).
 #[inline]
 pub fn push_allocating<T>(queue: &mut VecDeque<T>, first: usize, item: T) {
+    allocate_first(queue, first);
+    queue.push_back(item);
+}
+
+/// Gives `queue` room for exactly `first` items if it has none yet: what
+/// [`push_allocating`] does before its push, for a caller that appends several items at
+/// once.
+#[inline]
+pub fn allocate_first<T>(queue: &mut VecDeque<T>, first: usize) {
     if queue.capacity() == 0 {
         allocate(queue, first);
     }
-    queue.push_back(item);
 }
 
 /// Out of line, so that the hot callers of [`push_allocating`] stay as small as a bare

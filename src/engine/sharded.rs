@@ -26,7 +26,7 @@ use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
-use crate::memory::push_allocating;
+use crate::memory::{allocate_first, push_allocating};
 use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
@@ -396,13 +396,10 @@ impl<P: LinkProtocol> Worker<'_, P> {
             let Lane::Local(q) = &mut self.lanes[d] else {
                 continue;
             };
-            let mut handed = lock(&self.shared.handoff[k]);
-            if q.capacity() == 0 && !handed.is_empty() {
-                q.reserve_exact(self.dirs[d].capacity);
-            }
-            q.extend(handed.drain(..));
-            drop(handed);
             let dir = &self.dirs[d];
+            // Listed as filled, so the slot holds at least one token.
+            allocate_first(q, dir.capacity);
+            q.extend(lock(&self.shared.handoff[k]).drain(..));
             if let Some(&(arrival, _)) = q.get(dir.capacity) {
                 let sent = arrival.saturating_sub(dir.latency).min(end - 1);
                 let full = RunError::Full(

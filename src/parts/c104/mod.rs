@@ -42,7 +42,7 @@ pub mod config;
 use crate::memory::{Fill, push_allocating};
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
 use crate::parts::Part;
-use crate::parts::dslink::endpoint::PREALLOCATED_TOKENS;
+use crate::parts::dslink::endpoint::FIRST_ALLOCATION_TOKENS;
 use crate::parts::dslink::token::{DATA_TOKEN_BITS, PACKET_INFO_BYTES, PacketInfo};
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
 use crate::routing::{LabelRouting, RouteAction, Routing};
@@ -412,7 +412,7 @@ impl C104 {
             return false;
         };
         let cap = self.p.output_buffer as usize;
-        let first = cap.min(PREALLOCATED_TOKENS as usize);
+        let first = cap.min(FIRST_ALLOCATION_TOKENS as usize);
         let mut moved = false;
         let mut reopened = false;
         while self.ports[output].out.len() < cap {

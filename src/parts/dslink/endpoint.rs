@@ -53,7 +53,7 @@ impl Default for LinkParams {
 
 /// Tokens of buffer space an endpoint allocates when the first arrives (the C104's input
 /// buffers hold about 20 tokens; INMOS ch. 6 §6.2.1).
-pub const PREALLOCATED_TOKENS: u32 = 64;
+pub const FIRST_ALLOCATION_TOKENS: u32 = 64;
 
 /// One end of a DS-Link: transmitter, receiver buffer and credit counters.
 #[derive(Clone, Debug)]
@@ -142,7 +142,7 @@ impl Endpoint {
             });
         }
         self.granted -= 1;
-        let first = self.params.buffer.min(PREALLOCATED_TOKENS) as usize;
+        let first = self.params.buffer.min(FIRST_ALLOCATION_TOKENS) as usize;
         push_allocating(&mut self.rx, first, token);
         Ok(())
     }
