@@ -45,7 +45,8 @@ pub struct RunArgs {
     /// Run seed: the same seed gives the same result, byte for byte.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: the number of cores). Results never depend on it.
+    /// Worker threads (default: one per core, fewer on a network of under 32 nodes per
+    /// core). Results never depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Engine: sharded (one worker per core, each stepping a partition of the nodes;
@@ -184,10 +185,15 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
     if let Err(code) = super::check_threads(a.threads) {
         return code;
     }
-    let threads = a.threads.unwrap_or_else(default_threads);
     if a.verify_engines {
+        // One thread per core, even on a network too small to gain from them: the
+        // check is about the engines agreeing, not speed.
+        let threads = a.threads.unwrap_or_else(default_threads);
         return verify_engines(case, &ctl, threads, a);
     }
+    let threads = a
+        .threads
+        .unwrap_or_else(|| emu::engine::partition::useful_threads(net, default_threads()));
     let mut progress = if a.quiet {
         Progress::disabled()
     } else {

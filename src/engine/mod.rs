@@ -11,9 +11,9 @@
 //! something due in the window run, and empty ticks are skipped.
 
 pub mod actors;
-mod barrier;
 mod check;
 pub mod faults;
+mod gate;
 mod inbound;
 pub mod partition;
 mod runner;

@@ -43,6 +43,24 @@ pub fn partition<P: LinkProtocol>(net: &Network<P>, parts: usize) -> (Vec<usize>
     (part, parts)
 }
 
+/// The fewest nodes a part needs for its own thread to pay. Every window costs each
+/// thread two synchronisations, and a node runs at most once in a window, so a part
+/// of a few nodes has too little work per window to cover them: measured on the
+/// project's 2-core machine, an SCI ring of 16 nodes runs 7 % slower on two threads
+/// than on one, of 32 nodes equally fast, of 64 nodes 1.25x faster (BENCHMARKS.md).
+pub const MIN_NODES_PER_PART: usize = 32;
+
+/// The number of threads worth running `net` on when `cores` are available: at most
+/// one per [`MIN_NODES_PER_PART`] nodes, at most one per hub (what [`partition`]
+/// can use), at least 1.
+pub fn useful_threads<P: LinkProtocol>(net: &Network<P>, cores: usize) -> usize {
+    let hubs = partition(net, usize::MAX).1;
+    cores
+        .min(net.nodes().len() / MIN_NODES_PER_PART)
+        .min(hubs)
+        .max(1)
+}
+
 /// Number of links whose two ends are in different parts.
 pub fn crossing_links<P: LinkProtocol>(net: &Network<P>, part: &[usize]) -> usize {
     net.links()
@@ -60,6 +78,23 @@ mod tests {
         let t = load_topology(topology, &[]).expect("shipped topology");
         let p = load_traffic("uniform", &[]).expect("shipped traffic");
         crate::network::build(topology, &t.config, &p.config, 1).expect("builds")
+    }
+
+    #[test]
+    fn small_networks_get_one_thread_and_large_ones_one_per_core() {
+        // An SCI ring of 4 or 16 nodes: one thread, whatever the cores.
+        for ring in ["sci-ring4", "sci-ring16"] {
+            let t = load_topology(ring, &[]).expect("shipped topology");
+            let p = load_traffic("sci-uniform", &[]).expect("shipped traffic");
+            let n = crate::network::sci_ring_from_config(ring, &t.config, &p.config, 1)
+                .expect("builds");
+            assert_eq!(useful_threads(&n, 8), 1, "{ring}");
+        }
+        // A 64-switch cube with its 64 terminals: up to 4 threads.
+        let cube = net("hypercube6");
+        assert_eq!(useful_threads(&cube, 2), 2);
+        assert_eq!(useful_threads(&cube, 64), 4);
+        assert_eq!(useful_threads(&cube, 1), 1);
     }
 
     #[test]

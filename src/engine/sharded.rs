@@ -1,26 +1,31 @@
-//! The sharded engine: the network's nodes split into one partition per worker
-//! thread, each worker stepping its own nodes in a tight loop (docs/architecture.md
-//! "The engine contract").
+//! The sharded engine: the network's nodes split into shards (partitions), each
+//! stepped in a tight loop, one worker thread per shard (docs/architecture.md "The
+//! engine contract").
 //!
-//! - Link directions inside a partition are plain queues. A direction that crosses
-//!   partitions is a plain queue at the receiving worker too, filled at each window's
-//!   first barrier with what the sender sent in the window (nothing sent in a window
-//!   can arrive in it), so the workers share no queue while they run; its capacity is
-//!   the actors engine's channel's (receiver buffer plus wire), and overfilling it is
-//!   the same flow-control violation.
-//! - Workers advance in the same windows as every engine here: a window starts at the
+//! - Link directions inside a shard are plain queues. A direction that crosses shards
+//!   is a plain queue at the receiving shard too, filled at the end of each window
+//!   with what the sender sent in it (nothing sent in a window can arrive in it), so
+//!   shards share no queue while they run; its capacity is the actors engine's
+//!   channel's (receiver buffer plus wire), and overfilling it is the same
+//!   flow-control violation.
+//! - Shards advance in the same windows as every engine here: a window starts at the
 //!   earliest tick any node has something due and is the smallest link latency long,
-//!   so nothing sent in a window arrives in it and the workers need not talk while
-//!   they run. Only nodes with something due run; empty ticks are skipped.
-//! - Workers meet twice per window at a spinning barrier: after running their nodes
-//!   (then they swap wake-ups for nodes in other partitions and add up activity), and
-//!   after each has published its next due tick. Every worker then takes the same
-//!   decision from the same numbers, so no coordinator thread is needed.
-//! - With one thread the only worker runs on the calling thread and never waits.
+//!   so nothing sent in a window arrives in it and the shards need not talk while they
+//!   run. Only nodes with something due run; empty ticks are skipped.
+//! - Each window is two phases of one task per shard ([`PhaseGate`]): *run* (decide on
+//!   the last window, then run the shard's nodes through this one and hand over what
+//!   they sent and whom they woke in other shards) and *settle* (take what other shards
+//!   handed over, add up everyone's activity, publish the shard's next due tick). Every
+//!   shard then takes the same decision from the same numbers, so no coordinator is
+//!   needed.
+//! - Threads claim tasks, their own shard's first: a thread the system has
+//!   descheduled does not stall the run, since the others run its shard's tasks.
+//!   Results never depend on which thread ran a task.
+//! - With one shard the calling thread runs every task in turn and never waits.
 
-use super::barrier::SpinBarrier;
 use super::check::check_links;
 use super::faults::{EndFault, views};
+use super::gate::{PhaseGate, Poisoned};
 use super::inbound::Wire;
 use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
@@ -32,19 +37,19 @@ use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
 use std::collections::VecDeque;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// The nodes one worker owns, with their ids.
+/// The nodes of one shard, with their ids.
 type Owned<P> = Vec<(NodeId, Box<dyn Node<P>>)>;
 
-/// How one link direction appears to one worker.
+/// How one link direction appears to one shard.
 enum Lane<P: LinkProtocol> {
-    /// The tokens on their way to this worker's node: both ends are in its partition,
-    /// or the direction arrives from another partition and this queue is filled at each
-    /// window's first barrier ([`Worker::take_handoffs`]).
+    /// The tokens on their way to this shard's node: both ends are in the shard, or
+    /// the direction arrives from another shard and this queue is filled as each
+    /// window settles ([`Shard::take_handoffs`]).
     Local(VecDeque<Wire<P>>),
-    /// Leaving for another partition: what this worker's node sent in the current
-    /// window, handed over at its first barrier ([`Worker::hand_off`]).
+    /// Leaving for another shard: what this shard's node sent in the current window,
+    /// handed over at the end of its run task ([`Shard::hand_off`]).
     To(Vec<Wire<P>>),
     /// Neither end is here.
     Elsewhere,
@@ -159,19 +164,19 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
     }
 }
 
-/// A worker's `--check` data: every port's counters, tokens in flight per direction
+/// A shard's `--check` data: every port's counters, tokens in flight per direction
 /// (index into [`Network::directions`]), and the ports whose link lost tokens.
 type CheckData<C> = (Vec<(End, C)>, Vec<(usize, u64)>, Vec<End>);
 
-/// What a worker publishes for the others at each barrier.
+/// What a shard publishes for the others in each phase.
 struct Slot<P: LinkProtocol> {
     activity: Activity,
     runs: u64,
     /// The first node (in node order) that failed in the last window, and why.
     error: Option<(NodeId, RunError)>,
     next_due: Option<Tick>,
-    /// Under `--check`: counters of every port of this worker's nodes, and the tokens
-    /// in flight on every direction this worker receives that only it can see (its
+    /// Under `--check`: counters of every port of this shard's nodes, and the tokens
+    /// in flight on every direction this shard receives that only it can see (its
     /// queues, and tokens taken off a channel but not yet due).
     check: Option<CheckData<P::Counters>>,
 }
@@ -189,30 +194,68 @@ impl<P: LinkProtocol> Default for Slot<P> {
 }
 
 struct Shared<P: LinkProtocol> {
-    barrier: SpinBarrier,
-    /// Wake-ups for another partition's nodes: `mail[to * parts + from]`.
+    gate: PhaseGate,
+    /// Set by the run task that decides to stop; every shard decides so in the same
+    /// phase, and no thread claims a task after it.
+    over: AtomicBool,
+    /// Wake-ups for another shard's nodes: `mail[to * parts + from]`.
     mail: Vec<Mutex<Vec<(NodeId, Tick)>>>,
     slots: Vec<Mutex<Slot<P>>>,
     check_error: Mutex<Option<EngineError>>,
-    /// Per direction that crosses partitions, what its sender sent in the window,
-    /// from the sender's first barrier to the receiver's taking it.
+    /// Per direction that crosses shards, what its sender sent in the window, from the
+    /// end of the sender's run task to the receiver's settling.
     handoff: Vec<Mutex<Vec<Wire<P>>>>,
     /// Which handoffs a sender filled in the window, as (direction, handoff) pairs:
     /// `filled[to * parts + from]`, so that a receiver locks only the handoffs that hold
     /// something (a 10-cube cut in two crosses 1,024 directions; at light load a window
     /// fills a few).
     filled: Vec<Mutex<Vec<(usize, usize)>>>,
-    /// A worker found a handed-over queue over its capacity (the error is in its slot).
+    /// A shard found a handed-over queue over its capacity (the error is in its slot).
     overflow: AtomicBool,
 }
 
-/// Why a worker stopped.
+/// Why a shard stopped.
 enum Stop {
     Decided(Decision),
     Failed,
 }
 
-struct Worker<'a, P: LinkProtocol> {
+/// Scratch space a shard's run task reuses from window to window.
+struct Scratch<T> {
+    due: Vec<NodeId>,
+    out: Outbox<T>,
+    notify: Vec<(NodeId, Tick)>,
+    arrivals: Vec<Tick>,
+    /// Per receiving shard, the wake-ups for its nodes.
+    outgoing: Vec<Vec<(NodeId, Tick)>>,
+}
+
+impl<T> Scratch<T> {
+    /// Empty scratch for a run of `parts` shards.
+    fn new(parts: usize) -> Scratch<T> {
+        Scratch {
+            due: Vec::new(),
+            out: Outbox::default(),
+            notify: Vec::new(),
+            arrivals: Vec::new(),
+            outgoing: vec![Vec::new(); parts],
+        }
+    }
+}
+
+/// What every shard learnt when the last window settled, for deciding on it.
+#[derive(Default)]
+struct Settled {
+    /// The window's end.
+    end: Tick,
+    total: Activity,
+    runs: u64,
+    failed: bool,
+}
+
+/// One partition of the nodes with everything it needs to run them: its links' lanes,
+/// its nodes' wake-ups, and its copy of the run's clock.
+struct Shard<'a, 'p, P: LinkProtocol> {
     id: usize,
     parts: usize,
     net: &'a Network<P>,
@@ -220,7 +263,7 @@ struct Worker<'a, P: LinkProtocol> {
     dirs: &'a [Direction],
     map: &'a [Vec<PortWires>],
     owner: &'a [usize],
-    /// For each node of the network, its index in this worker's `nodes` (if it owns it).
+    /// For each node of the network, its index in this shard's `nodes` (if it owns it).
     index: Vec<usize>,
     nodes: Owned<P>,
     /// Link-fault views of each owned node's ports (same order as `nodes`), when any
@@ -228,144 +271,180 @@ struct Worker<'a, P: LinkProtocol> {
     faults: Option<Vec<Vec<EndFault>>>,
     clocks: Vec<NodeClock>,
     lanes: Vec<Lane<P>>,
-    /// The directions this worker sends to other partitions: (direction, handoff,
-    /// receiving worker).
+    /// The directions this shard sends to other shards: (direction, handoff,
+    /// receiving shard).
     sends: Vec<(usize, usize, usize)>,
-    /// Scratch: per receiving worker, the handoffs this worker filled in the window.
+    /// Scratch: per receiving shard, the handoffs this shard filled in the window.
     filled: Vec<Vec<(usize, usize)>>,
-    /// Scratch: the handoffs other workers filled for this one in the window.
+    /// Scratch: the handoffs other shards filled for this one in the window.
     taken: Vec<(usize, usize)>,
+    scratch: Scratch<P::Token>,
+    settled: Settled,
     due: DueQueue,
     clock: RunClock,
+    /// The front end's progress display, on shard 0 only.
+    progress: Option<ProgressFn<'p>>,
+    /// Why the shard stopped, once it has.
+    stop: Option<Stop>,
     shared: &'a Shared<P>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A poisoned lock means another worker panicked; its data is still consistent
+    // A poisoned lock means another thread panicked; its data is still consistent
     // for reading (the panic is reported when the thread is joined).
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-impl<P: LinkProtocol> Worker<'_, P> {
-    fn run(&mut self, mut progress: Option<ProgressFn>) -> Stop {
-        let mut start: Tick = 0;
-        let mut due = Vec::new();
-        let mut out = Outbox::default();
-        let mut notify = Vec::new();
-        let mut arrivals = Vec::new();
-        let mut outgoing: Vec<Vec<(NodeId, Tick)>> = vec![Vec::new(); self.parts];
-        loop {
-            let (_, end) = self.clock.window(start);
-            self.due.take_due(end, &mut due);
-            let mut act = Activity::default();
-            let mut error = None;
-            for &n in &due {
-                let li = self.index[n];
-                let mut wires = ShardWires {
-                    lanes: &mut self.lanes,
-                    ports: &self.map[n],
-                    dirs: self.dirs,
-                    faults: self.faults.as_mut().map(|f| f[li].as_mut_slice()),
-                };
-                let clock = &mut self.clocks[li];
-                let result = catch_panic(|| {
-                    run_window(
-                        self.nodes[li].1.as_mut(),
-                        self.map[n].len(),
-                        &mut wires,
-                        clock,
-                        end,
-                        &mut out,
-                        &mut notify,
-                        &mut arrivals,
-                    )
-                })
-                .unwrap_or_else(|message| Err(RunError::Panicked(self.clocks[li].now, message)));
-                match result {
-                    Ok(Some(t)) => self.due.wake(n, t),
-                    Ok(None) => {}
-                    Err(e) => {
-                        error = Some((n, e));
-                        break;
-                    }
-                }
-                act.add(&out.activity);
-                out.activity = Activity::default();
-                for (to, t) in notify.drain(..) {
-                    let w = self.owner[to];
-                    if w == self.id {
-                        self.due.wake(to, t);
-                    } else {
-                        outgoing[w].push((to, t));
-                    }
-                }
-            }
-            for (w, wakes) in outgoing.iter_mut().enumerate() {
-                if !wakes.is_empty() {
-                    lock(&self.shared.mail[w * self.parts + self.id]).append(wakes);
-                }
-            }
-            {
-                let mut slot = lock(&self.shared.slots[self.id]);
-                slot.activity = act;
-                slot.runs = due.len() as u64;
-                slot.error = error;
-                slot.check = self.ctl.check.then(|| self.check_data());
-            }
-            self.hand_off();
-            if self.shared.barrier.wait().is_err() {
-                return Stop::Failed;
-            }
-            self.take_handoffs(end);
-            for from in 0..self.parts {
-                let mut mail = lock(&self.shared.mail[self.id * self.parts + from]);
-                for (n, t) in mail.drain(..) {
-                    self.due.wake(n, t);
-                }
-            }
-            let mut total = Activity::default();
-            let mut runs = 0;
-            let mut failed = false;
-            for s in &self.shared.slots {
-                let s = lock(s);
-                total.add(&s.activity);
-                runs += s.runs;
-                failed |= s.error.is_some();
-            }
-            lock(&self.shared.slots[self.id]).next_due = self.due.peek();
-            if self.id == 0 && self.ctl.check && !failed {
-                self.check_all(end - 1);
-            }
-            if self.shared.barrier.wait().is_err() {
-                return Stop::Failed;
-            }
-            let next = self
-                .shared
-                .slots
-                .iter()
-                .filter_map(|s| lock(s).next_due)
-                .min();
-            if failed
-                || self.shared.overflow.load(Ordering::Acquire)
-                || (self.ctl.check && lock(&self.shared.check_error).is_some())
-            {
-                return Stop::Failed;
-            }
-            match self
-                .clock
-                .close_window(end, &total, runs, next, &mut progress)
-            {
-                Decision::Continue => match next {
-                    Some(t) => start = t,
-                    None => return Stop::Decided(self.clock.decide(None)),
-                },
-                d => return Stop::Decided(d),
+impl<P: LinkProtocol> Shard<'_, '_, P> {
+    /// The task of `phase`: even phases run a window (after deciding on the last one),
+    /// odd ones settle it. Records the stop when the shard decides one.
+    fn task(&mut self, phase: usize) {
+        if phase % 2 == 1 {
+            self.settle();
+            return;
+        }
+        let start = if phase == 0 { Ok(0) } else { self.decide() };
+        match start {
+            Ok(start) => self.run_window(start),
+            Err(stop) => {
+                self.stop = Some(stop);
+                self.shared.over.store(true, Ordering::SeqCst);
             }
         }
     }
 
-    /// Hands what this worker's nodes sent to other partitions in the window to their
-    /// receivers (before the window's first barrier).
+    /// Runs the shard's due nodes through the window that starts at `start`, then
+    /// publishes its slot and hands over what its nodes sent to other shards.
+    fn run_window(&mut self, start: Tick) {
+        let (_, end) = self.clock.window(start);
+        let Scratch {
+            due,
+            out,
+            notify,
+            arrivals,
+            outgoing,
+        } = &mut self.scratch;
+        self.due.take_due(end, due);
+        let mut act = Activity::default();
+        let mut error = None;
+        for &n in due.iter() {
+            let li = self.index[n];
+            let mut wires = ShardWires {
+                lanes: &mut self.lanes,
+                ports: &self.map[n],
+                dirs: self.dirs,
+                faults: self.faults.as_mut().map(|f| f[li].as_mut_slice()),
+            };
+            let clock = &mut self.clocks[li];
+            let result = catch_panic(|| {
+                run_window(
+                    self.nodes[li].1.as_mut(),
+                    self.map[n].len(),
+                    &mut wires,
+                    clock,
+                    end,
+                    out,
+                    notify,
+                    arrivals,
+                )
+            })
+            .unwrap_or_else(|message| Err(RunError::Panicked(self.clocks[li].now, message)));
+            match result {
+                Ok(Some(t)) => self.due.wake(n, t),
+                Ok(None) => {}
+                Err(e) => {
+                    error = Some((n, e));
+                    break;
+                }
+            }
+            act.add(&out.activity);
+            out.activity = Activity::default();
+            for (to, t) in notify.drain(..) {
+                let w = self.owner[to];
+                if w == self.id {
+                    self.due.wake(to, t);
+                } else {
+                    outgoing[w].push((to, t));
+                }
+            }
+        }
+        for (w, wakes) in outgoing.iter_mut().enumerate() {
+            if !wakes.is_empty() {
+                lock(&self.shared.mail[w * self.parts + self.id]).append(wakes);
+            }
+        }
+        {
+            let mut slot = lock(&self.shared.slots[self.id]);
+            slot.activity = act;
+            slot.runs = due.len() as u64;
+            slot.error = error;
+            slot.check = self.ctl.check.then(|| self.check_data());
+        }
+        self.hand_off();
+        self.settled.end = end;
+    }
+
+    /// Settles the window once every shard has run it: takes what other shards handed
+    /// over, adds up every shard's slot, publishes this shard's next due tick, and
+    /// (shard 0, under `--check`) checks every link.
+    fn settle(&mut self) {
+        let end = self.settled.end;
+        self.take_handoffs(end);
+        for from in 0..self.parts {
+            let mut mail = lock(&self.shared.mail[self.id * self.parts + from]);
+            for (n, t) in mail.drain(..) {
+                self.due.wake(n, t);
+            }
+        }
+        let mut total = Activity::default();
+        let mut runs = 0;
+        let mut failed = false;
+        for s in &self.shared.slots {
+            let s = lock(s);
+            total.add(&s.activity);
+            runs += s.runs;
+            failed |= s.error.is_some();
+        }
+        self.settled.total = total;
+        self.settled.runs = runs;
+        self.settled.failed = failed;
+        lock(&self.shared.slots[self.id]).next_due = self.due.peek();
+        if self.id == 0 && self.ctl.check && !failed {
+            self.check_all(end - 1);
+        }
+    }
+
+    /// Decides on the window that settled: the next window's start, or why to stop.
+    fn decide(&mut self) -> Result<Tick, Stop> {
+        let next = self
+            .shared
+            .slots
+            .iter()
+            .filter_map(|s| lock(s).next_due)
+            .min();
+        if self.settled.failed
+            || self.shared.overflow.load(Ordering::Acquire)
+            || (self.ctl.check && lock(&self.shared.check_error).is_some())
+        {
+            return Err(Stop::Failed);
+        }
+        let Settled {
+            end, total, runs, ..
+        } = &self.settled;
+        match self
+            .clock
+            .close_window(*end, total, *runs, next, &mut self.progress)
+        {
+            Decision::Continue => match next {
+                Some(t) => Ok(t),
+                None => Err(Stop::Decided(self.clock.decide(None))),
+            },
+            d => Err(Stop::Decided(d)),
+        }
+    }
+
+    /// Hands what this shard's nodes sent to other shards in the window to their
+    /// receivers (at the end of its run task).
     fn hand_off(&mut self) {
         for &(d, k, to) in &self.sends {
             if let Lane::To(sent) = &mut self.lanes[d]
@@ -382,10 +461,10 @@ impl<P: LinkProtocol> Worker<'_, P> {
         }
     }
 
-    /// Takes what other partitions sent this worker's nodes in the window ending at
-    /// `end` (after its first barrier). A queue left over its capacity is the
-    /// flow-control violation a full channel is in the actors engine, at the tick the
-    /// first token that did not fit was sent; it ends the run at the second barrier.
+    /// Takes what other shards sent this shard's nodes in the window ending at `end`
+    /// (as the window settles). A queue left over its capacity is the flow-control
+    /// violation a full channel is in the actors engine, at the tick the first token
+    /// that did not fit was sent; it ends the run when the next window is decided.
     #[inline(never)]
     fn take_handoffs(&mut self, end: Tick) {
         let mut taken = std::mem::take(&mut self.taken);
@@ -418,7 +497,7 @@ impl<P: LinkProtocol> Worker<'_, P> {
         self.taken = taken;
     }
 
-    /// This worker's share of the `--check` data.
+    /// This shard's share of the `--check` data.
     fn check_data(&self) -> CheckData<P::Counters> {
         let mut counters = Vec::new();
         for (n, node) in &self.nodes {
@@ -449,8 +528,8 @@ impl<P: LinkProtocol> Worker<'_, P> {
         (counters, in_flight, lossy)
     }
 
-    /// Worker 0 checks every link with every worker's data (between the barriers,
-    /// while no node runs).
+    /// Shard 0 checks every link with every shard's data (as the window settles, while
+    /// no node runs).
     fn check_all(&self, tick: Tick) {
         let mut counters: Vec<Vec<P::Counters>> = self
             .map
@@ -488,7 +567,8 @@ impl<P: LinkProtocol> Worker<'_, P> {
     }
 }
 
-/// Runs `net` on `threads` worker threads (the calling thread is one of them).
+/// Runs `net` on `threads` worker threads (the calling thread is one of them), one
+/// shard each.
 pub fn run<P: LinkProtocol>(
     net: &Network<P>,
     ctl: &RunControl,
@@ -521,7 +601,8 @@ pub fn run<P: LinkProtocol>(
         owned[owner[n]].push((n, node));
     }
     let shared = Shared {
-        barrier: SpinBarrier::new(parts),
+        gate: PhaseGate::new(parts),
+        over: AtomicBool::new(false),
         mail: (0..parts * parts).map(|_| Mutex::new(Vec::new())).collect(),
         slots: (0..parts).map(|_| Mutex::new(Slot::default())).collect(),
         check_error: Mutex::new(None),
@@ -530,106 +611,65 @@ pub fn run<P: LinkProtocol>(
         overflow: AtomicBool::new(false),
     };
     let clock = RunClock::new(net.min_latency(), ctl.clone());
-    let mut workers: Vec<Worker<P>> = owned
+    let mut progress = progress;
+    let shards: Vec<Mutex<Shard<P>>> = owned
         .into_iter()
         .zip(lanes.into_iter().zip(sends))
         .enumerate()
-        .map(|(id, (nodes, (lanes, sends)))| Worker {
-            id,
-            parts,
-            net,
-            ctl,
-            dirs: &dirs,
-            map: &map,
-            owner: &owner,
-            index: index.clone(),
-            due: DueQueue::new(net.nodes().len(), nodes.iter().map(|(n, _)| *n)),
-            faults: net
-                .faults()
-                .map(|plan| nodes.iter().map(|(n, _)| views(plan, &map[*n])).collect()),
-            clocks: (0..nodes.len()).map(|_| NodeClock::default()).collect(),
-            nodes,
-            lanes,
-            sends,
-            filled: vec![Vec::new(); parts],
-            taken: Vec::new(),
-            clock: clock.clone(),
-            shared: &shared,
+        .map(|(id, (nodes, (lanes, sends)))| {
+            Mutex::new(Shard {
+                id,
+                parts,
+                net,
+                ctl,
+                dirs: &dirs,
+                map: &map,
+                owner: &owner,
+                index: index.clone(),
+                due: DueQueue::new(net.nodes().len(), nodes.iter().map(|(n, _)| *n)),
+                faults: net
+                    .faults()
+                    .map(|plan| nodes.iter().map(|(n, _)| views(plan, &map[*n])).collect()),
+                clocks: (0..nodes.len()).map(|_| NodeClock::default()).collect(),
+                nodes,
+                lanes,
+                sends,
+                filled: vec![Vec::new(); parts],
+                taken: Vec::new(),
+                scratch: Scratch::new(parts),
+                settled: Settled::default(),
+                clock: clock.clone(),
+                progress: if id == 0 { progress.take() } else { None },
+                stop: None,
+                shared: &shared,
+            })
         })
         .collect();
-    let mut first = workers.remove(0);
-    let shared = &shared;
-    // Every worker waits at this gate until all have been started, and runs only if
-    // all were: a refused thread then ends the run before any worker has allocated
-    // anything (under a memory limit, a worker's first allocation could otherwise
-    // abort the process before the refusal is seen).
-    //
-    // Each thread is also seen running before the next is started: the system sets a
-    // new thread up (its signal stack) after the spawn has returned, and under an
-    // address-space limit the set-up of one started thread could otherwise race the
-    // next spawn for the last free memory and abort the process instead of refusing
-    // the spawn cleanly.
-    let gate = std::sync::RwLock::new(false);
-    let gate = &gate;
-    let running = std::sync::atomic::AtomicUsize::new(0);
-    let running = &running;
-    let (stop, others, refused) = std::thread::scope(|s| {
-        let mut go = gate.write().unwrap_or_else(|p| p.into_inner());
-        let mut handles = Vec::with_capacity(workers.len());
-        let mut refused = None;
-        for (k, mut w) in workers.into_iter().enumerate() {
-            let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
-                running.fetch_add(1, Ordering::Release);
-                if !*gate.read().unwrap_or_else(|p| p.into_inner()) {
-                    return (Stop::Failed, w);
-                }
-                let guard = shared.barrier.poison_on_panic();
-                let stop = w.run(None);
-                drop(guard);
-                (stop, w)
-            });
-            match spawned {
-                Ok(h) => {
-                    handles.push(h);
-                    while running.load(Ordering::Acquire) <= k {
-                        std::thread::yield_now();
-                    }
-                }
-                Err(e) => {
-                    // The workers already started would wait for this one forever.
-                    shared.barrier.poison();
-                    // Thread 1 is this one; worker k + 1 runs on thread k + 2.
-                    refused = Some((k + 2, e));
-                    break;
-                }
+    let panicked = || EngineError::Internal("a worker thread panicked".into());
+    if parts == 1 {
+        run_alone(&shards[0]);
+    } else {
+        match run_threads(&shards, &shared) {
+            Ok(()) => {}
+            Err(Threads::Refused(failed, e)) => {
+                return Err(EngineError::Threads {
+                    wanted: parts,
+                    failed,
+                    cause: e.to_string(),
+                });
             }
+            Err(Threads::Panicked) => return Err(panicked()),
         }
-        *go = refused.is_none();
-        drop(go);
-        let stop = if refused.is_none() {
-            let guard = shared.barrier.poison_on_panic();
-            let stop = first.run(progress);
-            drop(guard);
-            stop
-        } else {
-            Stop::Failed
-        };
-        let others: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-        (stop, others, refused)
-    });
-    if let Some((failed, e)) = refused {
-        return Err(EngineError::Threads {
-            wanted: parts,
-            failed,
-            cause: e.to_string(),
-        });
     }
-    let mut all = vec![first];
-    for o in others {
-        match o {
-            Ok((_, w)) => all.push(w),
-            Err(_) => return Err(EngineError::Internal("a worker thread panicked".into())),
-        }
+    let mut all: Vec<Shard<'_, '_, P>> = shards
+        .into_iter()
+        .map(|s| s.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .collect();
+    // Every shard decides to stop in the same phase, for the same reason; a shard
+    // without a decision was left by a thread that panicked.
+    let stop = all[0].stop.take().ok_or_else(panicked)?;
+    if all.iter().skip(1).any(|s| s.stop.is_none()) {
+        return Err(panicked());
     }
     let clock = all[0].clock.clone();
     let mut nodes: Vec<Option<Box<dyn Node<P>>>> = (0..net.nodes().len()).map(|_| None).collect();
@@ -667,9 +707,109 @@ pub fn run<P: LinkProtocol>(
             if let Some((n, e)) = first_error {
                 return Err(run_error(net, &dirs, &map, n, e));
             }
-            Err(lock(&shared.check_error)
-                .take()
-                .unwrap_or_else(|| EngineError::Internal("a worker thread panicked".into())))
+            Err(lock(&shared.check_error).take().unwrap_or_else(panicked))
         }
     }
+}
+
+/// Runs a lone shard's tasks in turn on the calling thread.
+fn run_alone<P: LinkProtocol>(shard: &Mutex<Shard<'_, '_, P>>) {
+    let mut shard = lock(shard);
+    let mut phase = 0;
+    while shard.stop.is_none() {
+        shard.task(phase);
+        phase += 1;
+    }
+}
+
+/// What a worker thread does: claims and runs tasks, its own shard's first, phase
+/// after phase, until the run stops (or a thread panicked).
+fn work<P: LinkProtocol>(me: usize, shards: &[Mutex<Shard<'_, '_, P>>], shared: &Shared<P>) {
+    let gate = &shared.gate;
+    let mut phase = gate.open_phase();
+    while !shared.over.load(Ordering::SeqCst) {
+        for k in 0..shards.len() {
+            let s = (me + k) % shards.len();
+            if gate.claim(s, phase) {
+                lock(&shards[s]).task(phase);
+                gate.finish();
+            }
+        }
+        if gate.wait_over(phase) == Err(Poisoned) {
+            return;
+        }
+        phase = gate.open_phase();
+    }
+}
+
+/// Why the worker threads ended early.
+enum Threads {
+    /// The system refused thread `.0` (numbered from 1; the calling thread is 1).
+    Refused(usize, std::io::Error),
+    /// A thread panicked outside a node (nodes' panics are caught and reported as
+    /// the node's failure).
+    Panicked,
+}
+
+/// Runs the shards on one thread each (the calling thread is the first).
+fn run_threads<P: LinkProtocol>(
+    shards: &[Mutex<Shard<'_, '_, P>>],
+    shared: &Shared<P>,
+) -> Result<(), Threads> {
+    // Every thread waits at this gate until all have been started, and works only if
+    // all were: a refused thread then ends the run before any shard has allocated
+    // anything (under a memory limit, a node's first allocation could otherwise
+    // abort the process before the refusal is seen).
+    //
+    // Each thread is also seen running before the next is started: the system sets a
+    // new thread up (its signal stack) after the spawn has returned, and under an
+    // address-space limit the set-up of one started thread could otherwise race the
+    // next spawn for the last free memory and abort the process instead of refusing
+    // the spawn cleanly.
+    let start = std::sync::RwLock::new(false);
+    let start = &start;
+    let running = AtomicUsize::new(0);
+    let running = &running;
+    std::thread::scope(|s| {
+        let mut go = start.write().unwrap_or_else(|p| p.into_inner());
+        let mut refused = None;
+        let mut handles = Vec::with_capacity(shards.len());
+        for me in 1..shards.len() {
+            let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                running.fetch_add(1, Ordering::Release);
+                if !*start.read().unwrap_or_else(|p| p.into_inner()) {
+                    return;
+                }
+                let _guard = shared.gate.poison_on_panic();
+                work(me, shards, shared);
+            });
+            match spawned {
+                Ok(h) => {
+                    handles.push(h);
+                    while running.load(Ordering::Acquire) < me {
+                        std::thread::yield_now();
+                    }
+                }
+                Err(e) => {
+                    // The threads already started would wait for this one forever.
+                    shared.gate.poison();
+                    // Thread 1 is this one; shard `me` runs on thread `me + 1`.
+                    refused = Some(Threads::Refused(me + 1, e));
+                    break;
+                }
+            }
+        }
+        *go = refused.is_none();
+        drop(go);
+        if refused.is_none() {
+            let _guard = shared.gate.poison_on_panic();
+            work(0, shards, shared);
+        }
+        let panicked = handles.into_iter().any(|h| h.join().is_err());
+        match refused {
+            Some(r) => Err(r),
+            None if panicked => Err(Threads::Panicked),
+            None => Ok(()),
+        }
+    })
 }
