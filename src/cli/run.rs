@@ -45,7 +45,7 @@ pub struct RunArgs {
     /// Run seed: the same seed gives the same result, byte for byte.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: one per core, fewer on a network of under 32 nodes per
+    /// Worker threads (default: one per core, fewer on a network of under 64 nodes per
     /// core). Results never depend on it.
     #[arg(long)]
     pub threads: Option<usize>,

@@ -45,10 +45,13 @@ pub fn partition<P: LinkProtocol>(net: &Network<P>, parts: usize) -> (Vec<usize>
 
 /// The fewest nodes a part needs for its own thread to pay. Every window costs each
 /// thread two synchronisations, and a node runs at most once in a window, so a part
-/// of a few nodes has too little work per window to cover them: measured on the
-/// project's 2-core machine, an SCI ring of 16 nodes runs 7 % slower on two threads
-/// than on one, of 32 nodes equally fast, of 64 nodes 1.25x faster (BENCHMARKS.md).
-pub const MIN_NODES_PER_PART: usize = 32;
+/// of a few nodes has too little work per window to cover them. Measured on the
+/// project's 2-core machine (BENCHMARKS.md): on a quiet machine an SCI ring of 16
+/// nodes ran 7 % slower on two threads than on one and of 32 nodes equally fast; with
+/// another process busy beside it, the 70-node min64 ran 1.11-1.21x slower on two
+/// threads, while every network of 128 nodes or more ran within 5 % of one thread or
+/// faster.
+pub const MIN_NODES_PER_PART: usize = 64;
 
 /// The number of threads worth running `net` on when `cores` are available: at most
 /// one per [`MIN_NODES_PER_PART`] nodes, at most one per hub (what [`partition`]
@@ -90,11 +93,15 @@ mod tests {
                 .expect("builds");
             assert_eq!(useful_threads(&n, 8), 1, "{ring}");
         }
-        // A 64-switch cube with its 64 terminals: up to 4 threads.
+        // A 64-switch cube with its 64 terminals: up to 2 threads.
         let cube = net("hypercube6");
         assert_eq!(useful_threads(&cube, 2), 2);
-        assert_eq!(useful_threads(&cube, 64), 4);
+        assert_eq!(useful_threads(&cube, 64), 2);
         assert_eq!(useful_threads(&cube, 1), 1);
+        // A 1,024-switch cube: one per core.
+        assert_eq!(useful_threads(&net("hypercube10"), 8), 8);
+        // The 64-way MIN's 70 nodes: one.
+        assert_eq!(useful_threads(&net("min64"), 8), 1);
     }
 
     #[test]
