@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 /// between two threads finishing a busy window on a quiet machine; short next to a
 /// scheduler's time slice (milliseconds), so a thread whose partner holds a task but
 /// was descheduled soon gives its core back (to that partner, often).
-pub(super) const SPIN_LIMIT: Duration = Duration::from_micros(50);
+const SPIN_LIMIT: Duration = Duration::from_micros(50);
 
 /// Spins between two looks at the clock.
 const SPINS_PER_CLOCK_READ: u32 = 64;
@@ -142,6 +142,8 @@ impl PhaseGate {
         let over = (phase + 1) * self.tasks();
         if !self.spin_until(over) {
             let mut held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+            // A bit set by a sleeper whose phase turned out to be over costs one
+            // needless notify at the next phase's end, never a lost one.
             while finished(self.state.fetch_or(SLEEPING, Ordering::AcqRel)) < over
                 && !self.poisoned.load(Ordering::Acquire)
             {
