@@ -79,6 +79,7 @@
 pub mod config;
 pub mod deadlock;
 pub mod engine;
+pub mod family;
 pub mod ids;
 pub mod memory;
 pub mod model;

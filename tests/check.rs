@@ -100,7 +100,7 @@ fn every_shipped_topology_is_deadlock_free_except_the_deadlock_demonstrations() 
         "hypercube4-universal-oneset",
     ];
     for (name, _) in emu::config::shipped_topologies() {
-        if name.starts_with("sci-") || name.starts_with("fabric") {
+        if name.starts_with("sci-") || name.starts_with("fabric") || name.starts_with("relay") {
             let e = topology_plan(name, &[]).err();
             assert!(
                 matches!(e, Some(emu::session::CaseError::CannotDeadlock { .. })),
@@ -246,4 +246,41 @@ fn cli_json_has_the_counts_and_the_cycle() {
     assert_eq!(cycle.len(), 4);
     assert_eq!(cycle[0]["from_node"], "c104[0]");
     assert_eq!(cycle[0]["then"]["label"], 2);
+}
+
+/// Every family that cannot deadlock gets an answer on stdout and, with `--json`, in the
+/// file; a bad value of its own is exit 2, not an answer.
+#[test]
+fn families_that_cannot_deadlock_answer_and_write_the_answer() {
+    let dir = std::env::temp_dir().join(format!("emu-check-families-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    for (topology, family) in [
+        ("sci-ring16", "an SCI ring"),
+        ("fabric16-grant", "a switch fabric"),
+        ("relay-ring", "a relay ring"),
+    ] {
+        let json = dir.join(format!("{topology}.json"));
+        let path = json.to_string_lossy().into_owned();
+        let (code, out, err) = emu(&["check", "-t", topology, "--json", &path]);
+        assert_eq!(code, 0, "{topology}: {err}");
+        assert!(
+            out.contains(family) && out.contains("cannot deadlock"),
+            "{out}"
+        );
+        let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{topology}: {e}"));
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(v["deadlock_free"], true, "{text}");
+        assert_eq!(v["cannot_deadlock"]["family"], family, "{text}");
+        assert_eq!(v["cannot_deadlock"]["topology"], topology, "{text}");
+    }
+    let (code, _, err) = emu(&["check", "-t", "sci-ring4", "--set", "network.nodes=1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("network.nodes=1"), "{err}");
+    let (code, _, err) = emu(&["check", "-t", "relay-ring", "--set", "link.buffer_tokens=8"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("[link] is a section of a network of C104s"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1915,6 +1915,30 @@ fn hgrm_files_are_written_for_each_latency_metric() {
     }
 }
 
+/// An SCI ring records message latency only: `--hgrm` writes that file and no empty
+/// ones for the metrics it does not record.
+#[test]
+fn hgrm_writes_only_the_metrics_a_family_records() {
+    let dir = TempDir::new("hgrm-sci");
+    let out = dir.path().join("h");
+    let out_arg = out.to_string_lossy().into_owned();
+    let r = emu(&[
+        "--topology",
+        "sci-ring4",
+        "--traffic",
+        "sci-uniform",
+        "--set",
+        "phases.measure_us=20",
+        "--hgrm",
+        &out_arg,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(out.join("message.hgrm").exists());
+    for name in ["network", "source_queue"] {
+        assert!(!out.join(format!("{name}.hgrm")).exists(), "{name}.hgrm");
+    }
+}
+
 #[test]
 fn plot_draws_each_latency_distribution_the_terminals_and_the_links() {
     let dir = TempDir::new("plot");
@@ -1969,10 +1993,9 @@ fn plot_draws_each_latency_distribution_the_terminals_and_the_links() {
         "x",
     ]));
     assert_eq!(r.code, 2, "{}", r.stderr);
-    // An SCI ring has no switches: no heat map.
+    // An SCI ring has no switches: no heat map; and it records message latency only.
     let (_, names) = svgs("s", "sci-ring4", "sci-uniform");
-    assert!(!names.contains(&"links.svg".to_string()), "{names:?}");
-    assert!(names.contains(&"terminals.svg".to_string()));
+    assert_eq!(names, ["latency-message.svg", "terminals.svg"]);
 }
 
 #[test]

@@ -105,6 +105,16 @@ fn a_deadlock_of_some_flows_while_others_move_is_found_at_the_end_of_the_run() {
 }
 
 /// Ticks the deadlock detector watched over one saturated run, or the alarm it raised.
+/// [`saturated_ticks`] of a case of any family.
+struct Saturated;
+
+impl emu::session::CaseVisitor for Saturated {
+    type Output = Result<u64, String>;
+    fn visit<P: emu::model::LinkProtocol>(self, case: &Case<P>) -> Self::Output {
+        saturated_ticks(case)
+    }
+}
+
 fn saturated_ticks<P: emu::model::LinkProtocol>(
     case: &emu::session::Case<P>,
 ) -> Result<u64, String> {
@@ -163,11 +173,7 @@ fn figures_no_false_alarm_over_ten_million_saturated_ticks() {
         ]);
         let case = AnyCase::load(topology, traffic, &sets, 5)
             .unwrap_or_else(|e| panic!("{topology} × {traffic}: {e}"));
-        let r = match &case {
-            AnyCase::DsLink(c) => saturated_ticks(c),
-            AnyCase::Sci(c) => saturated_ticks(c),
-            AnyCase::Fabric(c) => saturated_ticks(c),
-        };
+        let r = case.visit(Saturated);
         match r {
             Ok(ticks) => {
                 println!("{topology:<22} {traffic:<12} {ticks:>10} ticks, no alarm");

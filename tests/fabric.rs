@@ -172,7 +172,7 @@ fn the_report_counts_credit_underflow_and_parallel_departures() {
     let traffic: emu::config::TrafficConfig =
         toml::from_str("[injection]\nkind = \"rate\"\nload = 0.9").expect("traffic");
     let input = emu::stats::ReportInput::for_run("t", "u", &topology, &traffic, 11, &net, &out);
-    let f = FabricSection::new(&input, 5_000).expect("a fabric section");
+    let f = FabricSection::new(&input, 5_000);
     // M = 16 < RTT = 64: the flows run out of credits.
     assert!(f.credit_underflows > 0 && f.underflow_cycles > 0);
     let p: f64 = f.parallel_departures.iter().sum();

@@ -18,25 +18,42 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// For each top-level module, the top-level modules it uses, with one place each.
-fn dependencies() -> BTreeMap<String, BTreeMap<String, String>> {
+/// One source file: its top-level module, its path under `src/`, and its code lines
+/// (outside test modules and line comments), numbered from 1.
+type SourceLines = (String, PathBuf, Vec<(usize, String)>);
+
+/// Every source file under `src/` ([`SourceLines`]).
+fn code_lines() -> Vec<SourceLines> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    files
+        .into_iter()
+        .map(|file| {
+            let rel = file.strip_prefix(&src).expect("under src").to_path_buf();
+            let first = rel.components().next().expect("a path").as_os_str();
+            let top = first.to_string_lossy().trim_end_matches(".rs").to_string();
+            let text = fs::read_to_string(&file).expect("a source file");
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            let lines = code
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim_start().starts_with("//"))
+                .map(|(n, l)| (n + 1, l.to_string()))
+                .collect();
+            (top, rel, lines)
+        })
+        .collect()
+}
+
+/// For each top-level module, the top-level modules it uses, with one place each.
+fn dependencies() -> BTreeMap<String, BTreeMap<String, String>> {
     let mut deps: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for file in files {
-        let rel = file.strip_prefix(&src).expect("under src");
-        let first = rel.components().next().expect("a path").as_os_str();
-        let top = first.to_string_lossy().trim_end_matches(".rs").to_string();
+    for (top, rel, lines) in code_lines() {
         if top == "main" || top == "cli" || top == "lib" {
             continue;
         }
-        let text = fs::read_to_string(&file).expect("a source file");
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (n, line) in code.lines().enumerate() {
-            if line.trim_start().starts_with("//") {
-                continue;
-            }
+        for (n, line) in lines {
             for (i, _) in line.match_indices("crate::") {
                 let used: String = line[i + 7..]
                     .chars()
@@ -46,7 +63,7 @@ fn dependencies() -> BTreeMap<String, BTreeMap<String, String>> {
                     deps.entry(top.clone())
                         .or_default()
                         .entry(used)
-                        .or_insert_with(|| format!("{}:{}", rel.display(), n + 1));
+                        .or_insert_with(|| format!("{}:{n}", rel.display()));
                 }
             }
         }
@@ -99,5 +116,32 @@ fn the_engines_import_nothing_from_the_parts() {
         !engine.contains_key("config"),
         "engine uses config at {:?}",
         engine.get("config")
+    );
+}
+
+/// Families are plug-ins at the front end (docs/architecture.md "Network families"):
+/// outside the network layer (`config`, `network`, the family registry `family`) no code
+/// names a `NetworkConfig` variant, so nothing there branches on a family. The binary
+/// (`src/cli/`, `src/main.rs`) is front end too and is checked. Test modules are not.
+#[test]
+fn nothing_outside_the_network_layer_matches_on_a_family() {
+    let mut found = Vec::new();
+    for (top, rel, lines) in code_lines() {
+        if ["config", "network", "family"].contains(&top.as_str()) {
+            continue;
+        }
+        for (n, line) in lines {
+            if let Some(i) = line.find("NetworkConfig::") {
+                let after = &line[i + "NetworkConfig::".len()..];
+                if after.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    found.push(format!("{}:{n}: {}", rel.display(), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "family variants named outside the network layer (ask emu::family instead):\n{}",
+        found.join("\n")
     );
 }

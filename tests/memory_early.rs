@@ -3,7 +3,6 @@
 //! the built plan says it needs ([`emu::network::Network::memory_need`]), so a network
 //! refused early would have been refused late (docs/architecture.md "Memory").
 
-use emu::config::topology::NetworkConfig;
 use emu::config::{self, TopologyConfig, shipped_topologies};
 use emu::network;
 
@@ -23,10 +22,7 @@ fn early_and_late(topology: &str, sets: &[&str]) -> ((u64, u64), (u64, u64)) {
 }
 
 fn is_c104(t: &TopologyConfig) -> bool {
-    !matches!(
-        t.network,
-        NetworkConfig::SciRing(_) | NetworkConfig::Fabric(_)
-    )
+    emu::family::of(&t.network).deadlock_check() == emu::family::DeadlockCheck::Channels
 }
 
 #[test]

@@ -89,7 +89,9 @@ fn check(v: &jsonschema::Validator, case: &str, report: &serde_json::Value) {
 
 /// The light random traffic of a topology's family.
 fn family_traffic(topology: &str) -> (&'static str, Vec<String>) {
-    if topology.starts_with("sci-") {
+    if topology.starts_with("relay") {
+        ("relay-balls", vec![])
+    } else if topology.starts_with("sci-") {
         (
             "sci-uniform",
             vec!["--set".into(), "injection.load=0.02".into()],

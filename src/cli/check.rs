@@ -4,10 +4,10 @@
 //! flag or key), 1 if the routing tables cannot be followed or the network is too
 //! large for the analysis.
 
+use super::args::{JsonArg, NetworkArgs};
 use super::fail;
 use emu::deadlock::check::CheckReport;
-use emu::session::{CaseError, topology_plan};
-use std::path::PathBuf;
+use emu::session::{CheckPlan, Impossible, check_plan};
 
 /// Examples shown by `emu check --help`.
 pub const EXAMPLES: &str = "\
@@ -25,36 +25,34 @@ followed as the C104 does). No cycle means no deadlock. A cycle means packets ca
 hold its channels while each waits for the next: rerun with emu --topology T and a
 traffic that loads it (e.g. emu -t torus4-single -p torus4-ring) to see it happen.
 
-An SCI ring (kind = \"sci_ring\") cannot deadlock: emu check says so and exits 0.
+SCI rings, switch fabrics and relay rings cannot deadlock: emu check validates the
+whole topology, says why it cannot deadlock and exits 0 (with --json, the answer too).
 
 Exit codes: 0 deadlock-free, 1 other failure, 2 bad input, 3 cycle found.";
 
 /// Arguments of `emu check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// Topology file, or the name of a shipped one (e.g. hypercube6, torus8-single).
-    #[arg(long, short = 't')]
-    pub topology: String,
-    /// Override a topology field: section.key=value (as for a run; traffic keys do
-    /// not apply).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub sets: Vec<String>,
-    /// Also write the result (counts and the cycle) as JSON to this file.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    /// The network (`--set`: topology keys only; traffic keys do not apply).
+    #[command(flatten)]
+    pub network: NetworkArgs,
+    /// `--json FILE`: the answer (counts and the cycle, or why it cannot deadlock).
+    #[command(flatten)]
+    pub output: JsonArg,
 }
 
 /// Runs `emu check`; returns the process exit code.
 pub fn main(a: &CheckArgs) -> u8 {
-    if let Err(code) = super::check_output_file("--json", a.json.as_deref()) {
-        return code;
-    }
-    let net = match topology_plan(&a.topology, &a.sets) {
-        Ok(n) => n,
-        Err(e @ CaseError::CannotDeadlock { .. }) => {
-            say!("{e}");
-            return 0;
-        }
+    let json = a.output.json.as_deref();
+    let checked = super::check_output_file("--json", json)
+        .and_then(|()| Ok((a.network.topology()?, a.network.memory_limit()?)));
+    let (topology, memory_limit) = match checked {
+        Ok(args) => args,
+        Err(code) => return code,
+    };
+    let net = match check_plan(topology, &a.network.sets, memory_limit) {
+        Ok(CheckPlan::Channels(n)) => n,
+        Ok(CheckPlan::Impossible(i)) => return cannot_deadlock(&i, json),
         Err(e) => return fail(2, e),
     };
     let report = match CheckReport::of(&net) {
@@ -62,10 +60,36 @@ pub fn main(a: &CheckArgs) -> u8 {
         Err(e) => return fail(1, format!("{}: {e}", net.name())),
     };
     print!("{}", report.render_text());
-    if let Some(path) = &a.json
+    if let Some(path) = json
         && let Err(e) = std::fs::write(path, report.to_json())
     {
         return fail(1, format!("cannot write {}: {e}", path.display()));
     }
     report.exit_code()
+}
+
+/// Prints (and with `--json` writes) the answer for a network that cannot deadlock.
+fn cannot_deadlock(i: &Impossible, json: Option<&std::path::Path>) -> u8 {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    say!(
+        "topology    {} ({}: {}, {})",
+        i.topology,
+        i.family,
+        plural(i.terminals, "terminal"),
+        plural(i.switches, "other node")
+    );
+    say!("result      {}", i.why);
+    if let Some(path) = json {
+        let doc = serde_json::json!({
+            "schema": 1,
+            "emu_version": env!("CARGO_PKG_VERSION"),
+            "deadlock_free": true,
+            "cannot_deadlock": i,
+        });
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+        if let Err(e) = std::fs::write(path, text) {
+            return fail(1, format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    0
 }

@@ -70,12 +70,12 @@ pub fn engine_failure<P: LinkProtocol>(
                 }
             }
             eprintln!("reproduce with: {repro}");
-            if let Some(path) = &a.json {
+            if let Some(path) = &a.output.json {
                 let doc = serde_json::json!({
                     "schema": 1,
                     "emu_version": env!("CARGO_PKG_VERSION"),
                     "outcome": if *partial { "partial_deadlock" } else { "deadlock" },
-                    "seed": a.seed,
+                    "seed": a.case.seed,
                     "tick": tick,
                     "tick_ns": net.time().tick_ns,
                     "last_move_tick": since,
@@ -103,12 +103,12 @@ pub fn engine_failure<P: LinkProtocol>(
         } => {
             eprintln!("error: {e}");
             eprintln!("reproduce with: {repro}");
-            if let Some(path) = &a.json {
+            if let Some(path) = &a.output.json {
                 let doc = serde_json::json!({
                     "schema": 1,
                     "emu_version": env!("CARGO_PKG_VERSION"),
                     "outcome": "blocked_by_fault",
-                    "seed": a.seed,
+                    "seed": a.case.seed,
                     "tick": tick,
                     "tick_ns": net.time().tick_ns,
                     "packets_in_flight": in_flight,
@@ -146,9 +146,9 @@ pub fn reproduce_line(
         "--traffic".into(),
         traf.file.name.clone(),
         "--seed".into(),
-        a.seed.to_string(),
+        a.case.seed.to_string(),
     ];
-    for s in &a.sets {
+    for s in &a.case.network.sets {
         args.push("--set".into());
         args.push(s.clone());
     }

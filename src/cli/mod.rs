@@ -9,6 +9,7 @@ macro_rules! say {
     }};
 }
 
+pub mod args;
 pub mod check;
 pub mod failure;
 pub mod list;

@@ -5,12 +5,13 @@
 //! within `--ci-target` percent of it (3 by default, as Gramsamer §2.4 does), from 3 to
 //! 30 runs.
 
+use super::args::CaseArgs;
 use super::{emit, fail};
 use emu::engine::{self, RunControl};
 use emu::model::LinkProtocol;
 use emu::pool::default_threads;
 use emu::replicate::{Plan, Replicated, Sample, replicate};
-use emu::session::{AnyCase, Case};
+use emu::session::{AnyCase, Case, CaseVisitor};
 use emu::stats::confidence::Interval;
 use emu::stats::format::{fixed, write_columns};
 use serde::Serialize;
@@ -35,6 +36,16 @@ pub fn parse_plan(text: &str, target_pct: f64) -> Result<Plan, String> {
         _ => Err(format!(
             "--replications {text}: give a number of runs (1..=10000) or auto"
         )),
+    }
+}
+
+/// Samples a case of any family.
+struct Sampler;
+
+impl CaseVisitor for Sampler {
+    type Output = Result<(Sample, &'static str), Failed>;
+    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Self::Output {
+        sample(case)
     }
 }
 
@@ -65,30 +76,27 @@ struct ReplicationsJson<'a> {
     replicated: &'a Replicated,
 }
 
-/// Runs the replications; returns the exit code.
+/// Runs the replications of the case `a` names (its `topology` and `traffic`), each run
+/// refused if it would need more than `memory_limit` bytes; returns the exit code.
 pub fn main(
+    a: &CaseArgs,
     topology: &str,
     traffic: &str,
-    sets: &[String],
-    first_seed: u64,
     plan: Plan,
-    threads: Option<usize>,
+    memory_limit: Option<u64>,
     json: Option<&std::path::Path>,
 ) -> u8 {
+    let (sets, first_seed, threads) = (&a.network.sets, a.seed, a.threads);
     // Load once to report bad input before any run.
-    if let Err(e) = AnyCase::load(topology, traffic, sets, first_seed) {
+    if let Err(e) = AnyCase::load_within(topology, traffic, sets, first_seed, memory_limit) {
         return fail(2, e);
     }
     let threads = threads.unwrap_or_else(default_threads).max(1);
     let unit = std::sync::Mutex::new("ticks");
     let result = replicate(plan, first_seed, threads, |seed| {
-        let case =
-            AnyCase::load(topology, traffic, sets, seed).map_err(|e| Failed(e.to_string(), 2))?;
-        let (s, u) = match &case {
-            AnyCase::DsLink(c) => sample(c)?,
-            AnyCase::Sci(c) => sample(c)?,
-            AnyCase::Fabric(c) => sample(c)?,
-        };
+        let case = AnyCase::load_within(topology, traffic, sets, seed, memory_limit)
+            .map_err(|e| Failed(e.to_string(), 2))?;
+        let (s, u) = case.visit(Sampler)?;
         if let Ok(mut g) = unit.lock() {
             *g = u;
         }

@@ -3,6 +3,7 @@
 //! `--verify-engines`, run it on every engine ([`super::verify`]). A failed run is
 //! explained by [`super::failure`].
 
+use super::args::{CaseArgs, JsonArg};
 use super::failure::{engine_failure, reproduce_line};
 use super::verify::verify_engines;
 use super::{emit, fail};
@@ -10,7 +11,7 @@ use emu::engine::{self, EngineError, EngineKind, RunControl};
 use emu::model::LinkProtocol;
 use emu::network::Network;
 use emu::pool::default_threads;
-use emu::session::{AnyCase, Case};
+use emu::session::{AnyCase, Case, CaseVisitor};
 use emu::stats::{Progress, RunInfo};
 use std::time::Instant;
 
@@ -36,19 +37,12 @@ impl From<Engine> for EngineKind {
 /// Arguments of a plain run (`emu --topology T --traffic P`).
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// Topology file, or the name of a shipped one (e.g. hypercube8.toml, hypercube6).
-    #[arg(long, short = 't')]
-    pub topology: Option<String>,
-    /// Traffic file, or the name of a shipped one (e.g. shuffle, uniform).
-    #[arg(long, short = 'p')]
-    pub traffic: Option<String>,
-    /// Run seed: the same seed gives the same result, byte for byte.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (default: one per core, fewer on a network of under 64 nodes per
-    /// core). Results never depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// The case: topology, traffic, seed, threads, `--set`, `--memory-limit`.
+    #[command(flatten)]
+    pub case: CaseArgs,
+    /// `--json FILE`: the full report.
+    #[command(flatten)]
+    pub output: JsonArg,
     /// Engine: sharded (one worker per core, each stepping a partition of the nodes;
     /// the fast one) or actors (one tokio task per node). Results never depend on it.
     #[arg(long, value_enum, default_value_t = Engine::Sharded)]
@@ -57,18 +51,14 @@ pub struct RunArgs {
     /// thread) and check that the reports are byte-identical; exit 1 if not.
     #[arg(long)]
     pub verify_engines: bool,
-    /// Override a field: section.key=value (prefix topology. or traffic. if ambiguous).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub sets: Vec<String>,
-    /// Write the full report as JSON to this file.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<std::path::PathBuf>,
     /// Write the latency distributions in HdrHistogram's percentile format (values in
-    /// µs) to DIR: message.hgrm, network.hgrm, source_queue.hgrm (created if missing).
+    /// µs) to DIR: message.hgrm, network.hgrm, source_queue.hgrm (created if missing;
+    /// SCI and relay rings record message latency only, so only message.hgrm).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["replications", "verify_engines"])]
     pub hgrm: Option<std::path::PathBuf>,
     /// Draw the run as SVG in DIR (created if missing): latency-message.svg,
-    /// latency-network.svg, latency-source_queue.svg (percentile distributions),
+    /// latency-network.svg, latency-source_queue.svg (percentile distributions; SCI and
+    /// relay rings: message latency only),
     /// terminals.svg (throughput per terminal) and, for networks of switches,
     /// links.svg (link utilisation heat map).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["replications", "verify_engines"])]
@@ -80,11 +70,6 @@ pub struct RunArgs {
     /// flight (default: ten packet times, at least 20 µs).
     #[arg(long, value_name = "MICROSECONDS")]
     pub deadlock_window_us: Option<f64>,
-    /// Refuse, before building it, a network whose state would need more than this
-    /// many gigabytes (10⁹ bytes) of memory (default: what the machine has available;
-    /// 0: no limit). The refusal gives the size it would need.
-    #[arg(long, value_name = "GB")]
-    pub memory_limit: Option<f64>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -102,18 +87,20 @@ pub struct RunArgs {
 
 /// Runs one case; returns the process exit code.
 pub fn run(a: &RunArgs) -> u8 {
-    let (Some(topology), Some(traffic)) = (&a.topology, &a.traffic) else {
-        return fail(
-            2,
-            "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
-        );
+    let (topology, traffic) = match a.case.files() {
+        Ok(files) => files,
+        Err(code) => return code,
     };
-    if let Err(code) = super::check_output_file("--json", a.json.as_deref())
+    if let Err(code) = super::check_output_file("--json", a.output.json.as_deref())
         .and_then(|()| super::check_output_dir("--hgrm", a.hgrm.as_deref()))
         .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
     {
         return code;
     }
+    let memory_limit = match a.case.network.memory_limit() {
+        Ok(limit) => limit,
+        Err(code) => return code,
+    };
     if let Some(text) = &a.replications {
         if a.verify_engines || a.check {
             return fail(
@@ -124,46 +111,46 @@ pub fn run(a: &RunArgs) -> u8 {
         }
         return match super::replications::parse_plan(text, a.ci_target) {
             Ok(plan) => super::replications::main(
+                &a.case,
                 topology,
                 traffic,
-                &a.sets,
-                a.seed,
                 plan,
-                a.threads,
-                a.json.as_deref(),
+                memory_limit,
+                a.output.json.as_deref(),
             ),
             Err(e) => fail(2, e),
         };
     }
-    let memory_limit = match memory_limit(a.memory_limit) {
-        Ok(limit) => limit,
-        Err(e) => return fail(2, e),
-    };
-    match AnyCase::load_within(topology, traffic, &a.sets, a.seed, memory_limit) {
-        Ok(AnyCase::DsLink(case)) => run_case(&case, a, memory_limit),
-        Ok(AnyCase::Sci(case)) => run_case(&case, a, memory_limit),
-        Ok(AnyCase::Fabric(case)) => run_case(&case, a, memory_limit),
+    match AnyCase::load_within(
+        topology,
+        traffic,
+        &a.case.network.sets,
+        a.case.seed,
+        memory_limit,
+    ) {
+        Ok(case) => case.visit(Runner { a, memory_limit }),
         Err(e) => fail(2, e),
+    }
+}
+
+/// Runs a case of any family.
+struct Runner<'a> {
+    a: &'a RunArgs,
+    memory_limit: Option<u64>,
+}
+
+impl CaseVisitor for Runner<'_> {
+    type Output = u8;
+    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> u8 {
+        run_case(case, self.a, self.memory_limit)
     }
 }
 
 /// The longest `--deadlock-window-us` accepted (10⁹ µs).
 pub const MAX_DEADLOCK_WINDOW_US: f64 = emu::time::MAX_DURATION_US;
 
-/// The memory a run may use, in bytes, from `--memory-limit GB` (0: no limit; not
-/// given: what the machine has available).
-fn memory_limit(gb: Option<f64>) -> Result<Option<u64>, String> {
-    match gb {
-        None => Ok(emu::memory::available()),
-        Some(gb) if !(gb.is_finite() && (0.0..=1e9).contains(&gb)) => Err(format!(
-            "--memory-limit {gb}: give gigabytes from 0 (no limit) to 1e9"
-        )),
-        Some(gb) => Ok((gb > 0.0).then_some((gb * 1e9) as u64)),
-    }
-}
-
 /// Runs a loaded case of any family with the memory it may use (`memory_limit`, from
-/// [`memory_limit`]); returns the process exit code.
+/// `--memory-limit`); returns the process exit code.
 fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u64>) -> u8 {
     let net = &case.net;
     let mut ctl = case.control();
@@ -182,16 +169,17 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
         ctl.deadlock_window = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
     }
     ctl.memory_limit = memory_limit;
-    if let Err(code) = super::check_threads(a.threads) {
+    if let Err(code) = super::check_threads(a.case.threads) {
         return code;
     }
     if a.verify_engines {
         // One thread per core, even on a network too small to gain from them: the
         // check is about the engines agreeing, not speed.
-        let threads = a.threads.unwrap_or_else(default_threads);
+        let threads = a.case.threads.unwrap_or_else(default_threads);
         return verify_engines(case, &ctl, threads, a);
     }
     let threads = a
+        .case
         .threads
         .unwrap_or_else(|| emu::engine::partition::useful_threads(net, default_threads()));
     let mut progress = if a.quiet {
@@ -227,7 +215,7 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
         engine: engine_name(a.engine.into()).into(),
         threads,
         wall_seconds,
-        overrides: a.sets.clone(),
+        overrides: a.case.network.sets.clone(),
     }));
     if let Some(s) = timing {
         emit(&check_line(&s));
@@ -238,18 +226,19 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
             reproduce_line(a, &case.topology, &case.traffic)
         );
     }
-    if let Some(path) = &a.json
+    if let Some(path) = &a.output.json
         && let Err(e) = std::fs::write(path, report.to_json())
     {
         return fail(1, format!("cannot write {}: {e}", path.display()));
     }
+    let metrics = case.family.latency_metrics();
     if let Some(dir) = &a.hgrm
-        && let Err(e) = write_hgrm(dir, &outcome, net.time().tick_ns)
+        && let Err(e) = write_hgrm(dir, &outcome, net.time().tick_ns, metrics)
     {
         return fail(1, e);
     }
     if let Some(dir) = &a.plot
-        && let Err(e) = write_plots(dir, &report, &outcome)
+        && let Err(e) = write_plots(dir, &report, &outcome, metrics)
     {
         return fail(1, e);
     }
@@ -282,6 +271,7 @@ fn write_plots(
     dir: &std::path::Path,
     report: &emu::stats::Report,
     outcome: &engine::RunOutcome,
+    metrics: &[&str],
 ) -> Result<(), String> {
     use emu::plot::{heatmap, percentiles, terminals};
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -294,6 +284,9 @@ fn write_plots(
         ("network", "network latency", &total.network_latency),
         ("source_queue", "source queueing", &total.source_queueing),
     ] {
+        if !metrics.contains(&file) {
+            continue;
+        }
         let title = format!("{what} · {name}");
         let svg = percentiles::percentile_svg(&title, metric, unit, report.run.delay_unit_name)
             .map_err(|e| e.to_string())?;
@@ -317,11 +310,13 @@ fn write_plots(
     Ok(())
 }
 
-/// Writes the run's three latency distributions as `.hgrm` files in `dir`.
+/// Writes the run's latency distributions that its family records (`metrics`) as
+/// `.hgrm` files in `dir`.
 fn write_hgrm(
     dir: &std::path::Path,
     outcome: &engine::RunOutcome,
     tick_ns: f64,
+    metrics: &[&str],
 ) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let total = emu::terminal::TerminalStats::total(&outcome.terminals);
@@ -330,6 +325,9 @@ fn write_hgrm(
         ("network", &total.network_latency),
         ("source_queue", &total.source_queueing),
     ] {
+        if !metrics.contains(&name) {
+            continue;
+        }
         let path = dir.join(format!("{name}.hgrm"));
         std::fs::write(&path, emu::stats::hgrm::hgrm(metric, tick_ns))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

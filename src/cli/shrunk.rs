@@ -38,7 +38,7 @@ pub fn report_shrunk(
         .map_or("stress-deadlock.toml".to_string(), |p| {
             p.display().to_string()
         });
-    let cmd = command(&a.topology, &path, s.seed, sets);
+    let cmd = command(a.topology(), &path, s.seed, sets);
     let mut traffic = s.traffic.clone();
     traffic.description = format!(
         "emu stress: smallest deadlocking case found on {name} ({kind} traffic, seed {})",
@@ -47,7 +47,7 @@ pub fn report_shrunk(
     let comments = vec![
         format!(
             "Found by: emu stress --topology {} --seeds {} --seed {}{}",
-            a.topology,
+            a.topology(),
             a.seeds,
             a.seed,
             if a.buffers == Buffers::Small {
@@ -129,7 +129,7 @@ fn count(m: Option<u32>) -> String {
 
 /// Writes `doc` to `--json` if given; returns the exit code (0, or 1 if it cannot).
 pub fn write_json(a: &StressArgs, doc: &serde_json::Value) -> u8 {
-    let Some(p) = &a.json else { return 0 };
+    let Some(p) = &a.output.json else { return 0 };
     let text = serde_json::to_string_pretty(doc).unwrap_or_default();
     match std::fs::write(p, text + "\n") {
         Ok(()) => 0,

@@ -2,11 +2,12 @@
 //! Bad input gets one line naming the flag or key and exit code 2; a deadlock found
 //! exits 3, a flow-control violation 4, a clean search 0.
 
+use super::args::{JsonArg, NetworkArgs};
 use super::fail;
 use super::shrunk::{report_shrunk, write_json};
-use emu::config::topology::NetworkConfig;
 use emu::config::traffic::InjectionConfig;
 use emu::config::{self, TrafficConfig};
+use emu::family::StressSearch;
 use emu::pool::default_threads;
 use emu::session::{CaseError, stem};
 use emu::stats::job_progress::JobProgress;
@@ -48,9 +49,9 @@ pub enum Buffers {
 /// Arguments of `emu stress`.
 #[derive(clap::Args, Debug)]
 pub struct StressArgs {
-    /// Topology file, or the name of a shipped one (e.g. ring4, torus8-single, hypercube6).
-    #[arg(long, short = 't')]
-    pub topology: String,
+    /// The network (`--set`: topology keys only; the traffic is generated).
+    #[command(flatten)]
+    pub network: NetworkArgs,
     /// Seeds to try; each runs a random permutation, a hot spot and a random burst.
     #[arg(long, default_value_t = 16)]
     pub seeds: u32,
@@ -69,12 +70,9 @@ pub struct StressArgs {
     /// Runs at once (default: the number of cores). Results never depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Override a topology field: section.key=value (traffic is generated).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub sets: Vec<String>,
-    /// Write the outcome (and the shrunk case, its cycle and command) as JSON.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    /// `--json FILE`: the outcome (and the shrunk case, its cycle and command).
+    #[command(flatten)]
+    pub output: JsonArg,
     /// Also print one line per case run, in case order.
     #[arg(long, short = 'v')]
     pub verbose: bool,
@@ -86,13 +84,23 @@ pub struct StressArgs {
     pub quiet: bool,
 }
 
+impl StressArgs {
+    /// The topology as given (checked present when the search starts).
+    pub fn topology(&self) -> &str {
+        self.network.topology.as_deref().unwrap_or_default()
+    }
+}
+
 /// Runs the search; returns the process exit code.
 pub fn main(a: &StressArgs) -> u8 {
-    if let Err(code) = super::check_output_file("--json", a.json.as_deref())
+    let checked = super::check_output_file("--json", a.output.json.as_deref())
         .and_then(|()| super::check_output_file("--out", a.out.as_deref()))
-    {
-        return code;
-    }
+        .and_then(|()| a.network.topology().map(|_| ()))
+        .and_then(|()| a.network.memory_limit());
+    let memory_limit = match checked {
+        Ok(limit) => limit,
+        Err(code) => return code,
+    };
     if a.seeds == 0 || a.seeds > 100_000 {
         return fail(2, format!("--seeds {}: give 1..=100000", a.seeds));
     }
@@ -114,37 +122,37 @@ pub fn main(a: &StressArgs) -> u8 {
             ),
         );
     }
-    if let Err(e) = config::validate_sets(&a.sets) {
+    if let Err(e) = config::validate_sets(&a.network.sets) {
         return fail(2, e);
     }
-    let topo = match config::load_topology(&a.topology, &a.sets) {
+    let topo = match config::load_topology(a.topology(), &a.network.sets) {
         Ok(t) => t,
         Err(e) => return fail(2, e),
     };
-    if topo.overrides.len() != a.sets.len() {
+    if topo.overrides.len() != a.network.sets.len() {
         return fail(
             2,
             "--set: emu stress generates its own traffic; give only topology keys",
         );
     }
-    if matches!(topo.config.network, NetworkConfig::Fabric(_)) {
-        return fail(
-            2,
-            "emu stress searches for deadlocks, and a single-stage switch fabric cannot \
-             deadlock (its output adapters always absorb, Gramsamer §2.3); run it with \
-             emu --topology … --traffic … --check, which checks its credit invariant",
-        );
+    let family = emu::family::of(&topo.config.network);
+    if let Err(e) = emu::family::only_own_sections(family, &topo) {
+        return fail(2, e);
     }
-    if let NetworkConfig::SciRing(ring) = &topo.config.network {
-        return super::stress_sci::main(a, &topo, ring.nodes);
+    match family.stress(&topo.config) {
+        StressSearch::Deadlock => {}
+        StressSearch::Starvation { nodes } => return super::stress_sci::main(a, &topo, nodes),
+        StressSearch::Refused(why) => {
+            return fail(2, format!("{}: {why}", topo.locate("network.kind")));
+        }
     }
-    let mut sets = a.sets.clone();
+    let mut sets = a.network.sets.clone();
     if a.buffers == Buffers::Small {
         let b = topo.config.link.fct_batch_tokens;
         sets.push(format!("link.buffer_tokens={b}"));
         sets.push(format!("c104.output_buffer_tokens={b}"));
     }
-    let topo = match config::load_topology(&a.topology, &sets) {
+    let topo = match config::load_topology(a.topology(), &sets) {
         Ok(t) => t,
         Err(e) => return fail(2, e),
     };
@@ -159,9 +167,19 @@ pub fn main(a: &StressArgs) -> u8 {
             Ok(t) => t,
             Err(e) => return fail(1, e),
         };
-    let terminals = match emu::network::build(&name, &topo.config, &probe, a.seed) {
+    let located = |e| CaseError::build(e, &topo, None);
+    let built = emu::network::check(&name, &topo.config, &probe, a.seed)
+        .map_err(located)
+        .and_then(|checked| {
+            if memory_limit.is_some() {
+                let (need, nodes, terminals) = checked.memory_need().map_err(located)?;
+                need.within(memory_limit, nodes, terminals)?;
+            }
+            checked.build().map_err(located)
+        });
+    let terminals = match built {
         Ok(n) => n.terminal_count() as u32,
-        Err(e) => return fail(2, CaseError::build(e, &topo, None)),
+        Err(e) => return fail(2, e),
     };
     let cases = generate(a.seed, a.seeds, terminals, a.run_us);
     let threads = a.threads.unwrap_or_else(default_threads);

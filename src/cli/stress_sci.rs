@@ -93,7 +93,7 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> u8 {
             "CASE.toml".to_string()
         }
     };
-    let rerun = command(&topo.file.name, &path, c.seed, &a.sets);
+    let rerun = command(&topo.file.name, &path, c.seed, &a.network.sets);
     say!("rerun with: {rerun}");
     let code = write_json(
         a,

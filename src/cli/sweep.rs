@@ -2,11 +2,12 @@
 //! many (`--shard`, `--plan`; `emu merge` puts shards together). Bad input gets one line
 //! naming the flag or key and exit code 2.
 
+use super::args::CaseArgs;
 use super::fail;
 use emu::config::{self, traffic::InjectionConfig};
 use emu::plot::sweep::sweep_svg;
 use emu::pool::{default_threads, run_all};
-use emu::session::{CaseError, shell_quote, stem};
+use emu::session::{shell_quote, stem};
 use emu::stats::job_progress::JobProgress;
 use emu::sweep::table::{csv, render, summary_csv};
 use emu::sweep::{Header, Point, PointError, Shard, SweepSpec, parse_loads, rows, saturation};
@@ -39,13 +40,11 @@ of offered, or measured messages are left undelivered, or a run deadlocks.";
 /// Arguments of `emu sweep`.
 #[derive(clap::Args, Debug)]
 pub struct SweepArgs {
-    /// Topology file, or the name of a shipped one (e.g. hypercube6, grid8, min64).
-    #[arg(long, short = 't')]
-    pub topology: String,
-    /// Traffic file, or the name of a shipped one; its injection is replaced by
-    /// Bernoulli arrivals at each load.
-    #[arg(long, short = 'p')]
-    pub traffic: String,
+    /// The case: topology, traffic (its injection is replaced by Bernoulli arrivals at
+    /// each load), the first seed, runs at once (`--threads`, default: the number of
+    /// cores), `--set`, `--memory-limit` (each run's).
+    #[command(flatten)]
+    pub case: CaseArgs,
     /// Offered loads FROM:TO:STEP (or one load), fractions of link data capacity.
     #[arg(long, default_value = "0.05:1.0:0.05")]
     pub load: String,
@@ -53,15 +52,6 @@ pub struct SweepArgs {
     /// 90 %/95 % Student-t intervals of the means.
     #[arg(long, visible_alias = "replications", default_value_t = 1)]
     pub seeds: u32,
-    /// First seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Runs at once (default: the number of cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Override a field: section.key=value (as for a single run).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub sets: Vec<String>,
     /// The files a finished sweep writes.
     #[command(flatten)]
     pub outputs: OutputArgs,
@@ -124,7 +114,7 @@ pub fn main(a: &SweepArgs) -> u8 {
         return write_plan(a, &spec, plan);
     }
     let jobs = shard.select(&spec.jobs());
-    let threads = a.threads.unwrap_or_else(default_threads);
+    let threads = a.case.threads.unwrap_or_else(default_threads);
     let progress = JobProgress::new("sweep", jobs.len() as u64, "runs", a.quiet);
     let results = run_all(&jobs, threads, |j| spec.run(j), |_, _| progress.inc());
     let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
@@ -134,7 +124,7 @@ pub fn main(a: &SweepArgs) -> u8 {
             Err(e) => {
                 progress.clear();
                 return match e {
-                    PointError::Build(e) => fail(2, build_error(a, e)),
+                    PointError::Build(e) => fail(2, e),
                     PointError::Engine(e) => fail(e.exit_code() as u8, e),
                 };
             }
@@ -159,17 +149,6 @@ pub fn main(a: &SweepArgs) -> u8 {
     finish(&header, &points, &a.outputs)
 }
 
-/// The build error of a point, with the file it came from.
-fn build_error(a: &SweepArgs, e: emu::network::BuildError) -> String {
-    match (
-        config::load_topology(&a.topology, &a.sets),
-        config::load_traffic(&a.traffic, &a.sets),
-    ) {
-        (Ok(topo), Ok(traf)) => CaseError::build(e, &topo, Some(&traf)).to_string(),
-        _ => e.to_string(),
-    }
-}
-
 /// Checks the arguments and loads the files into the sweep's description, or prints
 /// the error and gives the exit code.
 fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
@@ -183,10 +162,16 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
             format!("--seeds (--replications) {}: give 1..=1000", a.seeds),
         ));
     }
-    super::check_threads(a.threads)?;
-    config::validate_sets(&a.sets).map_err(|e| fail(2, e))?;
-    let topo = config::load_topology(&a.topology, &a.sets).map_err(|e| fail(2, e))?;
-    let traf = config::load_traffic(&a.traffic, &a.sets).map_err(|e| fail(2, e))?;
+    super::check_threads(a.case.threads)?;
+    let (topology, traffic) = a.case.files()?;
+    let memory_limit = a.case.network.memory_limit()?;
+    let sets = &a.case.network.sets;
+    config::validate_sets(sets).map_err(|e| fail(2, e))?;
+    let topo = config::load_topology(topology, sets).map_err(|e| fail(2, e))?;
+    let traf = config::load_traffic(traffic, sets).map_err(|e| fail(2, e))?;
+    if let Err(why) = emu::family::of(&topo.config.network).sweeps() {
+        return Err(fail(2, format!("{}: {why}", topo.locate("network.kind"))));
+    }
     if matches!(
         traf.config.injection,
         InjectionConfig::Batch { .. } | InjectionConfig::Trace { .. }
@@ -202,14 +187,15 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
     let spec = SweepSpec {
         topology: stem(&topo.file.name),
         traffic: stem(&traf.file.name),
-        topology_config: topo.config,
-        traffic_config: traf.config,
+        topology_file: topo,
+        traffic_file: traf,
         loads,
         seeds: a.seeds,
-        seed: a.seed,
+        seed: a.case.seed,
+        memory_limit,
     };
     spec.check_seeds()
-        .map_err(|e| fail(2, format!("--seed {}: {e}", a.seed)))?;
+        .map_err(|e| fail(2, format!("--seed {}: {e}", a.case.seed)))?;
     Ok(spec)
 }
 
@@ -267,18 +253,22 @@ fn write_plan(a: &SweepArgs, spec: &SweepSpec, plan: &Path) -> u8 {
         exe,
         "sweep".into(),
         "--topology".into(),
-        absolute(&a.topology),
+        absolute(a.case.network.topology.as_deref().unwrap_or_default()),
         "--traffic".into(),
-        absolute(&a.traffic),
+        absolute(a.case.traffic.as_deref().unwrap_or_default()),
         "--load".into(),
         a.load.clone(),
         "--seeds".into(),
         a.seeds.to_string(),
         "--seed".into(),
-        a.seed.to_string(),
+        a.case.seed.to_string(),
         "--quiet".into(),
     ];
-    for s in &a.sets {
+    if let Some(gb) = a.case.network.memory_limit {
+        common.push("--memory-limit".into());
+        common.push(gb.to_string());
+    }
+    for s in &a.case.network.sets {
         common.push("--set".into());
         common.push(s.clone());
     }

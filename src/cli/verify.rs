@@ -75,7 +75,7 @@ pub fn verify_engines<P: LinkProtocol>(
             names.join(", "),
             reference.len()
         );
-        if let Some(path) = &a.json
+        if let Some(path) = &a.output.json
             && let Err(e) = std::fs::write(path, reference)
         {
             return fail(1, format!("cannot write {}: {e}", path.display()));

@@ -111,3 +111,12 @@ pub(crate) fn load_source<T: DeserializeOwned + Serialize>(
         overrides,
     })
 }
+
+/// The file name without directory and `.toml`: `topologies/hypercube8.toml` →
+/// `hypercube8`.
+pub fn stem(name: &str) -> String {
+    let base = std::path::Path::new(name)
+        .file_name()
+        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
+    base.strip_suffix(".toml").unwrap_or(&base).to_string()
+}

@@ -21,7 +21,7 @@ mod variants;
 mod tests;
 
 pub use error::ConfigError;
-pub use load::{Loaded, load_topology, load_traffic};
+pub use load::{Loaded, load_topology, load_traffic, stem};
 pub use lookup::find_source;
 pub use overrides::validate_sets;
 pub use shipped::{ListEntry, list_shipped, shipped, shipped_topologies, shipped_traffic};

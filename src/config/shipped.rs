@@ -96,6 +96,10 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         "netlist-tree",
         include_str!("../../topologies/netlist-tree.toml"),
     ),
+    (
+        "relay-ring",
+        include_str!("../../topologies/relay-ring.toml"),
+    ),
     ("ring4", include_str!("../../topologies/ring4.toml")),
     (
         "sci-ring16",
@@ -134,6 +138,10 @@ static TRAFFIC: &[(&str, &str)] = &[
         include_str!("../../traffic/fabric-trace.toml"),
     ),
     ("hotspot", include_str!("../../traffic/hotspot.toml")),
+    (
+        "relay-balls",
+        include_str!("../../traffic/relay-balls.toml"),
+    ),
     (
         "sci-hot-sender",
         include_str!("../../traffic/sci-hot-sender.toml"),

@@ -7,6 +7,7 @@
 pub use crate::parts::c104::config::C104Config;
 pub use crate::parts::dslink::config::{BufferSize, FaultConfig, LinkConfig, PacketConfig};
 pub use crate::parts::fabric::config::{FabricConfig, MemoryConfig};
+pub use crate::parts::relay::config::RelayRingConfig;
 pub use crate::parts::sci::config::{MixConfig, SciRingConfig};
 pub use crate::parts::t9000::config::VcpConfig;
 pub use crate::routing::mode::{RoutingMode, Wrap};
@@ -36,6 +37,58 @@ pub struct TopologyConfig {
     /// Deliberate misconfigurations, for testing the emulator's own checks.
     #[serde(default)]
     pub faults: FaultConfig,
+}
+
+impl TopologyConfig {
+    /// The sections a topology file may have besides `description` and `[network]`, in
+    /// file order. Which of them a network reads is its family's choice
+    /// (`crate::family::Family::sections`).
+    pub const SECTIONS: &'static [&'static str] = &["link", "packet", "c104", "vcp", "faults"];
+
+    /// The configuration as a report echoes it: `description`, `[network]` and, of
+    /// [`TopologyConfig::SECTIONS`], those in `sections`, in file order.
+    pub fn echo<'a>(&'a self, sections: &'a [&'a str]) -> Echo<'a> {
+        Echo {
+            config: self,
+            sections,
+        }
+    }
+}
+
+/// A topology configuration with only some of its sections, for reports: see
+/// [`TopologyConfig::echo`].
+#[derive(Clone, Copy, Debug)]
+pub struct Echo<'a> {
+    config: &'a TopologyConfig,
+    sections: &'a [&'a str],
+}
+
+impl Serialize for Echo<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let c = self.config;
+        let has = |name: &str| self.sections.contains(&name);
+        let fields = 2 + TopologyConfig::SECTIONS.iter().filter(|s| has(s)).count();
+        let mut s = serializer.serialize_struct("TopologyConfig", fields)?;
+        s.serialize_field("description", &c.description)?;
+        s.serialize_field("network", &c.network)?;
+        if has("link") {
+            s.serialize_field("link", &c.link)?;
+        }
+        if has("packet") {
+            s.serialize_field("packet", &c.packet)?;
+        }
+        if has("c104") {
+            s.serialize_field("c104", &c.c104)?;
+        }
+        if has("vcp") {
+            s.serialize_field("vcp", &c.vcp)?;
+        }
+        if has("faults") {
+            s.serialize_field("faults", &c.faults)?;
+        }
+        s.end()
+    }
 }
 
 /// The network family and its size.
@@ -126,6 +179,9 @@ pub enum NetworkConfig {
     /// switch core, credit or grant flow control. The `[link]`, `[packet]`, `[c104]`,
     /// `[vcp]` and `[faults]` sections do not apply. See [`FabricConfig`].
     Fabric(FabricConfig),
+    /// A ring of relay nodes passing balls (a protocol-free toy family, the example of
+    /// how a family plugs in). See [`RelayRingConfig`].
+    RelayRing(RelayRingConfig),
 }
 
 /// The explicit form of a network (`kind = "netlist"`): switches by port count,

@@ -119,20 +119,6 @@ fn kary_shape(
 pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
     use RoutingMode::{Adaptive, Deterministic, Universal};
     Ok(match *net {
-        NetworkConfig::Fabric(_) => {
-            return Err(topo_err(
-                "network.kind",
-                "fabric is a switch fabric, not a C104 network: it is built by \
-                 network::fabric_from_config (the emu command line does this itself)",
-            ));
-        }
-        NetworkConfig::SciRing(_) => {
-            return Err(topo_err(
-                "network.kind",
-                "sci_ring is a ring of SCI nodes, not a C104 network: it is built by \
-                 network::sci_ring_from_config (the emu command line does this itself)",
-            ));
-        }
         NetworkConfig::Netlist(ref n) => {
             let valid = netlist::validate(n)?;
             let terminals = valid.terminals();
@@ -244,6 +230,15 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
                 terminals,
                 labels: m.labels(),
             }
+        }
+        // Every other kind is a family of its own, with its own builder (the front
+        // end's family registry picks it): none of them is made of C104s.
+        _ => {
+            return Err(topo_err(
+                "network.kind",
+                "not a network of C104s: this family has its own builder (the front end's \
+                 family registry, emu::family, picks it)",
+            ));
         }
     })
 }

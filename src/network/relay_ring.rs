@@ -45,8 +45,8 @@ pub fn relay_ring(
         );
     }
     let units = Units::plain(DelayUnit {
-        name: "hops",
-        ticks: 0,
+        name: "ticks",
+        ticks: 1,
     });
     let run = RunPlan {
         start: 0,

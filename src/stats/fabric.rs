@@ -10,7 +10,6 @@ use serde::Serialize;
 
 use super::format::{fixed, group};
 use super::report::ReportInput;
-use crate::config::topology::NetworkConfig;
 use crate::model::PartStats;
 
 /// The fabric section of a report.
@@ -90,12 +89,9 @@ pub struct PortRow {
 }
 
 impl FabricSection {
-    /// The section, for a fabric run; `None` for other families. `span` is the window
-    /// length in ticks (= packet cycles).
-    pub fn new(input: &ReportInput, span: u64) -> Option<FabricSection> {
-        if !matches!(input.topology.network, NetworkConfig::Fabric(_)) {
-            return None;
-        }
+    /// The section of a fabric run. `span` is the window length in ticks (= packet
+    /// cycles).
+    pub fn new(input: &ReportInput, span: u64) -> FabricSection {
         let outcome = input.outcome;
         let n = outcome.terminals.len();
         let empty = PartStats::default();
@@ -139,7 +135,7 @@ impl FabricSection {
         let mut parallel = vec![(slots - busy as f64) / slots];
         parallel.extend(par.iter().take(last + 1).skip(1).map(|&c| c as f64 / slots));
         let sum = |f: fn(&PortRow) -> u64| ports.iter().map(f).sum::<u64>();
-        Some(FabricSection {
+        FabricSection {
             input_pct: Spread::of(&ports.iter().map(|p| p.input_pct).collect::<Vec<_>>()),
             output_pct: Spread::of(&ports.iter().map(|p| p.output_pct).collect::<Vec<_>>()),
             underflow_cycles: sum(|p| p.underflow_cycles),
@@ -155,11 +151,17 @@ impl FabricSection {
                 .max()
                 .unwrap_or(0),
             ports,
-        })
+        }
+    }
+}
+
+impl super::FamilySection for FabricSection {
+    fn key(&self) -> &'static str {
+        "fabric"
     }
 
     /// The header lines: throughput per input and output, and credit underflow.
-    pub fn header_lines(&self) -> Vec<(&'static str, String)> {
+    fn header_lines(&self) -> Vec<(&'static str, String)> {
         let s = |x: &Spread| {
             format!(
                 "{} % (min {} %, max {} %)",
@@ -195,7 +197,7 @@ impl FabricSection {
     }
 
     /// The per-port table.
-    pub fn write_table(&self, out: &mut String) {
+    fn write_table(&self, out: &mut String) {
         let header = [
             "port",
             "offered %",
@@ -225,7 +227,7 @@ impl FabricSection {
     }
 
     /// Warnings: refused packets mean the offered load exceeded what the fabric carried.
-    pub fn warnings(&self) -> Vec<String> {
+    fn warnings(&self) -> Vec<String> {
         if self.refused == 0 {
             return Vec::new();
         }

@@ -14,6 +14,7 @@ pub mod links;
 pub mod per_node;
 pub mod progress;
 pub mod report;
+pub mod section;
 pub mod shares;
 pub mod text;
 
@@ -21,5 +22,6 @@ pub use crate::terminal::Metric;
 pub use crate::terminal::{TerminalCounters, TerminalStats};
 pub use latency::LatencySummary;
 pub use progress::Progress;
-pub use report::{Report, ReportInput};
+pub use report::{Generic, Report, ReportFamily, ReportInput};
+pub use section::{FamilySection, FamilySections};
 pub use text::RunInfo;

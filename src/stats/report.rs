@@ -12,6 +12,7 @@
 use serde::Serialize;
 
 use super::latency::LatencySummary;
+use super::section::FamilySections;
 use crate::config::topology::TopologyConfig;
 use crate::config::traffic::TrafficConfig;
 use crate::engine::RunOutcome;
@@ -66,7 +67,41 @@ pub struct ReportInput<'a> {
     pub flows: Vec<(u32, u32)>,
     /// The traffic's senders by terminal label; empty where the plan does not say.
     pub senders: Vec<bool>,
+    /// What the network's family adds to the report ([`Generic`]: nothing).
+    pub family: &'a dyn ReportFamily,
 }
+
+/// What a network family contributes to its runs' reports. The front end's family
+/// registry implements it for each family; [`Generic`] is the default.
+pub trait ReportFamily: Sync + std::fmt::Debug {
+    /// The topology sections besides `description` and `[network]` the family's
+    /// networks read, of [`TopologyConfig::SECTIONS`]; the report echoes these.
+    fn topology_sections(&self) -> &'static [&'static str] {
+        TopologyConfig::SECTIONS
+    }
+    /// How the report's header describes the traffic's messages, e.g. "32-byte
+    /// messages".
+    fn packets_label(&self, _topology: &TopologyConfig, traffic: &TrafficConfig) -> String {
+        format!("{}-byte messages", traffic.message.bytes)
+    }
+    /// The latency metrics its terminals record, of "message", "network" and
+    /// "source_queue" (`--hgrm` and `--plot` write only these).
+    fn latency_metrics(&self) -> &'static [&'static str] {
+        &["message", "network", "source_queue"]
+    }
+    /// The family's own report sections, made from the report's input and the span
+    /// (ticks) its throughput is measured over.
+    fn sections(&self, _input: &ReportInput, _span: Tick) -> FamilySections {
+        FamilySections::none()
+    }
+}
+
+/// A report with nothing of a family's own: every topology section echoed, messages
+/// described by their size, no family sections.
+#[derive(Clone, Copy, Debug)]
+pub struct Generic;
+
+impl ReportFamily for Generic {}
 
 impl<'a> ReportInput<'a> {
     /// The input for a run of the plan `net`, built from `topology` and `traffic`
@@ -113,6 +148,7 @@ impl<'a> ReportInput<'a> {
                 .collect(),
             flows: net.flows().to_vec(),
             senders: net.senders().to_vec(),
+            family: &Generic,
         }
     }
 }
@@ -163,10 +199,11 @@ pub struct Report {
     /// networks whose nodes learn their messages' fate (SCI rings); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<super::per_node::PerNode>,
-    /// Switch fabrics: throughput per input and output, credit underflow, credits
-    /// queued and parallel departures; absent for other families.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fabric: Option<super::fabric::FabricSection>,
+    /// The family's own sections, each under its key (switch fabrics: `fabric`, with
+    /// throughput per input and output, credit underflow, credits queued and parallel
+    /// departures; relay rings: `relay`); none for other families.
+    #[serde(flatten)]
+    pub family: FamilySections,
     /// Link faults (`[faults]` `link_down`, `token_error_rate`): the links that died,
     /// when and why, and the tokens they lost; absent when none was configured.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,7 +211,7 @@ pub struct Report {
 }
 
 /// The network in the report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct TopologySection {
     /// Name (file stem).
     pub name: String,
@@ -184,6 +221,20 @@ pub struct TopologySection {
     pub switches: usize,
     /// The configuration the run used.
     pub config: TopologyConfig,
+    /// The sections of `config` the JSON echoes: the family's own.
+    pub echoed: &'static [&'static str],
+}
+
+impl Serialize for TopologySection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("TopologySection", 4)?;
+        s.serialize_field("name", &self.name)?;
+        s.serialize_field("terminals", &self.terminals)?;
+        s.serialize_field("switches", &self.switches)?;
+        s.serialize_field("config", &self.config.echo(self.echoed))?;
+        s.end()
+    }
 }
 
 /// The traffic in the report.
@@ -193,6 +244,9 @@ pub struct TrafficSection {
     pub name: String,
     /// The configuration the run used.
     pub config: TrafficConfig,
+    /// How the text report describes the messages (from the family; not in the JSON).
+    #[serde(skip)]
+    pub packets: String,
 }
 
 /// Virtual time, units and engine work.
@@ -372,10 +426,12 @@ impl Report {
                 terminals: input.terminals,
                 switches: input.switches,
                 config: input.topology.clone(),
+                echoed: input.family.topology_sections(),
             },
             traffic: TrafficSection {
                 name: input.traffic_name.to_string(),
                 config: input.traffic.clone(),
+                packets: input.family.packets_label(input.topology, input.traffic),
             },
             run: RunSection {
                 end_tick: outcome.end_tick,
@@ -410,7 +466,7 @@ impl Report {
             terminals,
             links: super::links::utilisation(input),
             nodes: super::per_node::PerNode::new(input, span),
-            fabric: super::fabric::FabricSection::new(input, span),
+            family: input.family.sections(input, span),
             faults: outcome.faults.clone(),
         }
     }
@@ -569,6 +625,7 @@ pub(crate) mod tests {
             links: Vec::new(),
             flows: vec![(0, 1), (1, 0)],
             senders: Vec::new(),
+            family: &Generic,
         }
     }
 

@@ -6,7 +6,6 @@ use std::fmt::Write;
 use super::format::{fixed, group};
 use super::latency::LatencySummary;
 use super::report::Report;
-use crate::config::topology::{MixConfig, NetworkConfig};
 use serde::Serialize;
 
 /// Things that vary between runs of the same seed; shown on stdout only, never in
@@ -39,24 +38,26 @@ impl Report {
             out.push('\n');
             nodes.write_table(&mut out);
         }
-        if let Some(fabric) = &self.fabric {
+        for section in &self.family.0 {
             out.push('\n');
-            fabric.write_table(&mut out);
+            section.write_table(&mut out);
         }
         self.write_warnings(&mut out);
         out
     }
 
+    /// The header lines of the first family section that has any.
+    fn family_header_lines(&self) -> Option<Vec<(&'static str, String)>> {
+        self.family
+            .0
+            .iter()
+            .map(|s| s.header_lines())
+            .find(|lines| !lines.is_empty())
+    }
+
     fn write_header(&self, out: &mut String, info: &RunInfo) {
         let (topo, traffic) = (&self.topology, &self.traffic);
-        let packets = match &topo.config.network {
-            NetworkConfig::SciRing(_) if traffic.config.request_response => {
-                "read requests answered by 64-byte responses".to_string()
-            }
-            NetworkConfig::SciRing(ring) => mix_label(&ring.mix),
-            NetworkConfig::Fabric(f) => format!("{}-byte packets", f.packet_bytes),
-            _ => format!("{}-byte messages", traffic.config.message.bytes),
-        };
+        let packets = traffic.packets.clone();
         let mut load = vec![
             tagged_label(&traffic.config.pattern),
             tagged_label(&traffic.config.injection),
@@ -127,8 +128,8 @@ impl Report {
         if let Some(nodes) = &self.nodes {
             line(out, "throughput", &nodes.throughput_line());
             line(out, "fairness", &nodes.fairness_line());
-        } else if let Some(fabric) = &self.fabric {
-            for (label, text) in fabric.header_lines() {
+        } else if let Some(lines) = self.family_header_lines() {
+            for (label, text) in lines {
                 line(out, label, &text);
             }
         } else {
@@ -338,8 +339,8 @@ impl Report {
         } else if let Some(w) = self.starvation_warning() {
             warnings.push(w);
         }
-        if let Some(fabric) = &self.fabric {
-            warnings.extend(fabric.warnings());
+        for section in &self.family.0 {
+            warnings.extend(section.warnings());
         }
         if !warnings.is_empty() {
             out.push('\n');
@@ -348,20 +349,6 @@ impl Report {
             writeln!(out, "WARNING: {w}").unwrap();
         }
     }
-}
-
-/// "80 % address, 20 % 64-byte data packets".
-fn mix_label(m: &MixConfig) -> String {
-    let parts: Vec<String> = [
-        (m.address, "address"),
-        (m.data64, "64-byte data"),
-        (m.data256, "256-byte data"),
-    ]
-    .iter()
-    .filter(|(f, _)| *f > 0.0)
-    .map(|(f, name)| format!("{} % {name}", fixed(f * 100.0, 0)))
-    .collect();
-    format!("{} packets", parts.join(", "))
 }
 
 /// One "label  text" line with the labels aligned.

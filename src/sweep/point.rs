@@ -3,12 +3,10 @@
 //! "throughput is measured as a percentage of the maximum possible throughput of each
 //! input link. Delay is measured in terms of header times").
 
-use crate::config::topology::NetworkConfig;
-use crate::config::{TopologyConfig, TrafficConfig};
+use crate::config::{Loaded, TopologyConfig, TrafficConfig};
 use crate::engine::{EngineError, RunControl, sequential};
+use crate::family::{AnyCase, Case, CaseError, CaseVisitor};
 use crate::model::LinkProtocol;
-use crate::network::{BuildError, Network, build, fabric_from_config, sci_ring_from_config};
-use crate::stats::{Report, ReportInput};
 use serde::{Deserialize, Serialize};
 
 /// What one run measured.
@@ -47,48 +45,46 @@ pub struct Point {
 /// Why a point could not be run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum PointError {
-    /// The plan does not build (bad configuration).
+    /// The case does not load or build (bad configuration).
     #[error("{0}")]
-    Build(BuildError),
+    Build(CaseError),
     /// The engine failed for a reason other than deadlock.
     #[error("{0}")]
     Engine(EngineError),
 }
 
 /// Runs `topology` under `traffic` with Bernoulli injection at `load` (a fabric's bursty
-/// injection keeps its burst size and takes the load), seed `seed`.
+/// injection keeps its burst size and takes the load), seed `seed`, refusing a network
+/// that would need more than `memory_limit` bytes (`None`: no limit).
 pub fn run_point(
-    topology_name: &str,
-    topology: &TopologyConfig,
-    traffic: &TrafficConfig,
+    topology: &Loaded<TopologyConfig>,
+    traffic: &Loaded<TrafficConfig>,
     load: f64,
     seed: u64,
+    memory_limit: Option<u64>,
 ) -> Result<Point, PointError> {
     let mut traffic = traffic.clone();
-    traffic.injection = traffic.injection.at_load(load);
-    if matches!(topology.network, NetworkConfig::Fabric(_)) {
-        let net = fabric_from_config(topology_name, topology, &traffic, seed, None)
-            .map_err(PointError::Build)?;
-        return measure(&net, topology_name, topology, &traffic, load, seed);
-    }
-    if matches!(topology.network, NetworkConfig::SciRing(_)) {
-        let net = sci_ring_from_config(topology_name, topology, &traffic, seed)
-            .map_err(PointError::Build)?;
-        return measure(&net, topology_name, topology, &traffic, load, seed);
-    }
-    let net = build(topology_name, topology, &traffic, seed).map_err(PointError::Build)?;
-    measure(&net, topology_name, topology, &traffic, load, seed)
+    traffic.config.injection = traffic.config.injection.at_load(load);
+    let case = AnyCase::from_loaded(topology.clone(), traffic, seed, memory_limit)
+        .map_err(PointError::Build)?;
+    case.visit(Measure { load })
 }
 
-/// Runs `net` (built from `topology` and `traffic` at `load`) and measures it.
-fn measure<P: LinkProtocol>(
-    net: &Network<P>,
-    topology_name: &str,
-    topology: &TopologyConfig,
-    traffic: &TrafficConfig,
+/// Measures one case at its load.
+struct Measure {
     load: f64,
-    seed: u64,
-) -> Result<Point, PointError> {
+}
+
+impl CaseVisitor for Measure {
+    type Output = Result<Point, PointError>;
+    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Result<Point, PointError> {
+        measure(case, self.load)
+    }
+}
+
+/// Runs `case` (built at `load`) on the sequential engine and measures it.
+fn measure<P: LinkProtocol>(case: &Case<P>, load: f64) -> Result<Point, PointError> {
+    let (net, seed) = (&case.net, case.seed);
     let ctl = RunControl::for_plan(net);
     let outcome = match sequential::run(net, &ctl, None) {
         Ok(o) => o,
@@ -101,15 +97,7 @@ fn measure<P: LinkProtocol>(
         }
         Err(e) => return Err(PointError::Engine(e)),
     };
-    let r = Report::new(&ReportInput::for_run(
-        topology_name,
-        "",
-        topology,
-        traffic,
-        seed,
-        net,
-        &outcome,
-    ));
+    let r = case.report(&outcome);
     let t = &r.throughput;
     let d = &r.latency.message_latency.delay_units;
     // A family without a packet format of headers and terminators (an SCI ring) has

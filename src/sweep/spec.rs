@@ -5,28 +5,29 @@
 
 use super::point::{Point, PointError, run_point};
 use super::shard::{FORMAT, Header};
-use crate::config::topology::NetworkConfig;
-use crate::config::{TopologyConfig, TrafficConfig};
-use serde::Serialize;
+use crate::config::{Loaded, TopologyConfig, TrafficConfig};
 
 /// One sweep: every (load, seed) pair of its loads and seeds is one run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SweepSpec {
     /// The topology's name (file stem), as reports print it.
     pub topology: String,
     /// The traffic's name (file stem).
     pub traffic: String,
-    /// The topology configuration with every `--set` applied.
-    pub topology_config: TopologyConfig,
-    /// The traffic configuration with every `--set` applied (its injection is replaced
-    /// at each load, see [`run_point`]).
-    pub traffic_config: TrafficConfig,
+    /// The topology file with every `--set` applied.
+    pub topology_file: Loaded<TopologyConfig>,
+    /// The traffic file with every `--set` applied (its injection is replaced at each
+    /// load, see [`run_point`]).
+    pub traffic_file: Loaded<TrafficConfig>,
     /// Offered loads, fractions of link data capacity, in sweep order.
     pub loads: Vec<f64>,
     /// Runs (replications) per load.
     pub seeds: u32,
     /// The first seed; a load's runs use seeds `seed, seed + 1, …`.
     pub seed: u64,
+    /// The memory each run may use, in bytes (`None`: no limit): a network that would
+    /// need more is refused before it is built.
+    pub memory_limit: Option<u64>,
 }
 
 /// One run of a sweep: its index in sweep order (load-major, seeds consecutive), load
@@ -83,33 +84,30 @@ impl SweepSpec {
     /// Runs one job.
     pub fn run(&self, job: &Job) -> Result<Point, PointError> {
         run_point(
-            &self.topology,
-            &self.topology_config,
-            &self.traffic_config,
+            &self.topology_file,
+            &self.traffic_file,
             job.load,
             job.seed,
+            self.memory_limit,
         )
     }
 
     /// The sweep's description as every shard file and the merged output carry it
     /// (without a shard).
     pub fn header(&self) -> Header {
-        let unit = match self.topology_config.network {
-            NetworkConfig::SciRing(_) => "cycles (2 ns)",
-            NetworkConfig::Fabric(_) => "packet cycles",
-            _ => "header times",
-        };
+        let family = crate::family::of(&self.topology_file.config.network);
+        let topology = &self.topology_file.config;
         Header {
             format: FORMAT.to_string(),
             topology: self.topology.clone(),
             traffic: self.traffic.clone(),
-            delay_unit: unit.to_string(),
+            delay_unit: family.delay_unit().to_string(),
             loads: self.loads.clone(),
             seeds: self.seeds,
             seed: self.seed,
             configuration: serde_json::json!({
-                "topology": self.topology_config,
-                "traffic": self.traffic_config,
+                "topology": topology.echo(family.topology_sections()),
+                "traffic": self.traffic_file.config,
             }),
             shard: None,
         }

@@ -11,6 +11,7 @@
 //! and its age is recorded as a "message latency" in the node's terminal statistics.
 //! Node `seed_balls` puts that many balls into play at tick 0.
 
+pub mod config;
 mod protocol;
 
 pub use protocol::{Ball, Relay, RelayCounters};
@@ -113,6 +114,7 @@ impl Node<Relay> for RelayNode {
         if ball.hops_left == 0 {
             self.stats.message_latency.record(now - ball.born);
             self.stats.counters.delivered += 1;
+            self.stats.counters.measured_delivered += 1;
             self.stats.counters.last_delivery = now;
             self.activity.packets_ejected += 1;
             self.activity.obligations_closed += 1;
@@ -134,6 +136,7 @@ impl Node<Relay> for RelayNode {
                 };
                 self.think(now, ball);
                 self.stats.counters.created += 1;
+                self.stats.counters.measured_created += 1;
                 self.activity.packets_injected += 1;
                 self.activity.obligations_opened += 1;
             }

@@ -295,10 +295,14 @@ impl SciNode {
                     c.packets_delivered += 1;
                     c.last_delivery = done;
                     self.activity.messages_delivered += 1;
+                    // Accepted load counts what arrived inside the window, whenever it
+                    // was created; latency counts the messages created inside it.
+                    if self.measured(done) {
+                        self.stats.counters.bytes_delivered_in_window += 2 * u64::from(symbol.len);
+                    }
                     if self.measured(symbol.created) {
                         self.stats.message_latency.record(done - symbol.created);
                         self.stats.counters.measured_delivered += 1;
-                        self.stats.counters.bytes_delivered_in_window += 2 * u64::from(symbol.len);
                         self.activity.obligations_closed += 1;
                     }
                 }

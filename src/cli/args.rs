@@ -1,0 +1,93 @@
+//! The flags every subcommand that builds a network shares, declared once and flattened
+//! into each: the topology, its `--set` overrides and the memory the run may use
+//! ([`NetworkArgs`]); the traffic, seed and threads of a case ([`CaseArgs`]); and
+//! `--json` ([`JsonArg`]).
+
+use super::fail;
+use std::path::PathBuf;
+
+/// The network a command builds.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct NetworkArgs {
+    /// Topology file, or the name of a shipped one (e.g. hypercube8.toml, hypercube6,
+    /// sci-ring4, fabric16-grant; emu list shows them).
+    #[arg(long, short = 't')]
+    pub topology: Option<String>,
+    /// Override a field: section.key=value (prefix topology. or traffic. if ambiguous).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Refuse, before building it, a network whose state would need more than this
+    /// many gigabytes (10⁹ bytes) of memory (default: what the machine has available;
+    /// 0: no limit). The refusal gives the size it would need.
+    #[arg(long, value_name = "GB")]
+    pub memory_limit: Option<f64>,
+}
+
+impl NetworkArgs {
+    /// The topology, or (printed) exit code 2 if `--topology` is missing.
+    pub fn topology(&self) -> Result<&str, u8> {
+        self.topology.as_deref().ok_or_else(|| {
+            fail(
+                2,
+                "give --topology (a file, or a shipped name: emu list shows them)",
+            )
+        })
+    }
+
+    /// The memory a run may use, in bytes (`None`: no limit), or (printed) exit code 2.
+    pub fn memory_limit(&self) -> Result<Option<u64>, u8> {
+        memory_limit(self.memory_limit).map_err(|e| fail(2, e))
+    }
+}
+
+/// The memory a run may use, in bytes, from `--memory-limit GB` (0: no limit; not
+/// given: what the machine has available).
+pub fn memory_limit(gb: Option<f64>) -> Result<Option<u64>, String> {
+    match gb {
+        None => Ok(emu::memory::available()),
+        Some(gb) if !(gb.is_finite() && (0.0..=1e9).contains(&gb)) => Err(format!(
+            "--memory-limit {gb}: give gigabytes from 0 (no limit) to 1e9"
+        )),
+        Some(gb) => Ok((gb > 0.0).then_some((gb * 1e9) as u64)),
+    }
+}
+
+/// A case: the network, the traffic, the seed and the threads.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct CaseArgs {
+    /// The network.
+    #[command(flatten)]
+    pub network: NetworkArgs,
+    /// Traffic file, or the name of a shipped one (e.g. shuffle, uniform, sci-uniform).
+    #[arg(long, short = 'p')]
+    pub traffic: Option<String>,
+    /// Run seed (the first, for several runs): the same seed gives the same result,
+    /// byte for byte.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core; a single run takes fewer on a network of
+    /// under 64 nodes per core). Results never depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl CaseArgs {
+    /// The topology and the traffic, or (printed) exit code 2 if one is missing.
+    pub fn files(&self) -> Result<(&str, &str), u8> {
+        match (&self.network.topology, &self.traffic) {
+            (Some(t), Some(p)) => Ok((t, p)),
+            _ => Err(fail(
+                2,
+                "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
+            )),
+        }
+    }
+}
+
+/// `--json FILE`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct JsonArg {
+    /// Also write the result as JSON to this file (a run: the full report).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}

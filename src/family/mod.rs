@@ -1,0 +1,173 @@
+//! Network families as the front end sees them, and the registry that lists them.
+//!
+//! A family is the kind of network a topology file describes: a network of C104s and
+//! T9000s on DS-Links, an SCI ring, a switch fabric, a relay ring. Each implements
+//! [`Family`]: it owns its topology sections, builds its case from the two files, says
+//! what its report adds ([`ReportFamily`]: sections, the echo of its configuration, how
+//! its messages are described) and how `emu check` and `emu stress` treat it. The front
+//! end (session, sweep, stress, the command line) asks the registry ([`of`]) and never
+//! matches on a family itself; `tests/layers.rs` fails if anything outside the network
+//! layer and this module names a `NetworkConfig` variant.
+//!
+//! Adding a family is one file here, one row in [`FAMILIES`], and its `NetworkConfig`
+//! variant; docs/architecture.md "Adding a family" walks through the relay ring.
+
+mod c104;
+mod case;
+mod fabric;
+mod relay_ring;
+mod sci;
+
+pub use case::{AnyCase, Case, CaseError, CaseVisitor};
+pub use relay_ring::RelaySection;
+
+use crate::config::topology::NetworkConfig;
+use crate::config::{Loaded, TopologyConfig, TrafficConfig};
+use crate::stats::ReportFamily;
+
+/// What `emu check` does with a family's networks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadlockCheck {
+    /// Build the channel dependency graph from the routing tables and look for a cycle
+    /// (networks of C104s).
+    Channels,
+    /// The family cannot deadlock, for this reason: `emu check` validates the whole
+    /// configuration and says so.
+    Impossible(&'static str),
+}
+
+/// What `emu stress` searches a family's networks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StressSearch {
+    /// Deadlocks: random traffic, shrunk to a minimal failing case.
+    Deadlock,
+    /// Starved nodes, on a ring of this many nodes (SCI §4.2).
+    Starvation {
+        /// Nodes on the ring.
+        nodes: u32,
+    },
+    /// Nothing to search for, for this reason (exit 2 with it).
+    Refused(&'static str),
+}
+
+/// One network family: see the module documentation.
+pub trait Family: ReportFamily + Sync {
+    /// What one of its networks is called in messages, with its article: "a C104
+    /// network", "an SCI ring".
+    fn name(&self) -> &'static str;
+    /// True if `network` (a topology's `[network]` section) is of this family.
+    fn owns(&self, network: &NetworkConfig) -> bool;
+    /// The delay unit its sweeps report delays in, e.g. "header times".
+    fn delay_unit(&self) -> &'static str;
+    /// Builds a case from the loaded files with run seed `seed`. A network that would
+    /// need more than `memory_limit` bytes (`None`: no limit) is refused before it is
+    /// built where the family can tell beforehand.
+    fn load(
+        &'static self,
+        topology: Loaded<TopologyConfig>,
+        traffic: Loaded<TrafficConfig>,
+        seed: u64,
+        memory_limit: Option<u64>,
+    ) -> Result<AnyCase, CaseError>;
+    /// What `emu check` does.
+    fn deadlock_check(&self) -> DeadlockCheck;
+    /// What `emu stress` searches for in `topology`.
+    fn stress(&self, topology: &TopologyConfig) -> StressSearch;
+    /// A traffic file (TOML) its networks build with, for commands that read only the
+    /// topology (`emu check` validates the whole configuration by building it).
+    fn probe_traffic(&self) -> &'static str;
+    /// Whether `emu sweep` applies: `Err` says why not (the family has no offered load).
+    fn sweeps(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+}
+
+/// Every family, in the order `emu list` and the docs give them.
+pub static FAMILIES: &[&dyn Family] = &[
+    &c104::C104s,
+    &sci::SciRings,
+    &fabric::Fabrics,
+    &relay_ring::RelayRings,
+];
+
+/// The family of `network`.
+pub fn of(network: &NetworkConfig) -> &'static dyn Family {
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|f| f.owns(network))
+        .unwrap_or(FAMILIES[0])
+}
+
+/// Checks that `topology` has only `family`'s sections ([`ReportFamily::topology_sections`]): a section another family reads
+/// (in the file or given with `--set`) is an error naming the section, the families
+/// that read it and this one (exit 2).
+pub fn only_own_sections(
+    family: &dyn Family,
+    topology: &Loaded<TopologyConfig>,
+) -> Result<(), CaseError> {
+    let in_file: Vec<String> = toml::from_str::<toml::Table>(&topology.file.text)
+        .map(|t| t.keys().cloned().collect())
+        .unwrap_or_default();
+    let section_of = |key: &str| key.split(['.', '[']).next().unwrap_or("").to_string();
+    for section in TopologyConfig::SECTIONS {
+        if family.topology_sections().contains(section) {
+            continue;
+        }
+        // A `--set` is named by its whole key (the location shows the argument).
+        let set = topology
+            .overrides
+            .iter()
+            .find(|(k, _)| section_of(k) == *section);
+        let location = match set {
+            Some((key, _)) => topology.locate(key),
+            None if in_file.iter().any(|k| k == section) => topology.locate(section),
+            None => continue,
+        };
+        let readers: Vec<&str> = FAMILIES
+            .iter()
+            .filter(|f| f.topology_sections().contains(section))
+            .map(|f| f.name())
+            .collect();
+        return Err(CaseError::Build {
+            location,
+            message: format!(
+                "[{section}] is a section of {}; this topology is {} (network.kind), which does \
+                 not read it: remove it",
+                readers.join(" and "),
+                family.name()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Loads `topology` and `traffic` (paths or shipped names) with `sets` and builds the
+/// case of whatever family the topology is (see [`AnyCase::load_within`]).
+pub fn load_files(
+    topology: &str,
+    traffic: &str,
+    sets: &[String],
+) -> Result<(Loaded<TopologyConfig>, Loaded<TrafficConfig>), CaseError> {
+    crate::config::validate_sets(sets)?;
+    let topo = crate::config::load_topology(topology, sets)?;
+    let traf = crate::config::load_traffic(traffic, sets)?;
+    Ok((topo, traf))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_family_owns_its_shipped_topologies_and_only_one_owns_each() {
+        for entry in crate::config::shipped_topologies() {
+            let topo = crate::config::load_topology(entry.0, &[]).expect("a shipped topology");
+            let owners = FAMILIES
+                .iter()
+                .filter(|f| f.owns(&topo.config.network))
+                .count();
+            assert_eq!(owners, 1, "{}", entry.0);
+        }
+    }
+}
