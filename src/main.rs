@@ -105,7 +105,7 @@ fn parse() -> Result<Cli, ExitCode> {
                 message.push_str(extra);
             }
             eprintln!("{message} (see emu --help)");
-            Err(ExitCode::from(2))
+            Err(cli::Exit::BadInput.into())
         }
     }
 }

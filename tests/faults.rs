@@ -22,7 +22,6 @@ fn a_switch_link_down_mid_run_blocks_packets_behind_it_and_says_which() {
         &[r#"faults.link_down=[{ link = "c104[5]:2", at_us = 120.0 }]"#],
     );
     let e = r.expect_err("uniform traffic needs the link");
-    assert_eq!(e.exit_code(), 5, "{e}");
     let EngineError::BlockedByFault { links, blocked, .. } = &e else {
         panic!("not blocked by a fault: {e}");
     };
@@ -98,7 +97,6 @@ fn a_token_error_rate_of_one_kills_every_link_at_its_first_token() {
         &["faults.token_error_rate=1", "phases.measure_us=20"],
     );
     let e = r.expect_err("nothing can move");
-    assert_eq!(e.exit_code(), 5, "{e}");
     let EngineError::BlockedByFault { links, .. } = &e else {
         panic!("{e}");
     };

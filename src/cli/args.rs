@@ -3,6 +3,7 @@
 //! ([`NetworkArgs`]); the traffic, seed and threads of a case ([`CaseArgs`]); and
 //! `--json` ([`JsonArg`]).
 
+use super::exit::Exit;
 use super::fail;
 use std::path::PathBuf;
 
@@ -25,18 +26,18 @@ pub struct NetworkArgs {
 
 impl NetworkArgs {
     /// The topology, or (printed) exit code 2 if `--topology` is missing.
-    pub fn topology(&self) -> Result<&str, u8> {
+    pub fn topology(&self) -> Result<&str, Exit> {
         self.topology.as_deref().ok_or_else(|| {
             fail(
-                2,
+                Exit::BadInput,
                 "give --topology (a file, or a shipped name: emu list shows them)",
             )
         })
     }
 
     /// The memory a run may use, in bytes (`None`: no limit), or (printed) exit code 2.
-    pub fn memory_limit(&self) -> Result<Option<u64>, u8> {
-        memory_limit(self.memory_limit).map_err(|e| fail(2, e))
+    pub fn memory_limit(&self) -> Result<Option<u64>, Exit> {
+        memory_limit(self.memory_limit).map_err(|e| fail(Exit::BadInput, e))
     }
 }
 
@@ -73,11 +74,11 @@ pub struct CaseArgs {
 
 impl CaseArgs {
     /// The topology and the traffic, or (printed) exit code 2 if one is missing.
-    pub fn files(&self) -> Result<(&str, &str), u8> {
+    pub fn files(&self) -> Result<(&str, &str), Exit> {
         match (&self.network.topology, &self.traffic) {
             (Some(t), Some(p)) => Ok((t, p)),
             _ => Err(fail(
-                2,
+                Exit::BadInput,
                 "give --topology and --traffic (see emu --help; emu list shows the shipped files)",
             )),
         }

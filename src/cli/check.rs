@@ -5,6 +5,7 @@
 //! large for the analysis.
 
 use super::args::{JsonArg, NetworkArgs};
+use super::exit::Exit;
 use super::fail;
 use emu::deadlock::check::CheckReport;
 use emu::session::{CheckPlan, Impossible, check_plan};
@@ -42,7 +43,7 @@ pub struct CheckArgs {
 }
 
 /// Runs `emu check`; returns the process exit code.
-pub fn main(a: &CheckArgs) -> u8 {
+pub fn main(a: &CheckArgs) -> Exit {
     let json = a.output.json.as_deref();
     let checked = super::check_output_file("--json", json)
         .and_then(|()| Ok((a.network.topology()?, a.network.memory_limit()?)));
@@ -53,23 +54,30 @@ pub fn main(a: &CheckArgs) -> u8 {
     let net = match check_plan(topology, &a.network.sets, memory_limit) {
         Ok(CheckPlan::Channels(n)) => n,
         Ok(CheckPlan::Impossible(i)) => return cannot_deadlock(&i, json),
-        Err(e) => return fail(2, e),
+        Err(e) => return fail(Exit::BadInput, e),
     };
     let report = match CheckReport::of(&net) {
         Ok(r) => r,
-        Err(e) => return fail(1, format!("{}: {e}", net.name())),
+        Err(e) => return fail(Exit::Failure, format!("{}: {e}", net.name())),
     };
     print!("{}", report.render_text());
     if let Some(path) = json
         && let Err(e) = std::fs::write(path, report.to_json())
     {
-        return fail(1, format!("cannot write {}: {e}", path.display()));
+        return fail(
+            Exit::Failure,
+            format!("cannot write {}: {e}", path.display()),
+        );
     }
-    report.exit_code()
+    if report.cycle.is_some() {
+        Exit::Deadlock
+    } else {
+        Exit::Ok
+    }
 }
 
 /// Prints (and with `--json` writes) the answer for a network that cannot deadlock.
-fn cannot_deadlock(i: &Impossible, json: Option<&std::path::Path>) -> u8 {
+fn cannot_deadlock(i: &Impossible, json: Option<&std::path::Path>) -> Exit {
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     say!(
         "topology    {} ({}: {}, {})",
@@ -88,8 +96,11 @@ fn cannot_deadlock(i: &Impossible, json: Option<&std::path::Path>) -> u8 {
         });
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
         if let Err(e) = std::fs::write(path, text) {
-            return fail(1, format!("cannot write {}: {e}", path.display()));
+            return fail(
+                Exit::Failure,
+                format!("cannot write {}: {e}", path.display()),
+            );
         }
     }
-    0
+    Exit::Ok
 }

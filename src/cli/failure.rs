@@ -1,6 +1,7 @@
 //! A run that failed: the deadlock explained (wait-for cycle, stuck nodes, the
 //! command that reproduces it, and the JSON document), or the engine's error.
 
+use super::exit::Exit;
 use super::run::RunArgs;
 use emu::config::{Loaded, TopologyConfig, TrafficConfig};
 use emu::deadlock;
@@ -16,8 +17,8 @@ pub fn engine_failure<P: LinkProtocol>(
     a: &RunArgs,
     topo: &Loaded<TopologyConfig>,
     traf: &Loaded<TrafficConfig>,
-) -> u8 {
-    let code = e.exit_code() as u8;
+) -> Exit {
+    let code = super::exit::of_engine(e);
     let us = |t: u64| net.time().ticks_to_us(t as f64);
     let repro = reproduce_line(a, topo, traf);
     match e {
@@ -124,7 +125,7 @@ pub fn engine_failure<P: LinkProtocol>(
         }
         other => {
             eprintln!("error: {other}");
-            if code == 4 {
+            if code == Exit::FlowControl {
                 let check = if a.check { "" } else { " --check" };
                 eprintln!("reproduce with: {repro}{check}");
             }

@@ -1,10 +1,11 @@
 //! `emu list`: the shipped topologies and traffic files.
 
 use super::emit;
+use super::exit::Exit;
 use emu::config::{self, FileKind};
 
 /// Prints the shipped files; returns the exit code (0).
-pub fn list() -> u8 {
+pub fn list() -> Exit {
     let shipped = config::list_shipped();
     let width = shipped.iter().map(|e| e.name.len()).max().unwrap_or(0);
     let mut text = String::new();
@@ -19,5 +20,5 @@ pub fn list() -> u8 {
         }
     }
     emit(&text);
-    0
+    Exit::Ok
 }

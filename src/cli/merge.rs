@@ -1,6 +1,7 @@
 //! `emu merge`: puts the shards of a sweep (`emu sweep --shard K/N`, or the lines of a
 //! `--plan`) back together and prints exactly what the single-process sweep prints.
 
+use super::exit::Exit;
 use super::fail;
 use super::sweep::{OutputArgs, finish};
 use emu::sweep::merge;
@@ -29,7 +30,7 @@ pub struct MergeArgs {
 }
 
 /// Merges; returns the process exit code.
-pub fn main(a: &MergeArgs) -> u8 {
+pub fn main(a: &MergeArgs) -> Exit {
     if let Err(code) = super::sweep::check_outputs(&a.outputs) {
         return code;
     }
@@ -43,12 +44,12 @@ pub fn main(a: &MergeArgs) -> u8 {
         };
         match text {
             Ok(t) => texts.push((name, t)),
-            Err(e) => return fail(2, format!("cannot read {name}: {e}")),
+            Err(e) => return fail(Exit::BadInput, format!("cannot read {name}: {e}")),
         }
     }
     let merged = match merge(&texts) {
         Ok(m) => m,
-        Err(e) => return fail(2, e),
+        Err(e) => return fail(Exit::BadInput, e),
     };
     finish(&merged.header, &merged.points, &a.outputs)
 }

@@ -11,6 +11,7 @@ macro_rules! say {
 
 pub mod args;
 pub mod check;
+pub mod exit;
 pub mod failure;
 pub mod list;
 pub mod merge;
@@ -23,6 +24,7 @@ pub mod stress_sci;
 pub mod sweep;
 pub mod verify;
 
+pub use exit::Exit;
 use std::io::Write;
 
 /// Writes `text` to stdout. A reader that went away (`emu list | head`) is not an
@@ -37,11 +39,14 @@ pub fn emit(text: &str) {
 pub const MAX_THREADS: usize = 4096;
 
 /// Checks `--threads N`: 1..=[`MAX_THREADS`], or prints the error and gives exit code 2.
-pub fn check_threads(threads: Option<usize>) -> Result<(), u8> {
+pub fn check_threads(threads: Option<usize>) -> Result<(), Exit> {
     match threads {
-        Some(0) => Err(fail(2, "--threads 0: give at least one thread")),
+        Some(0) => Err(fail(
+            Exit::BadInput,
+            "--threads 0: give at least one thread",
+        )),
         Some(n) if n > MAX_THREADS => Err(fail(
-            2,
+            Exit::BadInput,
             format!("--threads {n}: give at most {MAX_THREADS}"),
         )),
         _ => Ok(()),
@@ -51,11 +56,11 @@ pub fn check_threads(threads: Option<usize>) -> Result<(), u8> {
 /// Checks before any work that `--FLAG FILE` can be written: opens it for appending
 /// (creating it if missing, then removing what was created), so that a bad path is
 /// bad input (exit 2) found at once, not an error after a long run.
-pub fn check_output_file(flag: &str, path: Option<&std::path::Path>) -> Result<(), u8> {
+pub fn check_output_file(flag: &str, path: Option<&std::path::Path>) -> Result<(), Exit> {
     let Some(path) = path else { return Ok(()) };
     if path.is_dir() {
         return Err(fail(
-            2,
+            Exit::BadInput,
             format!("{flag} {}: is a directory, give a file", path.display()),
         ));
     }
@@ -72,7 +77,7 @@ pub fn check_output_file(flag: &str, path: Option<&std::path::Path>) -> Result<(
             Ok(())
         }
         Err(e) => Err(fail(
-            2,
+            Exit::BadInput,
             format!("{flag} {}: cannot write: {e}", path.display()),
         )),
     }
@@ -80,11 +85,11 @@ pub fn check_output_file(flag: &str, path: Option<&std::path::Path>) -> Result<(
 
 /// Checks before any work that `--FLAG DIR` can hold output files: creates it (and its
 /// parents) if missing.
-pub fn check_output_dir(flag: &str, path: Option<&std::path::Path>) -> Result<(), u8> {
+pub fn check_output_dir(flag: &str, path: Option<&std::path::Path>) -> Result<(), Exit> {
     let Some(path) = path else { return Ok(()) };
     std::fs::create_dir_all(path).map_err(|e| {
         fail(
-            2,
+            Exit::BadInput,
             format!(
                 "{flag} {}: cannot create the directory: {e}",
                 path.display()
@@ -94,7 +99,7 @@ pub fn check_output_dir(flag: &str, path: Option<&std::path::Path>) -> Result<()
 }
 
 /// Prints `error: {msg}` on stderr and returns `code`, the process exit code.
-pub fn fail(code: u8, msg: impl std::fmt::Display) -> u8 {
+pub fn fail(code: Exit, msg: impl std::fmt::Display) -> Exit {
     eprintln!("error: {msg}");
     code
 }

@@ -6,6 +6,7 @@
 //! 30 runs.
 
 use super::args::CaseArgs;
+use super::exit::Exit;
 use super::{emit, fail};
 use emu::engine::{self, RunControl};
 use emu::model::LinkProtocol;
@@ -17,7 +18,7 @@ use emu::stats::format::{fixed, write_columns};
 use serde::Serialize;
 
 /// A run of one seed that failed: its message and exit code.
-struct Failed(String, u8);
+struct Failed(String, Exit);
 
 /// Parses `--replications`: a count ≥ 1, or `auto`.
 pub fn parse_plan(text: &str, target_pct: f64) -> Result<Plan, String> {
@@ -52,8 +53,12 @@ impl CaseVisitor for Sampler {
 /// The sample of one run of `case`.
 fn sample<P: LinkProtocol>(case: &Case<P>) -> Result<(Sample, &'static str), Failed> {
     let ctl = RunControl::for_plan(&case.net);
-    let out = engine::sequential::run(&case.net, &ctl, None)
-        .map_err(|e| Failed(format!("seed {}: {e}", case.seed), e.exit_code() as u8))?;
+    let out = engine::sequential::run(&case.net, &ctl, None).map_err(|e| {
+        Failed(
+            format!("seed {}: {e}", case.seed),
+            super::exit::of_engine(&e),
+        )
+    })?;
     let report = case.report(&out);
     let lat = &report.latency.message_latency;
     Ok((
@@ -85,17 +90,17 @@ pub fn main(
     plan: Plan,
     memory_limit: Option<u64>,
     json: Option<&std::path::Path>,
-) -> u8 {
+) -> Exit {
     let (sets, first_seed, threads) = (&a.network.sets, a.seed, a.threads);
     // Load once to report bad input before any run.
     if let Err(e) = AnyCase::load_within(topology, traffic, sets, first_seed, memory_limit) {
-        return fail(2, e);
+        return fail(Exit::BadInput, e);
     }
     let threads = threads.unwrap_or_else(default_threads).max(1);
     let unit = std::sync::Mutex::new("ticks");
     let result = replicate(plan, first_seed, threads, |seed| {
         let case = AnyCase::load_within(topology, traffic, sets, seed, memory_limit)
-            .map_err(|e| Failed(e.to_string(), 2))?;
+            .map_err(|e| Failed(e.to_string(), Exit::BadInput))?;
         let (s, u) = case.visit(Sampler)?;
         if let Ok(mut g) = unit.lock() {
             *g = u;
@@ -117,10 +122,13 @@ pub fn main(
         };
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
         if let Err(e) = std::fs::write(path, text) {
-            return fail(1, format!("cannot write {}: {e}", path.display()));
+            return fail(
+                Exit::Failure,
+                format!("cannot write {}: {e}", path.display()),
+            );
         }
     }
-    0
+    Exit::Ok
 }
 
 /// The table printed for replications.

@@ -2,6 +2,7 @@
 //! passes, 1 a row failed or a run broke, 2 unknown experiment or bad flag). Each
 //! experiment's wall time goes to stderr.
 
+use super::exit::Exit;
 use super::fail;
 use emu::reproduce::{EXPERIMENTS, Report, find, table};
 use emu::stats::job_progress::JobProgress;
@@ -55,7 +56,7 @@ fn names() -> String {
 }
 
 /// Runs `emu reproduce`; returns the process exit code.
-pub fn main(a: &ReproduceArgs) -> u8 {
+pub fn main(a: &ReproduceArgs) -> Exit {
     if let Err(code) = super::check_output_file("--json", a.json.as_deref()) {
         return code;
     }
@@ -64,11 +65,11 @@ pub fn main(a: &ReproduceArgs) -> u8 {
             say!("  {:<20} {:<14} {}", e.name, e.section, e.about);
         }
         say!("  {:<20} {:<14} every experiment above", "all", "");
-        return 0;
+        return Exit::Ok;
     }
     let Some(name) = &a.name else {
         return fail(
-            2,
+            Exit::BadInput,
             format!("give an experiment name or `all` (one of: {})", names()),
         );
     };
@@ -79,7 +80,7 @@ pub fn main(a: &ReproduceArgs) -> u8 {
             Some(e) => vec![e],
             None => {
                 return fail(
-                    2,
+                    Exit::BadInput,
                     format!(
                         "unknown experiment `{name}`: give one of {}, or all",
                         names()
@@ -133,10 +134,10 @@ pub fn main(a: &ReproduceArgs) -> u8 {
     if let Some(path) = &a.json {
         let text = match serde_json::to_string_pretty(&table::json(&reports)) {
             Ok(t) => t,
-            Err(e) => return fail(1, format!("--json: {e}")),
+            Err(e) => return fail(Exit::Failure, format!("--json: {e}")),
         };
         if let Err(e) = std::fs::write(path, text + "\n") {
-            return fail(2, format!("--json {}: {e}", path.display()));
+            return fail(Exit::BadInput, format!("--json {}: {e}", path.display()));
         }
     }
     let mut failed = false;
@@ -156,5 +157,9 @@ pub fn main(a: &ReproduceArgs) -> u8 {
             );
         }
     }
-    if failed || broken { 1 } else { 0 }
+    if failed || broken {
+        Exit::Failure
+    } else {
+        Exit::Ok
+    }
 }

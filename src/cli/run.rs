@@ -4,6 +4,7 @@
 //! explained by [`super::failure`].
 
 use super::args::{CaseArgs, JsonArg};
+use super::exit::Exit;
 use super::failure::{engine_failure, reproduce_line};
 use super::verify::verify_engines;
 use super::{emit, fail};
@@ -86,7 +87,7 @@ pub struct RunArgs {
 }
 
 /// Runs one case; returns the process exit code.
-pub fn run(a: &RunArgs) -> u8 {
+pub fn run(a: &RunArgs) -> Exit {
     let (topology, traffic) = match a.case.files() {
         Ok(files) => files,
         Err(code) => return code,
@@ -104,7 +105,7 @@ pub fn run(a: &RunArgs) -> u8 {
     if let Some(text) = &a.replications {
         if a.verify_engines || a.check {
             return fail(
-                2,
+                Exit::BadInput,
                 "--replications runs each seed on the reference engine: leave out \
                  --verify-engines and --check (run one seed with them instead)",
             );
@@ -118,7 +119,7 @@ pub fn run(a: &RunArgs) -> u8 {
                 memory_limit,
                 a.output.json.as_deref(),
             ),
-            Err(e) => fail(2, e),
+            Err(e) => fail(Exit::BadInput, e),
         };
     }
     match AnyCase::load_within(
@@ -129,7 +130,7 @@ pub fn run(a: &RunArgs) -> u8 {
         memory_limit,
     ) {
         Ok(case) => case.visit(Runner { a, memory_limit }),
-        Err(e) => fail(2, e),
+        Err(e) => fail(Exit::BadInput, e),
     }
 }
 
@@ -140,8 +141,8 @@ struct Runner<'a> {
 }
 
 impl CaseVisitor for Runner<'_> {
-    type Output = u8;
-    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> u8 {
+    type Output = Exit;
+    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Exit {
         run_case(case, self.a, self.memory_limit)
     }
 }
@@ -151,7 +152,7 @@ pub const MAX_DEADLOCK_WINDOW_US: f64 = emu::time::MAX_DURATION_US;
 
 /// Runs a loaded case of any family with the memory it may use (`memory_limit`, from
 /// `--memory-limit`); returns the process exit code.
-fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u64>) -> u8 {
+fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u64>) -> Exit {
     let net = &case.net;
     let mut ctl = case.control();
     ctl.check = a.check;
@@ -160,7 +161,7 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
         // in ticks, and the tick it ends at, well inside 64 bits.
         if !(us.is_finite() && us > 0.0 && us <= MAX_DEADLOCK_WINDOW_US) {
             return fail(
-                2,
+                Exit::BadInput,
                 format!(
                     "--deadlock-window-us {us}: give a positive number of microseconds, at most {MAX_DEADLOCK_WINDOW_US:e}"
                 ),
@@ -204,7 +205,7 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
                     "reproduce with: {}",
                     reproduce_line(a, &case.topology, &case.traffic)
                 );
-                return fail(4, e);
+                return fail(Exit::FlowControl, e);
             }
         }
     } else {
@@ -229,20 +230,23 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
     if let Some(path) = &a.output.json
         && let Err(e) = std::fs::write(path, report.to_json())
     {
-        return fail(1, format!("cannot write {}: {e}", path.display()));
+        return fail(
+            Exit::Failure,
+            format!("cannot write {}: {e}", path.display()),
+        );
     }
     let metrics = case.family.latency_metrics();
     if let Some(dir) = &a.hgrm
         && let Err(e) = write_hgrm(dir, &outcome, net.time().tick_ns, metrics)
     {
-        return fail(1, e);
+        return fail(Exit::Failure, e);
     }
     if let Some(dir) = &a.plot
         && let Err(e) = write_plots(dir, &report, &outcome, metrics)
     {
-        return fail(1, e);
+        return fail(Exit::Failure, e);
     }
-    0
+    Exit::Ok
 }
 
 /// What `--check` verified, for the end of the text report.

@@ -2,6 +2,7 @@
 //! (written to `--out`), the command that reruns it, its wait-for cycle, and the JSON
 //! document (`--json`).
 
+use super::exit::Exit;
 use super::fail;
 use super::stress::{Buffers, StressArgs};
 use emu::deadlock::waitfor;
@@ -17,7 +18,7 @@ pub fn report_shrunk(
     found: &SearchResult,
     kind: &str,
     s: &Shrunk,
-) -> u8 {
+) -> Exit {
     say!(
         "shrunk in {} candidate runs ({:.3e} ticks): senders {} → {}, messages per sender {} → {}, message bytes {} → {}",
         s.candidates,
@@ -64,7 +65,7 @@ pub fn report_shrunk(
     ];
     let text = match traffic_file(&traffic, &comments) {
         Ok(t) => t,
-        Err(e) => return fail(1, e),
+        Err(e) => return fail(Exit::Failure, e),
     };
     say!(
         "\ntraffic file{}:\n",
@@ -94,7 +95,7 @@ pub fn report_shrunk(
     if let Some(p) = &a.out
         && let Err(e) = std::fs::write(p, &text)
     {
-        return fail(1, format!("cannot write {}: {e}", p.display()));
+        return fail(Exit::Failure, format!("cannot write {}: {e}", p.display()));
     }
     let doc = serde_json::json!({
         "schema": 1,
@@ -118,7 +119,7 @@ pub fn report_shrunk(
         },
     });
     match write_json(a, &doc) {
-        0 => 3,
+        Exit::Ok => Exit::Deadlock,
         c => c,
     }
 }
@@ -128,11 +129,13 @@ fn count(m: Option<u32>) -> String {
 }
 
 /// Writes `doc` to `--json` if given; returns the exit code (0, or 1 if it cannot).
-pub fn write_json(a: &StressArgs, doc: &serde_json::Value) -> u8 {
-    let Some(p) = &a.output.json else { return 0 };
+pub fn write_json(a: &StressArgs, doc: &serde_json::Value) -> Exit {
+    let Some(p) = &a.output.json else {
+        return Exit::Ok;
+    };
     let text = serde_json::to_string_pretty(doc).unwrap_or_default();
     match std::fs::write(p, text + "\n") {
-        Ok(()) => 0,
-        Err(e) => fail(1, format!("cannot write {}: {e}", p.display())),
+        Ok(()) => Exit::Ok,
+        Err(e) => fail(Exit::Failure, format!("cannot write {}: {e}", p.display())),
     }
 }

@@ -3,6 +3,7 @@
 //! exits 3, a flow-control violation 4, a clean search 0.
 
 use super::args::{JsonArg, NetworkArgs};
+use super::exit::Exit;
 use super::fail;
 use super::shrunk::{report_shrunk, write_json};
 use emu::config::traffic::InjectionConfig;
@@ -92,7 +93,7 @@ impl StressArgs {
 }
 
 /// Runs the search; returns the process exit code.
-pub fn main(a: &StressArgs) -> u8 {
+pub fn main(a: &StressArgs) -> Exit {
     let checked = super::check_output_file("--json", a.output.json.as_deref())
         .and_then(|()| super::check_output_file("--out", a.out.as_deref()))
         .and_then(|()| a.network.topology().map(|_| ()))
@@ -102,11 +103,14 @@ pub fn main(a: &StressArgs) -> u8 {
         Err(code) => return code,
     };
     if a.seeds == 0 || a.seeds > 100_000 {
-        return fail(2, format!("--seeds {}: give 1..=100000", a.seeds));
+        return fail(
+            Exit::BadInput,
+            format!("--seeds {}: give 1..=100000", a.seeds),
+        );
     }
     if !(a.run_us.is_finite() && a.run_us >= 1.0 && a.run_us <= 1e6) {
         return fail(
-            2,
+            Exit::BadInput,
             format!("--run-us {}: give 1..=1000000 microseconds", a.run_us),
         );
     }
@@ -115,7 +119,7 @@ pub fn main(a: &StressArgs) -> u8 {
     }
     if a.seed.checked_add(u64::from(a.seeds) - 1).is_none() {
         return fail(
-            2,
+            Exit::BadInput,
             format!(
                 "--seed {}: seeds {} + {} overflow a 64-bit seed",
                 a.seed, a.seed, a.seeds
@@ -123,27 +127,30 @@ pub fn main(a: &StressArgs) -> u8 {
         );
     }
     if let Err(e) = config::validate_sets(&a.network.sets) {
-        return fail(2, e);
+        return fail(Exit::BadInput, e);
     }
     let topo = match config::load_topology(a.topology(), &a.network.sets) {
         Ok(t) => t,
-        Err(e) => return fail(2, e),
+        Err(e) => return fail(Exit::BadInput, e),
     };
     if topo.overrides.len() != a.network.sets.len() {
         return fail(
-            2,
+            Exit::BadInput,
             "--set: emu stress generates its own traffic; give only topology keys",
         );
     }
     let family = emu::family::of(&topo.config.network);
     if let Err(e) = emu::family::only_own_sections(family, &topo) {
-        return fail(2, e);
+        return fail(Exit::BadInput, e);
     }
     match family.stress(&topo.config) {
         StressSearch::Deadlock => {}
         StressSearch::Starvation { nodes } => return super::stress_sci::main(a, &topo, nodes),
         StressSearch::Refused(why) => {
-            return fail(2, format!("{}: {why}", topo.locate("network.kind")));
+            return fail(
+                Exit::BadInput,
+                format!("{}: {why}", topo.locate("network.kind")),
+            );
         }
     }
     let mut sets = a.network.sets.clone();
@@ -154,7 +161,7 @@ pub fn main(a: &StressArgs) -> u8 {
     }
     let topo = match config::load_topology(a.topology(), &sets) {
         Ok(t) => t,
-        Err(e) => return fail(2, e),
+        Err(e) => return fail(Exit::BadInput, e),
     };
     let name = stem(&topo.file.name);
     let target = Target {
@@ -165,7 +172,7 @@ pub fn main(a: &StressArgs) -> u8 {
         match toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
         {
             Ok(t) => t,
-            Err(e) => return fail(1, e),
+            Err(e) => return fail(Exit::Failure, e),
         };
     let located = |e| CaseError::build(e, &topo, None);
     let built = emu::network::check(&name, &topo.config, &probe, a.seed)
@@ -179,7 +186,7 @@ pub fn main(a: &StressArgs) -> u8 {
         });
     let terminals = match built {
         Ok(n) => n.terminal_count() as u32,
-        Err(e) => return fail(2, e),
+        Err(e) => return fail(Exit::BadInput, e),
     };
     let cases = generate(a.seed, a.seeds, terminals, a.run_us);
     let threads = a.threads.unwrap_or_else(default_threads);
@@ -194,7 +201,7 @@ pub fn main(a: &StressArgs) -> u8 {
         Ok(r) => r,
         Err(e) => {
             progress.clear();
-            return fail(e.exit_code(), e);
+            return fail(super::exit::of_stress(&e), e);
         }
     };
     progress.finish();
@@ -248,7 +255,7 @@ pub fn main(a: &StressArgs) -> u8 {
         a.max_candidates,
     ) {
         Ok(s) => s,
-        Err(e) => return fail(e.exit_code(), e),
+        Err(e) => return fail(super::exit::of_stress(&e), e),
     };
     report_shrunk(a, &name, &sets, &found, case.kind.name(), &shrunk)
 }

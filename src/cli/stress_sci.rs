@@ -2,6 +2,7 @@
 //! ([`emu::stress::starvation`]). Exit 0 when no case starves a node, 3 when one does
 //! (the case is printed, or written with `--out`, with the command that reruns it).
 
+use super::exit::Exit;
 use super::fail;
 use super::shrunk::write_json;
 use super::stress::{Buffers, StressArgs};
@@ -12,10 +13,10 @@ use emu::stress::starvation::{Starvation, generate, search};
 use emu::stress::write::{command, traffic_file};
 
 /// Runs the starvation search on the ring `topo`; returns the exit code.
-pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> u8 {
+pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> Exit {
     if a.buffers != Buffers::Topology {
         return fail(
-            2,
+            Exit::BadInput,
             "--buffers small sets DS-Link and C104 buffers; an SCI ring has none to shrink",
         );
     }
@@ -24,7 +25,7 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> u8 {
     let threads = a.threads.unwrap_or_else(default_threads);
     let results = match search(&name, &topo.config, &cases, threads) {
         Ok(r) => r,
-        Err(e) => return fail(1, e),
+        Err(e) => return fail(Exit::Failure, e),
     };
     if a.verbose {
         for r in &results {
@@ -79,12 +80,12 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> u8 {
     ];
     let text = match traffic_file(&c.traffic, &comments) {
         Ok(t) => t,
-        Err(e) => return fail(1, e),
+        Err(e) => return fail(Exit::Failure, e),
     };
     let path = match &a.out {
         Some(p) => {
             if let Err(e) = std::fs::write(p, &text) {
-                return fail(1, format!("cannot write {}: {e}", p.display()));
+                return fail(Exit::Failure, format!("cannot write {}: {e}", p.display()));
             }
             p.display().to_string()
         }
@@ -109,7 +110,11 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> u8 {
             "command": rerun,
         }),
     );
-    if code != 0 { code } else { 3 }
+    if code != Exit::Ok {
+        code
+    } else {
+        Exit::Deadlock
+    }
 }
 
 fn case_line(r: &Starvation) -> String {

@@ -3,6 +3,7 @@
 //! naming the flag or key and exit code 2.
 
 use super::args::CaseArgs;
+use super::exit::Exit;
 use super::fail;
 use emu::config::{self, traffic::InjectionConfig};
 use emu::plot::sweep::sweep_svg;
@@ -88,7 +89,7 @@ pub struct OutputArgs {
 }
 
 /// Runs the sweep; returns the process exit code.
-pub fn main(a: &SweepArgs) -> u8 {
+pub fn main(a: &SweepArgs) -> Exit {
     let spec = match spec(a) {
         Ok(s) => s,
         Err(code) => return code,
@@ -98,7 +99,7 @@ pub fn main(a: &SweepArgs) -> u8 {
         Some(Ok(s)) => s,
         Some(Err(e)) => {
             return fail(
-                2,
+                Exit::BadInput,
                 format!("--shard {}: {e}", a.shard.as_deref().unwrap_or("")),
             );
         }
@@ -106,7 +107,7 @@ pub fn main(a: &SweepArgs) -> u8 {
     let f = &a.outputs;
     if a.shard.is_some() && (f.csv.is_some() || f.table_csv.is_some() || f.plot.is_some()) {
         return fail(
-            2,
+            Exit::BadInput,
             "--shard writes the slice's runs only: give --csv, --table-csv and --plot to `emu merge`",
         );
     }
@@ -124,8 +125,8 @@ pub fn main(a: &SweepArgs) -> u8 {
             Err(e) => {
                 progress.clear();
                 return match e {
-                    PointError::Build(e) => fail(2, e),
-                    PointError::Engine(e) => fail(e.exit_code() as u8, e),
+                    PointError::Build(e) => fail(Exit::BadInput, e),
+                    PointError::Engine(e) => fail(super::exit::of_engine(&e), e),
                 };
             }
         }
@@ -137,11 +138,14 @@ pub fn main(a: &SweepArgs) -> u8 {
         return match &a.out {
             None => {
                 super::emit(&text);
-                0
+                Exit::Ok
             }
             Some(path) => match std::fs::write(path, text) {
-                Ok(()) => 0,
-                Err(e) => fail(1, format!("cannot write {}: {e}", path.display())),
+                Ok(()) => Exit::Ok,
+                Err(e) => fail(
+                    Exit::Failure,
+                    format!("cannot write {}: {e}", path.display()),
+                ),
             },
         };
     }
@@ -151,14 +155,15 @@ pub fn main(a: &SweepArgs) -> u8 {
 
 /// Checks the arguments and loads the files into the sweep's description, or prints
 /// the error and gives the exit code.
-fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
+fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
     check_outputs(&a.outputs)?;
     super::check_output_file("--out", a.out.as_deref())?;
     super::check_output_file("--plan", a.plan.as_deref())?;
-    let loads = parse_loads(&a.load).map_err(|e| fail(2, format!("--load {}: {e}", a.load)))?;
+    let loads = parse_loads(&a.load)
+        .map_err(|e| fail(Exit::BadInput, format!("--load {}: {e}", a.load)))?;
     if a.seeds == 0 || a.seeds > 1000 {
         return Err(fail(
-            2,
+            Exit::BadInput,
             format!("--seeds (--replications) {}: give 1..=1000", a.seeds),
         ));
     }
@@ -166,18 +171,21 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
     let (topology, traffic) = a.case.files()?;
     let memory_limit = a.case.network.memory_limit()?;
     let sets = &a.case.network.sets;
-    config::validate_sets(sets).map_err(|e| fail(2, e))?;
-    let topo = config::load_topology(topology, sets).map_err(|e| fail(2, e))?;
-    let traf = config::load_traffic(traffic, sets).map_err(|e| fail(2, e))?;
+    config::validate_sets(sets).map_err(|e| fail(Exit::BadInput, e))?;
+    let topo = config::load_topology(topology, sets).map_err(|e| fail(Exit::BadInput, e))?;
+    let traf = config::load_traffic(traffic, sets).map_err(|e| fail(Exit::BadInput, e))?;
     if let Err(why) = emu::family::of(&topo.config.network).sweeps() {
-        return Err(fail(2, format!("{}: {why}", topo.locate("network.kind"))));
+        return Err(fail(
+            Exit::BadInput,
+            format!("{}: {why}", topo.locate("network.kind")),
+        ));
     }
     if matches!(
         traf.config.injection,
         InjectionConfig::Batch { .. } | InjectionConfig::Trace { .. }
     ) {
         return Err(fail(
-            2,
+            Exit::BadInput,
             format!(
                 "{}: injection.kind: a sweep needs a continuous, rate or bursty traffic file (batch and trace runs have no offered load)",
                 traf.file.name
@@ -195,12 +203,12 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, u8> {
         memory_limit,
     };
     spec.check_seeds()
-        .map_err(|e| fail(2, format!("--seed {}: {e}", a.case.seed)))?;
+        .map_err(|e| fail(Exit::BadInput, format!("--seed {}: {e}", a.case.seed)))?;
     Ok(spec)
 }
 
 /// Checks before any run that the output files can be written (exit 2 if not).
-pub fn check_outputs(o: &OutputArgs) -> Result<(), u8> {
+pub fn check_outputs(o: &OutputArgs) -> Result<(), Exit> {
     super::check_output_file("--csv", o.csv.as_deref())?;
     super::check_output_file("--table-csv", o.table_csv.as_deref())?;
     super::check_output_file("--plot", o.plot.as_deref())
@@ -208,7 +216,7 @@ pub fn check_outputs(o: &OutputArgs) -> Result<(), u8> {
 
 /// Prints the table of a whole sweep (run here or merged) and writes the files asked
 /// for; returns the exit code.
-pub fn finish(header: &Header, points: &[Point], out: &OutputArgs) -> u8 {
+pub fn finish(header: &Header, points: &[Point], out: &OutputArgs) -> Exit {
     let rows = rows(points);
     let sat = saturation(&rows);
     let unit = header.delay_unit.as_str();
@@ -224,20 +232,23 @@ pub fn finish(header: &Header, points: &[Point], out: &OutputArgs) -> u8 {
     if let Some(path) = &out.plot {
         match sweep_svg(&header.title(), &rows, &sat, unit) {
             Ok(svg) => files.push((path, svg)),
-            Err(e) => return fail(1, e),
+            Err(e) => return fail(Exit::Failure, e),
         }
     }
     for (path, text) in files {
         if let Err(e) = std::fs::write(path, text) {
-            return fail(1, format!("cannot write {}: {e}", path.display()));
+            return fail(
+                Exit::Failure,
+                format!("cannot write {}: {e}", path.display()),
+            );
         }
     }
-    0
+    Exit::Ok
 }
 
 /// Writes the job list: one `emu sweep … --shard I/RUNS` line per run, with the files
 /// named by absolute path so that the line runs from any directory.
-fn write_plan(a: &SweepArgs, spec: &SweepSpec, plan: &Path) -> u8 {
+fn write_plan(a: &SweepArgs, spec: &SweepSpec, plan: &Path) -> Exit {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "emu".into());
@@ -282,11 +293,14 @@ fn write_plan(a: &SweepArgs, spec: &SweepSpec, plan: &Path) -> u8 {
         .map(|i| format!("{line} --shard {i}/{runs}\n"))
         .collect();
     if let Err(e) = std::fs::write(plan, text) {
-        return fail(1, format!("cannot write {}: {e}", plan.display()));
+        return fail(
+            Exit::Failure,
+            format!("cannot write {}: {e}", plan.display()),
+        );
     }
     eprintln!(
         "{runs} runs written to {}: run them (e.g. `parallel < {0} > runs.jsonl`), then `emu merge runs.jsonl`",
         plan.display()
     );
-    0
+    Exit::Ok
 }

@@ -1,6 +1,7 @@
 //! `--verify-engines`: the case run on every engine and thread count, the reports
 //! compared byte for byte.
 
+use super::exit::Exit;
 use super::fail;
 use super::run::{RunArgs, engine_name, execute};
 use emu::deadlock;
@@ -17,7 +18,7 @@ pub fn verify_engines<P: LinkProtocol>(
     ctl: &RunControl,
     threads: usize,
     a: &RunArgs,
-) -> u8 {
+) -> Exit {
     let net = &case.net;
     let mut cases = vec![
         (EngineKind::Sharded, threads),
@@ -37,7 +38,7 @@ pub fn verify_engines<P: LinkProtocol>(
         let text = match execute(engine, t, net, ctl, None) {
             Ok(o) => case.report(&o).to_json(),
             // Not a result of the case: nothing to compare.
-            Err(e @ EngineError::Threads { .. }) => return fail(1, e),
+            Err(e @ EngineError::Threads { .. }) => return fail(Exit::Failure, e),
             Err(e) => failure_text(&e),
         };
         eprintln!(
@@ -78,11 +79,14 @@ pub fn verify_engines<P: LinkProtocol>(
         if let Some(path) = &a.output.json
             && let Err(e) = std::fs::write(path, reference)
         {
-            return fail(1, format!("cannot write {}: {e}", path.display()));
+            return fail(
+                Exit::Failure,
+                format!("cannot write {}: {e}", path.display()),
+            );
         }
-        0
+        Exit::Ok
     } else {
-        1
+        Exit::Failure
     }
 }
 

@@ -83,11 +83,6 @@ impl CheckReport {
         })
     }
 
-    /// The exit code: 0 deadlock-free, 3 a cycle.
-    pub fn exit_code(&self) -> u8 {
-        if self.cycle.is_some() { 3 } else { 0 }
-    }
-
     /// The human summary printed on stdout.
     pub fn render_text(&self) -> String {
         let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "es" });

@@ -227,23 +227,6 @@ pub enum EngineError {
     Internal(String),
 }
 
-impl EngineError {
-    /// Process exit code for this error: 2 too large for the memory, 3 deadlock, 4
-    /// flow-control violation, 5 packets blocked behind a dead link, 1 other.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            EngineError::Deadlock { .. } => 3,
-            EngineError::BlockedByFault { .. } => 5,
-            EngineError::ChannelFull { .. } | EngineError::Invariant { .. } => 4,
-            EngineError::TooLarge(_) => 2,
-            EngineError::Model {
-                flow_control: true, ..
-            } => 4,
-            _ => 1,
-        }
-    }
-}
-
 fn deadlock_message(partial: bool, since: Tick, tick: Tick, in_flight: u64) -> String {
     if partial {
         format!(

@@ -70,19 +70,9 @@ pub enum StressError {
     #[error("{0}")]
     Build(String),
     /// The engine stopped for something other than a deadlock, e.g. a flow-control
-    /// violation (exit 4): that is an error, not a deadlock (issue 6 point 4).
+    /// violation: that is an error, not a deadlock.
     #[error("{0}")]
     Engine(EngineError),
-}
-
-impl StressError {
-    /// Process exit code: 2 for a build error, else the engine error's.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            StressError::Build(_) => 2,
-            StressError::Engine(e) => e.exit_code() as u8,
-        }
-    }
 }
 
 /// Builds and runs `traffic` with `seed` on `target`, single-threaded.
