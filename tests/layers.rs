@@ -1,7 +1,9 @@
 //! The library's layers have no cycles (docs/architecture.md "Layers"): no top-level
 //! module uses, through any chain of others, a module that uses it. Read from the
-//! sources: every `crate::module` path outside comments and test modules counts. The
-//! binary (`src/main.rs`, `src/cli/`) is above every layer and is not checked.
+//! sources of both crates (the core library `crates/emu-core/src/` and the front end
+//! `src/`, which re-exports the core's modules under the same names): every
+//! `crate::module` path outside comments and test modules counts. The binary
+//! (`src/main.rs`, `src/cli/`) is above every layer and is not checked.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -18,19 +20,36 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// One source file: its top-level module, its path under `src/`, and its code lines
-/// (outside test modules and line comments), numbered from 1.
+/// One source file: its top-level module, its path under its crate's `src/`, and its
+/// code lines (outside test modules and line comments), numbered from 1.
 type SourceLines = (String, PathBuf, Vec<(usize, String)>);
 
-/// Every source file under `src/` ([`SourceLines`]).
+/// The two crates' source directories: the core library's, then the front end's.
+fn source_dirs() -> [PathBuf; 2] {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [root.join("crates/emu-core/src"), root.join("src")]
+}
+
+/// Every source file of both crates ([`SourceLines`]); the crate roots (`lib.rs`) and
+/// the front end's `stats.rs`, which only re-exports, are left out.
 fn code_lines() -> Vec<SourceLines> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = Vec::new();
+    for src in source_dirs() {
+        out.extend(crate_lines(&src));
+    }
+    out
+}
+
+fn crate_lines(src: &Path) -> Vec<SourceLines> {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(src, &mut files);
     files
         .into_iter()
+        .filter(|f| {
+            !(f.ends_with("lib.rs") || (f.ends_with("stats.rs") && f.parent() == Some(src)))
+        })
         .map(|file| {
-            let rel = file.strip_prefix(&src).expect("under src").to_path_buf();
+            let rel = file.strip_prefix(src).expect("under src").to_path_buf();
             let first = rel.components().next().expect("a path").as_os_str();
             let top = first.to_string_lossy().trim_end_matches(".rs").to_string();
             let text = fs::read_to_string(&file).expect("a source file");

@@ -114,7 +114,7 @@ seed() {
 {
     grep -hoE '^\s*\[+[a-z_.]+\]+' "$ROOT"/topologies/*.toml "$ROOT"/traffic/*.toml | tr -d ' '
     grep -hoE '^\s*[a-z_]+\s*=' "$ROOT"/topologies/*.toml "$ROOT"/traffic/*.toml | tr -d ' ='
-    grep -hoE '^\s*pub [a-z_]+:' "$ROOT"/src/config/*.rs "$ROOT"/src/parts/*/config.rs |
+    grep -hoE '^\s*pub [a-z_]+:' "$ROOT"/crates/emu-core/src/config/*.rs "$ROOT"/crates/emu-core/src/parts/*/config.rs |
         sed -E 's/\s*pub ([a-z_]+):/\1/'
     grep -hoE '"[a-z0-9_.-]+"' "$ROOT"/topologies/*.toml "$ROOT"/traffic/*.toml
     printf '%s\n' '=' '[' ']' '{' '}' ',' '.' '"' 'true' 'false' '0' '1' '-1' '4294967295' \

@@ -1,4 +1,4 @@
-//! Netlist topologies (`network.kind = "netlist"`, src/network/netlist.rs) drawn by the
+//! Netlist topologies (`network.kind = "netlist"`, crates/emu-core/src/network/netlist/) drawn by the
 //! fuzzer: switches, terminals, links and given or computed tables, written out as a
 //! topology file, loaded and built with one of the shipped traffic files. Port counts,
 //! ports, switch numbers and labels reach a little past their valid ranges, so the

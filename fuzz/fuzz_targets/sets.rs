@@ -22,10 +22,6 @@ fuzz_target!(|data: &[u8]| {
         .map(str::to_string)
         .collect();
     if let Ok(case) = AnyCase::load(topology, traffic, &sets, 1) {
-        match &case {
-            AnyCase::DsLink(c) => emu_fuzz::check(&c.net),
-            AnyCase::Sci(c) => emu_fuzz::check(&c.net),
-            AnyCase::Fabric(c) => emu_fuzz::check(&c.net),
-        };
+        case.visit(emu_fuzz::Check);
     }
 });

@@ -8,6 +8,7 @@ use emu::config::traffic::InjectionConfig;
 use emu::config::validate_sets;
 use emu::model::LinkProtocol;
 use emu::network::{self, Network};
+use emu::session::{AnyCase, Case, CaseVisitor};
 use emu::traffic::trace::parse;
 
 /// A topology file, a traffic file, `--set` arguments and the trace the traffic may
@@ -99,35 +100,34 @@ fn build_case_inner(c: &CaseText<'_>) -> Result<Built, String> {
         load_topology_text("fuzz-topology.toml", c.topology, &c.sets).map_err(|e| e.to_string())?;
     let traf =
         load_traffic_text("fuzz-traffic.toml", c.traffic, &c.sets).map_err(|e| e.to_string())?;
-    let name = "fuzz-topology";
-    match topo.config.network {
-        NetworkConfig::Fabric(_) => {
-            let trace = match traf.config.injection {
-                InjectionConfig::Trace { .. } => {
-                    Some(parse(c.trace).map_err(|e| format!("trace: {e}"))?)
-                }
-                _ => None,
-            };
-            let net = network::fabric_from_config(
-                name,
-                &topo.config,
-                &traf.config,
-                c.seed,
-                trace.as_deref(),
-            )
-            .map_err(|e| e.to_string())?;
-            Ok(check(&net))
-        }
-        NetworkConfig::SciRing(_) => {
-            let net = network::sci_ring_from_config(name, &topo.config, &traf.config, c.seed)
-                .map_err(|e| e.to_string())?;
-            Ok(check(&net))
-        }
-        _ => {
-            let net = network::build(name, &topo.config, &traf.config, c.seed)
-                .map_err(|e| e.to_string())?;
-            Ok(check(&net))
-        }
+    // A trace given in memory goes straight to the fabric's builder (the family reads
+    // its trace from a file beside the traffic file); every other case is built by its
+    // family through the registry, as the command line does.
+    if let (NetworkConfig::Fabric(_), InjectionConfig::Trace { .. }) =
+        (&topo.config.network, &traf.config.injection)
+    {
+        let trace = parse(c.trace).map_err(|e| format!("trace: {e}"))?;
+        let net = network::fabric_from_config(
+            "fuzz-topology",
+            &topo.config,
+            &traf.config,
+            c.seed,
+            Some(&trace),
+        )
+        .map_err(|e| e.to_string())?;
+        return Ok(check(&net));
+    }
+    let case = AnyCase::from_loaded(topo, traf, c.seed, None).map_err(|e| e.to_string())?;
+    Ok(case.visit(Check))
+}
+
+/// [`check`] of a case of any family.
+pub struct Check;
+
+impl CaseVisitor for Check {
+    type Output = Built;
+    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Built {
+        check(&case.net)
     }
 }
 

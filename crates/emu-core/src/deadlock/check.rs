@@ -1,7 +1,7 @@
 //! The result of `emu check`: a topology's channel dependency graph proved acyclic
 //! (the routing is deadlock-free), or one cycle of channels, as text and JSON
-//! (docs/architecture.md "Deadlock"; issue 6 part 2). The network comes from
-//! [`crate::session::topology_plan`]; the command-line front end is the binary's.
+//! (docs/architecture.md "Deadlock"). The network comes from
+//! [`crate::family::check::check_plan`]; the command-line front end is the binary's.
 
 use super::cdg::{Cdg, Channel, Witness};
 use crate::network::Network;

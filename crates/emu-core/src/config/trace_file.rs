@@ -12,7 +12,7 @@ use std::path::Path;
 /// The traces shipped beside the shipped traffic files.
 static TRACES: &[(&str, &str)] = &[(
     "fabric-small.trace",
-    include_str!("../../traffic/fabric-small.trace"),
+    include_str!("../../../../traffic/fabric-small.trace"),
 )];
 
 /// The parsed trace of `traffic` if its injection is a trace, else `None`. Errors name

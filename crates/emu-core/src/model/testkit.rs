@@ -8,8 +8,8 @@
 //! the contract allows (a step with nothing due changes nothing).
 //!
 //! ```
-//! use emu::model::testkit::Driver;
-//! use emu::parts::relay::{Ball, RelayNode, RelayParams};
+//! use emu_core::model::testkit::Driver;
+//! use emu_core::parts::relay::{Ball, RelayNode, RelayParams};
 //!
 //! // A relay that holds a ball for exactly 3 ticks, then passes it on port 1.
 //! let mut d = Driver::new(RelayNode::new(RelayParams {
@@ -19,7 +19,7 @@
 //! d.run_until(20)?;
 //! let sent = d.expect_sent(1, 11, "ball 7", |b| b.id == 7 && b.hops_left == 4);
 //! assert_eq!(sent.port, 1);
-//! # Ok::<(), emu::model::ModelError>(())
+//! # Ok::<(), emu_core::model::ModelError>(())
 //! ```
 
 use super::{Emit, LinkProtocol, ModelError, Node, Outbox, PortId};

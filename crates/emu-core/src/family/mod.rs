@@ -14,6 +14,7 @@
 
 mod c104;
 mod case;
+pub mod check;
 mod fabric;
 mod relay_ring;
 mod sci;

@@ -7,170 +7,191 @@ use toml::de::DeTable;
 static TOPOLOGIES: &[(&str, &str)] = &[
     (
         "crossbar32",
-        include_str!("../../topologies/crossbar32.toml"),
+        include_str!("../../../../topologies/crossbar32.toml"),
     ),
     (
         "fabric16-cicq-lof",
-        include_str!("../../topologies/fabric16-cicq-lof.toml"),
+        include_str!("../../../../topologies/fabric16-cicq-lof.toml"),
     ),
     (
         "fabric16-cioq",
-        include_str!("../../topologies/fabric16-cioq.toml"),
+        include_str!("../../../../topologies/fabric16-cioq.toml"),
     ),
     (
         "fabric16-grant",
-        include_str!("../../topologies/fabric16-grant.toml"),
+        include_str!("../../../../topologies/fabric16-grant.toml"),
     ),
-    ("grid16", include_str!("../../topologies/grid16.toml")),
+    ("grid16", include_str!("../../../../topologies/grid16.toml")),
     (
         "grid16-universal",
-        include_str!("../../topologies/grid16-universal.toml"),
+        include_str!("../../../../topologies/grid16-universal.toml"),
     ),
-    ("grid32", include_str!("../../topologies/grid32.toml")),
+    ("grid32", include_str!("../../../../topologies/grid32.toml")),
     (
         "grid32-universal",
-        include_str!("../../topologies/grid32-universal.toml"),
+        include_str!("../../../../topologies/grid32-universal.toml"),
     ),
-    ("grid8", include_str!("../../topologies/grid8.toml")),
+    ("grid8", include_str!("../../../../topologies/grid8.toml")),
     (
         "grid8-universal",
-        include_str!("../../topologies/grid8-universal.toml"),
+        include_str!("../../../../topologies/grid8-universal.toml"),
     ),
     (
         "hypercube10",
-        include_str!("../../topologies/hypercube10.toml"),
+        include_str!("../../../../topologies/hypercube10.toml"),
     ),
     (
         "hypercube10-universal",
-        include_str!("../../topologies/hypercube10-universal.toml"),
+        include_str!("../../../../topologies/hypercube10-universal.toml"),
     ),
     (
         "hypercube4-universal-oneset",
-        include_str!("../../topologies/hypercube4-universal-oneset.toml"),
+        include_str!("../../../../topologies/hypercube4-universal-oneset.toml"),
     ),
     (
         "hypercube6",
-        include_str!("../../topologies/hypercube6.toml"),
+        include_str!("../../../../topologies/hypercube6.toml"),
     ),
     (
         "hypercube6-universal",
-        include_str!("../../topologies/hypercube6-universal.toml"),
+        include_str!("../../../../topologies/hypercube6-universal.toml"),
     ),
     (
         "hypercube8",
-        include_str!("../../topologies/hypercube8.toml"),
+        include_str!("../../../../topologies/hypercube8.toml"),
     ),
     (
         "hypercube8-universal",
-        include_str!("../../topologies/hypercube8-universal.toml"),
+        include_str!("../../../../topologies/hypercube8-universal.toml"),
     ),
-    ("kary4-3", include_str!("../../topologies/kary4-3.toml")),
-    ("min1024", include_str!("../../topologies/min1024.toml")),
+    (
+        "kary4-3",
+        include_str!("../../../../topologies/kary4-3.toml"),
+    ),
+    (
+        "min1024",
+        include_str!("../../../../topologies/min1024.toml"),
+    ),
     (
         "min1024-adaptive",
-        include_str!("../../topologies/min1024-adaptive.toml"),
+        include_str!("../../../../topologies/min1024-adaptive.toml"),
     ),
     (
         "min1024-universal",
-        include_str!("../../topologies/min1024-universal.toml"),
+        include_str!("../../../../topologies/min1024-universal.toml"),
     ),
-    ("min256", include_str!("../../topologies/min256.toml")),
+    ("min256", include_str!("../../../../topologies/min256.toml")),
     (
         "min256-adaptive",
-        include_str!("../../topologies/min256-adaptive.toml"),
+        include_str!("../../../../topologies/min256-adaptive.toml"),
     ),
     (
         "min256-universal",
-        include_str!("../../topologies/min256-universal.toml"),
+        include_str!("../../../../topologies/min256-universal.toml"),
     ),
-    ("min64", include_str!("../../topologies/min64.toml")),
+    ("min64", include_str!("../../../../topologies/min64.toml")),
     (
         "min64-adaptive",
-        include_str!("../../topologies/min64-adaptive.toml"),
+        include_str!("../../../../topologies/min64-adaptive.toml"),
     ),
     (
         "min64-universal",
-        include_str!("../../topologies/min64-universal.toml"),
+        include_str!("../../../../topologies/min64-universal.toml"),
     ),
     (
         "netlist-tree",
-        include_str!("../../topologies/netlist-tree.toml"),
+        include_str!("../../../../topologies/netlist-tree.toml"),
     ),
     (
         "relay-ring",
-        include_str!("../../topologies/relay-ring.toml"),
+        include_str!("../../../../topologies/relay-ring.toml"),
     ),
-    ("ring4", include_str!("../../topologies/ring4.toml")),
+    ("ring4", include_str!("../../../../topologies/ring4.toml")),
     (
         "sci-ring16",
-        include_str!("../../topologies/sci-ring16.toml"),
+        include_str!("../../../../topologies/sci-ring16.toml"),
     ),
     (
         "sci-ring16-fc",
-        include_str!("../../topologies/sci-ring16-fc.toml"),
+        include_str!("../../../../topologies/sci-ring16-fc.toml"),
     ),
-    ("sci-ring4", include_str!("../../topologies/sci-ring4.toml")),
+    (
+        "sci-ring4",
+        include_str!("../../../../topologies/sci-ring4.toml"),
+    ),
     (
         "torus4-single",
-        include_str!("../../topologies/torus4-single.toml"),
+        include_str!("../../../../topologies/torus4-single.toml"),
     ),
-    ("torus8", include_str!("../../topologies/torus8.toml")),
+    ("torus8", include_str!("../../../../topologies/torus8.toml")),
     (
         "torus8-single",
-        include_str!("../../topologies/torus8-single.toml"),
+        include_str!("../../../../topologies/torus8-single.toml"),
     ),
 ];
 
 static TRAFFIC: &[(&str, &str)] = &[
-    ("bitcomp", include_str!("../../traffic/bitcomp.toml")),
+    ("bitcomp", include_str!("../../../../traffic/bitcomp.toml")),
     (
         "bernoulli98",
-        include_str!("../../traffic/bernoulli98.toml"),
+        include_str!("../../../../traffic/bernoulli98.toml"),
     ),
-    ("bitrev", include_str!("../../traffic/bitrev.toml")),
-    ("bursty30", include_str!("../../traffic/bursty30.toml")),
+    ("bitrev", include_str!("../../../../traffic/bitrev.toml")),
+    (
+        "bursty30",
+        include_str!("../../../../traffic/bursty30.toml"),
+    ),
     (
         "fabric-nonuniform",
-        include_str!("../../traffic/fabric-nonuniform.toml"),
+        include_str!("../../../../traffic/fabric-nonuniform.toml"),
     ),
     (
         "fabric-trace",
-        include_str!("../../traffic/fabric-trace.toml"),
+        include_str!("../../../../traffic/fabric-trace.toml"),
     ),
-    ("hotspot", include_str!("../../traffic/hotspot.toml")),
+    ("hotspot", include_str!("../../../../traffic/hotspot.toml")),
     (
         "relay-balls",
-        include_str!("../../traffic/relay-balls.toml"),
+        include_str!("../../../../traffic/relay-balls.toml"),
     ),
     (
         "sci-hot-sender",
-        include_str!("../../traffic/sci-hot-sender.toml"),
+        include_str!("../../../../traffic/sci-hot-sender.toml"),
     ),
     (
         "sci-request-response",
-        include_str!("../../traffic/sci-request-response.toml"),
+        include_str!("../../../../traffic/sci-request-response.toml"),
     ),
     (
         "sci-starved",
-        include_str!("../../traffic/sci-starved.toml"),
+        include_str!("../../../../traffic/sci-starved.toml"),
     ),
     (
         "sci-uniform",
-        include_str!("../../traffic/sci-uniform.toml"),
+        include_str!("../../../../traffic/sci-uniform.toml"),
     ),
-    ("shuffle", include_str!("../../traffic/shuffle.toml")),
-    ("shuffle20", include_str!("../../traffic/shuffle20.toml")),
-    ("systematic", include_str!("../../traffic/systematic.toml")),
+    ("shuffle", include_str!("../../../../traffic/shuffle.toml")),
+    (
+        "shuffle20",
+        include_str!("../../../../traffic/shuffle20.toml"),
+    ),
+    (
+        "systematic",
+        include_str!("../../../../traffic/systematic.toml"),
+    ),
     (
         "torus4-ring",
-        include_str!("../../traffic/torus4-ring.toml"),
+        include_str!("../../../../traffic/torus4-ring.toml"),
     ),
-    ("transpose", include_str!("../../traffic/transpose.toml")),
+    (
+        "transpose",
+        include_str!("../../../../traffic/transpose.toml"),
+    ),
     (
         "uniform-rate",
-        include_str!("../../traffic/uniform-rate.toml"),
+        include_str!("../../../../traffic/uniform-rate.toml"),
     ),
-    ("uniform", include_str!("../../traffic/uniform.toml")),
+    ("uniform", include_str!("../../../../traffic/uniform.toml")),
 ];
 
 /// The shipped topology files as (stem, text), e.g. `("hypercube8", "...")`.
@@ -250,9 +271,11 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    /// (stem, text) of every `*.toml` file in a directory of the crate.
+    /// (stem, text) of every `*.toml` file in a directory of the repository.
     fn files_in(dir: &str) -> Vec<(String, String)> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(dir);
         let mut files = Vec::new();
         for entry in std::fs::read_dir(&dir).expect("shipped directory") {
             let path = entry.expect("directory entry").path();

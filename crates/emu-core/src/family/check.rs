@@ -1,0 +1,109 @@
+//! What `emu check` analyses: the whole topology validated the way its family reads
+//! it, then either a network of C104s for the channel dependency graph or the reason
+//! the family cannot deadlock.
+
+use super::{AnyCase, Case, CaseError, CaseVisitor, DeadlockCheck};
+use crate::config::overrides::parse_sets;
+use crate::config::{self, FileKind, stem};
+use crate::network::{self, Network};
+
+/// What `emu check` has to analyse, once the whole topology is known to be valid.
+#[derive(Debug)]
+pub enum CheckPlan {
+    /// A network of C104s: its channel dependency graph decides.
+    Channels(Network),
+    /// A network of a family that cannot deadlock, built whole with a placeholder
+    /// traffic of its family (so every key was checked).
+    Impossible(Impossible),
+}
+
+/// A validated network of a family that cannot deadlock, as `emu check` reports it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Impossible {
+    /// Topology name (file stem).
+    pub topology: String,
+    /// The family, with its article ("an SCI ring").
+    pub family: &'static str,
+    /// Terminals.
+    pub terminals: usize,
+    /// Nodes that are not terminals.
+    pub switches: usize,
+    /// Why it cannot deadlock.
+    pub why: &'static str,
+    /// File and line of `network.kind`, for the message.
+    #[serde(skip)]
+    pub location: String,
+}
+
+/// Loads topology `spec` with topology `--set` overrides, checks the whole
+/// configuration as its family reads it, and says what `emu check` has to analyse. A
+/// traffic key among `sets` is an error, as is a section of another family, and a
+/// network that would need more than `memory_limit` bytes (`None`: no limit) is refused
+/// before it is built.
+pub fn check_plan(
+    spec: &str,
+    sets: &[String],
+    memory_limit: Option<u64>,
+) -> Result<CheckPlan, CaseError> {
+    if let Some(o) = parse_sets(sets)?
+        .into_iter()
+        .find(|o| o.kind == FileKind::Traffic)
+    {
+        return Err(CaseError::TrafficSet { set: o.text });
+    }
+    let topo = config::load_topology(spec, sets)?;
+    let family = crate::family::of(&topo.config.network);
+    crate::family::only_own_sections(family, &topo)?;
+    let traffic = config::load::load_traffic_text("probe.toml", family.probe_traffic(), &[])?;
+    match family.deadlock_check() {
+        DeadlockCheck::Channels => {
+            let name = stem(&topo.file.name);
+            let located = |e| CaseError::build(e, &topo, None);
+            let checked =
+                network::check(&name, &topo.config, &traffic.config, 1).map_err(located)?;
+            if memory_limit.is_some() {
+                let (need, nodes, terminals) = checked.memory_need().map_err(located)?;
+                need.within(memory_limit, nodes, terminals)?;
+            }
+            checked.build().map(CheckPlan::Channels).map_err(located)
+        }
+        DeadlockCheck::Impossible(why) => {
+            let location = topo.locate("network.kind");
+            let case = AnyCase::from_loaded(topo, traffic, 1, memory_limit)?;
+            struct Sizes;
+            impl CaseVisitor for Sizes {
+                type Output = (String, usize, usize);
+                fn visit<P: crate::model::LinkProtocol>(
+                    self,
+                    c: &Case<P>,
+                ) -> (String, usize, usize) {
+                    let nodes = c.net.nodes().len();
+                    let terminals = c.net.terminal_count();
+                    (stem(&c.topology.file.name), terminals, nodes - terminals)
+                }
+            }
+            let (topology, terminals, switches) = case.visit(Sizes);
+            Ok(CheckPlan::Impossible(Impossible {
+                topology,
+                family: case.family().name(),
+                terminals,
+                switches,
+                why,
+                location,
+            }))
+        }
+    }
+}
+
+/// Loads topology `spec` with topology `--set` overrides and builds its plan for the
+/// channel dependency graph ([`check_plan`]); a family that cannot deadlock is
+/// [`CaseError::CannotDeadlock`].
+pub fn topology_plan(spec: &str, sets: &[String]) -> Result<Network, CaseError> {
+    match check_plan(spec, sets, None)? {
+        CheckPlan::Channels(net) => Ok(net),
+        CheckPlan::Impossible(i) => Err(CaseError::CannotDeadlock {
+            location: i.location,
+            why: i.why,
+        }),
+    }
+}
