@@ -213,6 +213,23 @@ fn every_shipped_topology_and_traffic_reports_to_the_schema() {
     );
 }
 
+/// The checked-in schema is the one derived from the report types
+/// (`emu::family::report_schema`); `EMU_WRITE_REPORT_SCHEMA=1` rewrites it.
+#[test]
+fn the_checked_in_schema_is_derived_from_the_report_types() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report-schema.json");
+    let now = serde_json::to_string_pretty(&emu::family::report_schema()).unwrap() + "\n";
+    if std::env::var_os("EMU_WRITE_REPORT_SCHEMA").is_some() {
+        std::fs::write(&path, &now).unwrap();
+    }
+    let file = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        file == now,
+        "docs/report-schema.json is not the schema the report types give: rerun with \
+         EMU_WRITE_REPORT_SCHEMA=1 cargo test --release --test schema"
+    );
+}
+
 #[test]
 fn the_schema_rejects_what_it_should() {
     let v = validator();

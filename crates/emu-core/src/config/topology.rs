@@ -14,7 +14,7 @@ pub use crate::routing::mode::{RoutingMode, Wrap};
 use serde::{Deserialize, Serialize};
 
 /// A whole topology file.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TopologyConfig {
     /// One line shown by `emu list`.
@@ -63,6 +63,19 @@ pub struct Echo<'a> {
     sections: &'a [&'a str],
 }
 
+/// The schema of an [`Echo`]: a topology configuration whose sections besides
+/// `description` and `[network]` may each be absent.
+pub fn echo_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let mut schema = <TopologyConfig as schemars::JsonSchema>::json_schema(generator);
+    if let Some(required) = schema
+        .get_mut("required")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        required.retain(|key| !TopologyConfig::SECTIONS.iter().any(|s| key == s));
+    }
+    schema
+}
+
 impl Serialize for Echo<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
@@ -92,7 +105,7 @@ impl Serialize for Echo<'_> {
 }
 
 /// The network family and its size.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NetworkConfig {
     /// Binary n-cube of C104s, one terminal per switch, e-cube routing highest
@@ -188,7 +201,7 @@ pub enum NetworkConfig {
 /// terminals by the switch port they hang on (terminal i has header label i), links
 /// between switch ports, and optionally each switch's interval table (INMOS ch. 7 §7.1: a C104
 /// routes by giving each output link intervals of header labels).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NetlistConfig {
     /// Port count of each C104 switch (1..=32); switch i is the i-th entry.

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A whole traffic file.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TrafficConfig {
     /// One line shown by `emu list`.
@@ -35,7 +35,7 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// Destination patterns. The bit patterns need a power-of-two number of terminals.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PatternConfig {
     /// A destination chosen uniformly at random for every message among all other
@@ -96,7 +96,7 @@ fn one() -> u32 {
 }
 
 /// Injection processes.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum InjectionConfig {
     /// A new message whenever the terminal's source queue is empty: the terminal
@@ -147,7 +147,7 @@ impl InjectionConfig {
 }
 
 /// Message size.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct MessageConfig {
     /// Payload bytes per message (split into packets by the VCP).
@@ -161,7 +161,7 @@ impl Default for MessageConfig {
 }
 
 /// Run phases, in microseconds of virtual time (converted to the nearest tick).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PhasesConfig {
     /// Sources start creating messages at this time.
@@ -188,7 +188,7 @@ impl Default for PhasesConfig {
 }
 
 /// Which terminals send.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TerminalsConfig {
     /// Terminals that create messages; without the key, all of them. An empty list

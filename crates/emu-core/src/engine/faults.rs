@@ -112,7 +112,7 @@ pub(super) fn views(plan: &FaultPlan, ports: &[PortWires]) -> Vec<EndFault> {
 }
 
 /// One end of a link, named as the report names it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LinkEnd {
     /// Node name, e.g. `c104[3]`.
     pub node: String,
@@ -127,7 +127,7 @@ impl fmt::Display for LinkEnd {
 }
 
 /// Why a link died.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DeathCause {
     /// `faults.link_down` named it.
@@ -142,7 +142,7 @@ pub enum DeathCause {
 }
 
 /// A link that died during the run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct DeadLink {
     /// One end.
     pub a: LinkEnd,
@@ -176,7 +176,7 @@ impl fmt::Display for DeadLink {
 }
 
 /// What the link faults did in a run, for the report (`faults` in the JSON).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FaultReport {
     /// The probability of a parity error per token.
     pub token_error_rate: f64,

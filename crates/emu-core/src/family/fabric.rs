@@ -70,6 +70,16 @@ impl Family for Fabrics {
         )))
     }
 
+    fn section_schemas(
+        &self,
+        generator: &mut schemars::SchemaGenerator,
+    ) -> Vec<(&'static str, schemars::Schema)> {
+        vec![(
+            "fabric",
+            generator.subschema_for::<crate::stats::fabric::FabricSection>(),
+        )]
+    }
+
     fn deadlock_check(&self) -> DeadlockCheck {
         DeadlockCheck::Impossible(CANNOT_DEADLOCK)
     }

@@ -81,6 +81,14 @@ pub trait Family: ReportFamily + Sync {
     fn sweeps(&self) -> Result<(), &'static str> {
         Ok(())
     }
+    /// The JSON Schemas of its own report sections ([`ReportFamily::sections`]), by
+    /// their keys, made with `generator` ([`report_schema`]).
+    fn section_schemas(
+        &self,
+        _generator: &mut schemars::SchemaGenerator,
+    ) -> Vec<(&'static str, schemars::Schema)> {
+        Vec::new()
+    }
 }
 
 /// Every family, in the order `emu list` and the docs give them.
@@ -98,6 +106,50 @@ pub fn of(network: &NetworkConfig) -> &'static dyn Family {
         .copied()
         .find(|f| f.owns(network))
         .unwrap_or(FAMILIES[0])
+}
+
+/// The JSON Schema of the report (`docs/report-schema.json`, draft 2020-12), derived
+/// from the report types, with every family's own sections as optional top-level
+/// properties. Every object it describes is closed: a field the types do not have is
+/// an error (`additionalProperties: false`).
+pub fn report_schema() -> serde_json::Value {
+    let mut generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    let mut sections = Vec::new();
+    for family in FAMILIES {
+        sections.extend(family.section_schemas(&mut generator));
+    }
+    let schema = generator.into_root_schema_for::<crate::stats::Report>();
+    let mut value = schema.to_value();
+    if let Some(props) = value
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for (key, section) in sections {
+            props.insert(key.to_string(), section.to_value());
+        }
+    }
+    close_objects(&mut value);
+    value
+}
+
+/// Sets `additionalProperties: false` on every object schema in `v` that lists its
+/// properties and says nothing about others.
+fn close_objects(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            if map.contains_key("properties") && !map.contains_key("additionalProperties") {
+                map.insert(
+                    "additionalProperties".into(),
+                    serde_json::Value::Bool(false),
+                );
+            }
+            map.values_mut().for_each(close_objects);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(close_objects),
+        _ => {}
+    }
 }
 
 /// Checks that `topology` has only `family`'s sections ([`ReportFamily::topology_sections`]): a section another family reads

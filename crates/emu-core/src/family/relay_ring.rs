@@ -23,7 +23,7 @@ pub(super) struct RelayRings;
 const MAX_BALLS: u32 = 1_000_000;
 
 /// The relay ring's section of a report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RelaySection {
     /// Balls put into play.
     pub balls: u64,
@@ -181,6 +181,13 @@ impl Family for RelayRings {
         Ok(AnyCase::Relay(Case::new(
             topology, traffic, seed, net, self,
         )))
+    }
+
+    fn section_schemas(
+        &self,
+        generator: &mut schemars::SchemaGenerator,
+    ) -> Vec<(&'static str, schemars::Schema)> {
+        vec![("relay", generator.subschema_for::<RelaySection>())]
     }
 
     fn deadlock_check(&self) -> DeadlockCheck {

@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 /// How packets choose their path (INMOS ch. 7 §7.5).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(
+    Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum RoutingMode {
     /// The same route every time between a source and a destination.
@@ -20,7 +22,9 @@ pub enum RoutingMode {
 
 /// Wrap-around links of a torus or k-ary n-cube (INMOS ch. 7 §7.3.2: "the number of links
 /// used to 'wrap around' must be doubled to avoid the possibility of deadlock").
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(
+    Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Wrap {
     /// No wrap-around links: a mesh.

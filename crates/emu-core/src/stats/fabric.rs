@@ -13,7 +13,7 @@ use super::report::ReportInput;
 use crate::model::PartStats;
 
 /// The fabric section of a report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FabricSection {
     /// One row per port (adapter i and output i), in port order.
     pub ports: Vec<PortRow>,
@@ -40,7 +40,7 @@ pub struct FabricSection {
 }
 
 /// Mean, minimum and maximum over ports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Spread {
     /// Mean.
     pub mean: f64,
@@ -64,7 +64,7 @@ impl Spread {
 }
 
 /// One port.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PortRow {
     /// Port number.
     pub port: usize,

@@ -8,7 +8,7 @@ use super::shares::TerminalShares;
 use serde::Serialize;
 
 /// One source-to-destination flow.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FlowSummary {
     /// Source terminal.
     pub source: u32,

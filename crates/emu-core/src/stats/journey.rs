@@ -9,7 +9,7 @@ use crate::terminal::journey::JourneyStats;
 use serde::Serialize;
 
 /// The journey section of the report (DS-Link networks).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct JourneySection {
     /// Creation to the completing packet's first token starting on the source link.
     pub source_wait: LatencySummary,

@@ -15,7 +15,7 @@ pub const LIST_QUANTILES: [f64; 15] = [
 ];
 
 /// The headline statistics of one metric, in ticks. Mean, min and max are exact.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TickStats {
     /// Exact mean.
     pub mean: f64,
@@ -34,7 +34,7 @@ pub struct TickStats {
 }
 
 /// The same statistics as [`TickStats`] in another unit (µs, header times).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ScaledStats {
     /// Mean.
     pub mean: f64,
@@ -53,7 +53,7 @@ pub struct ScaledStats {
 }
 
 /// One point of the percentile list.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PercentilePoint {
     /// Quantile, 0..=1.
     pub quantile: f64,
@@ -64,7 +64,7 @@ pub struct PercentilePoint {
 }
 
 /// One latency metric summarised for the report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LatencySummary {
     /// Number of values recorded.
     pub count: u64,

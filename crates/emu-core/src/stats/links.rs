@@ -17,7 +17,7 @@ pub struct NamedLink {
 }
 
 /// One direction of one link.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LinkUse {
     /// The transmitting node's name.
     pub from: String,

@@ -14,7 +14,7 @@ use crate::terminal::{Metric, TerminalStats};
 use crate::time::Tick;
 
 /// Per-node rows, fairness and starvation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PerNode {
     /// One row per node, in node order.
     pub rows: Vec<NodeRow>,
@@ -25,7 +25,7 @@ pub struct PerNode {
 }
 
 /// One node as a source.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct NodeRow {
     /// Node (terminal) number.
     pub node: usize,
@@ -44,7 +44,7 @@ pub struct NodeRow {
 }
 
 /// A node's latency summary in ns (0 everywhere when it delivered nothing).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct NodeLatency {
     /// Measured messages delivered.
     pub count: u64,
@@ -61,7 +61,7 @@ pub struct NodeLatency {
 }
 
 /// How evenly the sending nodes' realised throughput is shared.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Fairness {
     /// Jain's index (Σx)² / (n·Σx²) over the nodes that offered traffic: 1 when all get
     /// the same, 1/n when one gets everything; `null` if none delivered anything.

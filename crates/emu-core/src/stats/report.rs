@@ -22,7 +22,7 @@ use crate::terminal::TerminalStats;
 use crate::time::Tick;
 
 /// Version of the JSON schema; bump it when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Everything the report needs, gathered by the caller.
 #[derive(Clone, Debug)]
@@ -154,9 +154,10 @@ impl<'a> ReportInput<'a> {
 }
 
 /// The whole report. Field order is the JSON order.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// JSON schema version ([`SCHEMA_VERSION`]).
+    #[schemars(extend("const" = SCHEMA_VERSION))]
     pub schema: u32,
     /// Version of emu that produced the report.
     pub emu_version: String,
@@ -211,7 +212,7 @@ pub struct Report {
 }
 
 /// The network in the report.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, schemars::JsonSchema)]
 pub struct TopologySection {
     /// Name (file stem).
     pub name: String,
@@ -219,9 +220,11 @@ pub struct TopologySection {
     pub terminals: usize,
     /// Number of switches.
     pub switches: usize,
-    /// The configuration the run used.
+    /// The configuration the run used, with the sections its family reads.
+    #[schemars(schema_with = "crate::config::topology::echo_schema")]
     pub config: TopologyConfig,
     /// The sections of `config` the JSON echoes: the family's own.
+    #[schemars(skip)]
     pub echoed: &'static [&'static str],
 }
 
@@ -238,7 +241,7 @@ impl Serialize for TopologySection {
 }
 
 /// The traffic in the report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TrafficSection {
     /// Name (file stem).
     pub name: String,
@@ -250,7 +253,7 @@ pub struct TrafficSection {
 }
 
 /// Virtual time, units and engine work.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RunSection {
     /// Tick at which the run stopped.
     pub end_tick: Tick,
@@ -285,7 +288,7 @@ pub struct RunSection {
 }
 
 /// Message counts, summed over terminals.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct MessageCounts {
     /// Messages created.
     pub created: u64,
@@ -306,7 +309,7 @@ pub struct MessageCounts {
 }
 
 /// Mean, minimum and maximum over terminals of a percentage.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PctStats {
     /// Mean over terminals.
     pub mean: f64,
@@ -317,7 +320,7 @@ pub struct PctStats {
 }
 
 /// Throughput per terminal, as a percentage of link data capacity.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Throughput {
     /// First tick of the span throughput is measured over.
     pub from_tick: Tick,
@@ -340,7 +343,7 @@ pub struct Throughput {
 }
 
 /// When a batch run finished.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Completion {
     /// Tick of the last delivery at any terminal.
     pub ticks: Tick,
@@ -349,7 +352,7 @@ pub struct Completion {
 }
 
 /// The three latency metrics.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Latencies {
     /// Message creation to its EOM arriving at the destination.
     pub message_latency: LatencySummary,
@@ -726,7 +729,7 @@ pub(crate) mod tests {
         assert_eq!(a.as_bytes(), b.as_bytes());
         assert!(a.ends_with("}\n"));
         let v: serde_json::Value = serde_json::from_str(&a).unwrap();
-        assert_eq!(v["schema"], 2);
+        assert_eq!(v["schema"], SCHEMA_VERSION);
         assert_eq!(v["emu_version"], env!("CARGO_PKG_VERSION"));
         assert_eq!(v["seed"], 7);
         assert_eq!(v["topology"]["name"], "hypercube1");

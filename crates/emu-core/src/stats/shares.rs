@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// Throughput of each terminal in label order, % of link data capacity over the
 /// report's throughput span.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TerminalShares {
     /// Payload delivered to each terminal.
     pub delivered_pct: Vec<f64>,
@@ -23,7 +23,7 @@ pub const STARVED_BELOW_MEAN: f64 = 0.1;
 
 /// Sources that got (almost) nothing through: each sender's share of what left the
 /// sources, and those below [`STARVED_BELOW_MEAN`] of the mean.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Starvation {
     /// Sources counted: the traffic's senders, or where the plan does not say, the
     /// terminals that offered or sent anything.
@@ -70,7 +70,7 @@ pub fn starvation(shares: &TerminalShares, senders: &[bool]) -> Starvation {
 }
 
 /// The spread of one measure over terminals.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Spread {
     /// Terminals counted.
     pub count: usize,

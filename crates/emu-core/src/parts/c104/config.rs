@@ -8,7 +8,7 @@ use crate::time::Tick;
 use serde::{Deserialize, Serialize};
 
 /// IMS C104 parameters (INMOS ch. 7 §7.1, INMOS ch. 6 §6.3).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct C104Config {
     /// Header time: from a header leaving one switch to it being routed and ready to

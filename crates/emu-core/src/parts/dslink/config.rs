@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// DS-Link parameters (INMOS ch. 6 §6.1-6.2).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct LinkConfig {
     /// Link bit rate. One tick is one bit period: 100 Mbit/s → 10 ns ticks (INMOS ch. 6 §6.1.1).
@@ -37,7 +37,7 @@ impl Default for LinkConfig {
 }
 
 /// Packet format (INMOS ch. 6 §6.1.1, §6.2.3).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PacketConfig {
     /// Routing header length in bytes: 1 or 2.
@@ -61,7 +61,7 @@ impl Default for PacketConfig {
 /// stress-testing (a link that goes down, parity errors). Off by default. The link
 /// faults are emu's decision, not the documents' (docs/architecture.md "Link faults");
 /// they are read by [`crate::network::build()`], which knows the node names.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FaultConfig {
     /// Links that go down, each dead in both directions from its time on, as a cut
@@ -87,7 +87,7 @@ fn is_zero(x: &f64) -> bool {
 }
 
 /// One entry of `faults.link_down`.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkDown {
     /// The link, by either end: `NODE:PORT` with the node named as the report names
@@ -114,6 +114,23 @@ impl BufferSize {
             BufferSize::Tokens(n) => n,
             BufferSize::Packet => packet_tokens,
         }
+    }
+}
+
+/// As written: a number of tokens or the string `"packet"`.
+impl schemars::JsonSchema for BufferSize {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BufferSize".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A number of tokens, or \"packet\" for one maximum-size packet.",
+            "oneOf": [
+                { "type": "integer", "minimum": 0, "maximum": u32::MAX },
+                { "const": "packet" }
+            ]
+        })
     }
 }
 

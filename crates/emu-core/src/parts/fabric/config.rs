@@ -14,7 +14,7 @@ pub const MAX_PORTS: u32 = 256;
 pub const MAX_RTT: u32 = 1_000_000;
 
 /// A single-stage N × N switch fabric with its adapters (Gramsamer ch. 2, 7).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FabricConfig {
     /// N: switch ports, one adapter each (1..=256).
@@ -81,7 +81,7 @@ fn voq_cap() -> u64 {
 }
 
 /// Crosspoint memory: packets, or a percentage of RTT.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum MemoryConfig {
     /// Packets.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_NODES: u32 = 4096;
 
 /// A ring of relay nodes, each passing balls to the next after a random think time.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RelayRingConfig {
     /// Nodes on the ring (2..=4096).

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_NODES: u32 = 4096;
 
 /// An SCI ring (SCI §2, Figure 1): `nodes` nodes, each one link to the next.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SciRingConfig {
     /// Nodes on the ring (2..=4096).
@@ -38,7 +38,7 @@ fn one() -> f64 {
 
 /// Fractions of address (16-byte), 64-byte data and 256-byte data send packets
 /// (SCI §4; default 80 % / 20 % / 0). They must sum to 1.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct MixConfig {
     /// Address packets: a 16-byte header, 8 symbols.

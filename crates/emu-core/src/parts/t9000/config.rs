@@ -4,7 +4,7 @@ use crate::parts::ConfigError;
 use serde::{Deserialize, Serialize};
 
 /// T9000 virtual channel processor parameters (INMOS ch. 6 §6.2.3).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct VcpConfig {
     /// Every data packet is acknowledged by an empty packet before its channel sends
