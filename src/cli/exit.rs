@@ -43,9 +43,9 @@ pub fn of_engine(e: &EngineError) -> Exit {
                 Exit::Failure
             }
         }
-        EngineError::Panicked { .. } | EngineError::Threads { .. } | EngineError::Internal(_) => {
-            Exit::Failure
-        }
+        // The engine's own failures, and any the library adds later (its errors are
+        // non-exhaustive): failures, not verdicts on the network.
+        _ => Exit::Failure,
     }
 }
 

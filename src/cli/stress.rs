@@ -152,6 +152,16 @@ pub fn main(a: &StressArgs) -> Exit {
                 format!("{}: {why}", topo.locate("network.kind")),
             );
         }
+        _ => {
+            return fail(
+                Exit::BadInput,
+                format!(
+                    "{}: emu stress has no search for {}",
+                    topo.locate("network.kind"),
+                    family.name()
+                ),
+            );
+        }
     }
     let mut sets = a.network.sets.clone();
     if a.buffers == Buffers::Small {

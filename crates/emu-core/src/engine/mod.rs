@@ -115,6 +115,7 @@ pub struct StuckNode {
 
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum EngineError {
     /// A hardware rule was broken (flow control, routing, protocol).
     #[error("{kind} at tick {tick} on {node} port {port}{peer}: {what}")]

@@ -14,6 +14,7 @@ use crate::stats::{Report, ReportInput};
 /// Why a case could not be loaded. Every variant prints as one line naming the file,
 /// line and key, or the `--set`, responsible (exit 2 on the command line).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CaseError {
     /// A file could not be found, read, parsed or deserialized, or a `--set` is
     /// malformed.
@@ -93,6 +94,7 @@ pub trait CaseVisitor {
 }
 
 /// A case of any family, by the link protocol its nodes speak.
+#[non_exhaustive]
 pub enum AnyCase {
     /// A network of C104s and T9000s on DS-Links.
     DsLink(Case<DsLink>),

@@ -28,6 +28,7 @@ use crate::stats::ReportFamily;
 
 /// What `emu check` does with a family's networks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DeadlockCheck {
     /// Build the channel dependency graph from the routing tables and look for a cycle
     /// (networks of C104s).
@@ -39,6 +40,7 @@ pub enum DeadlockCheck {
 
 /// What `emu stress` searches a family's networks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StressSearch {
     /// Deadlocks: random traffic, shrunk to a minimal failing case.
     Deadlock,

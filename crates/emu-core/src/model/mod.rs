@@ -98,6 +98,7 @@ impl<T> Outbox<T> {
 
 /// A rule of the hardware was broken: the run cannot go on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ModelError {
     /// Credit flow control failed: a token arrived with no credit granted for it, or a
     /// buffer overflowed (INMOS ch. 6 §6.2.1: the credit a receiver issues must

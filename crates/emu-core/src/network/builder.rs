@@ -11,6 +11,7 @@ use crate::time::{Tick, TimeBase};
 /// A wiring mistake in a plan: a family builder's bug, never a user's input error (the
 /// families validate their input first).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PlanError {
     /// A link names a node or port that does not exist.
     #[error("link {link}: {end:?} is not a port of the plan")]

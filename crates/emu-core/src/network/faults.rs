@@ -119,6 +119,7 @@ fn intact_tokens(rate: f64, seed: u64) -> u64 {
 
 /// Why a link name does not name a link.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LinkNameError {
     /// Not `NODE:PORT`.
     #[error(

@@ -11,6 +11,7 @@ use crate::traffic::pattern::{
 /// Why a pattern does not fit a network. The build step reports it as the message of
 /// the pattern's key (hence the conversion to `String`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PatternError {
     /// A pattern of switch fabrics only, on another family.
     #[error(

@@ -23,6 +23,7 @@ pub enum RouteAction {
 
 /// Why a list of intervals is not a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum IntervalError {
     /// Two intervals share labels: `[lo, hi)` and the next one, `[next_lo, next_hi)`.
     #[error("intervals [{lo}, {hi}) and [{next_lo}, {next_hi}) overlap")]

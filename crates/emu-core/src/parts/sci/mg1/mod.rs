@@ -137,6 +137,7 @@ pub struct ModelResult {
 
 /// Why the model has no answer.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum ModelError {
     /// An input is out of range (SCI §3.2).
     #[error("invalid model input `{field}`: {reason}")]
