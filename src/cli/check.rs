@@ -94,12 +94,8 @@ fn cannot_deadlock(i: &Impossible, json: Option<&std::path::Path>) -> Exit {
             "deadlock_free": true,
             "cannot_deadlock": i,
         });
-        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
-        if let Err(e) = std::fs::write(path, text) {
-            return fail(
-                Exit::Failure,
-                format!("cannot write {}: {e}", path.display()),
-            );
+        if let Err(code) = super::write_json_file(path, &doc) {
+            return code;
         }
     }
     Exit::Ok

@@ -98,6 +98,18 @@ pub fn check_output_dir(flag: &str, path: Option<&std::path::Path>) -> Result<()
     })
 }
 
+/// Writes `doc` as pretty JSON ending with a newline to `path`; a file that cannot be
+/// written is printed and [`Exit::Failure`].
+pub fn write_json_file(path: &std::path::Path, doc: &impl serde::Serialize) -> Result<(), Exit> {
+    let text = serde_json::to_string_pretty(doc).unwrap_or_default() + "\n";
+    std::fs::write(path, text).map_err(|e| {
+        fail(
+            Exit::Failure,
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })
+}
+
 /// Prints `error: {msg}` on stderr and returns `code`, the process exit code.
 pub fn fail(code: Exit, msg: impl std::fmt::Display) -> Exit {
     eprintln!("error: {msg}");

@@ -120,12 +120,8 @@ pub fn main(
             latency_unit: unit,
             replicated: &r,
         };
-        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
-        if let Err(e) = std::fs::write(path, text) {
-            return fail(
-                Exit::Failure,
-                format!("cannot write {}: {e}", path.display()),
-            );
+        if let Err(code) = super::write_json_file(path, &doc) {
+            return code;
         }
     }
     Exit::Ok

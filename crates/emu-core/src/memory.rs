@@ -29,7 +29,7 @@ pub fn push_allocating<T>(queue: &mut VecDeque<T>, first: usize, item: T) {
 /// [`push_allocating`] does before its push, for a caller that appends several items at
 /// once.
 #[inline]
-pub fn allocate_first<T>(queue: &mut VecDeque<T>, first: usize) {
+pub(crate) fn allocate_first<T>(queue: &mut VecDeque<T>, first: usize) {
     if queue.capacity() == 0 {
         allocate(queue, first);
     }
@@ -79,7 +79,7 @@ impl Fill {
     }
 
     /// Bytes of one coarse histogram (see [`coarse_histogram_bytes`]).
-    pub fn coarse_histogram(self) -> u64 {
+    pub(crate) fn coarse_histogram(self) -> u64 {
         match self {
             Fill::Empty => coarse_histogram_bytes(0),
             Fill::Full { hard_stop } => coarse_histogram_bytes(hard_stop),

@@ -119,10 +119,7 @@ fn child<'t, 'i>(table: &'t DeTable<'i>, seg: &str) -> Option<&'t Spanned<DeValu
 }
 
 /// The node at `path`, if there is one.
-pub(crate) fn node<'t, 'i>(
-    root: &'t DeTable<'i>,
-    path: &[String],
-) -> Option<&'t Spanned<DeValue<'i>>> {
+pub fn node<'t, 'i>(root: &'t DeTable<'i>, path: &[String]) -> Option<&'t Spanned<DeValue<'i>>> {
     let (first, rest) = path.split_first()?;
     let mut value = child(root, first)?;
     for seg in rest {

@@ -65,7 +65,7 @@ pub struct Echo<'a> {
 
 /// The schema of an [`Echo`]: a topology configuration whose sections besides
 /// `description` and `[network]` may each be absent.
-pub fn echo_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+pub(crate) fn echo_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
     let mut schema = <TopologyConfig as schemars::JsonSchema>::json_schema(generator);
     if let Some(required) = schema
         .get_mut("required")

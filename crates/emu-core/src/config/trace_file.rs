@@ -17,7 +17,9 @@ static TRACES: &[(&str, &str)] = &[(
 
 /// The parsed trace of `traffic` if its injection is a trace, else `None`. Errors name
 /// the trace file and line.
-pub fn load_trace(traffic: &Loaded<TrafficConfig>) -> Result<Option<Vec<TraceLine>>, ConfigError> {
+pub(crate) fn load_trace(
+    traffic: &Loaded<TrafficConfig>,
+) -> Result<Option<Vec<TraceLine>>, ConfigError> {
     let InjectionConfig::Trace { file } = &traffic.config.injection else {
         return Ok(None);
     };

@@ -239,7 +239,7 @@ pub fn render(cycle: &[CycleStep]) -> Vec<String> {
 /// switch, a packet waits only for another packet of the cycle (the holder of its
 /// output, or its full output buffer). So every place waits, forever, for the next:
 /// a deadlock of the cycle's packets even if the rest of the network keeps moving.
-pub fn is_permanent<P: LinkProtocol>(
+pub(crate) fn is_permanent<P: LinkProtocol>(
     cycle: &[CycleStep],
     counters: impl Fn(End) -> P::Counters,
 ) -> bool {

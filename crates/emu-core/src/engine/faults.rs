@@ -283,7 +283,7 @@ impl fmt::Display for BlockedPacket {
 }
 
 /// Packets shown in full in the error; the rest are counted.
-pub const SHOWN: usize = 5;
+pub(crate) const SHOWN: usize = 5;
 
 /// The error of a run that stopped with packets blocked behind dead links (exit 5).
 pub(super) fn blocked_error(

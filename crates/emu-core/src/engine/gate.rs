@@ -98,7 +98,7 @@ impl PhaseGate {
     }
 
     /// The phase now open: every task of every earlier phase has finished.
-    pub fn open_phase(&self) -> usize {
+    pub(crate) fn open_phase(&self) -> usize {
         finished(self.state.load(Ordering::Acquire)) / self.tasks()
     }
 
@@ -125,20 +125,20 @@ impl PhaseGate {
 
     /// A guard to hold while a thread works: if it panics, the others stop waiting
     /// for it instead of waiting forever.
-    pub fn poison_on_panic(&self) -> PanicGuard<'_> {
+    pub(crate) fn poison_on_panic(&self) -> PanicGuard<'_> {
         PanicGuard(self)
     }
 
     /// Releases every waiting thread with [`Poisoned`], now and at every later wait:
     /// for a thread that will never finish its task (it panicked, or never started).
-    pub fn poison(&self) {
+    pub(crate) fn poison(&self) {
         self.poisoned.store(true, Ordering::Release);
         let _held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         self.wake.notify_all();
     }
 
     /// Blocks until every task of `phase` has finished. Fails if the gate was poisoned.
-    pub fn wait_over(&self, phase: usize) -> Result<(), Poisoned> {
+    pub(crate) fn wait_over(&self, phase: usize) -> Result<(), Poisoned> {
         let over = (phase + 1) * self.tasks();
         if !self.spin_until(over) {
             let mut held = self.lock.lock().unwrap_or_else(|p| p.into_inner());

@@ -38,7 +38,7 @@ impl<P: LinkProtocol> Inbound<P> {
     }
 
     /// Takes the next token, with its arrival tick, if it has arrived by tick `t`.
-    pub fn pop_due_wire(&mut self, t: Tick) -> Option<Wire<P>> {
+    pub(crate) fn pop_due_wire(&mut self, t: Tick) -> Option<Wire<P>> {
         match self.peek() {
             Some(a) if a <= t => self.slot.take(),
             _ => None,

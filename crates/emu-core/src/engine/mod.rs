@@ -58,7 +58,10 @@ impl RunControl {
 
     /// Fails with [`EngineError::TooLarge`] if `net` would need more memory than the
     /// limit; every engine calls it before building a node.
-    pub fn check_memory<P: LinkProtocol>(&self, net: &Network<P>) -> Result<(), EngineError> {
+    pub(crate) fn check_memory<P: LinkProtocol>(
+        &self,
+        net: &Network<P>,
+    ) -> Result<(), EngineError> {
         net.memory_need()
             .within(self.memory_limit, net.nodes().len(), net.terminals().len())
             .map_err(EngineError::TooLarge)

@@ -66,7 +66,7 @@ impl DueQueue {
     }
 
     /// Takes every node due before `end` into `due`, in node order.
-    pub fn take_due(&mut self, end: Tick, due: &mut Vec<NodeId>) {
+    pub(crate) fn take_due(&mut self, end: Tick, due: &mut Vec<NodeId>) {
         due.clear();
         for (g, min) in self.group_min.iter_mut().enumerate() {
             if *min >= end {
@@ -147,7 +147,7 @@ impl RunClock {
 
     /// Closes the window ending at `end`: accounts its activity and `runs` node runs,
     /// tells the progress display, and decides given the next tick anything is due.
-    pub fn close_window(
+    pub(crate) fn close_window(
         &mut self,
         end: Tick,
         activity: &Activity,

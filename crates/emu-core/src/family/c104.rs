@@ -12,7 +12,11 @@ use crate::stats::ReportFamily;
 #[derive(Debug)]
 pub(super) struct C104s;
 
-impl ReportFamily for C104s {}
+impl ReportFamily for C104s {
+    fn topology_sections(&self) -> &'static [&'static str] {
+        TopologyConfig::SECTIONS
+    }
+}
 
 impl Family for C104s {
     fn name(&self) -> &'static str {

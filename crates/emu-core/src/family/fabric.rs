@@ -19,10 +19,6 @@ const CANNOT_DEADLOCK: &str = "a single-stage switch fabric cannot deadlock: its
      back; the run report shows credit underflow instead";
 
 impl ReportFamily for Fabrics {
-    fn topology_sections(&self) -> &'static [&'static str] {
-        &[]
-    }
-
     fn packets_label(&self, topology: &TopologyConfig, _traffic: &TrafficConfig) -> String {
         match &topology.network {
             NetworkConfig::Fabric(f) => format!("{}-byte packets", f.packet_bytes),

@@ -199,7 +199,7 @@ pub fn only_own_sections(
 
 /// Loads `topology` and `traffic` (paths or shipped names) with `sets` and builds the
 /// case of whatever family the topology is (see [`AnyCase::load_within`]).
-pub fn load_files(
+pub(crate) fn load_files(
     topology: &str,
     traffic: &str,
     sets: &[String],

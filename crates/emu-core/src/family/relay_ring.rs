@@ -82,10 +82,6 @@ impl FamilySection for RelaySection {
 }
 
 impl ReportFamily for RelayRings {
-    fn topology_sections(&self) -> &'static [&'static str] {
-        &[]
-    }
-
     fn latency_metrics(&self) -> &'static [&'static str] {
         // A ball has no source queue and no network latency of its own.
         &["message"]

@@ -17,10 +17,6 @@ const CANNOT_DEADLOCK: &str = "an SCI ring cannot deadlock: every node takes eve
      instead, which the run report names";
 
 impl ReportFamily for SciRings {
-    fn topology_sections(&self) -> &'static [&'static str] {
-        &[]
-    }
-
     fn latency_metrics(&self) -> &'static [&'static str] {
         // An SCI node learns a packet's fate from its echo, not when it left.
         &["message"]

@@ -53,7 +53,7 @@ pub struct Activity {
 
 impl Activity {
     /// Adds what a terminal counted into `self`.
-    pub fn add_messages(&mut self, m: &crate::terminal::MessageActivity) {
+    pub(crate) fn add_messages(&mut self, m: &crate::terminal::MessageActivity) {
         self.obligations_opened += m.obligations_opened;
         self.obligations_closed += m.obligations_closed;
         self.messages_delivered += m.messages_delivered;

@@ -54,7 +54,12 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
 /// Conservation on one link direction A→B: what A sent and B has not received must be
 /// exactly what the engine holds in flight. Returns that count; `noun` names the tokens
 /// in messages ("symbols", "balls").
-pub fn conserved(sent: u64, received: u64, in_flight: u64, noun: &str) -> Result<u64, Violation> {
+pub(crate) fn conserved(
+    sent: u64,
+    received: u64,
+    in_flight: u64,
+    noun: &str,
+) -> Result<u64, Violation> {
     let on_wire = sent.checked_sub(received).ok_or_else(|| {
         Violation(format!(
             "{received} {noun} received but only {sent} sent (duplication)"

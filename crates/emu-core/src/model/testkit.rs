@@ -73,7 +73,7 @@ impl<P: LinkProtocol, N: Node<P>> Driver<P, N> {
 
     /// Delivers every token due by `t` (port order, FIFO per port), then steps once at
     /// `t`. Ticks before `t` that were never stepped are skipped.
-    pub fn step_at(&mut self, t: Tick) -> Result<Option<Tick>, ModelError> {
+    pub(crate) fn step_at(&mut self, t: Tick) -> Result<Option<Tick>, ModelError> {
         self.pending
             .sort_by_key(|&(at, port, order, _)| (at > t, port, at, order));
         let due = self.pending.iter().take_while(|&&(at, ..)| at <= t).count();

@@ -81,7 +81,7 @@ impl fmt::Display for Wait {
 }
 
 /// "packet 3→17 (message 12, packet 0)" or "ack for …".
-pub fn describe_packet(p: &Stamp) -> String {
+pub(crate) fn describe_packet(p: &Stamp) -> String {
     let what = if p.ack { "ack for packet" } else { "packet" };
     format!(
         "{what} {}→{} (message {}, packet {})",

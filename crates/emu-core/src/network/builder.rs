@@ -86,7 +86,7 @@ impl<P: LinkProtocol> Builder<P> {
     }
 
     /// The id the next node will get.
-    pub fn next_id(&self) -> NodeId {
+    pub(crate) fn next_id(&self) -> NodeId {
         self.nodes.len()
     }
 

@@ -11,7 +11,7 @@ use crate::routing::dimension_order::Kary;
 use crate::routing::min::{Min, SIZES};
 
 /// Links on one C104 (INMOS ch. 7 §7.1: "a 32-way crossbar switch").
-pub const C104_LINKS: u32 = 32;
+pub(crate) const C104_LINKS: u32 = 32;
 
 /// A validated `[network]` section: the family and its checked parameters, which
 /// [`build`] consumes without checking again.

@@ -193,7 +193,7 @@ impl<P: LinkProtocol> Network<P> {
 
     /// The plan with the terminals its traffic makes senders (by label); without it,
     /// reports take every terminal that offered anything for a sender.
-    pub fn with_senders(mut self, senders: Vec<bool>) -> Self {
+    pub(crate) fn with_senders(mut self, senders: Vec<bool>) -> Self {
         self.senders = senders;
         self
     }

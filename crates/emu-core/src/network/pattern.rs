@@ -12,7 +12,7 @@ use crate::traffic::pattern::{
 /// the pattern's key (hence the conversion to `String`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum PatternError {
+pub(crate) enum PatternError {
     /// A pattern of switch fabrics only, on another family.
     #[error(
         "non_uniform traffic (Gramsamer Eq. 2.2) applies to switch fabrics (network.kind = \"fabric\") only"
@@ -114,7 +114,7 @@ pub enum Family {
 }
 
 /// Resolves a pattern for terminal `src` of `terminals`. Errors say what does not fit.
-pub fn resolve(
+pub(crate) fn resolve(
     p: &PatternConfig,
     family: Family,
     terminals: u32,

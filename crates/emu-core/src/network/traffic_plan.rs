@@ -160,7 +160,7 @@ pub const MAX_BATCH_MESSAGES: u64 = 1 << 26;
 /// Checks a batch of `messages` per terminal on `terminals` terminals: at least one,
 /// and no more than [`MAX_BATCH_MESSAGES`] in all (refused before anything is
 /// allocated, naming the memory the batch would take).
-pub fn batch_messages(messages: u32, terminals: u32) -> Result<u32, BuildError> {
+pub(crate) fn batch_messages(messages: u32, terminals: u32) -> Result<u32, BuildError> {
     if messages == 0 {
         return Err(traffic_err("injection.messages", "must be at least 1"));
     }

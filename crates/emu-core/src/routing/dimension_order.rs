@@ -45,7 +45,7 @@ pub struct Kary {
 }
 
 /// The terminal port of every switch.
-pub const TERMINAL_PORT: PortId = 0;
+pub(crate) const TERMINAL_PORT: PortId = 0;
 
 impl Kary {
     /// Number of switches (and terminals), k^n.
@@ -70,7 +70,7 @@ impl Kary {
     }
 
     /// The extra x port used by the random step of universal routing.
-    pub fn extra_port(&self, plus: bool) -> PortId {
+    pub(crate) fn extra_port(&self, plus: bool) -> PortId {
         (1 + 2 * self.n * self.classes() + u32::from(!plus)) as PortId
     }
 

@@ -84,7 +84,7 @@ impl IntervalTable {
 
     /// Bytes the table's intervals take on the heap (at least: their count, not the
     /// vector's spare capacity).
-    pub fn heap_bytes(&self) -> u64 {
+    pub(crate) fn heap_bytes(&self) -> u64 {
         (self.intervals.len() * std::mem::size_of::<(u32, u32, RouteAction)>()) as u64
     }
 

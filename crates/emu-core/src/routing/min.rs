@@ -44,7 +44,7 @@ use super::{IntervalTable, RouteAction, table};
 use crate::model::PortId;
 
 /// Terminal links per left switch (and right links per left switch).
-pub const SIDE: u32 = 16;
+pub(crate) const SIDE: u32 = 16;
 
 /// The shape of an indirect multistage network with `terminals` terminals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub struct Min {
 }
 
 /// The sizes this construction supports.
-pub const SIZES: [u32; 6] = [32, 64, 128, 256, 512, 1024];
+pub(crate) const SIZES: [u32; 6] = [32, 64, 128, 256, 512, 1024];
 
 impl Min {
     /// Left-column switches, N/16.
@@ -114,7 +114,7 @@ impl Min {
     }
 
     /// The table of left switch `l` (ports 0-15 terminals, 16-31 right links).
-    pub fn left_table(&self, l: u32) -> IntervalTable {
+    pub(crate) fn left_table(&self, l: u32) -> IntervalTable {
         let n = self.terminals;
         table::from_fn(self.labels(), |d| {
             if d >= n {
@@ -130,7 +130,7 @@ impl Min {
 
     /// The table of a right switch of a two-level network: port `l·m + q` is the q-th
     /// link to left switch l.
-    pub fn right_table(&self) -> IntervalTable {
+    pub(crate) fn right_table(&self) -> IntervalTable {
         let (n, m) = (self.terminals, self.parallel());
         table::from_fn(self.labels(), |d| {
             if d >= n {
@@ -144,7 +144,7 @@ impl Min {
     /// The table of left switch `i` (0..4) of a centre network (N = 1024): ports 0-15
     /// go to outer left switches 16·i..16·i + 16, ports 16-31 to the centre network's
     /// two right switches (port 16 + 8h + q is the q-th link to right switch h).
-    pub fn centre_left_table(&self, i: u32) -> IntervalTable {
+    pub(crate) fn centre_left_table(&self, i: u32) -> IntervalTable {
         let n = self.terminals;
         table::from_fn(self.labels(), |d| {
             if d >= n {
@@ -161,7 +161,7 @@ impl Min {
 
     /// The table of a right switch of a centre network: port `8i + q` is the q-th link
     /// to the centre network's left switch i.
-    pub fn centre_right_table(&self) -> IntervalTable {
+    pub(crate) fn centre_right_table(&self) -> IntervalTable {
         let n = self.terminals;
         table::from_fn(self.labels(), |d| {
             if d >= n {

@@ -34,7 +34,9 @@ pub fn from_fn(labels: u32, mut f: impl FnMut(u32) -> RouteAction) -> IntervalTa
 /// each starting where the last ended, with neighbours of equal action merged. It is
 /// the table [`from_fn`] makes of the function the pieces describe, in time linear in
 /// the pieces rather than in the labels; empty pieces are skipped.
-pub fn from_pieces(pieces: impl IntoIterator<Item = (u32, u32, RouteAction)>) -> IntervalTable {
+pub(crate) fn from_pieces(
+    pieces: impl IntoIterator<Item = (u32, u32, RouteAction)>,
+) -> IntervalTable {
     let mut iv: Vec<(u32, u32, RouteAction)> = Vec::new();
     for (lo, hi, a) in pieces.into_iter().filter(|&(lo, hi, _)| lo < hi) {
         match iv.last_mut() {

@@ -35,7 +35,7 @@ impl LabelRouting {
     /// the table and its intervals) and the per-port random header ranges. A plan
     /// gives every switch a table of its own, so counting it with each switch counts
     /// every table once.
-    pub fn heap_bytes(&self) -> u64 {
+    pub(crate) fn heap_bytes(&self) -> u64 {
         (2 * std::mem::size_of::<usize>()
             + std::mem::size_of::<IntervalTable>()
             + self.random_headers.len() * std::mem::size_of::<Option<(u32, u32)>>()) as u64
@@ -53,7 +53,7 @@ impl LabelRouting {
     /// Makes input `port` prepend a random header drawn uniformly from `[lo, hi)` to
     /// every packet that arrives on it (INMOS ch. 7 §7.1, universal routing). Ports
     /// beyond the part's are ignored.
-    pub fn generate_on(&mut self, port: PortId, range: (u32, u32)) {
+    pub(crate) fn generate_on(&mut self, port: PortId, range: (u32, u32)) {
         if let Some(slot) = self.random_headers.get_mut(port) {
             *slot = Some(range);
         }
@@ -65,7 +65,7 @@ impl LabelRouting {
     }
 
     /// Every generating input's range, in port order.
-    pub fn generated_ranges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+    pub(crate) fn generated_ranges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.random_headers.iter().flatten().copied()
     }
 

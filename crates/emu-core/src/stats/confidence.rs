@@ -9,22 +9,14 @@ use serde::Serialize;
 
 /// Two-sided confidence levels the table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Level {
+pub(crate) enum Level {
     /// 90 % (the 0.95 quantile).
     P90,
     /// 95 % (the 0.975 quantile).
     P95,
 }
 
-impl Level {
-    /// 0.90 or 0.95.
-    pub fn fraction(self) -> f64 {
-        match self {
-            Level::P90 => 0.90,
-            Level::P95 => 0.95,
-        }
-    }
-}
+impl Level {}
 
 /// t_{0.95}(df), df = 1..=30.
 const T95: [f64; 30] = [
@@ -41,7 +33,7 @@ const T975: [f64; 30] = [
 
 /// The quantile of Student's t for a two-sided interval at `level` with `df` ≥ 1 degrees
 /// of freedom.
-pub fn student_t(level: Level, df: usize) -> f64 {
+pub(crate) fn student_t(level: Level, df: usize) -> f64 {
     let (table, z): (&[f64; 30], f64) = match level {
         Level::P90 => (&T95, 1.644_853_6),
         Level::P95 => (&T975, 1.959_964),

@@ -6,7 +6,7 @@ use super::text::line;
 use crate::engine::faults::FaultReport;
 
 /// Writes one line per link that died, or one saying that none did.
-pub fn write_faults(out: &mut String, f: &FaultReport) {
+pub(crate) fn write_faults(out: &mut String, f: &FaultReport) {
     if f.links_down.is_empty() {
         let scheduled = match f.scheduled {
             0 => String::new(),

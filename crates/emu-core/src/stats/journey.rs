@@ -49,7 +49,7 @@ impl JourneySection {
 
     /// The text table: one row per part of the latency, in ticks, with each mean's
     /// share of the mean message latency `message_mean`.
-    pub fn write_table(&self, out: &mut String, message_mean: f64) {
+    pub(crate) fn write_table(&self, out: &mut String, message_mean: f64) {
         let header = [
             "journey", "mean", "p50", "p90", "p99", "p99.9", "max", "share",
         ];

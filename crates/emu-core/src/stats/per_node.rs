@@ -103,7 +103,7 @@ impl PerNode {
 
 impl PerNode {
     /// The mean, least and most realised throughput, the offered load and the total.
-    pub fn throughput_line(&self) -> String {
+    pub(crate) fn throughput_line(&self) -> String {
         let n = self.rows.len().max(1) as f64;
         let total: f64 = self.rows.iter().map(|r| r.delivered_bytes_per_ns).sum();
         let offered: f64 = self.rows.iter().map(|r| r.offered_bytes_per_ns).sum();
@@ -116,7 +116,7 @@ impl PerNode {
     }
 
     /// Jain's index and the extreme nodes.
-    pub fn fairness_line(&self) -> String {
+    pub(crate) fn fairness_line(&self) -> String {
         let f = &self.fairness;
         let node = |n: Option<usize>, x: f64| match n {
             Some(n) => format!("node {n} ({} bytes/ns)", fixed(x, 4)),
@@ -131,7 +131,7 @@ impl PerNode {
     }
 
     /// The per-node table: throughput, latency in ns, backlog and retries.
-    pub fn write_table(&self, out: &mut String) {
+    pub(crate) fn write_table(&self, out: &mut String) {
         let header = [
             "node", "bytes/ns", "offered", "mean ns", "p50", "p90", "p99", "max", "count",
             "backlog", "retries",
@@ -172,7 +172,7 @@ impl PerNode {
     }
 
     /// One warning per starved node.
-    pub fn starvation_warnings(&self) -> Vec<String> {
+    pub(crate) fn starvation_warnings(&self) -> Vec<String> {
         self.rows
             .iter()
             .filter(|r| r.starved)

@@ -75,9 +75,10 @@ pub struct ReportInput<'a> {
 /// registry implements it for each family; [`Generic`] is the default.
 pub trait ReportFamily: Sync + std::fmt::Debug {
     /// The topology sections besides `description` and `[network]` the family's
-    /// networks read, of [`TopologyConfig::SECTIONS`]; the report echoes these.
+    /// networks read, of [`TopologyConfig::SECTIONS`]; the report echoes these (default:
+    /// none).
     fn topology_sections(&self) -> &'static [&'static str] {
-        TopologyConfig::SECTIONS
+        &[]
     }
     /// How the report's header describes the traffic's messages, e.g. "32-byte
     /// messages".
@@ -101,7 +102,11 @@ pub trait ReportFamily: Sync + std::fmt::Debug {
 #[derive(Clone, Copy, Debug)]
 pub struct Generic;
 
-impl ReportFamily for Generic {}
+impl ReportFamily for Generic {
+    fn topology_sections(&self) -> &'static [&'static str] {
+        TopologyConfig::SECTIONS
+    }
+}
 
 impl<'a> ReportInput<'a> {
     /// The input for a run of the plan `net`, built from `topology` and `traffic`
@@ -491,7 +496,7 @@ fn is_one(v: &u32) -> bool {
 
 /// `bytes` carried in `span` ticks as a percentage of a link's data capacity (one byte
 /// per `byte_ticks` ticks); 0 for an empty span.
-pub fn capacity_pct(bytes: u64, byte_ticks: Tick, span: Tick) -> f64 {
+pub(crate) fn capacity_pct(bytes: u64, byte_ticks: Tick, span: Tick) -> f64 {
     if span == 0 {
         0.0
     } else {
@@ -500,7 +505,7 @@ pub fn capacity_pct(bytes: u64, byte_ticks: Tick, span: Tick) -> f64 {
 }
 
 /// Packets a message of `message_bytes` is split into: at least one.
-pub fn packets_per_message(message_bytes: u32, max_data_bytes: u32) -> u64 {
+pub(crate) fn packets_per_message(message_bytes: u32, max_data_bytes: u32) -> u64 {
     u64::from(message_bytes)
         .div_ceil(u64::from(max_data_bytes.max(1)))
         .max(1)

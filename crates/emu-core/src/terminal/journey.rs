@@ -54,7 +54,7 @@ impl Default for JourneyStats {
 }
 
 /// Histograms a [`JourneyStats`] holds (for the memory estimate).
-pub const JOURNEY_HISTOGRAMS: u64 = 6;
+pub(crate) const JOURNEY_HISTOGRAMS: u64 = 6;
 
 /// What a destination saw of the identity *latency = source wait + path delay + input
 /// waits + output waits + transfer*: per source, the path delay each message's

@@ -47,7 +47,7 @@ const QUEUE_SCAN: usize = 64;
 /// What a terminal counts for the engine's progress and completion decisions (added
 /// into [`crate::model::Activity`] by the part that hosts the terminal).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MessageActivity {
+pub(crate) struct MessageActivity {
     /// Measured messages created: the run must see them delivered before it may end.
     pub obligations_opened: u64,
     /// Of those, messages delivered.
@@ -163,17 +163,17 @@ pub struct StatsKept {
 
 impl StatsKept {
     /// The three latency metrics only (fabric adapters).
-    pub const LATENCY: StatsKept = StatsKept {
+    pub(crate) const LATENCY: StatsKept = StatsKept {
         source: false,
         journeys: false,
     };
     /// And the journeys' breakdown (DS-Link terminals).
-    pub const JOURNEYS: StatsKept = StatsKept {
+    pub(crate) const JOURNEYS: StatsKept = StatsKept {
         source: false,
         journeys: true,
     };
     /// And the source's view of its messages (SCI nodes).
-    pub const SOURCE: StatsKept = StatsKept {
+    pub(crate) const SOURCE: StatsKept = StatsKept {
         source: true,
         journeys: false,
     };
@@ -291,7 +291,7 @@ impl Terminal {
     }
 
     /// True if a message is waiting in the source queue.
-    pub fn has_message(&self) -> bool {
+    pub(crate) fn has_message(&self) -> bool {
         !self.queue.is_empty()
     }
 
@@ -319,7 +319,7 @@ impl Terminal {
     /// true for the message's EOM packet; its stamp's `injected` is the tick the
     /// packet started on its source link. Delivers the message when this was its last
     /// missing packet.
-    pub fn packet_delivered(&mut self, a: &Arrival, bytes: u32, s: &Stamp, last: bool) {
+    pub(crate) fn packet_delivered(&mut self, a: &Arrival, bytes: u32, s: &Stamp, last: bool) {
         let now = a.at;
         self.stats.counters.packets_delivered += 1;
         if self.in_window(now) {
@@ -355,7 +355,7 @@ impl Terminal {
 
     /// Keeps, from now on, the records `--check` needs to check every delivered
     /// message's timing identity ([`journey::PathDelays`]).
-    pub fn keep_path_delays(&mut self) {
+    pub(crate) fn keep_path_delays(&mut self) {
         self.stats.journey.path_delays = Some(journey::PathDelays::default());
     }
 
@@ -365,7 +365,7 @@ impl Terminal {
     }
 
     /// An acknowledge arrived here.
-    pub fn ack_received(&mut self) {
+    pub(crate) fn ack_received(&mut self) {
         self.stats.counters.acks_received += 1;
     }
 
@@ -401,12 +401,12 @@ impl Terminal {
     }
 
     /// The statistics, at the end of a run.
-    pub fn into_stats(self) -> TerminalStats {
+    pub(crate) fn into_stats(self) -> TerminalStats {
         self.stats
     }
 
     /// Takes the activity counted since the last call.
-    pub fn take_activity(&mut self) -> MessageActivity {
+    pub(crate) fn take_activity(&mut self) -> MessageActivity {
         std::mem::take(&mut self.activity)
     }
 }

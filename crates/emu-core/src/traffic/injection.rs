@@ -17,7 +17,7 @@ pub enum Injection {
 /// Ticks until the next Bernoulli(p) arrival (≥ 1): the geometric distribution,
 /// sampled by inversion so a terminal wakes only when a message is due rather than
 /// drawing a coin every tick.
-pub fn geometric_gap(p: f64, rng: &mut impl rand::Rng) -> Tick {
+pub(crate) fn geometric_gap(p: f64, rng: &mut impl rand::Rng) -> Tick {
     if p >= 1.0 {
         return 1;
     }

@@ -69,7 +69,7 @@ pub fn mask(n: u32) -> u32 {
 }
 
 /// Rotates the low `n` bits of `x` left by `r`.
-pub fn rotate_left(x: u32, r: u32, n: u32) -> u32 {
+pub(crate) fn rotate_left(x: u32, r: u32, n: u32) -> u32 {
     if n == 0 {
         return x;
     }
@@ -86,14 +86,14 @@ pub fn rotate_left(x: u32, r: u32, n: u32) -> u32 {
 /// With the deterministic tables of [`crate::routing::min`], adding one left switch's
 /// worth of terminals (16) sends all of a left switch's traffic to the next left switch
 /// through right link 0's switch.
-pub const MIN_SYSTEMATIC_OFFSET: u32 = 16;
+pub(crate) const MIN_SYSTEMATIC_OFFSET: u32 = 16;
 
 /// The grid's systematic permutation (INMOS ch. 7 §7.6.2): "The grid is divided into four
 /// sets of nodes, with the nodes being bisected in both the x and y directions. The
 /// top left corner is translated onto the bottom right, and vice versa", and likewise
 /// the other two quadrants ("four separate block moves"). Every coordinate moves by
 /// ⌊k/2⌋ modulo k; in n dimensions, each of the 2^n blocks moves to the opposite one.
-pub fn block_move(src: u32, k: u32, n: u32) -> u32 {
+pub(crate) fn block_move(src: u32, k: u32, n: u32) -> u32 {
     let mut d = 0;
     let mut stride = 1;
     for _ in 0..n {
@@ -114,7 +114,7 @@ pub fn block_move(src: u32, k: u32, n: u32) -> u32 {
 /// is used, and each packet moves along the first dimension": the pattern is applied
 /// to bits 1..n and bit 0 is complemented. 6-, 8- and 10-cubes get 4-, 8- and 16-way
 /// contention.
-pub fn cube_systematic(src: u32, n: u32) -> u32 {
+pub(crate) fn cube_systematic(src: u32, n: u32) -> u32 {
     if n < 3 {
         return !src & mask(n);
     }

@@ -31,7 +31,7 @@ pub struct TraceError {
 }
 
 /// Most lines a trace may have (a bound on memory before anything is allocated per line).
-pub const MAX_LINES: usize = 50_000_000;
+pub(crate) const MAX_LINES: usize = 50_000_000;
 
 /// Parses a trace.
 pub fn parse(text: &str) -> Result<Vec<TraceLine>, TraceError> {

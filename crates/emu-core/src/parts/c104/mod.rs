@@ -166,7 +166,7 @@ pub struct C104 {
 }
 
 /// Most ports a C104 model has (the masks are 64 bits; the part has 32).
-pub const MAX_PORTS: usize = 64;
+pub(crate) const MAX_PORTS: usize = 64;
 
 impl C104 {
     /// A reset switch.

@@ -203,7 +203,11 @@ pub struct DsLinkSpec {
 
 /// Converts whole nanoseconds to whole bit periods at `rate_mbit_s`, or explains why
 /// it cannot.
-pub fn ns_to_ticks(key: &'static str, ns: u32, rate_mbit_s: u32) -> Result<Tick, ConfigError> {
+pub(crate) fn ns_to_ticks(
+    key: &'static str,
+    ns: u32,
+    rate_mbit_s: u32,
+) -> Result<Tick, ConfigError> {
     let scaled = u64::from(ns) * u64::from(rate_mbit_s);
     if scaled % 1000 != 0 {
         return Err(ConfigError::new(
@@ -220,10 +224,10 @@ pub fn ns_to_ticks(key: &'static str, ns: u32, rate_mbit_s: u32) -> Result<Tick,
 /// The largest buffer accepted, in tokens (`link.buffer_tokens`, `c104.output_buffer_tokens`):
 /// a packet of the largest payload fits with room to spare, and a mistyped value
 /// cannot ask for gigabytes.
-pub const MAX_BUFFER_TOKENS: u32 = 1 << 20;
+pub(crate) const MAX_BUFFER_TOKENS: u32 = 1 << 20;
 
 /// The most extra credit `faults.extra_initial_credit` accepts, in tokens.
-pub const MAX_EXTRA_CREDIT: u32 = 1 << 16;
+pub(crate) const MAX_EXTRA_CREDIT: u32 = 1 << 16;
 
 /// Checks the DS-Link sections, in the order a reader meets them.
 pub fn validate(

@@ -53,7 +53,7 @@ impl Default for LinkParams {
 
 /// Tokens of buffer space an endpoint allocates when the first arrives (the C104's input
 /// buffers hold about 20 tokens; INMOS ch. 6 §6.2.1).
-pub const FIRST_ALLOCATION_TOKENS: u32 = 64;
+pub(crate) const FIRST_ALLOCATION_TOKENS: u32 = 64;
 
 /// One end of a DS-Link: transmitter, receiver buffer and credit counters.
 #[derive(Clone, Debug)]
@@ -148,23 +148,23 @@ impl Endpoint {
     }
 
     /// Tokens waiting in the input buffer.
-    pub fn rx_len(&self) -> usize {
+    pub(crate) fn rx_len(&self) -> usize {
         self.rx.len()
     }
 
     /// The `i`-th buffered token (0 = oldest).
-    pub fn rx_get(&self, i: usize) -> Option<&Token> {
+    pub(crate) fn rx_get(&self, i: usize) -> Option<&Token> {
         self.rx.get(i)
     }
 
     /// The `i`-th buffered token (0 = oldest), to update the emulator metadata it
     /// carries (its [`crate::terminal::packet::Journey`]); nothing on the wire changes.
-    pub fn rx_get_mut(&mut self, i: usize) -> Option<&mut Token> {
+    pub(crate) fn rx_get_mut(&mut self, i: usize) -> Option<&mut Token> {
         self.rx.get_mut(i)
     }
 
     /// Takes the oldest buffered token, freeing its slot (which may owe the peer an FCT).
-    pub fn rx_pop(&mut self) -> Option<Token> {
+    pub(crate) fn rx_pop(&mut self) -> Option<Token> {
         let t = self.rx.pop_front()?;
         self.regrant();
         Some(t)
@@ -196,7 +196,7 @@ impl Endpoint {
 
     /// When the transmitter can next send something, given whether the owner has a
     /// flow-controlled token waiting: `None` if it has nothing it may send.
-    pub fn ready_at(&self, now: Tick, has_data: bool) -> Option<Tick> {
+    pub(crate) fn ready_at(&self, now: Tick, has_data: bool) -> Option<Tick> {
         if self.fct_owed > 0 || (has_data && self.credit > 0) {
             Some(self.start_tick(now))
         } else {
@@ -205,13 +205,13 @@ impl Endpoint {
     }
 
     /// True if, at `now`, the next token to go is an FCT (FCTs go before data).
-    pub fn next_is_fct(&self) -> bool {
+    pub(crate) fn next_is_fct(&self) -> bool {
         self.fct_owed > 0
     }
 
     /// Sends an owed FCT starting at `now` (which must be a start tick). Returns the
     /// token and the tick its last bit leaves.
-    pub fn send_fct(&mut self, now: Tick) -> (Token, Tick) {
+    pub(crate) fn send_fct(&mut self, now: Tick) -> (Token, Tick) {
         debug_assert!(self.fct_owed > 0 && self.start_tick(now) == now);
         self.fct_owed -= 1;
         self.counters.fct_sent += 1;
@@ -223,7 +223,7 @@ impl Endpoint {
 
     /// Sends a flow-controlled token starting at `now`, using one credit. Returns the
     /// tick its last bit leaves.
-    pub fn send_data(&mut self, now: Tick, token: &Token) -> Tick {
+    pub(crate) fn send_data(&mut self, now: Tick, token: &Token) -> Tick {
         debug_assert!(token.kind().is_flow_controlled());
         debug_assert!(self.credit > 0 && self.start_tick(now) == now && self.fct_owed == 0);
         self.credit -= 1;
@@ -236,7 +236,7 @@ impl Endpoint {
     /// Bit periods the transmitter has been sending tokens since reset: 10 per data
     /// token, 4 per control token (INMOS ch. 6 §6.1.1); null tokens between them are
     /// not counted (the model does not send them).
-    pub fn wire_bits(&self) -> u64 {
+    pub(crate) fn wire_bits(&self) -> u64 {
         self.wire_bits
     }
 

@@ -24,9 +24,9 @@ use crate::time::Tick;
 pub const DATA_TOKEN_BITS: Tick = 10;
 /// Bits on the wire for a control token (EOP, EOM, FCT): INMOS ch. 6 §6.1.1 "4 bits for the
 /// terminator", §6.1.1 "A flow control token is 4 bits".
-pub const CONTROL_TOKEN_BITS: Tick = 4;
+pub(crate) const CONTROL_TOKEN_BITS: Tick = 4;
 /// Bits on the wire for a null token (ESC followed by FCT), sent while a link is idle.
-pub const NULL_TOKEN_BITS: Tick = 8;
+pub(crate) const NULL_TOKEN_BITS: Tick = 8;
 
 /// The kind of a token on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,7 +74,7 @@ pub struct PacketInfo {
 /// Heap bytes one packet's [`PacketInfo`] takes: the struct and the allocator's 8-byte
 /// chunk header, in the 16-byte units glibc's allocator hands out. For the memory
 /// estimate (`Part::memory_bound`).
-pub const PACKET_INFO_BYTES: u64 =
+pub(crate) const PACKET_INFO_BYTES: u64 =
     (std::mem::size_of::<PacketInfo>() as u64 + 8).next_multiple_of(16);
 
 /// One token on a link: 16 bytes, the kind, the byte and, on a packet's first token
@@ -160,13 +160,13 @@ impl Token {
 
     /// Takes the packet information off this token (to move it to another token of
     /// the same packet: a generated header, or the next header after a deletion).
-    pub fn take_packet(&mut self) -> Option<Box<PacketInfo>> {
+    pub(crate) fn take_packet(&mut self) -> Option<Box<PacketInfo>> {
         self.packet.take()
     }
 
     /// Puts packet information `info` (taken from another token of the same packet)
     /// on this token.
-    pub fn set_packet(&mut self, info: Option<Box<PacketInfo>>) {
+    pub(crate) fn set_packet(&mut self, info: Option<Box<PacketInfo>>) {
         self.packet = info;
     }
 

@@ -4,7 +4,7 @@
 
 /// A set of indices `0..len`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Bitset {
+pub(crate) struct Bitset {
     words: Vec<u64>,
     len: usize,
 }
@@ -33,25 +33,21 @@ impl Bitset {
         self.words.fill(0);
     }
 
-    /// True if `i` is in the set.
-    pub fn has(&self, i: usize) -> bool {
-        self.words[i / 64] >> (i % 64) & 1 == 1
-    }
-
     /// True if the set is empty.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
     }
 
     /// The first member at or after `from` (wrapping round to 0), if any.
-    pub fn next_from(&self, from: usize) -> Option<usize> {
+    pub(crate) fn next_from(&self, from: usize) -> Option<usize> {
         let from = if from >= self.len { 0 } else { from };
         self.first_in(from, self.len)
             .or_else(|| self.first_in(0, from))
     }
 
     /// The first member of both `self` and `other` at or after `from`, wrapping.
-    pub fn next_common_from(&self, other: &Bitset, from: usize) -> Option<usize> {
+    pub(crate) fn next_common_from(&self, other: &Bitset, from: usize) -> Option<usize> {
         let from = if from >= self.len { 0 } else { from };
         let word = |w: usize| self.words[w] & other.words[w];
         first_set(word, from, self.len).or_else(|| first_set(word, 0, from))
@@ -62,7 +58,7 @@ impl Bitset {
     }
 
     /// The members in round-robin order starting at `from` (wrapping).
-    pub fn cyclic_from(&self, from: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn cyclic_from(&self, from: usize) -> impl Iterator<Item = usize> + '_ {
         let from = if from >= self.len { 0 } else { from };
         let mut next = self.first_in(from, self.len);
         let mut wrapped = false;

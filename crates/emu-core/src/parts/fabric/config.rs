@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 
 /// Most ports: a fabric keeps N² crosspoint queues and its links' channels hold up to N
 /// flow-control cells per cycle (the document studies up to 64).
-pub const MAX_PORTS: u32 = 256;
+pub(crate) const MAX_PORTS: u32 = 256;
 /// Longest round trip in packet cycles.
-pub const MAX_RTT: u32 = 1_000_000;
+pub(crate) const MAX_RTT: u32 = 1_000_000;
 
 /// A single-stage N × N switch fabric with its adapters (Gramsamer ch. 2, 7).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -120,7 +120,7 @@ impl FabricSpec {
     }
 
     /// Cycles on the control path (⌊RTT/2⌋).
-    pub fn control_cycles(&self) -> u32 {
+    pub(crate) fn control_cycles(&self) -> u32 {
         self.rtt / 2
     }
 }

@@ -76,7 +76,7 @@ impl FlowControl {
     }
 
     /// The grant level (thresholds at or below `occupancy`) of a crosspoint.
-    pub fn grant_level(thresholds: &[u32], occupancy: u32) -> u8 {
+    pub(crate) fn grant_level(thresholds: &[u32], occupancy: u32) -> u8 {
         thresholds.iter().filter(|&&t| occupancy >= t).count() as u8
     }
 }
@@ -137,7 +137,7 @@ impl Permission {
 
     /// The crosspoints a packet may be sent to now, unless that changes every cycle
     /// (Grant MT): then `None`, and [`Permission::feasible`] must be asked per VOQ.
-    pub fn feasible_set(&self) -> Option<&Bitset> {
+    pub(crate) fn feasible_set(&self) -> Option<&Bitset> {
         (self.kind != Kind::Grant || self.k == 1).then_some(&self.feasible)
     }
 
@@ -222,7 +222,7 @@ impl Permission {
     }
 
     /// True under relative credit, where the §7.4 invariant holds.
-    pub fn is_relative(&self) -> bool {
+    pub(crate) fn is_relative(&self) -> bool {
         self.kind == Kind::Credit
     }
 }

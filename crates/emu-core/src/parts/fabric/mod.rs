@@ -128,7 +128,7 @@ impl Architecture {
     }
 
     /// The output scheduler the architecture implies (§7.2.1).
-    pub fn default_scheduler(self) -> OutputScheduler {
+    pub(crate) fn default_scheduler(self) -> OutputScheduler {
         match self {
             Architecture::Cicq => OutputScheduler::Rr,
             Architecture::Cioq => OutputScheduler::Ocf,

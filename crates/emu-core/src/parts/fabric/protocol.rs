@@ -45,7 +45,7 @@ pub struct Packet {
 }
 
 /// No VOQ in [`Packet::nonempty`].
-pub const NO_VOQ: u16 = u16::MAX;
+pub(crate) const NO_VOQ: u16 = u16::MAX;
 
 /// One wire event of the fabric protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

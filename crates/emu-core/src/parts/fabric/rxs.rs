@@ -72,7 +72,7 @@ impl Strategy {
 
 /// The reception scheduler of one domain (one switch input).
 #[derive(Clone, Debug)]
-pub struct Rxs {
+pub(crate) struct Rxs {
     strategy: Strategy,
     /// The last crosspoint whose credit was returned.
     pointer: usize,
@@ -83,7 +83,7 @@ pub struct Rxs {
 /// What the scheduler may look at when it picks: per crosspoint of its domain, whether
 /// its absorption pool holds credits, packets stored, and the CLIQ bit.
 #[derive(Clone, Copy, Debug)]
-pub struct View<'a> {
+pub(crate) struct View<'a> {
     /// The crosspoints whose absorption pool holds credits.
     pub candidates: &'a Bitset,
     /// Packets stored in each crosspoint (its occupancy counter).
@@ -151,6 +151,7 @@ impl Rxs {
     }
 
     /// Credits queued in the FIFO (the FIFO strategy's population, Gramsamer §7.3.1).
+    #[cfg(test)]
     pub fn fifo_len(&self) -> usize {
         self.fifo.len()
     }

@@ -175,7 +175,7 @@ impl Source {
 
     /// The next cycle after `cycle` at which the generator may create packets on its
     /// own, if any (so the adapter knows when it must run).
-    pub fn next_cycle(&self, cycle: u64) -> Option<u64> {
+    pub(crate) fn next_cycle(&self, cycle: u64) -> Option<u64> {
         match &self.arrivals {
             Arrivals::None => None,
             Arrivals::Bernoulli(p) => (*p > 0.0).then_some(cycle + 1),

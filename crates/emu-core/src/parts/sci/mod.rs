@@ -67,7 +67,7 @@ pub const ADDRESS_SYMBOLS: u16 = 8;
 pub const DATA_SYMBOLS: u16 = 40;
 /// Symbols of a data send packet with a 256-byte block: 16 + 256 bytes (SCI §4.1, the
 /// bottom curve of Fig. 5).
-pub const DATA256_SYMBOLS: u16 = 136;
+pub(crate) const DATA256_SYMBOLS: u16 = 136;
 
 /// The send-packet mix: fractions of address, 64-byte data and 256-byte data packets
 /// (SCI §4: "20% data packets" with 64-byte blocks is the default workload).

@@ -88,7 +88,7 @@ impl Symbol {
 }
 
 /// Symbols of an echo packet: "Echo packets are 8 bytes long" (SCI §2.1), 16-bit symbols.
-pub const ECHO_SYMBOLS: u16 = 4;
+pub(crate) const ECHO_SYMBOLS: u16 = 4;
 
 /// What one SCI port has counted since reset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

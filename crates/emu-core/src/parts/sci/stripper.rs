@@ -7,7 +7,7 @@ use super::protocol::{ECHO_SYMBOLS, Symbol, SymbolKind};
 
 /// What the stripper did with one incoming symbol, besides what it hands on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stripped {
+pub(crate) enum Stripped {
     /// Nothing for this node.
     Nothing,
     /// A symbol of a send packet for this node arrived; `accepted` says whether the
@@ -29,7 +29,7 @@ pub enum Stripped {
 
 /// The stripper's state.
 #[derive(Clone, Debug)]
-pub struct Stripper {
+pub(crate) struct Stripper {
     /// This node's id.
     me: u32,
     /// Go-bit extension: a go-idle was emitted and no packet symbol since (SCI §2.2:

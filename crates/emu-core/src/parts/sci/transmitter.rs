@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 
 /// What the transmitter is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Passing the stripper's symbols straight to the output link.
     Pass,
     /// Sending a source packet; `next` symbols of it have gone.
@@ -38,7 +38,7 @@ pub enum Mode {
 
 /// The transmitter's state.
 #[derive(Clone, Debug)]
-pub struct Transmitter {
+pub(crate) struct Transmitter {
     /// What it is doing.
     pub mode: Mode,
     /// The ring (bypass) buffer.
@@ -82,7 +82,7 @@ impl Transmitter {
     }
 
     /// Symbols in the ring buffer.
-    pub fn ring_len(&self) -> usize {
+    pub(crate) fn ring_len(&self) -> usize {
         self.ring.len()
     }
 

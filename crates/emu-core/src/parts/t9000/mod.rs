@@ -23,7 +23,7 @@ pub struct ProcessorParams {
 
 /// One T9000 node (one port: its link to the network).
 #[derive(Clone, Debug)]
-pub struct Processor {
+pub(crate) struct Processor {
     vcp: Vcp,
     term: Terminal,
     activity: Activity,

@@ -70,7 +70,7 @@ pub(super) fn memory_bound(p: &VcpParams, fill: crate::memory::Fill) -> u64 {
 }
 
 /// Number of packets for a message of `bytes` (INMOS ch. 6 §6.1.1).
-pub fn packets_for(bytes: u32, max_data: u32) -> u32 {
+pub(crate) fn packets_for(bytes: u32, max_data: u32) -> u32 {
     bytes.div_ceil(max_data.max(1)).max(1)
 }
 
@@ -266,7 +266,7 @@ impl Vcp {
     }
 
     /// Starts queued messages on free channels.
-    pub fn fill_channels(&mut self, now: Tick, term: &mut Terminal) {
+    pub(crate) fn fill_channels(&mut self, now: Tick, term: &mut Terminal) {
         while self.channels.len() < self.p.channels as usize && term.has_message() {
             let chans = &self.channels;
             let per_dst = self.p.channels_per_destination.max(1) as usize;
@@ -404,7 +404,7 @@ impl Vcp {
     }
 
     /// Messages being sent (on a channel) and not yet complete at the source.
-    pub fn active_channels(&self) -> usize {
+    pub(crate) fn active_channels(&self) -> usize {
         self.channels.len()
     }
 

@@ -52,7 +52,7 @@ use thiserror::Error;
 /// 10^-5" (SCI §3.3), here over every `C_pass,i` and `C_link,i`.
 pub const TOLERANCE: f64 = 1e-5;
 /// [`solve`] gives up after this many iterations.
-pub const MAX_ITERATIONS: u32 = 10_000;
+pub(crate) const MAX_ITERATIONS: u32 = 10_000;
 /// The largest coupling probability used (a geometric train needs `C < 1`).
 const MAX_COUPLING: f64 = 1.0 - 1e-9;
 
