@@ -538,6 +538,32 @@ static CASES: &[Case] = &[
         "--set network.thresholds=[999]: [999]: each threshold must lie in 1..=65",
     ),
     bad(
+        "`--set message.bytes=64` on an SCI ring (its packet lengths come from its mix)",
+        &[
+            "-t",
+            "sci-ring4",
+            "-p",
+            "sci-uniform",
+            "--set",
+            "message.bytes=64",
+        ],
+        Setup::None,
+        "--set message.bytes=64: message does not apply to an SCI ring (an SCI ring's packet lengths come from the topology's network.mix)",
+    ),
+    bad(
+        "a pattern on a relay ring",
+        &[
+            "-t",
+            "relay-ring",
+            "-p",
+            "relay-balls",
+            "--set",
+            "pattern.kind=bitrev",
+        ],
+        Setup::None,
+        "--set pattern.kind=bitrev: pattern does not apply to a relay ring",
+    ),
+    bad(
         "`emu sweep` on a relay ring",
         &[
             "sweep",

@@ -53,6 +53,7 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
             .collect()
     };
     let mut compared = 0;
+    let mut relay_compared = false;
     for topology in names(FileKind::Topology) {
         for traffic in names(FileKind::Traffic) {
             // Every traffic file on the reference topologies; three patterns elsewhere;
@@ -65,7 +66,9 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
                 "fabric-trace",
             ]
             .contains(&traffic.as_str());
-            let wanted = if topology.starts_with("sci-") {
+            let wanted = if topology.starts_with("relay") {
+                traffic.starts_with("relay")
+            } else if topology.starts_with("sci-") {
                 traffic.starts_with("sci-")
             } else if topology.starts_with("fabric") {
                 fabric_traffic
@@ -78,7 +81,10 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
             }
             // SCI rings synchronise every 2 ns cycle (1-cycle links), and 3 threads on a
             // 2-core machine make each barrier slow: their runs are kept shorter.
-            let phases = if topology.starts_with("sci-") {
+            let phases = if topology.starts_with("relay") {
+                // A relay ring reads no phases: its balls run out by themselves.
+                Vec::new()
+            } else if topology.starts_with("sci-") {
                 vec!["phases.warmup_us=2".into(), "phases.measure_us=10".into()]
             } else if topology.starts_with("fabric") {
                 // 1,000 packet cycles of 51.2 ns after 200 of warm-up.
@@ -104,8 +110,13 @@ fn every_engine_and_thread_count_gives_identical_reports_for_every_small_shipped
                 Some(Ok(())) => {}
             }
             compared += 1;
+            relay_compared |= topology.starts_with("relay");
         }
     }
+    assert!(
+        relay_compared,
+        "the relay ring (a family of its own) was not compared"
+    );
     // hypercube6 with every traffic file, the ring, and the SCI rings with theirs: the
     // comparison really ran.
     assert!(compared >= 34, "only {compared} cases compared");

@@ -30,6 +30,22 @@ pub struct TrafficConfig {
     pub request_response: bool,
 }
 
+impl TrafficConfig {
+    /// Every section at its default, with continuous injection (which has no
+    /// default): what a section a family does not read is compared with.
+    pub fn default_for_unread() -> TrafficConfig {
+        TrafficConfig {
+            description: String::new(),
+            pattern: PatternConfig::default(),
+            injection: InjectionConfig::Continuous,
+            message: MessageConfig::default(),
+            phases: PhasesConfig::default(),
+            terminals: TerminalsConfig::default(),
+            request_response: false,
+        }
+    }
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }

@@ -142,6 +142,7 @@ impl AnyCase {
     ) -> Result<AnyCase, CaseError> {
         let family = super::of(&topology.config.network);
         super::only_own_sections(family, &topology)?;
+        super::unread_traffic(family, &traffic)?;
         family.load(topology, traffic, seed, memory_limit)
     }
 

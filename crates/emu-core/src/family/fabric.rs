@@ -40,6 +40,21 @@ impl Family for Fabrics {
         matches!(network, NetworkConfig::Fabric(_))
     }
 
+    fn traffic_sections(&self) -> &'static [&'static str] {
+        // request_response is refused by the builder, with the reason.
+        &[
+            "pattern",
+            "injection",
+            "phases",
+            "terminals",
+            "request_response",
+        ]
+    }
+
+    fn unread_because(&self, _section: &str) -> &'static str {
+        "a fabric's packets are the topology's network.packet_bytes"
+    }
+
     fn delay_unit(&self) -> &'static str {
         "packet cycles"
     }

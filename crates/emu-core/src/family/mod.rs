@@ -60,6 +60,19 @@ pub trait Family: ReportFamily + Sync {
     fn name(&self) -> &'static str;
     /// True if `network` (a topology's `[network]` section) is of this family.
     fn owns(&self, network: &NetworkConfig) -> bool;
+    /// The traffic-file sections its networks read, of [`TRAFFIC_SECTIONS`] (default:
+    /// all). Any other that differs from its default is an error naming the family
+    /// ([`unread_traffic`]). A section listed here whose values the family refuses in
+    /// part (`request_response` on a network of C104s) is refused by its builder, with
+    /// the reason.
+    fn traffic_sections(&self) -> &'static [&'static str] {
+        TRAFFIC_SECTIONS
+    }
+    /// Why a traffic section it does not read does not apply, for the message: e.g.
+    /// "its packet lengths come from network.mix".
+    fn unread_because(&self, _section: &str) -> &'static str {
+        "it does not read it"
+    }
     /// The delay unit its sweeps report delays in, e.g. "header times".
     fn delay_unit(&self) -> &'static str;
     /// Builds a case from the loaded files with run seed `seed`. A network that would
@@ -154,6 +167,47 @@ fn close_objects(v: &mut serde_json::Value) {
     }
 }
 
+/// The sections of a traffic file: tables and the `request_response` flag.
+pub const TRAFFIC_SECTIONS: &[&str] = &[
+    "pattern",
+    "injection",
+    "message",
+    "phases",
+    "terminals",
+    "request_response",
+];
+
+/// Checks that `traffic` sets nothing `family` does not read: a section of
+/// [`TRAFFIC_SECTIONS`] outside [`Family::traffic_sections`] that differs from its
+/// default is an error naming it and the family (exit 2). A section left at its default
+/// (a shipped file's `[message] bytes = 32` on an SCI ring) is no request and passes.
+pub fn unread_traffic(
+    family: &dyn Family,
+    traffic: &Loaded<TrafficConfig>,
+) -> Result<(), CaseError> {
+    let given = serde_json::to_value(&traffic.config).unwrap_or_default();
+    let default = serde_json::to_value(TrafficConfig {
+        injection: traffic.config.injection.clone(),
+        ..TrafficConfig::default_for_unread()
+    })
+    .unwrap_or_default();
+    for section in TRAFFIC_SECTIONS {
+        if family.traffic_sections().contains(section) || given.get(section) == default.get(section)
+        {
+            continue;
+        }
+        return Err(CaseError::Build {
+            location: where_given(traffic, section).unwrap_or_else(|| traffic.locate(section)),
+            message: format!(
+                "{section} does not apply to {} ({}): remove it, or leave it at its default",
+                family.name(),
+                family.unread_because(section)
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Checks that `topology` has only `family`'s sections ([`ReportFamily::topology_sections`]): a section another family reads
 /// (in the file or given with `--set`) is an error naming the section, the families
 /// that read it and this one (exit 2).
@@ -161,23 +215,12 @@ pub fn only_own_sections(
     family: &dyn Family,
     topology: &Loaded<TopologyConfig>,
 ) -> Result<(), CaseError> {
-    let in_file: Vec<String> = toml::from_str::<toml::Table>(&topology.file.text)
-        .map(|t| t.keys().cloned().collect())
-        .unwrap_or_default();
-    let section_of = |key: &str| key.split(['.', '[']).next().unwrap_or("").to_string();
     for section in TopologyConfig::SECTIONS {
         if family.topology_sections().contains(section) {
             continue;
         }
-        // A `--set` is named by its whole key (the location shows the argument).
-        let set = topology
-            .overrides
-            .iter()
-            .find(|(k, _)| section_of(k) == *section);
-        let location = match set {
-            Some((key, _)) => topology.locate(key),
-            None if in_file.iter().any(|k| k == section) => topology.locate(section),
-            None => continue,
+        let Some(location) = where_given(topology, section) else {
+            continue;
         };
         let readers: Vec<&str> = FAMILIES
             .iter()
@@ -195,6 +238,24 @@ pub fn only_own_sections(
         });
     }
     Ok(())
+}
+
+/// Where top-level `section` of a loaded file was given: the first `--set` of a key in
+/// it (the location names the argument), else the section in the file; `None` if
+/// neither has it.
+fn where_given<T>(file: &Loaded<T>, section: &str) -> Option<String> {
+    let section_of = |key: &str| key.split(['.', '[']).next().unwrap_or("").to_string();
+    if let Some((key, _)) = file
+        .overrides
+        .iter()
+        .find(|(k, _)| section_of(k) == section)
+    {
+        return Some(file.locate(key));
+    }
+    let in_file = toml::from_str::<toml::Table>(&file.file.text)
+        .map(|t| t.contains_key(section))
+        .unwrap_or(false);
+    in_file.then(|| file.locate(section))
 }
 
 /// Loads `topology` and `traffic` (paths or shipped names) with `sets` and builds the

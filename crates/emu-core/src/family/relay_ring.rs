@@ -115,6 +115,14 @@ impl Family for RelayRings {
         matches!(network, NetworkConfig::RelayRing(_))
     }
 
+    fn traffic_sections(&self) -> &'static [&'static str] {
+        &["injection"]
+    }
+
+    fn unread_because(&self, _section: &str) -> &'static str {
+        "a relay ring reads only injection: batch, messages = balls per node"
+    }
+
     fn delay_unit(&self) -> &'static str {
         "ticks"
     }

@@ -42,6 +42,20 @@ impl Family for SciRings {
         matches!(network, NetworkConfig::SciRing(_))
     }
 
+    fn traffic_sections(&self) -> &'static [&'static str] {
+        &[
+            "pattern",
+            "injection",
+            "phases",
+            "terminals",
+            "request_response",
+        ]
+    }
+
+    fn unread_because(&self, _section: &str) -> &'static str {
+        "an SCI ring's packet lengths come from the topology's network.mix"
+    }
+
     fn delay_unit(&self) -> &'static str {
         "cycles (2 ns)"
     }
