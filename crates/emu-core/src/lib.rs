@@ -8,13 +8,20 @@
 //! [`config`] reads topology and traffic files, [`network`] turns them into a validated
 //! plan of [`parts`] joined by links, an [`engine`] runs the parts' state machines in
 //! virtual time, and [`stats`] reports what happened. Each layer uses only the ones
-//! below it; docs/architecture.md draws the picture and says how to add a part.
+//! below it; docs/architecture.md draws the picture and says how to add a part or a
+//! family.
 //!
 //! - [`model`] is the contract between parts and engines: a [`model::Node`] is a plain
 //!   synchronous state machine on one [`model::LinkProtocol`]; engines know nothing else.
-//! - [`parts`] holds one folder per hardware family: [`parts::dslink`] (the DS-Link
-//!   token protocol and endpoint), [`parts::c104`], [`parts::t9000`], and
+//! - [`parts`] holds one folder per kind of hardware: [`parts::dslink`] (the DS-Link
+//!   token protocol and endpoint), [`parts::c104`], [`parts::t9000`], [`parts::sci`]
+//!   (SCI ring nodes), [`parts::fabric`] (switch adapters and the switch core), and
 //!   [`parts::relay`], a protocol-free test part.
+//! - [`family`] is the registry of network families (networks of C104s, SCI rings,
+//!   switch fabrics, relay rings): [`family::AnyCase::load`] reads a topology and a
+//!   traffic file and builds the case of whatever family the topology is, and
+//!   [`family::CaseVisitor`] runs anything on it, generic over its protocol
+//!   (`examples/embed.rs` runs a hypercube and reads its report that way).
 //!
 //! # Driving a part by hand
 //!

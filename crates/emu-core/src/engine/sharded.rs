@@ -12,7 +12,7 @@
 //!   earliest tick any node has something due and is the smallest link latency long,
 //!   so nothing sent in a window arrives in it and the shards need not talk while they
 //!   run. Only nodes with something due run; empty ticks are skipped.
-//! - Each window is two phases of one task per shard ([`PhaseGate`]): *run* (decide on
+//! - Each window is two phases of one task per shard (`gate::PhaseGate`): *run* (decide on
 //!   the last window, then run the shard's nodes through this one and hand over what
 //!   they sent and whom they woke in other shards) and *settle* (take what other shards
 //!   handed over, add up everyone's activity, publish the shard's next due tick). Every
