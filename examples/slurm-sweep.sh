@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A load sweep on a Slurm cluster: one array task per shard, then a merge job that runs
-# when every shard has finished. The merged table, CSV and plot are byte for byte what
+# when every shard has finished. The merged table, CSV, plot and JSON are byte for byte what
 # a single `emu sweep` with the same arguments prints (tests/sweep.rs checks it).
 #
 #   examples/slurm-sweep.sh                 # submit with the defaults below
@@ -27,6 +27,6 @@ array=$(sbatch --parsable --job-name="emu-$TOPOLOGY" --array="1-$SHARDS" \
     --wrap="$EMU sweep $ARGS --threads $CPUS --shard \${SLURM_ARRAY_TASK_ID}/$SHARDS --out $OUT/part-\${SLURM_ARRAY_TASK_ID}.jsonl")
 
 sbatch --job-name="emu-merge" --dependency="afterok:$array" --output="$OUT/merge.log" \
-    --wrap="$EMU merge $OUT/part-*.jsonl --csv $OUT/runs.csv --table-csv $OUT/table.csv --plot $OUT/curve.svg > $OUT/table.txt"
+    --wrap="$EMU merge $OUT/part-*.jsonl --csv $OUT/runs.csv --table-csv $OUT/table.csv --plot $OUT/curve.svg --json $OUT/sweep.json > $OUT/table.txt"
 
 echo "submitted array job $array ($SHARDS shards) and its merge; results in $OUT/"

@@ -162,7 +162,7 @@ const SMALL: [&str; 10] = [
 fn outputs(dir: &std::path::Path, o: &Output) -> Vec<(String, Vec<u8>)> {
     assert!(o.status.success(), "{}", stderr(o));
     let mut v = vec![("table".to_string(), o.stdout.clone())];
-    for f in ["runs.csv", "table.csv", "curve.svg"] {
+    for f in ["runs.csv", "table.csv", "curve.svg", "sweep.json"] {
         v.push((f.to_string(), std::fs::read(dir.join(f)).unwrap()));
     }
     v
@@ -173,6 +173,7 @@ fn file_args(dir: &std::path::Path) -> Vec<String> {
         ("--csv", "runs.csv"),
         ("--table-csv", "table.csv"),
         ("--plot", "curve.svg"),
+        ("--json", "sweep.json"),
     ]
     .iter()
     .flat_map(|(f, n)| [f.to_string(), dir.join(n).display().to_string()])
@@ -432,7 +433,7 @@ fn the_slurm_example_gives_the_single_process_result() {
         .output()
         .unwrap();
     assert_eq!(merged, stdout(&whole));
-    for f in ["runs.csv", "table.csv", "curve.svg"] {
+    for f in ["runs.csv", "table.csv", "curve.svg", "sweep.json"] {
         assert!(dir.path().join("out").join(f).exists(), "{f}");
     }
 }

@@ -1,6 +1,7 @@
 //! The flags every subcommand that builds a network shares, declared once and flattened
 //! into each: the topology, its `--set` overrides and the memory the run may use
-//! ([`NetworkArgs`]); the traffic, seed and threads of a case ([`CaseArgs`]); and
+//! ([`NetworkArgs`]); the traffic of a case ([`CaseArgs`]); the seed and threads
+//! ([`RunsArgs`]); and
 //! `--json` ([`JsonArg`]).
 
 use super::exit::Exit;
@@ -62,8 +63,16 @@ pub struct CaseArgs {
     /// Traffic file, or the name of a shipped one (e.g. shuffle, uniform, sci-uniform).
     #[arg(long, short = 'p')]
     pub traffic: Option<String>,
-    /// Run seed (the first, for several runs): the same seed gives the same result,
-    /// byte for byte.
+    /// The seed and the threads.
+    #[command(flatten)]
+    pub runs: RunsArgs,
+}
+
+/// The seed and the threads of commands that run something (a case, a sweep, a search).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RunsArgs {
+    /// Run seed (the first, for several runs: SEED, SEED+1, …): the same seed gives the
+    /// same result, byte for byte.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (default: one per core; a single run takes fewer on a network of

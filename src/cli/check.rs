@@ -54,6 +54,7 @@ pub fn main(a: &CheckArgs) -> Exit {
     let net = match check_plan(topology, &a.network.sets, memory_limit) {
         Ok(CheckPlan::Channels(n)) => n,
         Ok(CheckPlan::Impossible(i)) => return cannot_deadlock(&i, json),
+        Ok(other) => return fail(Exit::Failure, format!("no analysis for {other:?}")),
         Err(e) => return fail(Exit::BadInput, e),
     };
     let report = match CheckReport::of(&net) {

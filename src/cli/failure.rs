@@ -76,7 +76,7 @@ pub fn engine_failure<P: LinkProtocol>(
                     "schema": 1,
                     "emu_version": env!("CARGO_PKG_VERSION"),
                     "outcome": if *partial { "partial_deadlock" } else { "deadlock" },
-                    "seed": a.case.seed,
+                    "seed": a.case.runs.seed,
                     "tick": tick,
                     "tick_ns": net.time().tick_ns,
                     "last_move_tick": since,
@@ -109,7 +109,7 @@ pub fn engine_failure<P: LinkProtocol>(
                     "schema": 1,
                     "emu_version": env!("CARGO_PKG_VERSION"),
                     "outcome": "blocked_by_fault",
-                    "seed": a.case.seed,
+                    "seed": a.case.runs.seed,
                     "tick": tick,
                     "tick_ns": net.time().tick_ns,
                     "packets_in_flight": in_flight,
@@ -147,7 +147,7 @@ pub fn reproduce_line(
         "--traffic".into(),
         traf.file.name.clone(),
         "--seed".into(),
-        a.case.seed.to_string(),
+        a.case.runs.seed.to_string(),
     ];
     for s in &a.case.network.sets {
         args.push("--set".into());

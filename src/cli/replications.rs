@@ -91,7 +91,7 @@ pub fn main(
     memory_limit: Option<u64>,
     json: Option<&std::path::Path>,
 ) -> Exit {
-    let (sets, first_seed, threads) = (&a.network.sets, a.seed, a.threads);
+    let (sets, first_seed, threads) = (&a.network.sets, a.runs.seed, a.runs.threads);
     // Load once to report bad input before any run.
     if let Err(e) = AnyCase::load_within(topology, traffic, sets, first_seed, memory_limit) {
         return fail(Exit::BadInput, e);

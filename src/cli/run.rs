@@ -8,9 +8,8 @@ use super::exit::Exit;
 use super::failure::{engine_failure, reproduce_line};
 use super::verify::verify_engines;
 use super::{emit, fail};
-use emu::engine::{self, EngineError, EngineKind, RunControl};
+use emu::engine::{self, EngineKind};
 use emu::model::LinkProtocol;
-use emu::network::Network;
 use emu::pool::default_threads;
 use emu::session::{AnyCase, Case, CaseVisitor};
 use emu::stats::{Progress, RunInfo};
@@ -126,7 +125,7 @@ pub fn run(a: &RunArgs) -> Exit {
         topology,
         traffic,
         &a.case.network.sets,
-        a.case.seed,
+        a.case.runs.seed,
         memory_limit,
     ) {
         Ok(case) => case.visit(Runner { a, memory_limit }),
@@ -170,17 +169,18 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
         ctl.deadlock_window = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
     }
     ctl.memory_limit = memory_limit;
-    if let Err(code) = super::check_threads(a.case.threads) {
+    if let Err(code) = super::check_threads(a.case.runs.threads) {
         return code;
     }
     if a.verify_engines {
         // One thread per core, even on a network too small to gain from them: the
         // check is about the engines agreeing, not speed.
-        let threads = a.case.threads.unwrap_or_else(default_threads);
+        let threads = a.case.runs.threads.unwrap_or_else(default_threads);
         return verify_engines(case, &ctl, threads, a);
     }
     let threads = a
         .case
+        .runs
         .threads
         .unwrap_or_else(|| emu::engine::partition::useful_threads(net, default_threads()));
     let mut progress = if a.quiet {
@@ -190,7 +190,7 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
     };
     let mut on_progress = |t: u64, act: &emu::model::Activity| progress.update(t, act);
     let wall = Instant::now();
-    let result = execute(a.engine.into(), threads, net, &ctl, Some(&mut on_progress));
+    let result = EngineKind::from(a.engine).run(net, &ctl, threads, Some(&mut on_progress));
     progress.finish();
     let wall_seconds = wall.elapsed().as_secs_f64();
     let outcome = match result {
@@ -213,7 +213,7 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
     };
     let report = case.report(&outcome);
     emit(&report.render_text(&RunInfo {
-        engine: engine_name(a.engine.into()).into(),
+        engine: EngineKind::from(a.engine).name().into(),
         threads,
         wall_seconds,
         overrides: a.case.network.sets.clone(),
@@ -337,26 +337,4 @@ fn write_hgrm(
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
-}
-
-/// The engine's name in the report header.
-pub fn engine_name(e: EngineKind) -> &'static str {
-    match e {
-        EngineKind::Sharded => "sharded",
-        EngineKind::Actors => "actors",
-    }
-}
-
-/// Runs `net` on `engine` with `threads` workers.
-pub fn execute<P: LinkProtocol>(
-    engine: EngineKind,
-    threads: usize,
-    net: &Network<P>,
-    ctl: &RunControl,
-    progress: Option<engine::ProgressFn>,
-) -> Result<engine::RunOutcome, EngineError> {
-    match engine {
-        EngineKind::Sharded => engine::sharded::run(net, ctl, threads, progress),
-        EngineKind::Actors => engine::actors::run(net, ctl, threads, progress),
-    }
 }

@@ -50,7 +50,7 @@ pub fn report_shrunk(
             "Found by: emu stress --topology {} --seeds {} --seed {}{}",
             a.topology(),
             a.seeds,
-            a.seed,
+            a.runs.seed,
             if a.buffers == Buffers::Small {
                 " --buffers small"
             } else {

@@ -2,7 +2,7 @@
 //! Bad input gets one line naming the flag or key and exit code 2; a deadlock found
 //! exits 3, a flow-control violation 4, a clean search 0.
 
-use super::args::{JsonArg, NetworkArgs};
+use super::args::{JsonArg, NetworkArgs, RunsArgs};
 use super::exit::Exit;
 use super::fail;
 use super::shrunk::{report_shrunk, write_json};
@@ -56,9 +56,6 @@ pub struct StressArgs {
     /// Seeds to try; each runs a random permutation, a hot spot and a random burst.
     #[arg(long, default_value_t = 16)]
     pub seeds: u32,
-    /// First seed (seeds SEED, SEED+1, …).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     /// Buffer sizes: the topology's own, or small (see below).
     #[arg(long, value_enum, default_value_t = Buffers::Topology)]
     pub buffers: Buffers,
@@ -68,9 +65,9 @@ pub struct StressArgs {
     /// Most candidate runs the shrinker may try.
     #[arg(long, default_value_t = 400)]
     pub max_candidates: usize,
-    /// Runs at once (default: the number of cores). Results never depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// `--seed` (the first of the seeds) and `--threads` (runs at once).
+    #[command(flatten)]
+    pub runs: RunsArgs,
     /// `--json FILE`: the outcome (and the shrunk case, its cycle and command).
     #[command(flatten)]
     pub output: JsonArg,
@@ -114,15 +111,15 @@ pub fn main(a: &StressArgs) -> Exit {
             format!("--run-us {}: give 1..=1000000 microseconds", a.run_us),
         );
     }
-    if let Err(code) = super::check_threads(a.threads) {
+    if let Err(code) = super::check_threads(a.runs.threads) {
         return code;
     }
-    if a.seed.checked_add(u64::from(a.seeds) - 1).is_none() {
+    if a.runs.seed.checked_add(u64::from(a.seeds) - 1).is_none() {
         return fail(
             Exit::BadInput,
             format!(
                 "--seed {}: seeds {} + {} overflow a 64-bit seed",
-                a.seed, a.seed, a.seeds
+                a.runs.seed, a.runs.seed, a.seeds
             ),
         );
     }
@@ -185,7 +182,7 @@ pub fn main(a: &StressArgs) -> Exit {
             Err(e) => return fail(Exit::Failure, e),
         };
     let located = |e| CaseError::build(e, &topo, None);
-    let built = emu::network::check(&name, &topo.config, &probe, a.seed)
+    let built = emu::network::check(&name, &topo.config, &probe, a.runs.seed)
         .map_err(located)
         .and_then(|checked| {
             if memory_limit.is_some() {
@@ -198,8 +195,8 @@ pub fn main(a: &StressArgs) -> Exit {
         Ok(n) => n.terminal_count() as u32,
         Err(e) => return fail(Exit::BadInput, e),
     };
-    let cases = generate(a.seed, a.seeds, terminals, a.run_us);
-    let threads = a.threads.unwrap_or_else(default_threads);
+    let cases = generate(a.runs.seed, a.seeds, terminals, a.run_us);
+    let threads = a.runs.threads.unwrap_or_else(default_threads);
     let lines = std::sync::Mutex::new(Vec::new());
     let progress = JobProgress::new("stress", cases.len() as u64, "cases", a.quiet);
     let found = match search(target, &cases, threads, |c, v| {
@@ -234,8 +231,8 @@ pub fn main(a: &StressArgs) -> Exit {
             "no deadlock in {} cases ({:.3e} ticks) on {name}: seeds {}..={} × permutation, hotspot, burst; {buffers}",
             found.tried,
             found.ticks as f64,
-            a.seed,
-            a.seed + u64::from(a.seeds) - 1
+            a.runs.seed,
+            a.runs.seed + u64::from(a.seeds) - 1
         );
         if found.incomplete > 0 {
             say!(

@@ -21,8 +21,8 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> Exit {
         );
     }
     let name = stem(&topo.file.name);
-    let cases = generate(a.seed, a.seeds, nodes, a.run_us);
-    let threads = a.threads.unwrap_or_else(default_threads);
+    let cases = generate(a.runs.seed, a.seeds, nodes, a.run_us);
+    let threads = a.runs.threads.unwrap_or_else(default_threads);
     let results = match search(&name, &topo.config, &cases, threads) {
         Ok(r) => r,
         Err(e) => return fail(Exit::Failure, e),
@@ -35,8 +35,8 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> Exit {
     let ticks: u64 = results.iter().map(|r| r.ticks).sum();
     let seeds = format!(
         "seeds {}..={} × starved, hot, permutation, hotspot",
-        a.seed,
-        a.seed + u64::from(a.seeds) - 1
+        a.runs.seed,
+        a.runs.seed + u64::from(a.seeds) - 1
     );
     let Some(found) = results.iter().find(|r| !r.starved.is_empty()) else {
         say!(

@@ -2,7 +2,7 @@
 //! many (`--shard`, `--plan`; `emu merge` puts shards together). Bad input gets one line
 //! naming the flag or key and exit code 2.
 
-use super::args::CaseArgs;
+use super::args::{CaseArgs, JsonArg};
 use super::exit::Exit;
 use super::fail;
 use emu::config::{self, traffic::InjectionConfig};
@@ -86,6 +86,10 @@ pub struct OutputArgs {
     /// and the saturation point, as an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// `--json FILE`: the sweep's description, every run, the table's rows and the
+    /// saturation point.
+    #[command(flatten)]
+    pub output: JsonArg,
 }
 
 /// Runs the sweep; returns the process exit code.
@@ -105,17 +109,19 @@ pub fn main(a: &SweepArgs) -> Exit {
         }
     };
     let f = &a.outputs;
-    if a.shard.is_some() && (f.csv.is_some() || f.table_csv.is_some() || f.plot.is_some()) {
+    if a.shard.is_some()
+        && (f.csv.is_some() || f.table_csv.is_some() || f.plot.is_some() || f.output.json.is_some())
+    {
         return fail(
             Exit::BadInput,
-            "--shard writes the slice's runs only: give --csv, --table-csv and --plot to `emu merge`",
+            "--shard writes the slice's runs only: give --csv, --table-csv, --plot and --json to `emu merge`",
         );
     }
     if let Some(plan) = &a.plan {
         return write_plan(a, &spec, plan);
     }
     let jobs = shard.select(&spec.jobs());
-    let threads = a.case.threads.unwrap_or_else(default_threads);
+    let threads = a.case.runs.threads.unwrap_or_else(default_threads);
     let progress = JobProgress::new("sweep", jobs.len() as u64, "runs", a.quiet);
     let results = run_all(&jobs, threads, |j| spec.run(j), |_, _| progress.inc());
     let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
@@ -167,7 +173,7 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
             format!("--seeds (--replications) {}: give 1..=1000", a.seeds),
         ));
     }
-    super::check_threads(a.case.threads)?;
+    super::check_threads(a.case.runs.threads)?;
     let (topology, traffic) = a.case.files()?;
     let memory_limit = a.case.network.memory_limit()?;
     let sets = &a.case.network.sets;
@@ -199,11 +205,11 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
         traffic_file: traf,
         loads,
         seeds: a.seeds,
-        seed: a.case.seed,
+        seed: a.case.runs.seed,
         memory_limit,
     };
     spec.check_seeds()
-        .map_err(|e| fail(Exit::BadInput, format!("--seed {}: {e}", a.case.seed)))?;
+        .map_err(|e| fail(Exit::BadInput, format!("--seed {}: {e}", a.case.runs.seed)))?;
     Ok(spec)
 }
 
@@ -211,7 +217,8 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
 pub fn check_outputs(o: &OutputArgs) -> Result<(), Exit> {
     super::check_output_file("--csv", o.csv.as_deref())?;
     super::check_output_file("--table-csv", o.table_csv.as_deref())?;
-    super::check_output_file("--plot", o.plot.as_deref())
+    super::check_output_file("--plot", o.plot.as_deref())?;
+    super::check_output_file("--json", o.output.json.as_deref())
 }
 
 /// Prints the table of a whole sweep (run here or merged) and writes the files asked
@@ -243,6 +250,17 @@ pub fn finish(header: &Header, points: &[Point], out: &OutputArgs) -> Exit {
             );
         }
     }
+    if let Some(path) = &out.output.json {
+        let doc = serde_json::json!({
+            "sweep": header,
+            "runs": points,
+            "rows": rows,
+            "saturation": sat,
+        });
+        if let Err(code) = super::write_json_file(path, &doc) {
+            return code;
+        }
+    }
     Exit::Ok
 }
 
@@ -272,7 +290,7 @@ fn write_plan(a: &SweepArgs, spec: &SweepSpec, plan: &Path) -> Exit {
         "--seeds".into(),
         a.seeds.to_string(),
         "--seed".into(),
-        a.case.seed.to_string(),
+        a.case.runs.seed.to_string(),
         "--quiet".into(),
     ];
     if let Some(gb) = a.case.network.memory_limit {

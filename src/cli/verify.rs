@@ -3,7 +3,7 @@
 
 use super::exit::Exit;
 use super::fail;
-use super::run::{RunArgs, engine_name, execute};
+use super::run::RunArgs;
 use emu::deadlock;
 use emu::engine::{EngineError, EngineKind, RunControl};
 use emu::model::LinkProtocol;
@@ -31,11 +31,11 @@ pub fn verify_engines<P: LinkProtocol>(
     for (engine, t) in cases {
         let label = format!(
             "{} on {t} thread{}",
-            engine_name(engine),
+            engine.name(),
             if t == 1 { "" } else { "s" }
         );
         let wall = Instant::now();
-        let text = match execute(engine, t, net, ctl, None) {
+        let text = match engine.run(net, ctl, t, None) {
             Ok(o) => case.report(&o).to_json(),
             // Not a result of the case: nothing to compare.
             Err(e @ EngineError::Threads { .. }) => return fail(Exit::Failure, e),

@@ -7,7 +7,7 @@ use crate::stats::format::{Align, write_aligned};
 use std::fmt::Write;
 
 /// One offered load, averaged over its seeds.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Row {
     /// Offered load, fraction of link data capacity.
     pub load: f64,
@@ -76,7 +76,7 @@ pub fn rows(points: &[Point]) -> Vec<Row> {
 }
 
 /// Where the network stops keeping up.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Saturation {
     /// The first offered load at which the network stops delivering what is offered,
     /// if any load of the sweep reaches it (see [`saturation`]).

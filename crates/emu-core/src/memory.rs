@@ -46,6 +46,7 @@ fn allocate<T>(queue: &mut VecDeque<T>, first: usize) {
 /// How full a node's buffers and statistics are assumed to be when its memory is
 /// counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fill {
     /// As built and lightly loaded: buffers empty and not yet allocated, latency
     /// histograms at their smallest. What a run needs at least once every terminal has

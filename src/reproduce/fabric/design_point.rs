@@ -39,18 +39,6 @@ pub const PRINTED: [(Strategy, [f64; 7]); 5] = [
 /// The band around a printed percentage: the document's significance threshold.
 pub const BAND: f64 = 6.0;
 
-/// A strategy's display name as in the document's tables.
-pub fn label(s: Strategy) -> &'static str {
-    match s {
-        Strategy::Reference => "Reference",
-        Strategy::Rr => "RR",
-        Strategy::Fifo => "FIFO",
-        Strategy::Hof => "HOF",
-        Strategy::Lof => "LOF",
-        Strategy::LofCliq => "LOF-CLIQ",
-    }
-}
-
 /// The cells of one column as rows (printed value, emulated r, ±`BAND`), with the
 /// strategy's delay and replications in the note.
 pub fn cell_rows(
@@ -66,7 +54,7 @@ pub fn cell_rows(
         let x = result.of(s);
         rows.push(
             Row::new(
-                format!("{column} {}", label(s)),
+                format!("{column} {}", s.label()),
                 p,
                 source,
                 result.ratio(s),

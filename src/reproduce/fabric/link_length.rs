@@ -17,7 +17,6 @@
 use super::super::ReproduceError;
 use super::super::table::{Report, Row, Table, Tolerance};
 use super::columns::{Column, ORDER, cell_table, claim, mark_misses, mean, ratios};
-use super::design_point::label;
 use super::grid::{Precision, run_grid};
 use super::point::Point;
 use crate::parts::fabric::Strategy;
@@ -146,7 +145,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             break;
         }
         summary.rows.push(Row::new(
-            format!("RTT=4 {} average", label(s)),
+            format!("RTT=4 {} average", s.label()),
             AVERAGE_RTT4[i],
             "Table 7.12",
             avg(s, 4),
@@ -154,7 +153,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             Tolerance::Absolute(3.0),
         ));
         summary.rows.push(
-            Row::new(format!("RTT=64 {} average", label(s)), printed_avg(s, 64), "Table 7.11", avg(s, 64), "%", Tolerance::Absolute(3.0))
+            Row::new(format!("RTT=64 {} average", s.label()), printed_avg(s, 64), "Table 7.11", avg(s, 64), "%", Tolerance::Absolute(3.0))
                 .note("the average of Table 7.11's RTT = 64 cells; Table 7.12 prints other values for FIFO, LOF, LOF-CLIQ and RR"),
         );
     }
@@ -168,7 +167,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             summary.rows.push(claim(
                 format!(
                     "{}: larger difference on short links (|{:.1}| > |{:.1}|)",
-                    label(s),
+                    s.label(),
                     avg(s, 4),
                     avg(s, 64)
                 ),

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 /// Which kind of file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FileKind {
     /// A topology file (`topologies/*.toml`, [`super::TopologyConfig`]).
     Topology,
@@ -50,6 +51,7 @@ impl fmt::Display for FileKind {
 
 /// Where a file's text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Origin {
     /// Read from this path.
     Path(PathBuf),

@@ -107,6 +107,7 @@ impl Serialize for Echo<'_> {
 /// The network family and its size.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum NetworkConfig {
     /// Binary n-cube of C104s, one terminal per switch, e-cube routing highest
     /// dimension first (INMOS ch. 7 §7.3.1).

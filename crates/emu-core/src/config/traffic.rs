@@ -53,6 +53,7 @@ fn is_false(b: &bool) -> bool {
 /// Destination patterns. The bit patterns need a power-of-two number of terminals.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum PatternConfig {
     /// A destination chosen uniformly at random for every message among all other
     /// terminals (INMOS ch. 7 §7.4.1). On a switch fabric, among all outputs: input i
@@ -114,6 +115,7 @@ fn one() -> u32 {
 /// Injection processes.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum InjectionConfig {
     /// A new message whenever the terminal's source queue is empty: the terminal
     /// always has a message waiting (INMOS ch. 7 §7.4.1, saturating load).

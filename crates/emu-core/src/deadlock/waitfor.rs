@@ -28,6 +28,7 @@ use std::collections::HashMap;
 /// One place in the wait-for graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(tag = "side", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Place {
     /// The receive buffer of `port` on `node`.
     Input {

@@ -129,6 +129,7 @@ impl fmt::Display for LinkEnd {
 /// Why a link died.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum DeathCause {
     /// `faults.link_down` named it.
     Scheduled,

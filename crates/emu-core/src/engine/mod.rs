@@ -71,12 +71,38 @@ impl RunControl {
 /// Which engine runs the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum EngineKind {
     /// One worker thread per core, each stepping its partition of the nodes; bounded
     /// channels only between partitions. The fast one.
     Sharded,
     /// One tokio task per hardware node, bounded async channels per link direction.
     Actors,
+}
+
+impl EngineKind {
+    /// The engine's name, as reports print it: "sharded" or "actors".
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Sharded => "sharded",
+            EngineKind::Actors => "actors",
+        }
+    }
+
+    /// Runs `net` under `ctl` on this engine with `threads` workers, calling `progress`
+    /// as virtual time advances.
+    pub fn run<P: LinkProtocol>(
+        self,
+        net: &Network<P>,
+        ctl: &RunControl,
+        threads: usize,
+        progress: Option<ProgressFn>,
+    ) -> Result<RunOutcome, EngineError> {
+        match self {
+            EngineKind::Sharded => sharded::run(net, ctl, threads, progress),
+            EngineKind::Actors => actors::run(net, ctl, threads, progress),
+        }
+    }
 }
 
 /// Called at barriers so a front end can show progress: (virtual tick, totals so far).

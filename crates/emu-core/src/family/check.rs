@@ -9,6 +9,7 @@ use crate::network::{self, Network};
 
 /// What `emu check` has to analyse, once the whole topology is known to be valid.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum CheckPlan {
     /// A network of C104s: its channel dependency graph decides.
     Channels(Network),

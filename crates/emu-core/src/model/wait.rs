@@ -6,6 +6,7 @@ use std::fmt;
 
 /// Why a packet (or a port) cannot move.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WaitReason {
     /// The packet's header has been routed to `output`, which another input holds.
     OutputHeld {

@@ -88,6 +88,7 @@ impl From<PatternError> for String {
 /// The network family a pattern is resolved for: the systematic pattern is defined
 /// per family (INMOS ch. 7 §7.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Family {
     /// Binary n-cube with `dimensions` address bits.
     Hypercube {

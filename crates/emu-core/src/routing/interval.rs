@@ -4,6 +4,7 @@ use crate::model::PortId;
 
 /// What a switch does with a header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RouteAction {
     /// Send the packet out of this port.
     Output(PortId),

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
     Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RoutingMode {
     /// The same route every time between a source and a destination.
     #[default]
@@ -26,6 +27,7 @@ pub enum RoutingMode {
     Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Wrap {
     /// No wrap-around links: a mesh.
     None,

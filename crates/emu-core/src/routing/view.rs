@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 /// How a part forwards what arrives on its ports.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub enum Routing<'a> {
     /// It forwards nothing: it consumes every packet that arrives for it (a terminal).
     /// The channels into it depend on no other channel.

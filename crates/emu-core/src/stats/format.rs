@@ -29,6 +29,7 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 
 /// How a column's cells line up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Align {
     /// Padded on the right.
     Left,

@@ -5,6 +5,7 @@ use rand::RngExt;
 
 /// When a terminal creates messages.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Injection {
     /// A new message whenever the source queue is empty (INMOS ch. 7 §7.4.1).
     Continuous,

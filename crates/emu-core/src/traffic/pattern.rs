@@ -5,6 +5,7 @@ use rand::RngExt;
 
 /// How one terminal picks the destination of each message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Destination {
     /// Uniformly at random among the other `terminals − 1` terminals, per message.
     Uniform {

@@ -100,6 +100,7 @@ pub struct LinkDown {
 /// A buffer size: a number of tokens, or `"packet"` for one maximum-size packet
 /// (header + payload + terminator).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BufferSize {
     /// This many tokens.
     Tokens(u32),

@@ -30,6 +30,7 @@ pub(crate) const NULL_TOKEN_BITS: Tick = 8;
 
 /// The kind of a token on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TokenKind {
     /// A data byte (header or payload).
     Data,

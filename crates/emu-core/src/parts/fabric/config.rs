@@ -83,6 +83,7 @@ fn voq_cap() -> u64 {
 /// Crosspoint memory: packets, or a percentage of RTT.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum MemoryConfig {
     /// Packets.
     Packets(u32),

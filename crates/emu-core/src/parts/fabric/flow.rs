@@ -33,6 +33,7 @@ pub use super::rxs::Strategy;
 
 /// The flow control of a fabric's ingress links.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FlowControl {
     /// Relative credit, credits returned by `Strategy` (Gramsamer §4.3.3, §7.4-7.5).
     Credit(Strategy),

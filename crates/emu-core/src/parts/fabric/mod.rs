@@ -91,6 +91,7 @@ use crate::time::Tick;
 
 /// How a switch output picks the next crosspoint to serve (Gramsamer §7.2.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum OutputScheduler {
     /// Round robin over the inputs with a packet for this output (Fig. 7.2).
     Rr,
@@ -110,6 +111,7 @@ impl OutputScheduler {
 
 /// The switch architecture (Gramsamer §2.1.4, §5.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Architecture {
     /// Combined input and crosspoint queued (buffered crossbar): N² crosspoint queues of
     /// M packets, served round robin.

@@ -49,6 +49,7 @@ pub(crate) const NO_VOQ: u16 = u16::MAX;
 
 /// One wire event of the fabric protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Cell {
     /// A packet on the data path (adapter → switch, or switch → output adapter).
     Packet(Packet),

@@ -25,6 +25,7 @@ use std::collections::VecDeque;
 /// unconstrained Reference that returns every credit in the cycle it is freed (§7.4:
 /// "unconstrained FC channel, I = N").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Strategy {
     /// Up to N credits per cycle, no scheduling: the document's Reference.
     Reference,
@@ -41,6 +42,18 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// The strategy's name as in the document's tables ("RR", "LOF-CLIQ").
+    pub fn label(self) -> &'static str {
+        match self {
+            Strategy::Reference => "Reference",
+            Strategy::Rr => "RR",
+            Strategy::Fifo => "FIFO",
+            Strategy::Hof => "HOF",
+            Strategy::Lof => "LOF",
+            Strategy::LofCliq => "LOF-CLIQ",
+        }
+    }
+
     /// Every strategy, in the order of the document's tables (Reference first).
     pub const ALL: [Strategy; 6] = [
         Strategy::Reference,

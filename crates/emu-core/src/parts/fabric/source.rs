@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 /// When an input creates packets.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Arrivals {
     /// Never.
     None,
@@ -63,6 +64,7 @@ pub struct TraceEvent {
 
 /// How destinations are drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Destinations {
     /// Uniform over all N outputs.
     Uniform,

@@ -346,6 +346,7 @@ impl SciNode {
 
 /// When a node creates send packets.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Arrivals {
     /// Never.
     None,

@@ -10,6 +10,7 @@ use crate::time::Tick;
 
 /// What one symbol is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SymbolKind {
     /// An idle symbol; `go` set makes it a go-idle, clear a stop-idle (SCI §2.2).
     Idle {
