@@ -42,13 +42,7 @@ impl Family for Fabrics {
 
     fn traffic_sections(&self) -> &'static [&'static str] {
         // request_response is refused by the builder, with the reason.
-        &[
-            "pattern",
-            "injection",
-            "phases",
-            "terminals",
-            "request_response",
-        ]
+        super::WITHOUT_MESSAGE
     }
 
     fn unread_because(&self, _section: &str) -> &'static str {

@@ -177,6 +177,16 @@ pub const TRAFFIC_SECTIONS: &[&str] = &[
     "request_response",
 ];
 
+/// The traffic sections of a family whose packet lengths come from its topology (SCI
+/// rings, switch fabrics): all but `[message]`.
+pub(crate) const WITHOUT_MESSAGE: &[&str] = &[
+    "pattern",
+    "injection",
+    "phases",
+    "terminals",
+    "request_response",
+];
+
 /// Checks that `traffic` sets nothing `family` does not read: a section of
 /// [`TRAFFIC_SECTIONS`] outside [`Family::traffic_sections`] that differs from its
 /// default is an error naming it and the family (exit 2). A section left at its default

@@ -43,13 +43,7 @@ impl Family for SciRings {
     }
 
     fn traffic_sections(&self) -> &'static [&'static str] {
-        &[
-            "pattern",
-            "injection",
-            "phases",
-            "terminals",
-            "request_response",
-        ]
+        super::WITHOUT_MESSAGE
     }
 
     fn unread_because(&self, _section: &str) -> &'static str {
