@@ -10,7 +10,7 @@ use emu::config::traffic::InjectionConfig;
 use emu::config::{self, TrafficConfig};
 use emu::family::StressSearch;
 use emu::pool::default_threads;
-use emu::session::{CaseError, stem};
+use emu::session::stem;
 use emu::stats::job_progress::JobProgress;
 use emu::stress::{SearchResult, StressCase, Target, Verdict, generate, search, shrink};
 use std::path::PathBuf;
@@ -181,16 +181,7 @@ pub fn main(a: &StressArgs) -> Exit {
             Ok(t) => t,
             Err(e) => return fail(Exit::Failure, e),
         };
-    let located = |e| CaseError::build(e, &topo, None);
-    let built = emu::network::check(&name, &topo.config, &probe, a.runs.seed)
-        .map_err(located)
-        .and_then(|checked| {
-            if memory_limit.is_some() {
-                let (need, nodes, terminals) = checked.memory_need().map_err(located)?;
-                need.within(memory_limit, nodes, terminals)?;
-            }
-            checked.build().map_err(located)
-        });
+    let built = emu::family::build_within(&topo, &probe, None, a.runs.seed, memory_limit);
     let terminals = match built {
         Ok(n) => n.terminal_count() as u32,
         Err(e) => return fail(Exit::BadInput, e),

@@ -5,8 +5,30 @@
 use super::{AnyCase, Case, CaseError, DeadlockCheck, Family, StressSearch};
 use crate::config::topology::NetworkConfig;
 use crate::config::{Loaded, TopologyConfig, TrafficConfig};
-use crate::network;
+use crate::network::{self, Network};
+use crate::parts::dslink::DsLink;
 use crate::stats::ReportFamily;
+
+/// Builds the network of C104s of `topology` under `traffic` with `seed`, refusing one
+/// that would need more than `memory_limit` bytes (`None`: no limit) before its routing
+/// tables are built. Errors name the key in the topology file, or in `traffic_file` if
+/// it is a traffic key and that file is given.
+pub fn build_within(
+    topology: &Loaded<TopologyConfig>,
+    traffic: &TrafficConfig,
+    traffic_file: Option<&Loaded<TrafficConfig>>,
+    seed: u64,
+    memory_limit: Option<u64>,
+) -> Result<Network<DsLink>, CaseError> {
+    let name = crate::config::stem(&topology.file.name);
+    let located = |e| CaseError::build(e, topology, traffic_file);
+    let checked = network::check(&name, &topology.config, traffic, seed).map_err(located)?;
+    if memory_limit.is_some() {
+        let (need, nodes, terminals) = checked.memory_need().map_err(located)?;
+        need.within(memory_limit, nodes, terminals)?;
+    }
+    checked.build().map_err(located)
+}
 
 /// The C104 family.
 #[derive(Debug)]
@@ -48,15 +70,13 @@ impl Family for C104s {
         seed: u64,
         memory_limit: Option<u64>,
     ) -> Result<AnyCase, CaseError> {
-        let name = crate::config::stem(&topology.file.name);
-        let located = |e| CaseError::build(e, &topology, Some(&traffic));
-        let checked =
-            network::check(&name, &topology.config, &traffic.config, seed).map_err(located)?;
-        if memory_limit.is_some() {
-            let (need, nodes, terminals) = checked.memory_need().map_err(located)?;
-            need.within(memory_limit, nodes, terminals)?;
-        }
-        let net = checked.build().map_err(located)?;
+        let net = build_within(
+            &topology,
+            &traffic.config,
+            Some(&traffic),
+            seed,
+            memory_limit,
+        )?;
         Ok(AnyCase::DsLink(Case::new(
             topology, traffic, seed, net, self,
         )))

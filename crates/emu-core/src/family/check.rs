@@ -5,7 +5,7 @@
 use super::{AnyCase, Case, CaseError, CaseVisitor, DeadlockCheck};
 use crate::config::overrides::parse_sets;
 use crate::config::{self, FileKind, stem};
-use crate::network::{self, Network};
+use crate::network::Network;
 
 /// What `emu check` has to analyse, once the whole topology is known to be valid.
 #[derive(Debug)]
@@ -58,15 +58,8 @@ pub fn check_plan(
     let traffic = config::load::load_traffic_text("probe.toml", family.probe_traffic(), &[])?;
     match family.deadlock_check() {
         DeadlockCheck::Channels => {
-            let name = stem(&topo.file.name);
-            let located = |e| CaseError::build(e, &topo, None);
-            let checked =
-                network::check(&name, &topo.config, &traffic.config, 1).map_err(located)?;
-            if memory_limit.is_some() {
-                let (need, nodes, terminals) = checked.memory_need().map_err(located)?;
-                need.within(memory_limit, nodes, terminals)?;
-            }
-            checked.build().map(CheckPlan::Channels).map_err(located)
+            super::build_within(&topo, &traffic.config, None, 1, memory_limit)
+                .map(CheckPlan::Channels)
         }
         DeadlockCheck::Impossible(why) => {
             let location = topo.locate("network.kind");

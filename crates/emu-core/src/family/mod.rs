@@ -19,6 +19,7 @@ mod fabric;
 mod relay_ring;
 mod sci;
 
+pub use c104::build_within;
 pub use case::{AnyCase, Case, CaseError, CaseVisitor};
 pub use relay_ring::RelaySection;
 

@@ -1,12 +1,12 @@
 //! Relay rings: relay nodes ([`crate::parts::relay`]) on a ring, passing balls. A toy
 //! family with no hardware behind it, kept as the worked example of a family
 //! (docs/architecture.md "Adding a family"): its topology section
-//! ([`RelayRingConfig`]), its builder, its traffic key (`injection.kind = "batch"`:
+//! ([`RelayRingConfig`](crate::config::topology::RelayRingConfig)), its builder, its traffic key (`injection.kind = "batch"`:
 //! `messages` balls per node) and its report section ([`RelaySection`]) all live here and
 //! in `parts/relay/`.
 
 use super::{AnyCase, Case, CaseError, DeadlockCheck, Family, StressSearch};
-use crate::config::topology::{NetworkConfig, RelayRingConfig};
+use crate::config::topology::NetworkConfig;
 use crate::config::traffic::InjectionConfig;
 use crate::config::{Loaded, TopologyConfig, TrafficConfig};
 use crate::stats::format::group;
@@ -81,6 +81,14 @@ impl FamilySection for RelaySection {
     }
 }
 
+/// A build error at `key` of `file`.
+fn located<T>(file: &Loaded<T>, key: &str, message: impl Into<String>) -> CaseError {
+    CaseError::Build {
+        location: file.locate(key),
+        message: message.into(),
+    }
+}
+
 impl ReportFamily for RelayRings {
     fn latency_metrics(&self) -> &'static [&'static str] {
         // A ball has no source queue and no network latency of its own.
@@ -134,36 +142,26 @@ impl Family for RelayRings {
         seed: u64,
         _memory_limit: Option<u64>,
     ) -> Result<AnyCase, CaseError> {
-        let at = |file: &dyn Fn(&str) -> String, key: &str, message: String| CaseError::Build {
-            location: file(key),
-            message,
-        };
         let NetworkConfig::RelayRing(ring) = &topology.config.network else {
-            return Err(at(
-                &|k| topology.locate(k),
-                "network.kind",
-                "not a relay ring".to_string(),
-            ));
+            return Err(located(&topology, "network.kind", "not a relay ring"));
         };
-        let ring: &RelayRingConfig = ring;
         ring.validate()
-            .map_err(|e| at(&|k| topology.locate(k), e.key, e.message))?;
+            .map_err(|e| located(&topology, e.key, e.message))?;
         let balls = match traffic.config.injection {
             InjectionConfig::Batch { messages } if (1..=MAX_BALLS).contains(&messages) => messages,
             InjectionConfig::Batch { messages } => {
-                return Err(at(
-                    &|k| traffic.locate(k),
+                return Err(located(
+                    &traffic,
                     "injection.messages",
                     format!("{messages}: give 1..={MAX_BALLS} balls per node"),
                 ));
             }
             _ => {
-                return Err(at(
-                    &|k| traffic.locate(k),
+                return Err(located(
+                    &traffic,
                     "injection.kind",
                     "a relay ring takes batch injection only: messages = the balls each node \
-                     puts into play (e.g. emu -t relay-ring -p relay-balls)"
-                        .to_string(),
+                     puts into play (e.g. emu -t relay-ring -p relay-balls)",
                 ));
             }
         };
@@ -175,13 +173,7 @@ impl Family for RelayRings {
             ring.max_think,
             seed,
         )
-        .map_err(|e| {
-            at(
-                &|k| topology.locate(k),
-                "network",
-                format!("the plan is miswired: {e}"),
-            )
-        })?;
+        .map_err(|e| located(&topology, "network", format!("the plan is miswired: {e}")))?;
         Ok(AnyCase::Relay(Case::new(
             topology, traffic, seed, net, self,
         )))
