@@ -12,8 +12,8 @@
 #![warn(missing_docs)]
 
 pub use emu_core::{
-    config, deadlock, engine, family, ids, memory, model, network, parts, routing, terminal, time,
-    traffic,
+    config, deadlock, engine, family, ids, memory, model, network, parts, routing, terminal, text,
+    time, traffic,
 };
 
 pub mod plot;

@@ -94,20 +94,42 @@ fn parse() -> Result<Cli, ExitCode> {
             e.exit()
         }
         Err(e) => {
-            // The first line, with clap's list of possible values and its tip if any.
-            let text = e.to_string();
-            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-            let mut message = lines.next().unwrap_or("error: bad arguments").to_string();
-            for extra in
-                lines.filter(|l| l.starts_with("[possible values") || l.starts_with("tip:"))
-            {
-                message.push(' ');
-                message.push_str(extra);
-            }
-            eprintln!("{message} (see emu --help)");
+            eprintln!(
+                "{} (see emu --help)",
+                emu::config::plain::plain(&one_line(&e.to_string()))
+            );
             Err(cli::Exit::BadInput.into())
         }
     }
+}
+
+/// clap's message on one line: its first line; the arguments it lists under a first
+/// line ending in a colon ("the following required arguments were not provided:");
+/// its list of possible values and its tip, if any. Usage and help hints are dropped.
+fn one_line(text: &str) -> String {
+    let mut lines = text.lines();
+    let mut message = lines
+        .next()
+        .unwrap_or("error: bad arguments")
+        .trim()
+        .to_string();
+    if message.ends_with(':') {
+        let listed: Vec<&str> = lines
+            .by_ref()
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        message.push(' ');
+        message.push_str(&listed.join(", "));
+    }
+    for extra in lines
+        .map(str::trim)
+        .filter(|l| l.starts_with("[possible values") || l.starts_with("tip:"))
+    {
+        message.push(' ');
+        message.push_str(extra);
+    }
+    message
 }
 
 fn main() -> ExitCode {

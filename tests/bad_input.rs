@@ -48,6 +48,8 @@ enum Setup {
     /// A file with this text and mode 000 (skipped where that does not stop reading,
     /// e.g. as root).
     Unreadable(&'static str, &'static str),
+    /// Several files, each (name, text).
+    Files(&'static [(&'static str, &'static str)]),
 }
 
 #[derive(Debug)]
@@ -124,6 +126,16 @@ macro_rules! traffic {
 
 const HC: &str = "[network]\nkind = \"hypercube\"\n";
 
+/// Every case: the DS-Link surface's ([`CASES`]), then the newer surfaces' (SCI rings,
+/// switch fabrics, traces, sweeps and shards, replications, outputs, faults, limits:
+/// `bad_input/surfaces.rs`).
+fn cases() -> Vec<&'static Case> {
+    CASES.iter().chain(surfaces::CASES.iter()).collect()
+}
+
+#[path = "bad_input/surfaces.rs"]
+mod surfaces;
+
 static CASES: &[Case] = &[
     // ---- Empty and binary files, syntax ----
     bad(
@@ -151,7 +163,7 @@ static CASES: &[Case] = &[
             "garbage.toml",
             b"\x7fELF\x02\x01\x01\x00\xff\xfe\x00\x00\x03\x00>\x00",
         ),
-        "cannot read garbage.toml: stream did not contain valid UTF-8",
+        "garbage.toml: line 1: not text (a byte that is not UTF-8)",
     ),
     bad(
         "binary traffic file (NUL and control bytes, valid UTF-8)",
@@ -523,7 +535,7 @@ static CASES: &[Case] = &[
         "`emu check` on an SCI ring of one node",
         &["check", "-t", "sci-ring4", "--set", "network.nodes=1"],
         Setup::None,
-        "--set network.nodes=1: 1: give 2 to 4096 nodes",
+        "--set network.nodes=1: 1: give 2 to 4,096 nodes",
     ),
     bad(
         "`emu check` on a fabric with a threshold above its memory",
@@ -1026,7 +1038,7 @@ static CASES: &[Case] = &[
             "18446744073709551616",
         ],
         Setup::None,
-        "number too large to fit in target type",
+        "for '--seed <SEED>': too large",
     ),
     bad(
         "`--engine warp`",
@@ -1089,7 +1101,7 @@ static CASES: &[Case] = &[
         "`--replications 0`",
         &["-t", "hypercube6", "-p", "uniform", "--replications", "0"],
         Setup::None,
-        "--replications 0: give a number of runs (1..=10000) or auto",
+        "--replications 0: give a number of runs (2 to 10000) or auto",
     ),
     bad(
         "`--replications auto --ci-target nan`",
@@ -1570,7 +1582,7 @@ static CASES: &[Case] = &[
         "`emu merge` of a missing file",
         &["merge", "nosuch.shard"],
         Setup::None,
-        "cannot read nosuch.shard: No such file or directory",
+        "nosuch.shard: cannot read: No such file or directory",
     ),
     bad(
         "`emu reproduce no-such-experiment`",
@@ -1673,6 +1685,11 @@ fn set_up(dir: &Path, setup: Setup) -> Result<(), String> {
         Setup::Text(name, text) => std::fs::write(dir.join(name), text).expect("write file"),
         Setup::Bytes(name, bytes) => std::fs::write(dir.join(name), bytes).expect("write file"),
         Setup::Dir(name) => std::fs::create_dir(dir.join(name)).expect("create dir"),
+        Setup::Files(files) => {
+            for (name, text) in files {
+                std::fs::write(dir.join(name), text).expect("write file");
+            }
+        }
         Setup::Fifo(name) => {
             let status = Command::new("mkfifo")
                 .arg(dir.join(name))
@@ -1781,7 +1798,7 @@ fn render(cells: &[Option<(String, String)>], previous: &str) -> String {
     }
     let mut doc = String::from(INTRO);
     doc.push_str("\n| input | exit code | message |\n|---|---|---|\n");
-    for (case, cell) in CASES.iter().zip(cells) {
+    for (case, cell) in cases().into_iter().zip(cells) {
         let input = input_cell(case);
         match cell {
             Some((code, message)) => {
@@ -1803,7 +1820,7 @@ fn render(cells: &[Option<(String, String)>], previous: &str) -> String {
     doc.push_str(
         "Each with what emu should do (the row's exit code and message) and the command.\n\n",
     );
-    for case in CASES {
+    for case in cases() {
         if let Some(why) = case.expected_bug {
             writeln!(
                 doc,
@@ -1823,15 +1840,15 @@ fn render(cells: &[Option<(String, String)>], previous: &str) -> String {
 #[test]
 fn every_bad_input_gets_its_exit_code_and_one_line() {
     let started = Instant::now();
-    let mut inputs: Vec<&str> = CASES.iter().map(|c| c.input).collect();
+    let mut inputs: Vec<&str> = cases().into_iter().map(|c| c.input).collect();
     inputs.sort_unstable();
     if let Some(w) = inputs.windows(2).find(|w| w[0] == w[1]) {
         panic!("two cases have the input {:?}: make them distinct", w[0]);
     }
     let mut failures = Vec::new();
-    let mut cells = Vec::with_capacity(CASES.len());
+    let mut cells = Vec::with_capacity(cases().len());
     let (mut checked, mut skipped, mut bugs) = (0, 0, 0);
-    for (i, case) in CASES.iter().enumerate() {
+    for (i, case) in cases().into_iter().enumerate() {
         let dir = tempfile::Builder::new()
             .prefix(&format!("emu-bad-input-{i}-"))
             .tempdir()
@@ -1906,7 +1923,7 @@ fn every_bad_input_gets_its_exit_code_and_one_line() {
     }
     println!(
         "{} cases: {checked} checked, {bugs} known bugs (not asserted), {skipped} skipped, in {:?}",
-        CASES.len(),
+        cases().len(),
         started.elapsed()
     );
 
@@ -1933,7 +1950,7 @@ fn every_bad_input_gets_its_exit_code_and_one_line() {
         failures.is_empty(),
         "{} of {} cases failed:\n\n{}",
         failures.len(),
-        CASES.len(),
+        cases().len(),
         failures.join("\n\n")
     );
 }

@@ -775,12 +775,16 @@ fn out_of_range_numbers_are_bad_input_not_overflow() {
 #[test]
 fn threads_the_system_refuses_end_the_run_with_an_error_not_a_hang() {
     // 300,000 KiB of address space cannot hold 256 thread stacks of 2 MiB: the system
-    // refuses a worker thread. Both engines used to panic and then hang.
+    // refuses a worker thread. Both engines used to panic and then hang. The run guard
+    // is off (--memory-limit 0), or it would stop the run first, as the stacks near
+    // the address-space limit.
     for engine in ["sharded", "actors"] {
         let r = emu_under_ulimit(
             "-v 300000",
             &[
                 "-q",
+                "--memory-limit",
+                "0",
                 "--topology",
                 "hypercube8",
                 "--traffic",
@@ -845,6 +849,90 @@ fn refused_sizes(stderr: &str) -> (f64, f64) {
         n * unit
     };
     (size("at least "), size("up to "))
+}
+
+/// The one line a run guard prints, checked to be one line with no trailing hints.
+fn guard_line(r: &Run, starts: &str) -> String {
+    r.assert_code(2);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line\n{}", r.describe());
+    assert!(lines[0].starts_with(starts), "{}", r.describe());
+    lines[0].to_string()
+}
+
+#[test]
+fn a_run_whose_memory_grows_past_its_limit_is_stopped_with_exit_2() {
+    // 21 MB as built, within the 30 MB allowed; its buffers and histograms then grow
+    // past it.
+    let r = emu(&[
+        "--topology",
+        "hypercube8",
+        "--traffic",
+        "uniform",
+        "--memory-limit",
+        "0.03",
+    ]);
+    let line = guard_line(&r, "error: memory: the run grew to ");
+    assert!(line.contains("of --memory-limit"), "{line}");
+    assert!(line.contains("estimated at 21 MB as built"), "{line}");
+    // Under an address-space limit the run is stopped by the guard, not aborted by the
+    // allocator (exit 134).
+    let r = emu_under_ulimit(
+        "-v 75000",
+        &[
+            "-q",
+            "--threads",
+            "1",
+            "--topology",
+            "hypercube8",
+            "--traffic",
+            "uniform",
+        ],
+    );
+    let line = guard_line(&r, "error: memory: the run grew to ");
+    assert!(line.contains("address-space limit (ulimit -v)"), "{line}");
+}
+
+#[test]
+fn the_estimate_is_held_to_the_process_limit_not_only_the_machines() {
+    // A 2^16-terminal hypercube needs at least 23 GB: refused under ulimit -v 4 GB
+    // before anything is built (it used to abort with exit 134 on a larger machine).
+    let r = emu_under_ulimit(
+        "-v 4000000",
+        &[
+            "-q",
+            "--topology",
+            "hypercube8",
+            "--traffic",
+            "uniform",
+            "--set",
+            "network.dimensions=16",
+            "--set",
+            "packet.header_bytes=2",
+        ],
+    );
+    guard_line(
+        &r,
+        "error: the network would need at least 23.2 GB of memory",
+    );
+}
+
+#[test]
+fn a_run_projected_past_its_time_limit_says_how_long_it_would_take() {
+    let r = emu(&[
+        "--topology",
+        "hypercube10",
+        "--traffic",
+        "uniform",
+        "--set",
+        "phases.measure_us=100000",
+        "--time-limit",
+        "0.05",
+    ]);
+    let line = guard_line(&r, "error: time: this run would take about ");
+    assert!(line.contains("more than --time-limit 0.05 min"), "{line}");
+    let r = emu(&["-t", "hypercube6", "-p", "uniform", "--time-limit", "-1"]);
+    guard_line(&r, "error: --time-limit -1: give minutes from 0 (no limit)");
 }
 
 #[test]

@@ -19,8 +19,10 @@ pub struct NetworkArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
     /// Refuse, before building it, a network whose state would need more than this
-    /// many gigabytes (10⁹ bytes) of memory (default: what the machine has available;
-    /// 0: no limit). The refusal gives the size it would need.
+    /// many gigabytes (10⁹ bytes) of memory, and stop a run (exit 2) whose memory grows
+    /// by more while it runs. Default: the tightest of what the machine has available,
+    /// the process's limits (ulimit -v, ulimit -d) and its cgroup's memory.max; 0: no
+    /// limit. The refusal gives the size the network would need.
     #[arg(long, value_name = "GB")]
     pub memory_limit: Option<f64>,
 }
@@ -40,13 +42,28 @@ impl NetworkArgs {
     pub fn memory_limit(&self) -> Result<Option<u64>, Exit> {
         memory_limit(self.memory_limit).map_err(|e| fail(Exit::BadInput, e))
     }
+
+    /// A guard holding what runs next to `--memory-limit` (given: resident memory at
+    /// most that, 0: none; not given: every limit the system states) and to
+    /// `time_limit` of projected wall time (`None`: none).
+    pub fn guard(
+        &self,
+        time_limit: Option<std::time::Duration>,
+    ) -> Result<super::guard::RunGuard, Exit> {
+        let explicit = match self.memory_limit {
+            None => None,
+            Some(_) => Some(self.memory_limit()?),
+        };
+        Ok(super::guard::RunGuard::start(explicit, time_limit))
+    }
 }
 
 /// The memory a run may use, in bytes, from `--memory-limit GB` (0: no limit; not
-/// given: what the machine has available).
+/// given: the headroom of the tightest limit the system states — what the machine has
+/// available, the process's `ulimit -v` / `ulimit -d`, its cgroup's `memory.max`).
 pub fn memory_limit(gb: Option<f64>) -> Result<Option<u64>, String> {
     match gb {
-        None => Ok(emu::memory::available()),
+        None => Ok(emu::memory::tightest().map(|b| b.headroom())),
         Some(gb) if !(gb.is_finite() && (0.0..=1e9).contains(&gb)) => Err(format!(
             "--memory-limit {gb}: give gigabytes from 0 (no limit) to 1e9"
         )),

@@ -4,6 +4,7 @@
 use super::exit::Exit;
 use super::fail;
 use super::sweep::{OutputArgs, finish};
+use emu::config::input;
 use emu::sweep::merge;
 use std::path::PathBuf;
 
@@ -38,13 +39,13 @@ pub fn main(a: &MergeArgs) -> Exit {
     for f in &a.files {
         let name = f.display().to_string();
         let text = if name == "-" {
-            std::io::read_to_string(std::io::stdin())
+            input::read_stdin(input::SHARD)
         } else {
-            std::fs::read_to_string(f)
+            input::read_file(f, &name, input::SHARD)
         };
         match text {
             Ok(t) => texts.push((name, t)),
-            Err(e) => return fail(Exit::BadInput, format!("cannot read {name}: {e}")),
+            Err(e) => return fail(Exit::BadInput, e),
         }
     }
     let merged = match merge(&texts) {

@@ -13,6 +13,7 @@ pub mod args;
 pub mod check;
 pub mod exit;
 pub mod failure;
+pub mod guard;
 pub mod list;
 pub mod merge;
 pub mod replications;
@@ -110,8 +111,10 @@ pub fn write_json_file(path: &std::path::Path, doc: &impl serde::Serialize) -> R
     })
 }
 
-/// Prints `error: {msg}` on stderr and returns `code`, the process exit code.
+/// Prints `error: {msg}` on stderr, in the user's words
+/// ([`emu::config::plain::plain`]: no Rust type names or escapes), and returns `code`,
+/// the process exit code.
 pub fn fail(code: Exit, msg: impl std::fmt::Display) -> Exit {
-    eprintln!("error: {msg}");
+    eprintln!("error: {}", emu::config::plain::plain(&msg.to_string()));
     code
 }

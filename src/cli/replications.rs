@@ -33,9 +33,31 @@ pub fn parse_plan(text: &str, target_pct: f64) -> Result<Plan, String> {
         });
     }
     match text.parse::<usize>() {
-        Ok(n) if (1..=10_000).contains(&n) => Ok(Plan::Fixed(n)),
+        Ok(1) => Err(
+            "--replications 1: one run has no confidence interval; give 2 to 10000 runs, or \
+             leave out --replications for a single run"
+                .to_string(),
+        ),
+        Ok(n) if (2..=10_000).contains(&n) => Ok(Plan::Fixed(n)),
         _ => Err(format!(
-            "--replications {text}: give a number of runs (1..=10000) or auto"
+            "--replications {text}: give a number of runs (2 to 10000) or auto"
+        )),
+    }
+}
+
+/// Checks that the seeds `first`, `first + 1`, … of the most runs `plan` may make all
+/// fit in 64 bits (none wraps around to seed 0).
+pub fn check_seeds(plan: Plan, first: u64) -> Result<(), String> {
+    let most = match plan {
+        Plan::Fixed(n) => n,
+        Plan::Until { .. } => emu::replicate::MAX_AUTO,
+    };
+    match first.checked_add(most as u64 - 1) {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "--seed {first}: the seeds of {most} replications, {first} + 0 … {}, overflow a \
+             64-bit seed; give a smaller --seed",
+            most - 1
         )),
     }
 }
@@ -92,6 +114,9 @@ pub fn main(
     json: Option<&std::path::Path>,
 ) -> Exit {
     let (sets, first_seed, threads) = (&a.network.sets, a.runs.seed, a.runs.threads);
+    if let Err(e) = check_seeds(plan, first_seed) {
+        return fail(Exit::BadInput, e);
+    }
     // Load once to report bad input before any run.
     if let Err(e) = AnyCase::load_within(topology, traffic, sets, first_seed, memory_limit) {
         return fail(Exit::BadInput, e);

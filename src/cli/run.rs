@@ -73,6 +73,11 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Stop a run, with exit 2 and its projected wall time, when its pace over its
+    /// first seconds says it would take longer than this many minutes (0: no limit).
+    /// Example: --time-limit 0 to run a known multi-hour case.
+    #[arg(long, value_name = "MINUTES", default_value_t = 60.0)]
+    pub time_limit: f64,
     /// Run independent replications (seeds --seed, --seed + 1, …) and print the mean of
     /// throughput and of mean and p99 latency with 90 % and 95 % Student-t intervals:
     /// a number of runs, or `auto` to run until the 90 % interval of the mean latency is
@@ -83,6 +88,19 @@ pub struct RunArgs {
     /// latency, in percent of it.
     #[arg(long, value_name = "PERCENT", default_value_t = 3.0)]
     pub ci_target: f64,
+}
+
+/// The longest `--time-limit`, in minutes (about two years).
+const MAX_TIME_LIMIT_MIN: f64 = 1e6;
+
+/// `--time-limit MINUTES` as a duration (`None` for 0: no limit).
+fn time_limit(minutes: f64) -> Result<Option<std::time::Duration>, String> {
+    if !(minutes.is_finite() && (0.0..=MAX_TIME_LIMIT_MIN).contains(&minutes)) {
+        return Err(format!(
+            "--time-limit {minutes}: give minutes from 0 (no limit) to {MAX_TIME_LIMIT_MIN:e}"
+        ));
+    }
+    Ok((minutes > 0.0).then(|| std::time::Duration::from_secs_f64(minutes * 60.0)))
 }
 
 /// Runs one case; returns the process exit code.
@@ -101,6 +119,14 @@ pub fn run(a: &RunArgs) -> Exit {
         Ok(limit) => limit,
         Err(code) => return code,
     };
+    let time_limit = match time_limit(a.time_limit) {
+        Ok(t) => t,
+        Err(e) => return fail(Exit::BadInput, e),
+    };
+    let guard = match a.case.network.guard(time_limit) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
     if let Some(text) = &a.replications {
         if a.verify_engines || a.check {
             return fail(
@@ -109,6 +135,7 @@ pub fn run(a: &RunArgs) -> Exit {
                  --verify-engines and --check (run one seed with them instead)",
             );
         }
+        guard.arm();
         return match super::replications::parse_plan(text, a.ci_target) {
             Ok(plan) => super::replications::main(
                 &a.case,
@@ -128,7 +155,11 @@ pub fn run(a: &RunArgs) -> Exit {
         a.case.runs.seed,
         memory_limit,
     ) {
-        Ok(case) => case.visit(Runner { a, memory_limit }),
+        Ok(case) => case.visit(Runner {
+            a,
+            memory_limit,
+            guard: &guard,
+        }),
         Err(e) => fail(Exit::BadInput, e),
     }
 }
@@ -137,12 +168,13 @@ pub fn run(a: &RunArgs) -> Exit {
 struct Runner<'a> {
     a: &'a RunArgs,
     memory_limit: Option<u64>,
+    guard: &'a super::guard::RunGuard,
 }
 
 impl CaseVisitor for Runner<'_> {
     type Output = Exit;
     fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Exit {
-        run_case(case, self.a, self.memory_limit)
+        run_case(case, self.a, self.memory_limit, self.guard)
     }
 }
 
@@ -151,7 +183,12 @@ pub const MAX_DEADLOCK_WINDOW_US: f64 = emu::time::MAX_DURATION_US;
 
 /// Runs a loaded case of any family with the memory it may use (`memory_limit`, from
 /// `--memory-limit`); returns the process exit code.
-fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u64>) -> Exit {
+fn run_case<P: LinkProtocol>(
+    case: &Case<P>,
+    a: &RunArgs,
+    memory_limit: Option<u64>,
+    guard: &super::guard::RunGuard,
+) -> Exit {
     let net = &case.net;
     let mut ctl = case.control();
     ctl.check = a.check;
@@ -188,7 +225,12 @@ fn run_case<P: LinkProtocol>(case: &Case<P>, a: &RunArgs, memory_limit: Option<u
     } else {
         Progress::new(ctl.end_after, net.time().tick_ns)
     };
-    let mut on_progress = |t: u64, act: &emu::model::Activity| progress.update(t, act);
+    let tick_ns = net.time().tick_ns;
+    guard.begin(net.memory_need().least, ctl.end_after as f64 * tick_ns);
+    let mut on_progress = |t: u64, act: &emu::model::Activity| {
+        progress.update(t, act);
+        guard.note(t as f64 * tick_ns, act);
+    };
     let wall = Instant::now();
     let result = EngineKind::from(a.engine).run(net, &ctl, threads, Some(&mut on_progress));
     progress.finish();

@@ -253,7 +253,7 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
             let syntax = |e: serde_json::Error| MergeError::Syntax {
                 file: file.clone(),
                 line,
-                reason: e.to_string(),
+                reason: crate::config::plain::plain(&e.to_string()),
             };
             let value: serde_json::Value = serde_json::from_str(raw).map_err(syntax)?;
             if let Some(format) = value.get("format") {

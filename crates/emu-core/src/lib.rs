@@ -17,6 +17,9 @@
 //!   token protocol and endpoint), [`parts::c104`], [`parts::t9000`], [`parts::sci`]
 //!   (SCI ring nodes), [`parts::fabric`] (switch adapters and the switch core), and
 //!   [`parts::relay`], a protocol-free test part.
+//! - [`text`] is how every message writes what the user typed and the counts it
+//!   gives; [`memory`] sizes a network before it is built and reads the system's
+//!   limits.
 //! - [`family`] is the registry of network families (networks of C104s, SCI rings,
 //!   switch fabrics, relay rings): [`family::AnyCase::load`] reads a topology and a
 //!   traffic file and builds the case of whatever family the topology is, and
@@ -97,5 +100,6 @@ pub mod parts;
 pub mod routing;
 pub mod stats;
 pub mod terminal;
+pub mod text;
 pub mod time;
 pub mod traffic;

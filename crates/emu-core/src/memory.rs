@@ -179,9 +179,119 @@ fn layout_bytes(max: Tick, sub_buckets: u64) -> u64 {
 /// `/proc/meminfo`), or `None` where the system does not say.
 pub fn available() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib_field(&text, "MemAvailable:")
+}
+
+/// One limit on the memory this process may take, and how much of it is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// What limits it, for messages: "the memory available (MemAvailable)", "the
+    /// process's address-space limit (ulimit -v)", …
+    pub what: &'static str,
+    /// What the process uses of it now, in bytes (resident memory, address space, data
+    /// segment or the cgroup's usage).
+    pub used: u64,
+    /// The most it may reach, in bytes.
+    pub most: u64,
+}
+
+impl Bound {
+    /// Bytes left before the bound is reached.
+    pub fn headroom(&self) -> u64 {
+        self.most.saturating_sub(self.used)
+    }
+}
+
+/// Every limit on this process's memory that the system states, as seen now: what is
+/// available on the machine (against resident memory), the soft `RLIMIT_AS` and
+/// `RLIMIT_DATA` (against the address space and the data segment), and the cgroup's
+/// `memory.max` (against its `memory.current`). Linux only; elsewhere empty.
+pub fn bounds() -> Vec<Bound> {
+    let mut out = Vec::new();
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    if let (Some(avail), Some(rss)) = (available(), kib_field(&status, "VmRSS:")) {
+        out.push(Bound {
+            what: "the memory available on this machine (MemAvailable)",
+            used: rss,
+            most: rss.saturating_add(avail),
+        });
+    }
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+    for (name, field, what) in [
+        (
+            "Max address space",
+            "VmSize:",
+            "the process's address-space limit (ulimit -v)",
+        ),
+        (
+            "Max data size",
+            "VmData:",
+            "the process's data-segment limit (ulimit -d)",
+        ),
+    ] {
+        if let (Some(most), Some(used)) = (soft_limit(&limits, name), kib_field(&status, field)) {
+            out.push(Bound { what, used, most });
+        }
+    }
+    if let Some(b) = cgroup_bound() {
+        out.push(b);
+    }
+    out
+}
+
+/// The bound with the least headroom, if any.
+pub fn tightest() -> Option<Bound> {
+    bounds().into_iter().min_by_key(Bound::headroom)
+}
+
+/// The current use of the resource `bound` measures.
+pub fn used(bound: &Bound) -> Option<u64> {
+    bounds()
+        .into_iter()
+        .find(|b| b.what == bound.what)
+        .map(|b| b.used)
+}
+
+/// Resident memory of this process now.
+pub fn resident() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    kib_field(&status, "VmRSS:")
+}
+
+/// `memory.max` and `memory.current` of this process's cgroup (v2), when it has a
+/// limit.
+fn cgroup_bound() -> Option<Bound> {
+    let cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = cgroup.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let dir = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
+    let most: u64 = std::fs::read_to_string(dir.join("memory.max"))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    let used: u64 = std::fs::read_to_string(dir.join("memory.current"))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Bound {
+        what: "the cgroup's memory.max",
+        used,
+        most,
+    })
+}
+
+/// A `Name:   1234 kB` field of a `/proc` file, in bytes.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
+    let kib: u64 = line[name.len()..].split_whitespace().next()?.parse().ok()?;
     kib.checked_mul(1024)
+}
+
+/// The soft limit of row `name` of `/proc/self/limits`, in bytes; `None` if unlimited.
+fn soft_limit(limits: &str, name: &str) -> Option<u64> {
+    let line = limits.lines().find(|l| l.starts_with(name))?;
+    line[name.len()..].split_whitespace().next()?.parse().ok()
 }
 
 /// `bytes` for people: "830 MB", "5.2 GB" (decimal units, as `free -h` does not but
@@ -257,6 +367,33 @@ mod tests {
             let counts = c.distinct_values() as u64;
             assert_eq!(coarse_histogram_bytes(max), counts * 8, "coarse, max {max}");
         }
+    }
+
+    #[test]
+    fn proc_fields_and_limits_are_read_in_bytes() {
+        let status = "Name:\temu\nVmSize:\t  2048 kB\nVmRSS:\t 1024 kB\n";
+        assert_eq!(kib_field(status, "VmSize:"), Some(2048 * 1024));
+        assert_eq!(kib_field(status, "VmData:"), None);
+        let limits = "Limit                     Soft Limit           Hard Limit           Units\n\
+                      Max data size             unlimited            unlimited            bytes\n\
+                      Max address space         4096000000           unlimited            bytes\n";
+        assert_eq!(soft_limit(limits, "Max address space"), Some(4_096_000_000));
+        assert_eq!(soft_limit(limits, "Max data size"), None);
+        let b = Bound {
+            what: "x",
+            used: 10,
+            most: 4,
+        };
+        assert_eq!(b.headroom(), 0);
+    }
+
+    #[test]
+    fn this_process_sees_at_least_the_machines_memory() {
+        // Linux CI: MemAvailable and VmRSS are always there.
+        let b = bounds();
+        assert!(b.iter().any(|b| b.what.contains("MemAvailable")), "{b:?}");
+        assert!(tightest().is_some_and(|t| t.headroom() > 0));
+        assert!(resident().is_some_and(|r| r > 0));
     }
 
     #[test]

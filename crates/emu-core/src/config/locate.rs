@@ -10,7 +10,10 @@ impl<T> Loaded<T> {
     /// `hypercube8.toml:12:1: network.dimensions` if it is in the file,
     /// `--set network.dimensions=0` if it came from an override (the last one that set
     /// the key or a table containing it),
-    /// `hypercube8.toml: network.dimensions (default)` otherwise.
+    /// `hypercube8.toml: network.dimensions (default)` otherwise; a table that an
+    /// override changed in part (`network.mix` after `--set network.mix.address=0.5`)
+    /// names that override too: `sci-ring4.toml:11:1: network.mix, with --set
+    /// network.mix.address=0.5`.
     /// The key may carry this file's `topology.`/`traffic.` prefix.
     pub fn locate(&self, key: &str) -> String {
         let prefix = self.file.kind.prefix();
@@ -36,12 +39,27 @@ impl<T> Loaded<T> {
         let span = DeTable::parse(&self.file.text)
             .ok()
             .and_then(|root| key_span(root.get_ref(), &path));
-        match span {
+        let inside: Vec<String> = self
+            .overrides
+            .iter()
+            .filter(|(k, _)| {
+                k.strip_prefix(key)
+                    .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+            })
+            .map(|(k, v)| format!("--set {k}={v}"))
+            .collect();
+        let found = match span {
             Some(span) => {
                 let (line, col) = line_col(&self.file.text, span.start);
                 format!("{}:{line}:{col}: {key}", self.file.name)
             }
+            None if !inside.is_empty() => format!("{}: {key}", self.file.name),
             None => format!("{}: {key} (default)", self.file.name),
+        };
+        if inside.is_empty() {
+            found
+        } else {
+            format!("{found}, with {}", inside.join(" and "))
         }
     }
 }

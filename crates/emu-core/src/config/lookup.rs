@@ -77,16 +77,23 @@ pub(crate) fn find_source_in(
     )))
 }
 
-/// Reads `path`, naming it `name` in messages.
+/// Reads `path` ([`super::input::read_file`]), naming it `name` in messages.
 fn read(kind: FileKind, name: String, path: &Path) -> Result<SourceFile, ConfigError> {
-    match std::fs::read_to_string(path) {
+    let limits = super::input::InputLimits {
+        what: match kind {
+            FileKind::Topology => "topology file",
+            FileKind::Traffic => "traffic file",
+        },
+        ..super::input::CONFIG
+    };
+    match super::input::read_file(path, &name, limits) {
         Ok(text) => Ok(SourceFile {
             kind,
             name,
             text,
             origin: Origin::Path(path.to_path_buf()),
         }),
-        Err(e) => Err(ConfigError::new(format!("cannot read {name}: {e}"))),
+        Err(e) => Err(ConfigError::new(e.to_string())),
     }
 }
 
@@ -196,16 +203,19 @@ mod tests {
     }
 
     #[test]
-    fn unreadable_file_names_the_path_and_os_error() {
+    fn a_file_that_is_not_text_names_the_path_and_line() {
         let base_dir = temp_dir("unreadable");
         let base = base_dir.path().to_path_buf();
         let path = base.join("bad.toml");
         std::fs::write(&path, [0xff, 0xfe, 0x00]).expect("write");
         let spec = path.display().to_string();
         let e = find_source(FileKind::Topology, &spec).expect_err("not UTF-8");
-        assert!(
-            e.to_string().starts_with(&format!("cannot read {spec}: ")),
-            "{e}"
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{spec}: line 1: not text (a byte that is not UTF-8): give a topology file in \
+                 plain text"
+            )
         );
     }
 }

@@ -3,12 +3,13 @@
 
 mod decode;
 pub mod error;
+pub mod input;
 mod keypath;
 pub mod load;
 mod locate;
 pub mod lookup;
 pub mod overrides;
-mod plain;
+pub mod plain;
 pub mod shipped;
 pub mod source;
 pub mod topology;

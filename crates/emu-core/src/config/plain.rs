@@ -1,6 +1,8 @@
-//! serde's and toml's error wording in the user's terms: a configuration file has
-//! numbers, text, lists and tables, not `u32`, `i128`, sequences, maps or "internally
-//! tagged enums". Applied to every schema error before it is shown.
+//! serde's, toml's and the standard library's error wording in the user's terms: a
+//! configuration file has numbers, text, lists and tables, not `u32`, `i128`,
+//! sequences, maps, structs or "internally tagged enums". Applied to every schema error
+//! before it is shown, to shard-file errors, and by the `emu` binary to every error it
+//! prints (so clap's argument errors pass through it too).
 
 /// The integer types a schema uses, with the range a user may write.
 const RANGES: [(&str, &str); 6] = [
@@ -12,9 +14,59 @@ const RANGES: [(&str, &str); 6] = [
     ("i64", "a whole number"),
 ];
 
-/// `message` (one serde/toml error) reworded without Rust type names.
+/// What the values of an untagged enum of the schemas look like, for "data did not
+/// match any variant of untagged enum …".
+const UNTAGGED: [(&str, &str); 1] = [(
+    "MemoryConfig",
+    "expected a number of packets (64) or a percentage of the round trip in quotes (\"60%\")",
+)];
+
+/// The standard library's number-parsing errors, as `--seed -1` or a shard file shows
+/// them.
+const PARSE_ERRORS: [(&str, &str); 6] = [
+    ("invalid digit found in string", "not a whole number ≥ 0"),
+    ("number too large to fit in target type", "too large"),
+    ("number too small to fit in target type", "too small"),
+    (
+        "cannot parse integer from empty string",
+        "empty: give a number",
+    ),
+    ("invalid float literal", "not a number"),
+    (
+        "cannot parse float from empty string",
+        "empty: give a number",
+    ),
+];
+
+/// `message` (one serde/toml error, or any message about to be shown) reworded without
+/// Rust type names; text that has none comes back unchanged.
 pub fn plain(message: &str) -> String {
     let mut m = message.to_string();
+    if let Some(at) = m.find("data did not match any variant of untagged enum ") {
+        let name_at = at + "data did not match any variant of untagged enum ".len();
+        let name: String = m[name_at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        let words = UNTAGGED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or("a value of another form", |(_, w)| *w);
+        let rest = m[name_at + name.len()..].to_string();
+        m.truncate(at);
+        m.push_str(words);
+        m.push_str(&rest);
+    }
+    m = struct_words(&m);
+    // "expected variant index 0 <= i < 10": a kind given as a number.
+    if let Some(at) = m.find("expected variant index") {
+        m.truncate(at);
+        m.push_str("expected a kind name in quotes");
+    }
+    for (from, to) in PARSE_ERRORS {
+        m = m.replace(from, to);
+    }
+    m = unicode_escapes(&m);
     // "expected internally tagged enum InjectionConfig" → a table with a kind.
     if let Some(at) = m.find("expected internally tagged enum") {
         m.truncate(at);
@@ -45,6 +97,46 @@ pub fn plain(message: &str) -> String {
     );
     m = m.replace("expected a map", "expected a table");
     unknown_key(&m).unwrap_or(m)
+}
+
+/// "expected struct LinkDown" → "expected a table".
+fn struct_words(m: &str) -> String {
+    let mut out = String::with_capacity(m.len());
+    let mut rest = m;
+    while let Some(at) = rest.find("expected struct ") {
+        out.push_str(&rest[..at]);
+        out.push_str("expected a table");
+        let after = &rest[at + "expected struct ".len()..];
+        let name_len = after
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(after.len());
+        rest = &after[name_len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Rust's `\u{feff}` escapes (from `{:?}` of a string) as `U+FEFF`.
+fn unicode_escapes(m: &str) -> String {
+    let mut out = String::with_capacity(m.len());
+    let mut rest = m;
+    while let Some(at) = rest.find("\\u{") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 3..];
+        match after.find('}') {
+            Some(end) if end <= 6 && after[..end].chars().all(|c| c.is_ascii_hexdigit()) => {
+                let code = u32::from_str_radix(&after[..end], 16).unwrap_or(0);
+                out.push_str(&format!("U+{code:04X}"));
+                rest = &after[end + 1..];
+            }
+            _ => {
+                out.push_str("\\u{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// "unknown field `load`, expected `messages`" (serde on a table with fixed keys, such
@@ -129,6 +221,30 @@ mod tests {
             plain("unknown field `x`, there are no fields"),
             "unknown key `x` here: this table takes no keys (besides `kind`, if it has one)"
         );
+        assert_eq!(
+            plain("data did not match any variant of untagged enum MemoryConfig"),
+            "expected a number of packets (64) or a percentage of the round trip in quotes (\"60%\")"
+        );
+        assert_eq!(
+            plain("invalid type: integer `1`, expected struct MixConfig"),
+            "invalid type: the number `1`, expected a table"
+        );
+        assert_eq!(
+            plain("invalid type: integer `1`, expected struct LinkDown at line 3"),
+            "invalid type: the number `1`, expected a table at line 3"
+        );
+        assert_eq!(
+            plain(
+                "invalid value: integer `18446744073709551615`, expected variant index 0 <= i < 10"
+            ),
+            "invalid value: the number `18446744073709551615`, expected a kind name in quotes"
+        );
+        assert_eq!(
+            plain("invalid value '-1' for '--seed <SEED>': invalid digit found in string"),
+            "invalid value '-1' for '--seed <SEED>': not a whole number ≥ 0"
+        );
+        assert_eq!(plain("cycle \"\\u{feff}0\""), "cycle \"U+FEFF0\"");
+        assert_eq!(plain("a \\u{zz} b"), "a \\u{zz} b");
         assert_eq!(
             replace_word("expected u320", "expected u32", "X"),
             "expected u320"

@@ -385,6 +385,11 @@ fn locate_says_where_a_value_came_from() {
         l.locate("network.switches"),
         "--set network={kind=\"ring\", switches=4}"
     );
+    let l = topo(CUBE, &["link.wire_delay_ns=0"]).expect("valid");
+    assert_eq!(
+        l.locate("link"),
+        "topology.toml:7:2: link, with --set link.wire_delay_ns=0"
+    );
     let l = load_topology("hypercube8", &[]).expect("valid");
     assert!(
         l.locate("network.dimensions")

@@ -3,6 +3,7 @@
 //! shipped too (embedded in the binary).
 
 use super::error::ConfigError;
+use super::input::{TRACE, read_file};
 use super::load::Loaded;
 use super::source::Origin;
 use super::traffic::{InjectionConfig, TrafficConfig};
@@ -31,22 +32,20 @@ pub(crate) fn load_trace(
                 .map(|(_, t)| (*t).to_string())
                 .ok_or_else(|| {
                     ConfigError::new(format!(
-                        "{}: injection.file {file:?} is not a shipped trace",
-                        traffic.file.name
+                        "{}: injection.file {} is not a shipped trace",
+                        traffic.file.name,
+                        super::input::excerpt(file)
                     ))
                 })?;
             (file.clone(), text)
         }
         Origin::Path(p) => {
             let path = p.parent().unwrap_or(Path::new("")).join(file);
-            let text = std::fs::read_to_string(&path).map_err(|e| {
-                ConfigError::new(format!(
-                    "{}: injection.file: cannot read {}: {e}",
-                    traffic.file.name,
-                    path.display()
-                ))
+            let shown = path.display().to_string();
+            let text = read_file(&path, &shown, TRACE).map_err(|e| {
+                ConfigError::new(format!("{}: injection.file: {e}", traffic.file.name))
             })?;
-            (path.display().to_string(), text)
+            (shown, text)
         }
     };
     parse(&text)

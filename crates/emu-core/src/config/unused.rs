@@ -55,6 +55,15 @@ fn collect(input: &DeTable<'_>, output: &toml::Table, found: &mut Vec<Unused>, t
                 ),
             }),
             (_, Some(_)) => {}
+            // A list left out of the output when empty (`terminals.saturated = []`): not
+            // an unknown key but an empty list.
+            (DeValue::Array(a), None) if a.is_empty() => found.push(Unused {
+                span: key.span(),
+                message: format!(
+                    "`{}` is an empty list: give at least one entry, or leave the key out",
+                    key.get_ref()
+                ),
+            }),
             (_, None) => {
                 let kind = input.get("kind").and_then(|k| k.get_ref().as_str());
                 let why = kind

@@ -52,7 +52,7 @@ impl RunControl {
             hard_stop: net.run().hard_stop,
             deadlock_window: net.run().deadlock_window,
             check: false,
-            memory_limit: crate::memory::available(),
+            memory_limit: crate::memory::tightest().map(|b| b.headroom()),
         }
     }
 

@@ -43,6 +43,9 @@ pub struct Activity {
     pub packets_injected: u64,
     /// Packets whose terminator reached the terminal they were for.
     pub packets_ejected: u64,
+    /// Messages created (any): with [`Self::messages_delivered`], how many wait in
+    /// source queues or the network.
+    pub messages_created: u64,
     /// Messages created that the run must see delivered before it may end.
     pub obligations_opened: u64,
     /// Of those, messages delivered.
@@ -54,6 +57,7 @@ pub struct Activity {
 impl Activity {
     /// Adds what a terminal counted into `self`.
     pub(crate) fn add_messages(&mut self, m: &crate::terminal::MessageActivity) {
+        self.messages_created += m.messages_created;
         self.obligations_opened += m.obligations_opened;
         self.obligations_closed += m.obligations_closed;
         self.messages_delivered += m.messages_delivered;
@@ -64,6 +68,7 @@ impl Activity {
         self.tokens_moved += other.tokens_moved;
         self.packets_injected += other.packets_injected;
         self.packets_ejected += other.packets_ejected;
+        self.messages_created += other.messages_created;
         self.obligations_opened += other.obligations_opened;
         self.obligations_closed += other.obligations_closed;
         self.messages_delivered += other.messages_delivered;

@@ -425,6 +425,16 @@ fn link_faults(
         let link = net
             .link_named(&d.link)
             .map_err(|e| topo_err(&key("link"), e.to_string()))?;
+        if let Some(first) = down.iter().position(|&(l, _)| l == link) {
+            return Err(topo_err(
+                &key("link"),
+                format!(
+                    "{} is the link faults.link_down[{first}] already names (a link may be \
+                     named by either end): give each link once",
+                    crate::text::excerpt(&d.link)
+                ),
+            ));
+        }
         let last_us = last as f64 * tick_ns / 1000.0;
         if !(d.at_us >= 0.0 && d.at_us <= last_us) {
             return Err(topo_err(

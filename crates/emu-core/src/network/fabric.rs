@@ -181,10 +181,10 @@ pub fn fabric_from_config(
                     format!("{load}: give a fraction of link capacity in (0, 1]"),
                 ));
             }
-            if !(burst.is_finite() && burst >= 1.0) {
+            if !(burst.is_finite() && (1.0..=1e9).contains(&burst)) {
                 return Err(traffic_err(
                     "injection.burst",
-                    format!("{burst}: give a mean burst size of at least 1 packet"),
+                    format!("{burst}: give a mean burst size of 1 to 1,000,000,000 packets"),
                 ));
             }
             Arrivals::bursty(burst, load)
@@ -261,15 +261,13 @@ fn destinations(tr: &TrafficConfig, n: u32) -> Result<Vec<Destinations>, BuildEr
 /// A trace's lines as each input's events, in cycle order (stable for equal cycles).
 fn split_trace(lines: &[TraceLine], n: u32) -> Result<Vec<Arc<[TraceEvent]>>, BuildError> {
     let mut per: Vec<Vec<TraceEvent>> = vec![Vec::new(); n as usize];
-    for (k, l) in lines.iter().enumerate() {
+    for l in lines {
         if l.input >= n || l.output >= n {
             return Err(traffic_err(
                 "injection.file",
                 format!(
-                    "packet line {}: input {} → output {} is not a port of this {n}-port fabric",
-                    k + 1,
-                    l.input,
-                    l.output
+                    "line {}: input {} → output {} is not a port of this {n}-port fabric",
+                    l.line, l.input, l.output
                 ),
             ));
         }

@@ -6,7 +6,7 @@ use super::build::{BuildError, mix_seed, topo_err};
 use super::pattern::Family;
 use super::traffic_plan::{self, traffic_err};
 use super::{Builder, DelayUnit, Network, PlanError, RunPlan, Units};
-use crate::config::topology::NetworkConfig;
+use crate::config::topology::{MixConfig, NetworkConfig};
 use crate::config::traffic::InjectionConfig;
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::ids::End;
@@ -137,6 +137,14 @@ fn sci_ring_of(
     seed: u64,
 ) -> Result<Network<Sci>, BuildError> {
     let spec = cfg.validate().map_err(|e| topo_err(e.key, e.message))?;
+    if tr.request_response && cfg.mix != MixConfig::default() {
+        return Err(topo_err(
+            "network.mix",
+            "request/response traffic sends address-packet requests answered by 64-byte \
+             data responses (SCI §4.7), so a packet mix does not apply: leave network.mix at \
+             80 % address / 20 % 64-byte data, or remove request_response",
+        ));
+    }
     let nodes = spec.nodes;
     let phases = traffic_plan::phases(tr, CYCLE_NS)?;
     let load = traffic_plan::rate_load(&tr.injection)?;

@@ -104,27 +104,15 @@ pub(super) fn rate_load(injection: &InjectionConfig) -> Result<Option<f64>, Buil
 /// Which of `terminals` terminals send, from `terminals.senders` (no key: all; an
 /// empty list is an error, not "all").
 pub(super) fn senders(tr: &TrafficConfig, terminals: u32) -> Result<Vec<bool>, BuildError> {
-    let Some(list) = &tr.terminals.senders else {
-        return Ok(vec![true; terminals as usize]);
-    };
-    if list.is_empty() {
-        return Err(traffic_err(
+    match &tr.terminals.senders {
+        None => Ok(vec![true; terminals as usize]),
+        Some(list) => terminal_set(
             "terminals.senders",
-            "an empty list sends nothing; leave the key out to make every terminal a sender"
-                .to_string(),
-        ));
+            list,
+            terminals,
+            "an empty list sends nothing; leave the key out to make every terminal a sender",
+        ),
     }
-    let mut senders = vec![false; terminals as usize];
-    for &s in list {
-        let slot = senders.get_mut(s as usize).ok_or_else(|| {
-            traffic_err(
-                "terminals.senders",
-                format!("{s} is not a terminal (0..{terminals})"),
-            )
-        })?;
-        *slot = true;
-    }
-    Ok(senders)
 }
 
 /// Which of `terminals` terminals are hot senders, from `terminals.saturated`: a hot
@@ -142,14 +130,38 @@ pub(super) fn saturated(
              never stops sending: use continuous or rate injection",
         ));
     }
-    let mut hot = vec![false; terminals as usize];
-    for &s in &tr.terminals.saturated {
-        let slot = hot
+    if tr.terminals.saturated.is_empty() {
+        return Ok(vec![false; terminals as usize]);
+    }
+    terminal_set(key, &tr.terminals.saturated, terminals, "")
+}
+
+/// A list of terminals as a set over `0..terminals`: every entry a terminal, none
+/// listed twice (a repeat would be counted as another terminal in the run header), and
+/// not empty (`empty` says why).
+fn terminal_set(
+    key: &'static str,
+    list: &[u32],
+    terminals: u32,
+    empty: &str,
+) -> Result<Vec<bool>, BuildError> {
+    if list.is_empty() {
+        return Err(traffic_err(key, empty.to_string()));
+    }
+    let mut set = vec![false; terminals as usize];
+    for &s in list {
+        let slot = set
             .get_mut(s as usize)
             .ok_or_else(|| traffic_err(key, format!("{s} is not a terminal (0..{terminals})")))?;
+        if *slot {
+            return Err(traffic_err(
+                key,
+                format!("terminal {s} is listed twice: give each terminal once"),
+            ));
+        }
         *slot = true;
     }
-    Ok(hot)
+    Ok(set)
 }
 
 /// The most messages a batch run may queue at the start, over all terminals: every

@@ -18,6 +18,7 @@
 //! list above and one `pub mod` line below; a network family that places it registers
 //! in [`crate::network`] (docs/architecture.md "Adding a part").
 
+pub(crate) mod bounds;
 pub mod c104;
 pub mod dslink;
 pub mod fabric;

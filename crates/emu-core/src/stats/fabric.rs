@@ -29,6 +29,10 @@ pub struct FabricSection {
     pub credit_underflows: u64,
     /// Packets refused because an adapter's VOQs were full (its `voq_cap`).
     pub refused: u64,
+    /// Packets of a trace whose cycle the run did not reach, so they were never
+    /// created (absent when there are none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unplayed: u64,
     /// Credits waiting to be returned per input, averaged over the window's cycles and
     /// the inputs (§7.3.1's credit-FIFO population under FIFO return).
     pub credits_queued_mean: f64,
@@ -37,6 +41,10 @@ pub struct FabricSection {
     pub parallel_departures: Vec<f64>,
     /// The most packets one crosspoint held.
     pub crosspoint_peak: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Mean, minimum and maximum over ports.
@@ -74,8 +82,9 @@ pub struct PortRow {
     pub input_pct: f64,
     /// Packets that left output i in the window, in %.
     pub output_pct: f64,
-    /// Mean system delay of the measured packets that left output i, in packet cycles.
-    pub mean_delay: f64,
+    /// Mean system delay of the measured packets that left output i, in packet cycles;
+    /// `null` when none did.
+    pub mean_delay: Option<f64>,
     /// Severe credit-underflow cycles of input i in the window.
     pub underflow_cycles: u64,
     /// Dispatches of input i that took a VOQ's last credit.
@@ -119,7 +128,7 @@ impl FabricSection {
                     offered_pct: pct(t.counters.bytes_offered_in_window / bytes),
                     input_pct: pct(one(a, "dispatched")),
                     output_pct: pct(departures.get(i).copied().unwrap_or(0)),
-                    mean_delay: t.message_latency.mean(),
+                    mean_delay: (t.message_latency.count() > 0).then(|| t.message_latency.mean()),
                     underflow_cycles: one(a, "underflow_cycles"),
                     credit_underflows: one(a, "credit_underflows"),
                     peak_queued: one(a, "peak_queued"),
@@ -141,6 +150,7 @@ impl FabricSection {
             underflow_cycles: sum(|p| p.underflow_cycles),
             credit_underflows: sum(|p| p.credit_underflows),
             refused: sum(|p| p.refused),
+            unplayed: (0..n).map(|i| one(part(i), "trace_unplayed")).sum(),
             credits_queued_mean: ports.iter().map(|p| p.credits_queued).sum::<f64>()
                 / n.max(1) as f64,
             parallel_departures: parallel,
@@ -216,7 +226,7 @@ impl super::FamilySection for FabricSection {
                 fixed(p.offered_pct, 2),
                 fixed(p.input_pct, 2),
                 fixed(p.output_pct, 2),
-                fixed(p.mean_delay, 1),
+                p.mean_delay.map_or("–".to_string(), |d| fixed(d, 1)),
                 group(p.underflow_cycles),
                 group(p.credit_underflows),
                 group(p.peak_queued),
@@ -228,14 +238,24 @@ impl super::FamilySection for FabricSection {
 
     /// Warnings: refused packets mean the offered load exceeded what the fabric carried.
     fn warnings(&self) -> Vec<String> {
-        if self.refused == 0 {
-            return Vec::new();
+        let mut warnings = Vec::new();
+        if self.unplayed > 0 {
+            warnings.push(format!(
+                "{} packets of the trace come at or after the run's last cycle and were never \
+                 created: lengthen phases.measure_us (or phases.warmup_us) to replay the whole \
+                 trace",
+                group(self.unplayed)
+            ));
         }
-        vec![format!(
+        if self.refused == 0 {
+            return warnings;
+        }
+        warnings.push(format!(
             "{} packets were refused because an input adapter's VOQs held network.voq_cap packets: \
              the offered load is above what the fabric carries, and the delays shown are those of \
              the packets that were queued",
             group(self.refused)
-        )]
+        ));
+        warnings
     }
 }

@@ -1,17 +1,6 @@
 //! Number formatting for the human summary and the progress bar.
 
-/// An integer with thousands separators: 1234567 → "1,234,567".
-pub fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub use crate::text::group;
 
 /// A number with `decimals` decimals and thousands separators: 12345.678 → "12,345.68".
 pub fn fixed(x: f64, decimals: usize) -> String {

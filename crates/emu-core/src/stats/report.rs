@@ -22,7 +22,7 @@ use crate::terminal::TerminalStats;
 use crate::time::Tick;
 
 /// Version of the JSON schema; bump it when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Everything the report needs, gathered by the caller.
 #[derive(Clone, Debug)]

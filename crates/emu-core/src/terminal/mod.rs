@@ -48,6 +48,8 @@ const QUEUE_SCAN: usize = 64;
 /// into [`crate::model::Activity`] by the part that hosts the terminal).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct MessageActivity {
+    /// Messages created (any), so a front end can tell how many are waiting.
+    pub messages_created: u64,
     /// Measured messages created: the run must see them delivered before it may end.
     pub obligations_opened: u64,
     /// Of those, messages delivered.
@@ -142,12 +144,18 @@ pub struct Terminal {
 
 impl TerminalParams {
     /// Bytes a terminal holds: its state, one sequence number per source terminal,
-    /// and its statistics (see [`stats_memory_bound`]). Its source queue is not
-    /// counted.
+    /// its statistics (see [`stats_memory_bound`]) and a batch's messages, queued at
+    /// the start. Its source queue under other injections is not counted: it grows
+    /// with what is offered.
     pub fn memory_bound(&self, fill: Fill) -> u64 {
+        let batch = match self.injection {
+            Injection::Batch(k) => u64::from(k) * std::mem::size_of::<Message>() as u64,
+            _ => 0,
+        };
         std::mem::size_of::<Terminal>() as u64
             + u64::from(self.terminals) * std::mem::size_of::<u32>() as u64
             + stats_memory_bound(fill, StatsKept::JOURNEYS)
+            + batch
     }
 }
 
@@ -233,6 +241,7 @@ impl Terminal {
         };
         self.next_seq += 1;
         self.stats.counters.created += 1;
+        self.activity.messages_created += 1;
         if self.in_window(now) {
             self.stats.counters.measured_created += 1;
             self.stats.counters.bytes_offered_in_window += u64::from(m.bytes);

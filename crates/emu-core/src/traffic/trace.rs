@@ -16,8 +16,10 @@ pub struct TraceLine {
     pub input: u32,
     /// Output it is for.
     pub output: u32,
-    /// Packets in it (≥ 1).
+    /// Packets in it (1..=[`MAX_PACKETS`]).
     pub packets: u32,
+    /// The line of the file it is on (1-based), for messages.
+    pub line: usize,
 }
 
 /// A line of a trace that does not parse.
@@ -33,7 +35,12 @@ pub struct TraceError {
 /// Most lines a trace may have (a bound on memory before anything is allocated per line).
 pub(crate) const MAX_LINES: usize = 50_000_000;
 
-/// Parses a trace.
+/// Most packets one line may create: a message of 65,535 packets is 4 MB of 64-byte
+/// packets, far beyond the document's largest (a reply of five, Gramsamer §2.5); a
+/// larger count would only fill a VOQ and be refused.
+pub const MAX_PACKETS: u32 = 65_535;
+
+/// Parses a trace: at least one packet line.
 pub fn parse(text: &str) -> Result<Vec<TraceLine>, TraceError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -52,13 +59,19 @@ pub fn parse(text: &str) -> Result<Vec<TraceLine>, TraceError> {
         let [cycle, input, output, packets] = fields[..] else {
             return Err(TraceError {
                 line,
-                message: format!("{body:?}: give four numbers: cycle input output packets"),
+                message: format!(
+                    "{}: give four numbers: cycle input output packets",
+                    crate::text::excerpt(body)
+                ),
             });
         };
         let num = |name: &str, v: &str| -> Result<u64, TraceError> {
             v.parse::<u64>().map_err(|_| TraceError {
                 line,
-                message: format!("{name} {v:?} is not a whole number ≥ 0"),
+                message: format!(
+                    "{name} {} is not a whole number ≥ 0",
+                    crate::text::excerpt(v)
+                ),
             })
         };
         let small = |name: &str, v: &str| -> Result<u32, TraceError> {
@@ -67,18 +80,30 @@ pub fn parse(text: &str) -> Result<Vec<TraceLine>, TraceError> {
                 message: format!("{name} {v} is too large"),
             })
         };
+        let cycle = num("cycle", cycle)?;
+        let input = small("input", input)?;
+        let output = small("output", output)?;
         let packets = small("packets", packets)?;
-        if packets == 0 {
+        if !(1..=MAX_PACKETS).contains(&packets) {
             return Err(TraceError {
                 line,
-                message: "packets must be at least 1".into(),
+                message: format!("packets {packets}: give 1 to {MAX_PACKETS} packets"),
             });
         }
         out.push(TraceLine {
-            cycle: num("cycle", cycle)?,
-            input: small("input", input)?,
-            output: small("output", output)?,
+            cycle,
+            input,
+            output,
             packets,
+            line,
+        });
+    }
+    if out.is_empty() {
+        return Err(TraceError {
+            line: text.lines().count().max(1),
+            message: "no packet lines: a trace needs at least one line `cycle input output \
+                      packets`"
+                .into(),
         });
     }
     Ok(out)
@@ -98,13 +123,15 @@ mod tests {
                     cycle: 0,
                     input: 1,
                     output: 2,
-                    packets: 1
+                    packets: 1,
+                    line: 2
                 },
                 TraceLine {
                     cycle: 5,
                     input: 0,
                     output: 3,
-                    packets: 5
+                    packets: 5,
+                    line: 4
                 }
             ]
         );
@@ -118,8 +145,13 @@ mod tests {
             ("0 1 2 0\n", 1),
             ("0 -1 2 1\n", 1),
             ("0 1 2 99999999999\n", 1),
+            ("0 1 2 65536\n", 1),
+            ("# only a comment\n\n", 2),
+            ("", 1),
         ] {
             assert_eq!(parse(text).unwrap_err().line, line, "{text:?}");
         }
+        let e = parse("\u{feff}0 0 1 1 2\n").unwrap_err();
+        assert!(e.message.contains("U+FEFF"), "{e}");
     }
 }

@@ -156,6 +156,7 @@ impl AdapterNode {
         });
         self.next_seq[j] += 1;
         self.queued += 1;
+        self.activity.messages_created += 1;
         self.adapter.peak_queued = self.adapter.peak_queued.max(self.queued);
         if self.in_window(now) {
             self.stats.counters.measured_created += 1;
@@ -384,6 +385,7 @@ impl Node<Fabric> for AdapterNode {
                 ("underflow_cycles", vec![a.underflow_cycles]),
                 ("credit_underflows", vec![a.credit_underflows]),
                 ("refused", vec![a.refused]),
+                ("trace_unplayed", vec![self.source.unplayed()]),
                 ("peak_queued", vec![a.peak_queued]),
                 ("flow_count", a.flow_count.clone()),
                 ("flow_sum", a.flow_sum.clone()),

@@ -5,6 +5,7 @@ use super::flow::FlowControl;
 use super::rxs::Strategy;
 use super::{Architecture, OutputScheduler};
 use crate::parts::ConfigError;
+use crate::parts::bounds::{Low, real, whole};
 use serde::{Deserialize, Serialize};
 
 /// Most ports: a fabric keeps N² crosspoint queues and its links' channels hold up to N
@@ -12,6 +13,14 @@ use serde::{Deserialize, Serialize};
 pub(crate) const MAX_PORTS: u32 = 256;
 /// Longest round trip in packet cycles.
 pub(crate) const MAX_RTT: u32 = 1_000_000;
+/// Most crosspoint memory, in packets (the document's largest is 4 RTT = 256).
+pub(crate) const MAX_MEMORY: u32 = 1_000_000;
+/// Largest packet in bytes (the document's cells are 64 to 128).
+pub(crate) const MAX_PACKET_BYTES: u32 = 65_536;
+/// Fastest link in Gb/s (the document's is 10, OC-192).
+pub(crate) const MAX_LINK_GBPS: f64 = 10_000.0;
+/// Most packets an adapter's VOQs may hold together.
+pub(crate) const MAX_VOQ_CAP: u64 = 100_000_000;
 
 /// A single-stage N × N switch fabric with its adapters (Gramsamer ch. 2, 7).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -133,29 +142,28 @@ fn err(key: &'static str, message: impl Into<String>) -> ConfigError {
 impl FabricConfig {
     /// The validated fabric; every error names its key.
     pub fn validate(&self) -> Result<FabricSpec, ConfigError> {
-        if !(1..=MAX_PORTS).contains(&self.ports) {
-            return Err(err(
-                "network.ports",
-                format!("{}: give 1..={MAX_PORTS} ports", self.ports),
-            ));
-        }
-        if !(2..=MAX_RTT).contains(&self.rtt) {
-            return Err(err(
-                "network.rtt",
-                format!(
-                    "{}: give a round trip of 2..={MAX_RTT} packet cycles (each direction of a \
-                     link takes at least one)",
-                    self.rtt
-                ),
-            ));
-        }
+        whole(
+            "network.ports",
+            self.ports.into(),
+            1,
+            MAX_PORTS.into(),
+            "ports",
+        )?;
+        // Each direction of a link takes at least one cycle.
+        whole(
+            "network.rtt",
+            self.rtt.into(),
+            2,
+            MAX_RTT.into(),
+            "packet cycles of round trip",
+        )?;
         let architecture = match self.architecture.as_str() {
             "cicq" => Architecture::Cicq,
             "cioq" => Architecture::Cioq,
             other => {
                 return Err(err(
                     "network.architecture",
-                    format!("{other:?}: give \"cicq\" or \"cioq\""),
+                    format!("{}: give \"cicq\" or \"cioq\"", crate::text::excerpt(other)),
                 ));
             }
         };
@@ -166,7 +174,7 @@ impl FabricConfig {
             Some(other) => {
                 return Err(err(
                     "network.output_scheduler",
-                    format!("{other:?}: give \"rr\" or \"ocf\""),
+                    format!("{}: give \"rr\" or \"ocf\"", crate::text::excerpt(other)),
                 ));
             }
         };
@@ -201,7 +209,10 @@ impl FabricConfig {
                 let s = Strategy::from_name(name).ok_or_else(|| {
                     err(
                         "network.strategy",
-                        format!("{name:?}: give one of reference, rr, fifo, hof, lof, lof-cliq"),
+                        format!(
+                            "{}: give one of reference, rr, fifo, hof, lof, lof-cliq",
+                            crate::text::excerpt(name)
+                        ),
                     )
                 })?;
                 FlowControl::Credit(s)
@@ -227,22 +238,29 @@ impl FabricConfig {
             other => {
                 return Err(err(
                     "network.flow_control",
-                    format!("{other:?}: give \"credit\", \"grant\", \"absolute\" or \"none\""),
+                    format!(
+                        "{}: give \"credit\", \"grant\", \"absolute\" or \"none\"",
+                        crate::text::excerpt(other)
+                    ),
                 ));
             }
         };
-        if self.packet_bytes == 0 {
-            return Err(err("network.packet_bytes", "give at least one byte"));
-        }
-        if !(self.link_gbps.is_finite() && self.link_gbps > 0.0) {
-            return Err(err(
-                "network.link_gbps",
-                format!("{}: give a positive rate in Gb/s", self.link_gbps),
-            ));
-        }
-        if self.voq_cap == 0 {
-            return Err(err("network.voq_cap", "give at least one packet"));
-        }
+        whole(
+            "network.packet_bytes",
+            self.packet_bytes.into(),
+            1,
+            MAX_PACKET_BYTES.into(),
+            "bytes",
+        )?;
+        real(
+            "network.link_gbps",
+            self.link_gbps,
+            Low::Open,
+            0.0,
+            MAX_LINK_GBPS,
+            "Gb/s",
+        )?;
+        whole("network.voq_cap", self.voq_cap, 1, MAX_VOQ_CAP, "packets")?;
         Ok(FabricSpec {
             ports: self.ports as u16,
             rtt: self.rtt,
@@ -264,16 +282,18 @@ impl FabricConfig {
                     .trim()
                     .strip_suffix('%')
                     .and_then(|v| v.trim().parse().ok())
-                    .filter(|v: &f64| v.is_finite() && *v > 0.0)
                     .ok_or_else(|| {
                         err(
                             "network.memory",
-                            format!("{s:?}: give packets (64) or a percentage of RTT (\"60%\")"),
+                            format!(
+                                "{}: give packets (64) or a percentage of RTT (\"60%\")",
+                                crate::text::excerpt(s)
+                            ),
                         )
                     })?;
-                (pct / 100.0 * f64::from(self.rtt))
-                    .round()
-                    .min(f64::from(u32::MAX)) as u32
+                let most = f64::from(MAX_MEMORY) / f64::from(self.rtt) * 100.0;
+                let pct = real("network.memory", pct, Low::Open, 0.0, most, "% of RTT")?;
+                (pct / 100.0 * f64::from(self.rtt)).round() as u32
             }
         };
         if packets == 0 {
@@ -282,6 +302,13 @@ impl FabricConfig {
                 "a crosspoint needs at least one packet location",
             ));
         }
+        whole(
+            "network.memory",
+            packets.into(),
+            1,
+            MAX_MEMORY.into(),
+            "packets",
+        )?;
         Ok(packets)
     }
 

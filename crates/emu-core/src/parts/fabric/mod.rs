@@ -209,11 +209,13 @@ impl Part<Fabric> for AdapterParams {
         Routing::Sink
     }
 
-    /// The adapter, per output a VOQ header and per-flow counters, and its statistics
-    /// (queued packets are not counted: a VOQ grows with what is offered).
+    /// The adapter, per output a VOQ header and per-flow counters, its statistics,
+    /// its trace events and a batch's packets, queued at the start (other queued
+    /// packets are not counted: a VOQ grows with what is offered).
     fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
         let n = u64::from(self.ports);
-        std::mem::size_of::<AdapterNode>() as u64
+        self.arrivals.memory()
+            + std::mem::size_of::<AdapterNode>() as u64
             + n * (std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64 + 64)
             + (n + 1)
                 * crate::terminal::stats_memory_bound(fill, crate::terminal::StatsKept::LATENCY)

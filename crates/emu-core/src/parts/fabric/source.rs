@@ -42,6 +42,18 @@ pub enum Arrivals {
 }
 
 impl Arrivals {
+    /// Bytes the arrivals hold or queue at the start: a trace's events, a batch's
+    /// packets (a waiting packet is two words in its VOQ).
+    pub(crate) fn memory(&self) -> u64 {
+        match self {
+            Arrivals::Trace(events) => {
+                events.len() as u64 * std::mem::size_of::<TraceEvent>() as u64
+            }
+            &Arrivals::Batch(k) => u64::from(k) * 16,
+            _ => 0,
+        }
+    }
+
     /// The on/off process of burst size `bs` (≥ 1) at load `load` (0 < L ≤ 1), App. D.
     pub fn bursty(bs: f64, load: f64) -> Arrivals {
         Arrivals::Bursty {
@@ -172,6 +184,20 @@ impl Source {
                     self.next_event += 1;
                 }
             }
+        }
+    }
+
+    /// Packets of a trace not created yet: at the end of a run, those whose cycle it
+    /// did not reach.
+    pub(crate) fn unplayed(&self) -> u64 {
+        match &self.arrivals {
+            Arrivals::Trace(events) => events
+                .get(self.next_event..)
+                .unwrap_or_default()
+                .iter()
+                .map(|e| u64::from(e.packets))
+                .sum(),
+            _ => 0,
         }
     }
 

@@ -136,6 +136,7 @@ impl Node<Relay> for RelayNode {
                 };
                 self.think(now, ball);
                 self.stats.counters.created += 1;
+                self.activity.messages_created += 1;
                 self.stats.counters.measured_created += 1;
                 self.activity.packets_injected += 1;
                 self.activity.obligations_opened += 1;

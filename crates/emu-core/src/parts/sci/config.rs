@@ -3,11 +3,16 @@
 
 use super::PacketMix;
 use crate::parts::ConfigError;
+use crate::parts::bounds::{Low, real, whole};
 use serde::{Deserialize, Serialize};
 
 /// Most nodes on one ring: the paper studies 2 to 64 (SCI §4.1, Fig. 5); emu allows
 /// more, up to the size at which a run is still interactive.
 pub const MAX_NODES: u32 = 4096;
+
+/// Most active buffers per node (SCI §4.4 studies one and two; with many, a node
+/// never waits for its echoes).
+pub const MAX_ACTIVE_BUFFERS: u32 = 65_535;
 
 /// An SCI ring (SCI §2, Figure 1): `nodes` nodes, each one link to the next.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -78,11 +83,21 @@ pub struct SciRingSpec {
 impl SciRingConfig {
     /// Checks every field; errors name the key.
     pub fn validate(&self) -> Result<SciRingSpec, ConfigError> {
-        if !(2..=MAX_NODES).contains(&self.nodes) {
-            return Err(ConfigError::new(
-                "network.nodes",
-                format!("{}: give 2 to {MAX_NODES} nodes", self.nodes),
-            ));
+        whole(
+            "network.nodes",
+            self.nodes.into(),
+            2,
+            MAX_NODES.into(),
+            "nodes",
+        )?;
+        if let Some(n) = self.active_buffers {
+            whole(
+                "network.active_buffers",
+                n.into(),
+                0,
+                MAX_ACTIVE_BUFFERS.into(),
+                "active buffers",
+            )?;
         }
         if !(self.sink_rate > 0.0 && self.sink_rate <= 1.0) {
             return Err(ConfigError::new(
@@ -99,12 +114,7 @@ impl SciRingConfig {
             ("network.mix.data64", m.data64),
             ("network.mix.data256", m.data256),
         ] {
-            if !(f.is_finite() && (0.0..=1.0).contains(&f)) {
-                return Err(ConfigError::new(
-                    key,
-                    format!("{f}: give a fraction in [0, 1]"),
-                ));
-            }
+            real(key, f, Low::Closed, 0.0, 1.0, "(a fraction)")?;
         }
         let sum = m.address + m.data64 + m.data256;
         if (sum - 1.0).abs() > 1e-9 {

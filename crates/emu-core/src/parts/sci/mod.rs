@@ -225,14 +225,21 @@ impl Part<Sci> for SciParams {
         Routing::Opaque
     }
 
-    /// The node with its ring buffer, sink queue and parser, and its statistics
-    /// (send packets outstanding and the source queue are not counted).
+    /// The node with its ring buffer, sink queue and parser, its statistics and a
+    /// batch's send packets, queued at the start (send packets outstanding and the
+    /// source queue under other arrivals are not counted: it grows with what is
+    /// offered).
     fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
+        let batch = match self.traffic.arrivals {
+            node::Arrivals::Batch(k) => u64::from(k) * node::QUEUED_PACKET_BYTES,
+            _ => 0,
+        };
         let symbol = std::mem::size_of::<(Tick, Symbol)>() as u64;
         let symbols = fill.entries(u64::from(self.ring_buffer))
             + 2 * fill.entries(u64::from(self.sink_symbols));
         std::mem::size_of::<SciNode>() as u64
             + symbols * symbol
             + crate::terminal::stats_memory_bound(fill, crate::terminal::StatsKept::SOURCE)
+            + batch
     }
 }

@@ -235,6 +235,7 @@ impl SciNode {
         });
         self.next_seq += 1;
         self.stats.counters.created += 1;
+        self.activity.messages_created += 1;
         if self.measured(now) {
             self.stats.counters.measured_created += 1;
             self.stats.counters.bytes_offered_in_window += 2 * u64::from(len);
@@ -343,6 +344,9 @@ impl SciNode {
         Ok(())
     }
 }
+
+/// Bytes of one send packet waiting in a node's source queue.
+pub(crate) const QUEUED_PACKET_BYTES: u64 = std::mem::size_of::<Packet>() as u64;
 
 /// When a node creates send packets.
 #[derive(Clone, Copy, Debug, PartialEq)]
