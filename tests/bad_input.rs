@@ -50,6 +50,9 @@ enum Setup {
     Unreadable(&'static str, &'static str),
     /// Several files, each (name, text).
     Files(&'static [(&'static str, &'static str)]),
+    /// Each of these set-ups in turn (e.g. a traffic file and the FIFO it names as its
+    /// trace).
+    All(&'static [Setup]),
 }
 
 #[derive(Debug)]
@@ -866,13 +869,13 @@ static CASES: &[Case] = &[
         "unknown network kind: `kind = \"moebius\"`",
         &["-t", "t.toml", "-p", "uniform"],
         Setup::Text("t.toml", "[network]\nkind = \"moebius\"\ndimensions = 6\n"),
-        "t.toml:2:8: network.kind: unknown variant `moebius`, expected one of `hypercube`",
+        "t.toml:2:8: network.kind: unknown name `moebius`, expected one of `hypercube`, `ring`, `grid`, `torus`, `kary_ncube`, `crossbar`, `min`, `netlist`, `sci_ring`, `fabric`, `relay_ring`",
     ),
     bad(
         "unknown pattern kind: `kind = \"zipf\"`",
         &["-t", "hypercube6", "-p", "p.toml"],
         Setup::Text("p.toml", traffic!("[pattern]\nkind = \"zipf\"\n")),
-        "p.toml:4:8: pattern.kind: unknown variant `zipf`, expected one of `uniform`",
+        "p.toml:4:8: pattern.kind: unknown name `zipf`, expected one of `uniform`, `starved`, `shuffle`, `systematic`, `bitrev`, `bitcomp`, `transpose`, `fixed`, `non_uniform`, `table`",
     ),
     bad(
         "`--set injection.kind=warp`",
@@ -885,7 +888,7 @@ static CASES: &[Case] = &[
             "injection.kind=warp",
         ],
         Setup::None,
-        "unknown variant `warp`, expected one of `continuous`",
+        "--set injection.kind=warp: unknown name `warp`, expected one of `continuous`, `rate`, `batch`, `bursty`, `trace`",
     ),
     bad(
         "`--set pattern.kind=7`",
@@ -1350,7 +1353,7 @@ static CASES: &[Case] = &[
         "netlist: a link of five numbers",
         &["-t", "n.toml", "-p", "uniform"],
         Setup::Text("n.toml", netlist!("links = [[0, 2, 1, 2, 5]]\n")),
-        "n.toml:5:10: network.links: invalid length 5, expected 4 elements in sequence",
+        "n.toml:5:10: network.links: invalid length 5, expected 4 entries in the list",
     ),
     bad(
         "netlist: a terminal of one number",
@@ -1688,6 +1691,11 @@ fn set_up(dir: &Path, setup: Setup) -> Result<(), String> {
         Setup::Files(files) => {
             for (name, text) in files {
                 std::fs::write(dir.join(name), text).expect("write file");
+            }
+        }
+        Setup::All(setups) => {
+            for setup in setups {
+                set_up(dir, *setup)?;
             }
         }
         Setup::Fifo(name) => {

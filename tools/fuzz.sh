@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes everything a user can feed emu: topology and traffic TOML, --set values,
-# netlists and fabric traces (issue 16). Builds the targets in fuzz/ with cargo-fuzz
+# netlists, fabric traces and sweep shard files (issue 16), and runs the cases it
+# builds for a few thousand ticks. Builds the targets in fuzz/ with cargo-fuzz
 # (libFuzzer, on stable Rust through RUSTC_BOOTSTRAP=1, no sanitizer, debug assertions
-# and overflow checks on), seeds their corpora from the shipped files, runs each
-# target and prints, per target, the executions, crashes, timeouts and out-of-memory
-# runs, and the peak RSS.
+# and overflow checks on), seeds their corpora from the shipped files (and the shard
+# files in fuzz/shards/), runs each target and prints, per target, the executions,
+# crashes, timeouts and out-of-memory runs, and the peak RSS.
 #
 #   tools/fuzz.sh [--quick] [--time SECONDS] [--runs N] [--keep-going] [TARGET...]
 #
@@ -13,7 +14,7 @@
 #   --runs N      each target for at most N executions (as well as the time limit)
 #   --keep-going  libFuzzer's fork mode: go on after a crash, timeout or OOM (every one
 #                 is saved in fuzz/artifacts/TARGET/); default: stop at the first
-#   TARGET        case, sets, netlist, trace, fabric_trace (default: all)
+#   TARGET        case, sets, netlist, trace, fabric_trace, run, shard (default: all)
 #
 # Limits on every execution: -timeout=10 (seconds), -rss_limit_mb=2048 (which is also
 # the largest single allocation allowed). Exits 1 if any target found a crash, timeout
@@ -28,7 +29,7 @@ TIME=300
 RUNS=0
 KEEP=0
 TARGETS=()
-ALL=(case sets netlist trace fabric_trace)
+ALL=(case sets netlist trace fabric_trace run shard)
 TIMEOUT=10
 RSS_MB=2048
 
@@ -38,8 +39,8 @@ while [ $# -gt 0 ]; do
         --time) TIME=$2; shift ;;
         --runs) RUNS=$2; shift ;;
         --keep-going) KEEP=1 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
-        case|sets|netlist|trace|fabric_trace) TARGETS+=("$1") ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        case|sets|netlist|trace|fabric_trace|run|shard) TARGETS+=("$1") ;;
         *) echo "fuzz.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -72,22 +73,58 @@ SETS=(
     "topology.description=\"x\"" "terminals.senders=[0, 1]" "network.side=4" "packet.header_bytes=2"
     "vcp.channels=2" "faults.extra_initial_credit=1" "network.nodes=8" "network.ports=8"
 )
+# --set values of the SCI ring and switch-fabric families, each tried on every shipped
+# topology of the family with every shipped traffic file of it (case, run).
+SCI_SETS=(
+    "network.nodes=8" "network.flow_control=true" "network.active_buffers=2" "network.sink_rate=0.5"
+    "network.mix={address=0.5, data64=0.25, data256=0.25}" "injection.load=0.5"
+    "terminals.saturated=[0, 1]" "terminals.senders=[0, 2]" "pattern={kind=\"starved\", node=1}"
+)
+FABRIC_SETS=(
+    "network.ports=4" "network.rtt=8" "network.memory=\"60%\"" "network.architecture=\"cioq\""
+    "network.flow_control=\"grant\"" "network.strategy=\"rr\"" "network.thresholds=[8, 16]"
+    "network.packet_bytes=16" "network.voq_cap=4" "injection.load=1"
+    "pattern={kind=\"non_uniform\", w=0.9}"
+)
+# One case file as the case and run targets read it (emu_fuzz::split): topology,
+# traffic, --set lines, the trace if the traffic is a trace, seed 1.
+case_file() { # TOPOLOGY TRAFFIC [SET]
+    cat "$1"
+    printf '\0'
+    cat "$2"
+    printf '\0%s\0' "${3:-}"
+    if grep -q 'kind = "trace"' "$2"; then cat "$ROOT"/traffic/*.trace; fi
+    printf '\0%s' 1
+}
 seed() {
     local t=$1 dir=seeds/$1 i=0
     rm -rf "$dir"
     mkdir -p "$dir"
     case $t in
-        case)
+        case | run)
             for tp in "${TOPOS[@]}"; do
                 for r in "${TRAFS[@]}"; do
-                    {
-                        cat "$tp"
-                        printf '\0'
-                        cat "$r"
-                        printf '\0\0'
-                        if grep -q 'kind = "trace"' "$r"; then cat "$ROOT"/traffic/*.trace; fi
-                        printf '\0%s' 1
-                    } >"$dir/$(basename "$tp" .toml)--$(basename "$r" .toml)"
+                    case_file "$tp" "$r" >"$dir/$(basename "$tp" .toml)--$(basename "$r" .toml)"
+                done
+            done
+            local family sets tp r j f
+            for family in sci fabric; do
+                if [ $family = sci ]; then
+                    sets=("${SCI_SETS[@]}")
+                    tp=("$ROOT"/topologies/sci-*.toml)
+                    r=("$ROOT"/traffic/sci-*.toml)
+                else
+                    sets=("${FABRIC_SETS[@]}")
+                    tp=("$ROOT"/topologies/fabric*.toml)
+                    r=("$ROOT"/traffic/fabric-*.toml "$ROOT"/traffic/uniform-rate.toml "$ROOT"/traffic/bursty30.toml)
+                fi
+                for f in "${tp[@]}"; do
+                    for j in "${r[@]}"; do
+                        for i in "${!sets[@]}"; do
+                            case_file "$f" "$j" "${sets[$i]}" \
+                                >"$dir/$(basename "$f" .toml)--$(basename "$j" .toml)--set$i"
+                        done
+                    done
                 done
             done
             ;;
@@ -108,6 +145,24 @@ seed() {
             printf '18446744073709551615 15 15 4294967295\n' >"$dir/big"
             ;;
         netlist) ;; # structured (arbitrary): starts from nothing
+        shard)
+            # Real shard files (emu sweep --shard K/N, fuzz/shards/regenerate.sh): each
+            # alone, each sweep's shards as separate files (NUL-separated) and as one
+            # concatenated file (both merge), and two sweeps together (refused).
+            local sweeps=() s f
+            for f in "$FUZZ"/shards/*.jsonl; do
+                cp "$f" "$dir/"
+                s=$(basename "$f" .jsonl)
+                s=${s%.*}
+                [[ " ${sweeps[*]} " == *" $s "* ]] || sweeps+=("$s")
+            done
+            for s in "${sweeps[@]}"; do
+                local parts=("$FUZZ"/shards/"$s".*.jsonl)
+                for f in "${parts[@]}"; do cat "$f"; printf '\0'; done >"$dir/$s.files"
+                cat "${parts[@]}" >"$dir/$s.joined"
+            done
+            cat "$FUZZ"/shards/ring4-uniform.1-2.jsonl "$FUZZ"/shards/sci-ring4-sci-uniform.2-3.jsonl >"$dir/two-sweeps"
+            ;;
     esac
 }
 # The dictionary: keys, section names and words of the files, and of the schemas.
@@ -121,9 +176,19 @@ seed() {
         '18446744073709551615' '1e308' 'nan' 'inf' '1.5' '"packet"' 'topology.' 'traffic.'
 } | sort -u | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/"/' >dict/toml.dict.$$
 mv dict/toml.dict.$$ dict/toml.dict
+# The shard files' dictionary: their keys and words, and a few numbers.
+{
+    cat "$FUZZ"/shards/*.jsonl | grep -oE '"[A-Za-z0-9_./ -]+"' | sort -u
+    printf '%s\n' '{' '}' '[' ']' ':' ',' 'null' 'true' 'false' '0' '-0' '1' '-1' '0.5' '1e308' '-1e308' \
+        '5e-324' '1e400' '4294967295' '4294967296' '18446744073709551615' '18446744073709551616' \
+        '"emu-sweep-shard/1"' '"shard":[1,1]' '"measures":{"Err":0}' '"seeds":0' '"loads":[]'
+} | sort -u | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/"/' >dict/shard.dict.$$
+mv dict/shard.dict.$$ dict/shard.dict
 
-declare -A MAXLEN=([case]=32768 [sets]=4096 [netlist]=8192 [trace]=65536 [fabric_trace]=65536)
-declare -A DICT=([case]=-dict=dict/toml.dict [sets]=-dict=dict/toml.dict [netlist]= [trace]= [fabric_trace]=)
+declare -A MAXLEN=([case]=32768 [sets]=4096 [netlist]=8192 [trace]=65536 [fabric_trace]=65536
+    [run]=32768 [shard]=16384)
+declare -A DICT=([case]=-dict=dict/toml.dict [sets]=-dict=dict/toml.dict [netlist]= [trace]=
+    [fabric_trace]= [run]=-dict=dict/toml.dict [shard]=-dict=dict/shard.dict)
 
 status=0
 summary=logs/summary.$$

@@ -152,19 +152,13 @@ impl RunGuard {
         }
     }
 
-    /// Records that the run begins now: the network's estimated state as built (for
-    /// the memory message) and the virtual time its measured part ends at (for the
-    /// projection of its wall time).
+    /// Records that the run begins: the network's estimated state as built (for the
+    /// memory message) and the virtual time its measured part ends at (for the
+    /// projection of its wall time), and starts watching memory.
     pub fn begin(&self, estimate_bytes: u64, end_ns: f64) {
         self.arm();
         self.seen.estimate.store(estimate_bytes, Ordering::Relaxed);
         self.seen.end_ns.store(end_ns as u64, Ordering::Relaxed);
-        let began = self
-            .clock
-            .elapsed()
-            .as_nanos()
-            .min(u128::from(u64::MAX - 1)) as u64;
-        self.seen.began_ns.store(began, Ordering::Relaxed);
     }
 
     /// Starts watching memory (runs that report no progress: replications).
@@ -172,8 +166,18 @@ impl RunGuard {
         self.seen.armed.store(true, Ordering::Relaxed);
     }
 
-    /// Records where the run is (called from the progress callback).
+    /// Records where the run is (called from the progress callback). The pace is
+    /// measured from the first call, once the engine has built its nodes and time
+    /// moves.
     pub fn note(&self, now_ns: f64, activity: &Activity) {
+        if self.seen.began_ns.load(Ordering::Relaxed) == u64::MAX {
+            let began = self
+                .clock
+                .elapsed()
+                .as_nanos()
+                .min(u128::from(u64::MAX - 1)) as u64;
+            self.seen.began_ns.store(began, Ordering::Relaxed);
+        }
         self.seen.now_ns.store(now_ns as u64, Ordering::Relaxed);
         self.seen
             .created
@@ -311,15 +315,25 @@ fn memory_message(bound: &Bound, used: u64, seen: &Seen) -> String {
             human(waiting_bytes)
         )
     };
+    // Several runs at once (a sweep, a search) report no progress of their own.
+    let (whose, when) = if seen.began_ns.load(Ordering::Relaxed) == u64::MAX {
+        ("the runs", String::new())
+    } else {
+        ("the run", format!(", at {now_us:.1} µs of virtual time"))
+    };
+    let what_grew = if seen.began_ns.load(Ordering::Relaxed) == u64::MAX {
+        "their buffers, queues and statistics grew".to_string()
+    } else {
+        what_grew
+    };
     format!(
-        "memory: the run grew to {} against {} of {} ({} used at the start), at {:.1} µs of \
-         virtual time: {what_grew}{built}. Stopped before the system runs out: lower the load, \
-         shorten the run or make the network smaller (--memory-limit 0 runs without this guard)",
+        "memory: {whose} grew to {} against {} of {} ({} used at the start){when}: \
+         {what_grew}{built}. Stopped before the system runs out: lower the load, shorten the \
+         run or make the network smaller (--memory-limit 0 runs without this guard)",
         human(used),
         human(bound.most),
         bound.what,
         human(bound.used),
-        now_us,
     )
 }
 

@@ -84,6 +84,27 @@ pub fn check_output_file(flag: &str, path: Option<&std::path::Path>) -> Result<(
     }
 }
 
+/// Checks before any work that no two output flags name the same path (the second
+/// write would replace the first, or a file would have to be a directory).
+pub fn check_distinct_outputs(outputs: &[(&str, Option<&std::path::Path>)]) -> Result<(), Exit> {
+    let given: Vec<(&str, &std::path::Path)> = outputs
+        .iter()
+        .filter_map(|&(flag, p)| p.map(|p| (flag, p)))
+        .collect();
+    for (i, (a, pa)) in given.iter().enumerate() {
+        if let Some((b, _)) = given[i + 1..].iter().find(|(_, pb)| pb == pa) {
+            return Err(fail(
+                Exit::BadInput,
+                format!(
+                    "{a} and {b} both name {}: give each output its own path",
+                    pa.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks before any work that `--FLAG DIR` can hold output files: creates it (and its
 /// parents) if missing.
 pub fn check_output_dir(flag: &str, path: Option<&std::path::Path>) -> Result<(), Exit> {

@@ -85,9 +85,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "N|auto")]
     pub replications: Option<String>,
     /// With --replications auto: the target half-width of the 90 % interval of the mean
-    /// latency, in percent of it.
-    #[arg(long, value_name = "PERCENT", default_value_t = 3.0)]
-    pub ci_target: f64,
+    /// latency, in percent of it (default 3).
+    #[arg(long, value_name = "PERCENT")]
+    pub ci_target: Option<f64>,
 }
 
 /// The longest `--time-limit`, in minutes (about two years).
@@ -97,7 +97,8 @@ const MAX_TIME_LIMIT_MIN: f64 = 1e6;
 fn time_limit(minutes: f64) -> Result<Option<std::time::Duration>, String> {
     if !(minutes.is_finite() && (0.0..=MAX_TIME_LIMIT_MIN).contains(&minutes)) {
         return Err(format!(
-            "--time-limit {minutes}: give minutes from 0 (no limit) to {MAX_TIME_LIMIT_MIN:e}"
+            "--time-limit {}: give minutes from 0 (no limit) to {MAX_TIME_LIMIT_MIN:e}",
+            emu::text::number(minutes)
         ));
     }
     Ok((minutes > 0.0).then(|| std::time::Duration::from_secs_f64(minutes * 60.0)))
@@ -109,9 +110,14 @@ pub fn run(a: &RunArgs) -> Exit {
         Ok(files) => files,
         Err(code) => return code,
     };
-    if let Err(code) = super::check_output_file("--json", a.output.json.as_deref())
-        .and_then(|()| super::check_output_dir("--hgrm", a.hgrm.as_deref()))
-        .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
+    if let Err(code) = super::check_distinct_outputs(&[
+        ("--json", a.output.json.as_deref()),
+        ("--hgrm", a.hgrm.as_deref()),
+        ("--plot", a.plot.as_deref()),
+    ])
+    .and_then(|()| super::check_output_file("--json", a.output.json.as_deref()))
+    .and_then(|()| super::check_output_dir("--hgrm", a.hgrm.as_deref()))
+    .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
     {
         return code;
     }
@@ -127,6 +133,12 @@ pub fn run(a: &RunArgs) -> Exit {
         Ok(g) => g,
         Err(code) => return code,
     };
+    if a.replications.is_none() && a.ci_target.is_some() {
+        return fail(
+            Exit::BadInput,
+            "--ci-target applies to --replications auto only: give --replications auto",
+        );
+    }
     if let Some(text) = &a.replications {
         if a.verify_engines || a.check {
             return fail(
@@ -136,7 +148,14 @@ pub fn run(a: &RunArgs) -> Exit {
             );
         }
         guard.arm();
-        return match super::replications::parse_plan(text, a.ci_target) {
+        if a.ci_target.is_some() && text != "auto" {
+            return fail(
+                Exit::BadInput,
+                "--ci-target applies to --replications auto only: leave it out, or give \
+                 --replications auto",
+            );
+        }
+        return match super::replications::parse_plan(text, a.ci_target.unwrap_or(3.0)) {
             Ok(plan) => super::replications::main(
                 &a.case,
                 topology,

@@ -108,7 +108,10 @@ pub fn main(a: &StressArgs) -> Exit {
     if !(a.run_us.is_finite() && a.run_us >= 1.0 && a.run_us <= 1e6) {
         return fail(
             Exit::BadInput,
-            format!("--run-us {}: give 1..=1000000 microseconds", a.run_us),
+            format!(
+                "--run-us {}: give 1..=1000000 microseconds",
+                emu::text::number(a.run_us)
+            ),
         );
     }
     if let Err(code) = super::check_threads(a.runs.threads) {
@@ -189,6 +192,11 @@ pub fn main(a: &StressArgs) -> Exit {
     let cases = generate(a.runs.seed, a.seeds, terminals, a.run_us);
     let threads = a.runs.threads.unwrap_or_else(default_threads);
     let lines = std::sync::Mutex::new(Vec::new());
+    let guard = match a.network.guard(None) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    guard.arm();
     let progress = JobProgress::new("stress", cases.len() as u64, "cases", a.quiet);
     let found = match search(target, &cases, threads, |c, v| {
         progress.inc();

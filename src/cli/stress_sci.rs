@@ -25,6 +25,10 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> Exit {
     let threads = a.runs.threads.unwrap_or_else(default_threads);
     let results = match search(&name, &topo.config, &cases, threads) {
         Ok(r) => r,
+        // The ring itself is bad input, said where its value came from.
+        Err(emu::stress::starvation::SciStressError::Build(e)) => {
+            return fail(Exit::BadInput, emu::family::CaseError::build(e, topo, None));
+        }
         Err(e) => return fail(Exit::Failure, e),
     };
     if a.verbose {

@@ -122,6 +122,11 @@ pub fn main(a: &SweepArgs) -> Exit {
     }
     let jobs = shard.select(&spec.jobs());
     let threads = a.case.runs.threads.unwrap_or_else(default_threads);
+    let guard = match a.case.network.guard(None) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    guard.arm();
     let progress = JobProgress::new("sweep", jobs.len() as u64, "runs", a.quiet);
     let results = run_all(&jobs, threads, |j| spec.run(j), |_, _| progress.inc());
     let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
@@ -215,6 +220,12 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
 
 /// Checks before any run that the output files can be written (exit 2 if not).
 pub fn check_outputs(o: &OutputArgs) -> Result<(), Exit> {
+    super::check_distinct_outputs(&[
+        ("--csv", o.csv.as_deref()),
+        ("--table-csv", o.table_csv.as_deref()),
+        ("--plot", o.plot.as_deref()),
+        ("--json", o.output.json.as_deref()),
+    ])?;
     super::check_output_file("--csv", o.csv.as_deref())?;
     super::check_output_file("--table-csv", o.table_csv.as_deref())?;
     super::check_output_file("--plot", o.plot.as_deref())?;

@@ -82,8 +82,14 @@ where
         .map_err(PlotError::from)
 }
 
+/// Most decades a log axis spans: values further below the largest are drawn at the
+/// axis's foot. Without a bound, a value near the smallest `f64` (from a hand-made
+/// shard file) made the range's ratio infinite and the plotting library's tick loop
+/// endless.
+const MAX_DECADES: i32 = 12;
+
 /// A log-axis range around the positive, finite values of `v` (a decade either side
-/// rounded out), or 1..10 if there are none.
+/// rounded out, at most [`MAX_DECADES`]), or 1..10 if there are none.
 pub(crate) fn log_range(v: impl IntoIterator<Item = f64>) -> std::ops::Range<f64> {
     let (lo, hi) = v
         .into_iter()
@@ -94,7 +100,27 @@ pub(crate) fn log_range(v: impl IntoIterator<Item = f64>) -> std::ops::Range<f64
     if hi == 0.0 {
         return 1.0..10.0;
     }
-    let lo = 10f64.powf(lo.log10().floor());
-    let hi = 10f64.powf(hi.log10().ceil());
+    let hi_decade = hi.log10().ceil().min(300.0);
+    let lo_decade = lo.log10().floor().max(hi_decade - f64::from(MAX_DECADES));
+    let lo = 10f64.powf(lo_decade);
+    let hi = 10f64.powf(hi_decade);
     lo..if hi > lo { hi } else { lo * 10.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ranges_span_at_most_twelve_decades() {
+        assert_eq!(log_range([2.0, 30.0]), 1.0..100.0);
+        assert_eq!(log_range([]), 1.0..10.0);
+        let r = log_range([1e-320, 5.0]);
+        assert!(
+            (r.end / r.start).is_finite() && r.end / r.start <= 1.01e13,
+            "{r:?}"
+        );
+        let r = log_range([1e-300, 1e300]);
+        assert!((r.end / r.start).is_finite(), "{r:?}");
+    }
 }

@@ -256,6 +256,13 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
                 reason: crate::config::plain::plain(&e.to_string()),
             };
             let value: serde_json::Value = serde_json::from_str(raw).map_err(syntax)?;
+            if !value.is_object() {
+                return Err(MergeError::Syntax {
+                    file: file.clone(),
+                    line,
+                    reason: "each line is a JSON object, a header or a run".into(),
+                });
+            }
             if let Some(format) = value.get("format") {
                 let found = format.as_str().unwrap_or_default().to_string();
                 if found != FORMAT {
@@ -267,6 +274,13 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
                 }
                 let mut h: Header = serde_json::from_value(value).map_err(syntax)?;
                 h.shard = None;
+                if h.runs() == 0 {
+                    return Err(MergeError::Syntax {
+                        file: file.clone(),
+                        line,
+                        reason: "the header's sweep has no runs (no loads, or no seeds)".into(),
+                    });
+                }
                 match &first {
                     None => first = Some((h.clone(), format!("{file}:{line}"))),
                     Some((f, at)) => {

@@ -48,6 +48,16 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{00ad}')
 }
 
+/// A number from the user, as short as they would write it: `1e308` rather than 309
+/// digits, `1e-300` rather than 300 zeros, `0.5` as `0.5`.
+pub fn number(x: f64) -> String {
+    if x.is_finite() && x != 0.0 && !(1e-3..1e9).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +69,15 @@ mod tests {
         let long = "x".repeat(100);
         assert_eq!(excerpt(&long), format!("\"{}…\"", "x".repeat(40)));
         assert!(!excerpt("\u{202e}evil").contains("\\u{"));
+    }
+
+    #[test]
+    fn numbers_stay_short() {
+        assert_eq!(number(1e308), "1e308");
+        assert_eq!(number(1e-300), "1e-300");
+        assert_eq!(number(0.5), "0.5");
+        assert_eq!(number(64.0), "64");
+        assert_eq!(number(f64::NAN), "NaN");
     }
 
     #[test]

@@ -45,7 +45,11 @@ fn deserialize<T: DeserializeOwned + Serialize>(
         T::deserialize(Deserializer::from(Spanned::new(span, root.clone()))).map_err(|e| {
             (
                 e.span(),
-                super::variants::with_names::<T>(root, e.span(), e.message()),
+                super::ranges::with_range(
+                    root,
+                    e.span(),
+                    &super::variants::with_names::<T>(root, e.span(), e.message()),
+                ),
             )
         })?;
     match first_unused(root, &config) {

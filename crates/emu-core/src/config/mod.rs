@@ -10,6 +10,7 @@ mod locate;
 pub mod lookup;
 pub mod overrides;
 pub mod plain;
+mod ranges;
 pub mod shipped;
 pub mod source;
 pub mod topology;

@@ -81,6 +81,7 @@ pub fn plain(message: &str) -> String {
         m = replace_word(&m, &format!("expected {ty}"), &format!("expected {words}"));
     }
     m = m.replace("expected f64", "expected a number");
+    m = m.replace("unknown variant `", "unknown name `");
     m = m.replace("expected f32", "expected a number");
     // What was found: "integer `7`", "floating point `1.5`", "integer `1…` as i128".
     m = m.replace("` as i128", "` (too large)");
@@ -91,12 +92,31 @@ pub fn plain(message: &str) -> String {
     m = m.replace("invalid type: map", "invalid type: a table");
     m = m.replace("invalid type: string ", "invalid type: the text ");
     m = m.replace("invalid type: boolean `", "invalid type: `");
-    m = m.replace(
-        "expected a sequence",
-        "expected a list in brackets, e.g. [0, 3]",
-    );
+    m = m.replace("expected a sequence", "expected a list in brackets, [ … ]");
     m = m.replace("expected a map", "expected a table");
+    m = m.replace("elements in sequence", "entries in the list");
+    m = short_numbers(&m);
     unknown_key(&m).unwrap_or(m)
+}
+
+/// "the number `1000…000`" (serde prints a float's every digit) as "the number `1e308`".
+fn short_numbers(m: &str) -> String {
+    let mut out = String::with_capacity(m.len());
+    let mut rest = m;
+    while let Some(at) = rest.find("the number `") {
+        let start = at + "the number `".len();
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        let end = after.find('`').unwrap_or(after.len());
+        let digits = &after[..end];
+        match digits.parse::<f64>() {
+            Ok(x) if digits.len() > 24 => out.push_str(&crate::text::number(x)),
+            _ => out.push_str(digits),
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// "expected struct LinkDown" → "expected a table".
@@ -244,6 +264,14 @@ mod tests {
             "invalid value '-1' for '--seed <SEED>': not a whole number ≥ 0"
         );
         assert_eq!(plain("cycle \"\\u{feff}0\""), "cycle \"U+FEFF0\"");
+        let long = format!(
+            "invalid type: floating point `1{}`, expected u32",
+            "0".repeat(308)
+        );
+        assert_eq!(
+            plain(&long),
+            "invalid type: the number `1e308`, expected a whole number from 0 to 4294967295"
+        );
         assert_eq!(plain("a \\u{zz} b"), "a \\u{zz} b");
         assert_eq!(
             replace_word("expected u320", "expected u32", "X"),

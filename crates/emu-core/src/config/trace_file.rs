@@ -24,6 +24,12 @@ pub(crate) fn load_trace(
     let InjectionConfig::Trace { file } = &traffic.config.injection else {
         return Ok(None);
     };
+    if file.trim().is_empty() {
+        return Err(ConfigError::new(format!(
+            "{}: injection.file: \"\" is not a file name: give the trace's path",
+            traffic.locate("injection.file")
+        )));
+    }
     let (shown, text) = match &traffic.file.origin {
         Origin::Shipped => {
             let text = TRACES

@@ -178,13 +178,19 @@ pub fn fabric_from_config(
             if !(load > 0.0 && load <= 1.0) {
                 return Err(traffic_err(
                     "injection.load",
-                    format!("{load}: give a fraction of link capacity in (0, 1]"),
+                    format!(
+                        "{}: give a fraction of link capacity in (0, 1]",
+                        crate::text::number(load)
+                    ),
                 ));
             }
             if !(burst.is_finite() && (1.0..=1e9).contains(&burst)) {
                 return Err(traffic_err(
                     "injection.burst",
-                    format!("{burst}: give a mean burst size of 1 to 1,000,000,000 packets"),
+                    format!(
+                        "{}: give a mean burst size of 1 to 1,000,000,000 packets",
+                        crate::text::number(burst)
+                    ),
                 ));
             }
             Arrivals::bursty(burst, load)

@@ -94,7 +94,10 @@ pub(super) fn rate_load(injection: &InjectionConfig) -> Result<Option<f64>, Buil
     match *injection {
         InjectionConfig::Rate { load } if !(load > 0.0 && load <= 1.0) => Err(traffic_err(
             "injection.load",
-            format!("{load}: give a fraction of link capacity in (0, 1]"),
+            format!(
+                "{}: give a fraction of link capacity in (0, 1]",
+                crate::text::number(load)
+            ),
         )),
         InjectionConfig::Rate { load } => Ok(Some(load)),
         _ => Ok(None),

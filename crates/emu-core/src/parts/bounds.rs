@@ -60,7 +60,7 @@ pub(crate) fn real(
     };
     Err(ConfigError::new(
         key,
-        format!("{value}: give {range}{unit}"),
+        format!("{}: give {range}{unit}", crate::text::number(value)),
     ))
 }
 

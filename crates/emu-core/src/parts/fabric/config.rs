@@ -17,6 +17,8 @@ pub(crate) const MAX_RTT: u32 = 1_000_000;
 pub(crate) const MAX_MEMORY: u32 = 1_000_000;
 /// Largest packet in bytes (the document's cells are 64 to 128).
 pub(crate) const MAX_PACKET_BYTES: u32 = 65_536;
+/// Slowest link in Gb/s: 1 Mb/s, a packet cycle of half a millisecond at 64 bytes.
+pub(crate) const MIN_LINK_GBPS: f64 = 0.001;
 /// Fastest link in Gb/s (the document's is 10, OC-192).
 pub(crate) const MAX_LINK_GBPS: f64 = 10_000.0;
 /// Most packets an adapter's VOQs may hold together.
@@ -179,6 +181,15 @@ impl FabricConfig {
             }
         };
         let fc_name = self.flow_control.as_str();
+        if !["credit", "grant", "absolute", "none"].contains(&fc_name) {
+            return Err(err(
+                "network.flow_control",
+                format!(
+                    "{}: give \"credit\", \"grant\", \"absolute\" or \"none\"",
+                    crate::text::excerpt(fc_name)
+                ),
+            ));
+        }
         if self.strategy.is_some() && fc_name != "credit" {
             return Err(err(
                 "network.strategy",
@@ -228,7 +239,7 @@ impl FabricConfig {
                         format!(
                             "absolute credit needs M ≥ RTT = {}: an excess buffer of RTT − 1 \
                              locations for the packets on their way, and at least one regular \
-                             location (Gramsamer §4.3.2; see parts::fabric::flow): M is {m}",
+                             location (Gramsamer §4.3.2): M is {m}",
                             self.rtt
                         ),
                     )
@@ -255,8 +266,8 @@ impl FabricConfig {
         real(
             "network.link_gbps",
             self.link_gbps,
-            Low::Open,
-            0.0,
+            Low::Closed,
+            MIN_LINK_GBPS,
             MAX_LINK_GBPS,
             "Gb/s",
         )?;

@@ -104,7 +104,7 @@ impl SciRingConfig {
                 "network.sink_rate",
                 format!(
                     "{}: give a probability in (0, 1] (SCI §4.5 studies 0.2 to 1)",
-                    self.sink_rate
+                    crate::text::number(self.sink_rate)
                 ),
             ));
         }

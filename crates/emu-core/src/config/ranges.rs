@@ -1,0 +1,225 @@
+//! The range of every numeric key a type error can hit before validation, so that
+//! "dimensions = \"six\"" or "nodes = -1" is answered with the key's own range
+//! ("expected a whole number from 2 to 4,096") rather than its storage type's
+//! ("from 0 to 4294967295"). The validators in `parts/*/config.rs`,
+//! `parts::bounds` and `network` give the same ranges for values of the right type;
+//! the test below holds the two to each other.
+
+use super::keypath::error_site;
+use std::ops::Range;
+use toml::de::DeTable;
+
+/// (network kind, or "" for any; key, or key prefix ending in `[`; what it takes).
+const RANGES: &[(&str, &str, &str)] = &[
+    (
+        "sci_ring",
+        "network.nodes",
+        "a whole number from 2 to 4,096",
+    ),
+    (
+        "sci_ring",
+        "network.active_buffers",
+        "a whole number from 0 to 65,535",
+    ),
+    (
+        "sci_ring",
+        "network.sink_rate",
+        "a probability, more than 0 and at most 1",
+    ),
+    ("sci_ring", "network.mix.", "a fraction from 0 to 1"),
+    ("fabric", "network.ports", "a whole number from 1 to 256"),
+    (
+        "fabric",
+        "network.rtt",
+        "a whole number from 2 to 1,000,000",
+    ),
+    (
+        "fabric",
+        "network.thresholds[",
+        "a whole number from 1 to M − RTT + 1",
+    ),
+    (
+        "fabric",
+        "network.packet_bytes",
+        "a whole number from 1 to 65,536",
+    ),
+    ("fabric", "network.link_gbps", "Gb/s from 0.001 to 10,000"),
+    (
+        "fabric",
+        "network.voq_cap",
+        "a whole number from 1 to 100,000,000",
+    ),
+    (
+        "relay_ring",
+        "network.nodes",
+        "a whole number from 2 to 4,096",
+    ),
+    (
+        "hypercube",
+        "network.dimensions",
+        "a whole number from 1 to 20",
+    ),
+    (
+        "",
+        "faults.extra_initial_credit",
+        "a whole number from 0 to 65,536",
+    ),
+    ("", "faults.token_error_rate", "a probability from 0 to 1"),
+    ("", "message.bytes", "a whole number from 0 to 16,777,216"),
+    ("", "terminals.saturated[", "a terminal number from 0"),
+    ("", "terminals.senders[", "a terminal number from 0"),
+    ("", "pattern.node", "a terminal number from 0"),
+    (
+        "",
+        "injection.load",
+        "a fraction of link capacity, more than 0 and at most 1",
+    ),
+    (
+        "",
+        "injection.messages",
+        "a whole number of messages from 1",
+    ),
+];
+
+/// `message` with its "expected …" clause replaced by the range of the key the error
+/// is at, if the table has one for the file's network kind; unchanged otherwise.
+pub(super) fn with_range(root: &DeTable<'_>, span: Option<Range<usize>>, message: &str) -> String {
+    let Some(at) = message.rfind(", expected ") else {
+        return message.to_string();
+    };
+    // Only type and value errors of a number: a missing key, an unknown name, or a
+    // list or table given the wrong thing (the error is at the list's or table's key)
+    // keeps its words.
+    if !(message.starts_with("invalid type") || message.starts_with("invalid value"))
+        || ["expected a sequence", "expected struct", "expected a map"]
+            .iter()
+            .any(|w| message.contains(w))
+    {
+        return message.to_string();
+    }
+    let key = error_site(root, span, message).key();
+    let kind = root
+        .get("network")
+        .and_then(|n| n.get_ref().as_table())
+        .and_then(|t| t.get("kind"))
+        .and_then(|k| k.get_ref().as_str())
+        .unwrap_or("");
+    match range(kind, &key) {
+        Some(words) => format!("{}, expected {words}", &message[..at]),
+        None => message.to_string(),
+    }
+}
+
+/// What `key` takes in a network of `kind`, if the table says.
+fn range(kind: &str, key: &str) -> Option<&'static str> {
+    RANGES.iter().find_map(|&(k, name, words)| {
+        let kind_ok = k.is_empty() || k == kind;
+        // A list's items are reported at the list's key; a table's keys at their own.
+        let key_ok = match name.strip_suffix('[') {
+            Some(list) => key == list || key.starts_with(name),
+            None if name.ends_with('.') => key.starts_with(name),
+            None => key == name,
+        };
+        (kind_ok && key_ok).then_some(words)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_find_their_range_by_family() {
+        assert_eq!(
+            range("sci_ring", "network.nodes"),
+            Some("a whole number from 2 to 4,096")
+        );
+        assert_eq!(range("fabric", "network.nodes"), None);
+        assert_eq!(
+            range("fabric", "network.thresholds[0]"),
+            range("fabric", "network.thresholds")
+        );
+        assert_eq!(
+            range("sci_ring", "network.mix.data64"),
+            Some("a fraction from 0 to 1")
+        );
+        assert_eq!(
+            range("grid", "terminals.saturated[3]"),
+            Some("a terminal number from 0")
+        );
+    }
+
+    /// Each range's ends agree with the validator's: the value just outside is
+    /// refused naming the key, the ends themselves are not refused for that key.
+    #[test]
+    fn the_table_agrees_with_the_validators() {
+        use crate::family::AnyCase;
+        for (topology, traffic, key, lo, hi) in [
+            ("sci-ring4", "sci-uniform", "network.nodes", "2", "4096"),
+            (
+                "sci-ring4",
+                "sci-uniform",
+                "network.active_buffers",
+                "0",
+                "65535",
+            ),
+            (
+                "fabric16-cioq",
+                "fabric-nonuniform",
+                "network.ports",
+                "1",
+                "256",
+            ),
+            (
+                "fabric16-cioq",
+                "fabric-nonuniform",
+                "network.packet_bytes",
+                "1",
+                "65536",
+            ),
+            (
+                "fabric16-cioq",
+                "fabric-nonuniform",
+                "network.voq_cap",
+                "1",
+                "100000000",
+            ),
+            (
+                "fabric16-cioq",
+                "fabric-nonuniform",
+                "network.link_gbps",
+                "0.001",
+                "10000",
+            ),
+            ("hypercube6", "uniform", "network.dimensions", "1", "20"),
+        ] {
+            let load = |v: &str| {
+                let sets = vec![format!("{key}={v}"), "phases.measure_us=1".to_string()];
+                AnyCase::load_within(topology, traffic, &sets, 1, None)
+                    .err()
+                    .map(|e| e.to_string())
+            };
+            for end in [lo, hi] {
+                if let Some(e) = load(end) {
+                    assert!(
+                        !e.contains(&format!("{key}={end}: {end}:")),
+                        "{key}={end}: {e}"
+                    );
+                }
+            }
+            let below = if lo.contains('.') {
+                "0".to_string()
+            } else {
+                (lo.parse::<u64>().unwrap_or(1) as i64 - 1).to_string()
+            };
+            let above = format!("{}1", hi);
+            for out in [below, above] {
+                let e = load(&out).unwrap_or_default();
+                assert!(
+                    e.contains(&format!("--set {key}={out}")),
+                    "{key}={out}: {e}"
+                );
+            }
+        }
+    }
+}
