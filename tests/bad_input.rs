@@ -1527,7 +1527,7 @@ static CASES: &[Case] = &[
             "0",
         ],
         Setup::None,
-        "--seeds (--replications) 0",
+        "invalid value '0' for '--seeds <SEEDS>': 0 is not in 1..=1000 (see emu --help)",
     ),
     bad(
         "`emu sweep --shard 3/2`",
@@ -1561,7 +1561,7 @@ static CASES: &[Case] = &[
         "`emu stress --seeds 0`",
         &["stress", "-t", "hypercube6", "--seeds", "0"],
         Setup::None,
-        "--seeds 0: give 1..=100000",
+        "invalid value '0' for '--seeds <SEEDS>': 0 is not in 1..=100000 (see emu --help)",
     ),
     bad(
         "`emu check` on a missing file",

@@ -54,7 +54,7 @@ pub struct StressArgs {
     #[command(flatten)]
     pub network: NetworkArgs,
     /// Seeds to try; each runs a random permutation, a hot spot and a random burst.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub seeds: u32,
     /// Buffer sizes: the topology's own, or small (see below).
     #[arg(long, value_enum, default_value_t = Buffers::Topology)]

@@ -51,7 +51,8 @@ pub struct SweepArgs {
     pub load: String,
     /// Runs per load (replications), with seeds SEED, SEED+1, …; two or more give
     /// 90 %/95 % Student-t intervals of the means.
-    #[arg(long, visible_alias = "replications", default_value_t = 1)]
+    #[arg(long, visible_alias = "replications", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub seeds: u32,
     /// The files a finished sweep writes.
     #[command(flatten)]

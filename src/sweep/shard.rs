@@ -197,6 +197,18 @@ pub enum MergeError {
         /// Its seed.
         seed: u64,
     },
+    /// A run index that is not a whole number a sweep could have.
+    #[error(
+        "{file}:{line}: run {index} is not a run of this sweep: an index is a whole number from 0"
+    )]
+    BadIndex {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The index as written.
+        index: String,
+    },
     /// The same run twice with different results.
     #[error("{file}:{line}: run {index} appears twice with different results")]
     Conflict {
@@ -303,6 +315,15 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
                     line,
                 });
             };
+            if let Some(index) = value.get("index")
+                && index.as_u64().is_none()
+            {
+                return Err(MergeError::BadIndex {
+                    file: file.clone(),
+                    line,
+                    index: index.to_string(),
+                });
+            }
             let run: Line = serde_json::from_value(value).map_err(syntax)?;
             if h.job(run.index) != Some((run.point.load, run.point.seed)) || run.index >= h.runs() {
                 return Err(MergeError::NotARun {

@@ -91,8 +91,9 @@ fn voq_cap() -> u64 {
     100_000
 }
 
-/// Crosspoint memory: packets, or a percentage of RTT.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+/// Crosspoint memory: packets, or a percentage of RTT. Read by hand rather than as an
+/// untagged enum, so that a bad value is reported at its key with the range.
+#[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum MemoryConfig {
@@ -100,6 +101,41 @@ pub enum MemoryConfig {
     Packets(u32),
     /// "60%": a percentage of RTT.
     Percent(String),
+}
+
+impl<'de> Deserialize<'de> for MemoryConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{self, Unexpected, Visitor};
+        /// What a memory takes, as serde's "expected …": with the value as serde
+        /// describes it, the error is placed at the key (`config::keypath`).
+        const TAKES: &str = "1 to 1,000,000 packets, or a percentage of RTT in quotes (\"60%\")";
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = MemoryConfig;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(TAKES)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<MemoryConfig, E> {
+                match u32::try_from(v) {
+                    Ok(p) => self.visit_u64(p.into()),
+                    Err(_) => Err(E::invalid_value(Unexpected::Signed(v), &TAKES)),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<MemoryConfig, E> {
+                match u32::try_from(v) {
+                    Ok(p) if (1..=MAX_MEMORY).contains(&p) => Ok(MemoryConfig::Packets(p)),
+                    _ => Err(E::invalid_value(Unexpected::Unsigned(v), &TAKES)),
+                }
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<MemoryConfig, E> {
+                Err(E::invalid_type(Unexpected::Float(v), &TAKES))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<MemoryConfig, E> {
+                Ok(MemoryConfig::Percent(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A validated fabric.
