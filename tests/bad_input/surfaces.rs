@@ -619,7 +619,7 @@ pub static CASES: &[Case] = &[
             "network.mix.address=half",
         ],
         Setup::None,
-        "--set network.mix.address=half: invalid type: the text \"half\", expected a number",
+        "--set network.mix.address=half: invalid type: the text \"half\", expected a fraction from 0 to 1",
     ),
     bad(
         "SCI ring `mix = \"paper\"`",
@@ -1508,7 +1508,7 @@ pub static CASES: &[Case] = &[
         Setup::None,
         "--set network.thresholds=[20,20]: [20, 20]: thresholds must be strictly ascending",
     ),
-    bug(
+    bad(
         "fabric grant `thresholds = [-1]`",
         &[
             "-t",
@@ -1519,8 +1519,7 @@ pub static CASES: &[Case] = &[
             "network.thresholds=[-1]",
         ],
         Setup::None,
-        "--set network.thresholds=[-1]: invalid value: the number `-1`, expected a whole number from 1 to 65",
-        "names the storage type's range (0 to 4294967295), not the key's (1 to 65)",
+        "--set network.thresholds=[-1]: invalid value: the number `-1`, expected a whole number from 1 to M − RTT + 1",
     ),
     bad(
         "fabric grant `thresholds = \"5\"`",
@@ -1535,7 +1534,7 @@ pub static CASES: &[Case] = &[
         Setup::None,
         "--set network.thresholds=\"5\": invalid type: the text \"5\", expected a list in brackets, [ … ]",
     ),
-    bug(
+    bad(
         "fabric grant `thresholds = [nan]`",
         &[
             "-t",
@@ -1546,8 +1545,7 @@ pub static CASES: &[Case] = &[
             "network.thresholds=[nan]",
         ],
         Setup::None,
-        "--set network.thresholds=[nan]: invalid type: the number `NaN`, expected a whole number from 1 to 65",
-        "names the storage type's range (0 to 4294967295), not the key's (1 to 65)",
+        "--set network.thresholds=[nan]: invalid type: the number `NaN`, expected a whole number from 1 to M − RTT + 1",
     ),
     // ---- Switch fabrics: packet_bytes, link_gbps, voq_cap, unknown keys ----
     bad(

@@ -153,7 +153,11 @@ fn override_error(
         [ov] if message.starts_with("invalid type: string") => not_toml_hint(&ov.value),
         _ => String::new(),
     };
-    let message = super::plain::plain(message);
+    let message = match culprits.as_slice() {
+        [ov] => super::ranges::for_key(merged, &ov.key, message),
+        _ => message.to_string(),
+    };
+    let message = super::plain::plain(&message);
     ConfigError::new(format!("{}: {message}{hint}", sets.join(" ")))
 }
 

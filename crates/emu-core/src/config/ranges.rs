@@ -84,6 +84,13 @@ const RANGES: &[(&str, &str, &str)] = &[
 /// `message` with its "expected …" clause replaced by the range of the key the error
 /// is at, if the table has one for the file's network kind; unchanged otherwise.
 pub(super) fn with_range(root: &DeTable<'_>, span: Option<Range<usize>>, message: &str) -> String {
+    let key = error_site(root, span, message).key();
+    for_key(root, &key, message)
+}
+
+/// [`with_range`] for an error known to be about `key` (a `--set` whose value the
+/// error is in: inside an internally tagged table the error's own span is lost).
+pub(super) fn for_key(root: &DeTable<'_>, key: &str, message: &str) -> String {
     let Some(at) = message.rfind(", expected ") else {
         return message.to_string();
     };
@@ -97,14 +104,13 @@ pub(super) fn with_range(root: &DeTable<'_>, span: Option<Range<usize>>, message
     {
         return message.to_string();
     }
-    let key = error_site(root, span, message).key();
     let kind = root
         .get("network")
         .and_then(|n| n.get_ref().as_table())
         .and_then(|t| t.get("kind"))
         .and_then(|k| k.get_ref().as_str())
         .unwrap_or("");
-    match range(kind, &key) {
+    match range(kind, key) {
         Some(words) => format!("{}, expected {words}", &message[..at]),
         None => message.to_string(),
     }
