@@ -258,8 +258,10 @@ pub fn resident() -> Option<u64> {
     kib_field(&status, "VmRSS:")
 }
 
-/// `memory.max` and `memory.current` of this process's cgroup (v2), when it has a
-/// limit.
+/// `memory.max` and the working set of this process's cgroup (v2), when it has a
+/// limit: `memory.current` less its inactive file cache (`memory.stat`), which the
+/// kernel reclaims before it runs out, so a build's page cache beside a run does not
+/// count against it.
 fn cgroup_bound() -> Option<Bound> {
     let cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
     let path = cgroup.lines().find_map(|l| l.strip_prefix("0::"))?;
@@ -269,13 +271,20 @@ fn cgroup_bound() -> Option<Bound> {
         .trim()
         .parse()
         .ok()?;
-    let used: u64 = std::fs::read_to_string(dir.join("memory.current"))
+    let current: u64 = std::fs::read_to_string(dir.join("memory.current"))
         .ok()?
         .trim()
         .parse()
         .ok()?;
+    let stat = std::fs::read_to_string(dir.join("memory.stat")).unwrap_or_default();
+    let inactive_file: u64 = stat
+        .lines()
+        .find_map(|l| l.strip_prefix("inactive_file "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let used = current.saturating_sub(inactive_file);
     Some(Bound {
-        what: "the cgroup's memory.max",
+        what: "the cgroup's memory.max (its working set)",
         used,
         most,
     })
