@@ -185,7 +185,10 @@ fn the_cli_prints_and_writes_a_rerunnable_case_and_exits_3() {
 #[test]
 fn bad_input_exits_2_naming_the_flag_or_key() {
     for (args, says) in [
-        (vec!["stress", "-t", "ring4", "--seeds", "0"], "--seeds 0"),
+        (
+            vec!["stress", "-t", "ring4", "--seeds", "0"],
+            "0 is not in 1..=100000",
+        ),
         (vec!["stress", "-t", "ring4", "--run-us", "0"], "--run-us 0"),
         (vec!["stress", "-t", "nosuch"], "nosuch"),
         (

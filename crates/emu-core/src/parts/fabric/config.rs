@@ -91,8 +91,9 @@ fn voq_cap() -> u64 {
     100_000
 }
 
-/// Crosspoint memory: packets, or a percentage of RTT. Read by hand rather than as an
-/// untagged enum, so that a bad value is reported at its key with the range.
+/// Crosspoint memory: packets (1 to 1,000,000), or a percentage of RTT.
+// Read by hand rather than as an untagged enum, so that a bad value is reported at
+// its key with the range.
 #[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(untagged)]
 #[non_exhaustive]
