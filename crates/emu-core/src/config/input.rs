@@ -27,7 +27,7 @@ pub const CONFIG: InputLimits = InputLimits {
     line_chars: 1 << 20,
 };
 
-/// Packet traces: up to [`crate::traffic::trace::MAX_LINES`] lines of four numbers.
+/// Packet traces: up to 50,000,000 lines of four numbers.
 pub const TRACE: InputLimits = InputLimits {
     what: "trace",
     bytes: 2 << 30,
