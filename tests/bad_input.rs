@@ -100,15 +100,10 @@ const fn after_run(
     setup: Setup,
     message: &'static str,
 ) -> Case {
-    Case {
-        input,
-        args,
-        setup,
-        code: 1,
-        message,
-        expected_bug: None,
-        stdout_allowed: true,
-    }
+    let mut case = bad(input, args, setup, message);
+    case.code = 1;
+    case.stdout_allowed = true;
+    case
 }
 
 /// A case emu gets wrong today: `bug` says how. No row uses it while every known
