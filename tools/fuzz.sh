@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes everything a user can feed emu: topology and traffic TOML, --set values,
-# netlists, fabric traces and sweep shard files (issue 16), and runs the cases it
+# netlists, fabric traces and sweep shard files, and runs the cases it
 # builds for a few thousand ticks. Builds the targets in fuzz/ with cargo-fuzz
 # (libFuzzer, on stable Rust through RUSTC_BOOTSTRAP=1, no sanitizer, debug assertions
 # and overflow checks on), seeds their corpora from the shipped files (and the shard

@@ -173,12 +173,6 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
     super::check_output_file("--plan", a.plan.as_deref())?;
     let loads = parse_loads(&a.load)
         .map_err(|e| fail(Exit::BadInput, format!("--load {}: {e}", a.load)))?;
-    if a.seeds == 0 || a.seeds > 1000 {
-        return Err(fail(
-            Exit::BadInput,
-            format!("--seeds (--replications) {}: give 1..=1000", a.seeds),
-        ));
-    }
     super::check_threads(a.case.runs.threads)?;
     let (topology, traffic) = a.case.files()?;
     let memory_limit = a.case.network.memory_limit()?;

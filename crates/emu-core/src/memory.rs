@@ -244,14 +244,6 @@ pub fn tightest() -> Option<Bound> {
     bounds().into_iter().min_by_key(Bound::headroom)
 }
 
-/// The current use of the resource `bound` measures.
-pub fn used(bound: &Bound) -> Option<u64> {
-    bounds()
-        .into_iter()
-        .find(|b| b.what == bound.what)
-        .map(|b| b.used)
-}
-
 /// Resident memory of this process now.
 pub fn resident() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

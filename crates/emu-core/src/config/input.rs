@@ -80,17 +80,6 @@ pub fn read_stdin(limits: InputLimits) -> Result<String, InputError> {
     })
 }
 
-/// Text already in memory (a shipped file, a fuzz input) under `limits`: the same checks
-/// after the read.
-pub fn check_text(text: &str, limits: InputLimits) -> Result<&str, String> {
-    if text.len() as u64 > limits.bytes {
-        return Err(too_large(limits));
-    }
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    long_line(text, limits)?;
-    Ok(text)
-}
-
 fn read_capped(source: impl Read, limits: InputLimits) -> Result<String, String> {
     let mut bytes = Vec::new();
     source

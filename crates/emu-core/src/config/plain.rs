@@ -85,59 +85,53 @@ pub fn plain(message: &str) -> String {
 
 /// "the number `1000…000`" (serde prints a float's every digit) as "the number `1e308`".
 fn short_numbers(m: &str) -> String {
-    let mut out = String::with_capacity(m.len());
-    let mut rest = m;
-    while let Some(at) = rest.find("the number `") {
-        let start = at + "the number `".len();
-        out.push_str(&rest[..start]);
-        let after = &rest[start..];
+    rewrite(m, "the number `", |after| {
         let end = after.find('`').unwrap_or(after.len());
         let digits = &after[..end];
-        match digits.parse::<f64>() {
-            Ok(x) if digits.len() > 24 => out.push_str(&crate::text::number(x)),
-            _ => out.push_str(digits),
-        }
-        rest = &after[end..];
-    }
-    out.push_str(rest);
-    out
+        let shown = match digits.parse::<f64>() {
+            Ok(x) if digits.len() > 24 => crate::text::number(x),
+            _ => digits.to_string(),
+        };
+        (format!("the number `{shown}"), end)
+    })
 }
 
 /// "expected struct LinkDown" → "expected a table".
 fn struct_words(m: &str) -> String {
-    let mut out = String::with_capacity(m.len());
-    let mut rest = m;
-    while let Some(at) = rest.find("expected struct ") {
-        out.push_str(&rest[..at]);
-        out.push_str("expected a table");
-        let after = &rest[at + "expected struct ".len()..];
+    rewrite(m, "expected struct ", |after| {
         let name_len = after
             .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .unwrap_or(after.len());
-        rest = &after[name_len..];
-    }
-    out.push_str(rest);
-    out
+        ("expected a table".to_string(), name_len)
+    })
 }
 
 /// Rust's `\u{feff}` escapes (from `{:?}` of a string) as `U+FEFF`.
 fn unicode_escapes(m: &str) -> String {
-    let mut out = String::with_capacity(m.len());
-    let mut rest = m;
-    while let Some(at) = rest.find("\\u{") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 3..];
-        match after.find('}') {
-            Some(end) if end <= 6 && after[..end].chars().all(|c| c.is_ascii_hexdigit()) => {
-                let code = u32::from_str_radix(&after[..end], 16).unwrap_or(0);
-                out.push_str(&format!("U+{code:04X}"));
-                rest = &after[end + 1..];
-            }
-            _ => {
-                out.push_str("\\u{");
-                rest = after;
-            }
+    rewrite(m, "\\u{", |after| {
+        let code = after
+            .find('}')
+            .filter(|&end| end <= 6)
+            .and_then(|end| Some((u32::from_str_radix(&after[..end], 16).ok()?, end)));
+        match code {
+            Some((code, end)) => (format!("U+{code:04X}"), end + 1),
+            None => ("\\u{".to_string(), 0),
         }
+    })
+}
+
+/// `text` with every `marker` rewritten by `f`, which is given the text after the
+/// marker and returns what to write in the marker's place and how many bytes after it
+/// that replaces.
+fn rewrite(text: &str, marker: &str, f: impl Fn(&str) -> (String, usize)) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(marker) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + marker.len()..];
+        let (with, used) = f(after);
+        out.push_str(&with);
+        rest = &after[used.min(after.len())..];
     }
     out.push_str(rest);
     out
@@ -167,20 +161,10 @@ fn unknown_key(m: &str) -> Option<String> {
 /// Replaces `from` where it is not followed by more of an identifier (so that
 /// "expected u32" does not match inside "expected u320").
 fn replace_word(text: &str, from: &str, to: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(from) {
-        let after = &rest[at + from.len()..];
-        out.push_str(&rest[..at]);
-        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
-            out.push_str(from);
-        } else {
-            out.push_str(to);
-        }
-        rest = after;
-    }
-    out.push_str(rest);
-    out
+    rewrite(text, from, |after| {
+        let longer = after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        (if longer { from } else { to }.to_string(), 0)
+    })
 }
 
 #[cfg(test)]

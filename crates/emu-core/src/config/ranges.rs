@@ -6,80 +6,108 @@
 //! the test below holds the two to each other.
 
 use super::keypath::error_site;
+use crate::text::group;
 use std::ops::Range;
 use toml::de::DeTable;
 
-/// (network kind, or "" for any; key, or key prefix ending in `[`; what it takes).
-const RANGES: &[(&str, &str, &str)] = &[
-    (
-        "sci_ring",
-        "network.nodes",
-        "a whole number from 2 to 4,096",
-    ),
-    (
-        "sci_ring",
-        "network.active_buffers",
-        "a whole number from 0 to 65,535",
-    ),
-    (
-        "sci_ring",
-        "network.sink_rate",
-        "a probability, more than 0 and at most 1",
-    ),
-    ("sci_ring", "network.mix.", "a fraction from 0 to 1"),
-    ("fabric", "network.ports", "a whole number from 1 to 256"),
-    (
-        "fabric",
-        "network.rtt",
-        "a whole number from 2 to 1,000,000",
-    ),
-    (
-        "fabric",
-        "network.thresholds[",
-        "a whole number from 1 to M − RTT + 1",
-    ),
-    (
-        "fabric",
-        "network.packet_bytes",
-        "a whole number from 1 to 65,536",
-    ),
-    ("fabric", "network.link_gbps", "Gb/s from 0.001 to 10,000"),
-    (
-        "fabric",
-        "network.voq_cap",
-        "a whole number from 1 to 100,000,000",
-    ),
-    (
-        "relay_ring",
-        "network.nodes",
-        "a whole number from 2 to 4,096",
-    ),
-    (
-        "hypercube",
-        "network.dimensions",
-        "a whole number from 1 to 20",
-    ),
-    (
-        "",
-        "faults.extra_initial_credit",
-        "a whole number from 0 to 65,536",
-    ),
-    ("", "faults.token_error_rate", "a probability from 0 to 1"),
-    ("", "message.bytes", "a whole number from 0 to 16,777,216"),
-    ("", "terminals.saturated[", "a terminal number from 0"),
-    ("", "terminals.senders[", "a terminal number from 0"),
-    ("", "pattern.node", "a terminal number from 0"),
-    (
-        "",
-        "injection.load",
-        "a fraction of link capacity, more than 0 and at most 1",
-    ),
-    (
-        "",
-        "injection.messages",
-        "a whole number of messages from 1",
-    ),
-];
+/// A key's range: (network kind, or "" for any; key, or a key prefix ending in `[`
+/// for a list's items or `.` for a table's keys; what it takes). The whole-number
+/// ranges come from the validators' own bounds.
+fn ranges() -> Vec<(&'static str, &'static str, String)> {
+    use crate::parts::{dslink, fabric, relay, sci};
+    let whole = |lo: u64, hi: u64| format!("a whole number from {} to {}", group(lo), group(hi));
+    let text = |t: &str| t.to_string();
+    vec![
+        (
+            "sci_ring",
+            "network.nodes",
+            whole(2, sci::config::MAX_NODES.into()),
+        ),
+        (
+            "sci_ring",
+            "network.active_buffers",
+            whole(0, sci::config::MAX_ACTIVE_BUFFERS.into()),
+        ),
+        (
+            "sci_ring",
+            "network.sink_rate",
+            text("a probability, more than 0 and at most 1"),
+        ),
+        ("sci_ring", "network.mix.", text("a fraction from 0 to 1")),
+        (
+            "fabric",
+            "network.ports",
+            whole(1, fabric::config::MAX_PORTS.into()),
+        ),
+        (
+            "fabric",
+            "network.rtt",
+            whole(2, fabric::config::MAX_RTT.into()),
+        ),
+        (
+            "fabric",
+            "network.thresholds[",
+            text("a whole number from 1 to M − RTT + 1"),
+        ),
+        (
+            "fabric",
+            "network.packet_bytes",
+            whole(1, fabric::config::MAX_PACKET_BYTES.into()),
+        ),
+        (
+            "fabric",
+            "network.link_gbps",
+            format!(
+                "Gb/s from {} to {}",
+                fabric::config::MIN_LINK_GBPS,
+                group(fabric::config::MAX_LINK_GBPS as u64)
+            ),
+        ),
+        (
+            "fabric",
+            "network.voq_cap",
+            whole(1, fabric::config::MAX_VOQ_CAP),
+        ),
+        (
+            "relay_ring",
+            "network.nodes",
+            whole(2, relay::config::MAX_NODES.into()),
+        ),
+        (
+            "hypercube",
+            "network.dimensions",
+            whole(1, super::topology::MAX_DIMENSIONS.into()),
+        ),
+        (
+            "",
+            "faults.extra_initial_credit",
+            whole(0, dslink::config::MAX_EXTRA_CREDIT.into()),
+        ),
+        (
+            "",
+            "faults.token_error_rate",
+            text("a probability from 0 to 1"),
+        ),
+        (
+            "",
+            "message.bytes",
+            whole(0, super::traffic::MAX_MESSAGE_BYTES.into()),
+        ),
+        ("", "terminals.saturated[", text("a terminal number from 0")),
+        ("", "terminals.senders[", text("a terminal number from 0")),
+        ("", "pattern.node", text("a terminal number from 0")),
+        (
+            "",
+            "injection.load",
+            text("a fraction of link capacity, more than 0 and at most 1"),
+        ),
+        (
+            "",
+            "injection.messages",
+            text("a whole number of messages from 1"),
+        ),
+    ]
+}
 
 /// `message` with its "expected …" clause replaced by the range of the key the error
 /// is at, if the table has one for the file's network kind; unchanged otherwise.
@@ -117,8 +145,8 @@ pub(super) fn for_key(root: &DeTable<'_>, key: &str, message: &str) -> String {
 }
 
 /// What `key` takes in a network of `kind`, if the table says.
-fn range(kind: &str, key: &str) -> Option<&'static str> {
-    RANGES.iter().find_map(|&(k, name, words)| {
+fn range(kind: &str, key: &str) -> Option<String> {
+    ranges().into_iter().find_map(|(k, name, words)| {
         let kind_ok = k.is_empty() || k == kind;
         // A list's items are reported at the list's key; a table's keys at their own.
         let key_ok = match name.strip_suffix('[') {
@@ -137,7 +165,7 @@ mod tests {
     #[test]
     fn keys_find_their_range_by_family() {
         assert_eq!(
-            range("sci_ring", "network.nodes"),
+            range("sci_ring", "network.nodes").as_deref(),
             Some("a whole number from 2 to 4,096")
         );
         assert_eq!(range("fabric", "network.nodes"), None);
@@ -146,11 +174,11 @@ mod tests {
             range("fabric", "network.thresholds")
         );
         assert_eq!(
-            range("sci_ring", "network.mix.data64"),
+            range("sci_ring", "network.mix.data64").as_deref(),
             Some("a fraction from 0 to 1")
         );
         assert_eq!(
-            range("grid", "terminals.saturated[3]"),
+            range("grid", "terminals.saturated[3]").as_deref(),
             Some("a terminal number from 0")
         );
     }

@@ -164,6 +164,10 @@ impl InjectionConfig {
     }
 }
 
+/// Largest message, in bytes (16 MiB: far past any packet study, small enough that a
+/// batch of them is counted before it is queued).
+pub(crate) const MAX_MESSAGE_BYTES: u32 = 1 << 24;
+
 /// Message size.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]

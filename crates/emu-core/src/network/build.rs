@@ -282,10 +282,13 @@ pub fn check(
     // --- traffic
     let tr = traffic;
     let bytes = tr.message.bytes;
-    if bytes > 1 << 24 {
+    if bytes > crate::config::traffic::MAX_MESSAGE_BYTES {
         return Err(traffic_err(
             "message.bytes",
-            format!("{bytes}: give at most 16777216 bytes"),
+            format!(
+                "{bytes}: give at most {} bytes",
+                crate::config::traffic::MAX_MESSAGE_BYTES
+            ),
         ));
     }
     let phases = traffic_plan::phases(tr, time.tick_ns)?;

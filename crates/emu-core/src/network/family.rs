@@ -137,7 +137,11 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             only("network.routing", routing, &[Deterministic, Universal])?;
             let universal = routing == Universal;
             let sets = hypercube_link_sets(universal, link_sets)?;
-            let max = if universal { 15 } else { 20 };
+            let max = if universal {
+                15
+            } else {
+                crate::config::topology::MAX_DIMENSIONS
+            };
             if !(1..=max).contains(&dimensions) {
                 let why = if universal {
                     " (universal routing uses 2n + 1 of a C104's 32 links)"
