@@ -124,8 +124,8 @@ fn saturated_ticks<P: emu::model::LinkProtocol>(
     }
 }
 
-/// Issue 16, item 4, the long form (`cargo test --release --test deadlock -- --ignored
-/// --nocapture`; README "Reliability"): every family of network that `emu check` proves
+/// The detector's false-alarm soak, long form (`cargo test --release --test integration
+/// deadlock:: -- --ignored --nocapture`; README "Reliability"): every family of network that `emu check` proves
 /// deadlock-free (or that cannot deadlock: SCI rings, switch fabrics), saturated (every
 /// source always has a message waiting, or 98 % Bernoulli on a fabric) with the
 /// smallest legal buffers (an input buffer of one flow-control batch, 8 tokens, and a

@@ -8,7 +8,7 @@
 //! property is in tests/network.rs, beside its closed form.)
 //!
 //! CI runs `PROPTEST_CASES` (default 64 here) cases per property; the long form is
-//! `PROPTEST_CASES=10000 cargo test --release --test properties` (README
+//! `PROPTEST_CASES=10000 cargo test --release --test integration properties::` (README
 //! "Reliability"). Failing cases are shrunk by proptest and kept in
 //! `tests/properties.proptest-regressions`, which is committed and replayed first.
 

@@ -228,7 +228,7 @@ fn the_checked_in_schema_is_derived_from_the_report_types() {
     assert!(
         file == now,
         "docs/report-schema.json is not the schema the report types give: rerun with \
-         EMU_WRITE_REPORT_SCHEMA=1 cargo test --release --test schema"
+         EMU_WRITE_REPORT_SCHEMA=1 cargo test --release --test integration schema::"
     );
 }
 

@@ -36,7 +36,7 @@ struct Seen {
     created: AtomicU64,
     /// Messages delivered so far.
     delivered: AtomicU64,
-    /// The network's estimated state as built, in bytes (0: not known).
+    /// The network's estimated need lightly loaded, in bytes (0: not known).
     estimate: AtomicU64,
     /// Virtual nanoseconds at which the run's measured part ends (0: not known).
     end_ns: AtomicU64,
@@ -152,7 +152,7 @@ impl RunGuard {
         }
     }
 
-    /// Records that the run begins: the network's estimated state as built (for the
+    /// Records that the run begins: the network's estimated light-load need (for the
     /// memory message) and the virtual time its measured part ends at (for the
     /// projection of its wall time), and starts watching memory.
     pub fn begin(&self, estimate_bytes: u64, end_ns: f64) {
@@ -291,7 +291,7 @@ fn memory_message(bound: &Bound, used: u64, seen: &Seen) -> String {
     let estimate = seen.estimate.load(Ordering::Relaxed);
     let built = if estimate > 0 {
         format!(
-            "; the network was estimated at {} as built",
+            "; the network was estimated at {} lightly loaded",
             human(estimate)
         )
     } else {
@@ -310,7 +310,7 @@ fn memory_message(bound: &Bound, used: u64, seen: &Seen) -> String {
     } else {
         format!(
             "{} messages wait (about {}); the rest is the network's buffers, queues and \
-             latency histograms filling beyond their state as built",
+             latency histograms filling beyond their light-load estimate",
             group(waiting),
             human(waiting_bytes)
         )
@@ -402,7 +402,7 @@ mod tests {
             "{m}"
         );
         assert!(m.contains("mostly the 1,000,000 messages created"), "{m}");
-        assert!(m.contains("estimated at 5 MB as built"), "{m}");
+        assert!(m.contains("estimated at 5 MB lightly loaded"), "{m}");
         assert!(!m.contains('\n'));
     }
 }

@@ -1,9 +1,6 @@
 //! What the integration tests that run the `emu` binary share: running it with its
 //! output captured and a time limit.
 
-// Each test binary compiles this module on its own and uses only part of it.
-#![allow(dead_code)]
-
 use std::fs::File;
 use std::path::Path;
 use std::process::{Command, Stdio};

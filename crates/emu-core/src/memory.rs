@@ -4,8 +4,8 @@
 //!
 //! [`crate::network::Network::memory_need`] adds up, for every node, its part's
 //! [`crate::parts::Part::memory_bound`] (state, buffers, latency histograms) and for
-//! every link direction the engines' channel, twice: as built ([`Fill::Empty`]) and at
-//! worst ([`Fill::Full`]). A run is refused when even the first is more than it may
+//! every link direction the engines' channel, twice: lightly loaded ([`Fill::Light`])
+//! and at worst ([`Fill::Full`]). A run is refused when even the first is more than it may
 //! use. Neither counts a source queue that grows without limit when a terminal is
 //! offered more than its link carries; docs/architecture.md "Memory" gives measured
 //! peaks beside both.
@@ -13,34 +13,46 @@
 use crate::time::Tick;
 use std::collections::VecDeque;
 
-/// Appends `item` to `queue`, first allocating room for exactly `first` items if the
-/// queue has none yet. The hardware's buffers and the sharded engine's link queues are
-/// made empty and allocated on their first token, so a large network whose links
-/// mostly stay idle touches memory only for the links it uses, and a full buffer still
-/// holds no more than [`Fill::Full`] counts (a queue left to grow on its own would
-/// double past its capacity).
+/// Appends `item` to `queue`, which may hold at most `limit` items: the hardware's
+/// buffers and the sharded engine's link queues are made empty, make room for
+/// [`FIRST_ROOM`] items on their first and double as they fill, but never past their
+/// capacity (a `VecDeque` left to grow on its own would double past it). A large network
+/// whose links mostly stay idle or lightly loaded touches memory only for the tokens
+/// its buffers have held at once, and a full buffer holds no more than [`Fill::Full`]
+/// counts.
 #[inline]
-pub fn push_allocating<T>(queue: &mut VecDeque<T>, first: usize, item: T) {
-    allocate_first(queue, first);
+pub fn push_bounded<T>(queue: &mut VecDeque<T>, limit: usize, item: T) {
+    if queue.len() == queue.capacity() {
+        grow(queue, 1, limit);
+    }
     queue.push_back(item);
 }
 
-/// Gives `queue` room for exactly `first` items if it has none yet: what
-/// [`push_allocating`] does before its push, for a caller that appends several items at
-/// once.
+/// Gives `queue` room for `extra` more items, growing as [`push_bounded`] does: for a
+/// caller that appends several items at once.
 #[inline]
-pub(crate) fn allocate_first<T>(queue: &mut VecDeque<T>, first: usize) {
-    if queue.capacity() == 0 {
-        allocate(queue, first);
+pub(crate) fn reserve_bounded<T>(queue: &mut VecDeque<T>, extra: usize, limit: usize) {
+    if queue.capacity() - queue.len() < extra {
+        grow(queue, extra, limit);
     }
 }
 
-/// Out of line, so that the hot callers of [`push_allocating`] stay as small as a bare
-/// `push_back` and keep being inlined where they were.
+/// Items a buffer or link queue makes room for on its first.
+pub(crate) const FIRST_ROOM: usize = 8;
+
+/// Doubles `queue`'s room (from [`FIRST_ROOM`]) until `extra` more items fit, but not
+/// past `limit` unless they do not fit in it. Out of line, so that the hot callers of
+/// [`push_bounded`] stay as small as a bare `push_back` and keep being inlined.
 #[cold]
 #[inline(never)]
-fn allocate<T>(queue: &mut VecDeque<T>, first: usize) {
-    queue.reserve_exact(first);
+fn grow<T>(queue: &mut VecDeque<T>, extra: usize, limit: usize) {
+    let need = queue.len() + extra;
+    let mut room = queue.capacity().max(FIRST_ROOM);
+    while room < need {
+        room = room.saturating_mul(2);
+    }
+    let room = room.min(limit).max(need);
+    queue.reserve_exact(room - queue.len());
 }
 
 /// How full a node's buffers and statistics are assumed to be when its memory is
@@ -48,11 +60,13 @@ fn allocate<T>(queue: &mut VecDeque<T>, first: usize) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Fill {
-    /// As built and lightly loaded: buffers empty and not yet allocated, latency
-    /// histograms at their smallest. What a run needs at least once every terminal has
-    /// received a measured message (a metric makes its histogram on its first value, so
-    /// a run too short for that uses less).
-    Empty,
+    /// Lightly loaded: every buffer and link queue has held a few tokens at once, so has
+    /// room for [`FIRST_ROOM`] ([`push_bounded`]), and
+    /// every latency metric holds a few values in its list (a metric moves its values
+    /// into a histogram only past [`crate::terminal::Metric::LIST_BYTES`]). What a run
+    /// at low load needs once its traffic has reached every link; a run too short for
+    /// that uses less, a heavily loaded one more.
+    Light,
     /// At worst: every buffer full, latency histograms holding values up to the run's
     /// hard stop.
     Full {
@@ -61,38 +75,53 @@ pub enum Fill {
     },
 }
 
+/// Bytes of a latency metric under [`Fill::Light`]: its list after its first value,
+/// with room for four (a `Vec`'s first allocation of 8-byte items).
+const LIGHT_METRIC_BYTES: u64 = 32;
+
 impl Fill {
-    /// Entries a buffer of `capacity` holds: none when empty (buffers are allocated on
-    /// their first entry, [`push_allocating`]), `capacity` when full.
+    /// Entries a buffer of `capacity` holds room for: its first room when lightly
+    /// loaded, `capacity` when full.
     pub fn entries(self, capacity: u64) -> u64 {
         match self {
-            Fill::Empty => 0,
+            Fill::Light => capacity.min(FIRST_ROOM as u64),
             Fill::Full { .. } => capacity,
         }
     }
 
-    /// Bytes of one latency histogram (see [`histogram_bytes`]).
-    pub fn histogram(self) -> u64 {
+    /// Packets a buffer or wire that can hold `capacity` of them holds at once: one
+    /// when lightly loaded (a packet passes before the next arrives), `capacity` when
+    /// full. For what is kept per packet: its information and its journey's entries.
+    pub fn packets(self, capacity: u64) -> u64 {
         match self {
-            Fill::Empty => histogram_bytes(0),
+            Fill::Light => capacity.min(1),
+            Fill::Full { .. } => capacity,
+        }
+    }
+
+    /// Bytes of one latency metric's values: a short list when lightly loaded, a
+    /// histogram up to the hard stop (see [`histogram_bytes`]) at worst.
+    pub fn metric(self) -> u64 {
+        match self {
+            Fill::Light => LIGHT_METRIC_BYTES,
             Fill::Full { hard_stop } => histogram_bytes(hard_stop),
         }
     }
 
-    /// Bytes of one coarse histogram (see [`coarse_histogram_bytes`]).
-    pub(crate) fn coarse_histogram(self) -> u64 {
+    /// Bytes of one coarse metric's values (see [`coarse_histogram_bytes`]).
+    pub(crate) fn coarse_metric(self) -> u64 {
         match self {
-            Fill::Empty => coarse_histogram_bytes(0),
+            Fill::Light => LIGHT_METRIC_BYTES,
             Fill::Full { hard_stop } => coarse_histogram_bytes(hard_stop),
         }
     }
 }
 
-/// What a network needs: at least (as built) and at most (buffers full, histograms at
-/// their largest), in bytes.
+/// What a network needs: at least (lightly loaded) and at most (buffers full,
+/// histograms at their largest), in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Need {
-    /// As built and lightly loaded ([`Fill::Empty`]).
+    /// Lightly loaded ([`Fill::Light`]).
     pub least: u64,
     /// At worst ([`Fill::Full`]).
     pub most: u64,
@@ -316,31 +345,33 @@ mod tests {
     use hdrhistogram::Histogram;
 
     #[test]
-    fn a_buffer_allocates_exactly_its_room_on_its_first_item() {
+    fn a_buffer_doubles_from_its_first_room_up_to_its_limit() {
         let mut q: VecDeque<u64> = VecDeque::new();
         assert_eq!(q.capacity(), 0, "built empty, nothing allocated");
-        push_allocating(&mut q, 35, 1);
-        assert_eq!(
-            q.capacity(),
-            35,
-            "exactly the room asked for, not a power of two"
-        );
+        push_bounded(&mut q, 35, 1);
+        assert_eq!(q.capacity(), FIRST_ROOM, "room for eight on the first item");
+        let mut rooms = vec![q.capacity()];
         for k in 2..=35 {
-            push_allocating(&mut q, 35, k);
+            push_bounded(&mut q, 35, k);
+            if rooms.last() != Some(&q.capacity()) {
+                rooms.push(q.capacity());
+            }
         }
-        assert_eq!(
-            (q.len(), q.capacity()),
-            (35, 35),
-            "filling it allocates nothing more"
-        );
-        push_allocating(&mut q, 35, 36);
-        assert!(
-            q.capacity() > 35,
-            "past its room it grows as a VecDeque does"
-        );
+        assert_eq!(rooms, [8, 16, 32, 35], "doubling, then exactly the limit");
+        push_bounded(&mut q, 35, 36);
+        assert_eq!(q.capacity(), 36, "past its limit only as far as it must");
         assert_eq!(
             q.iter().copied().collect::<Vec<_>>(),
             (1..=36).collect::<Vec<_>>()
+        );
+        let mut r: VecDeque<u64> = VecDeque::new();
+        reserve_bounded(&mut r, 20, 100);
+        assert_eq!(r.capacity(), 32, "several at once: doubled until they fit");
+        reserve_bounded(&mut r, 200, 100);
+        assert_eq!(
+            r.capacity(),
+            200,
+            "more than the limit: exactly what is asked"
         );
     }
 

@@ -21,13 +21,13 @@
 //! between a sleeper's check and its wait. loom checks every interleaving of this (the
 //! `loom_` tests below).
 
-#[cfg(emu_loom)]
+#[cfg(feature = "loom")]
 use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-#[cfg(emu_loom)]
+#[cfg(feature = "loom")]
 use loom::sync::{Condvar, Mutex};
-#[cfg(not(emu_loom))]
+#[cfg(not(feature = "loom"))]
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-#[cfg(not(emu_loom))]
+#[cfg(not(feature = "loom"))]
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -166,7 +166,7 @@ impl PhaseGate {
         };
         // Under loom the model checker explores the sleeping path: spinning would
         // only multiply the interleavings it has to try.
-        if cfg!(emu_loom) {
+        if cfg!(feature = "loom") {
             return done();
         }
         let start = Instant::now();
@@ -185,8 +185,8 @@ impl PhaseGate {
 }
 
 /// The gate model-checked by loom: every interleaving of the threads' atomic
-/// operations (`RUSTFLAGS="--cfg emu_loom" cargo test --release --lib loom_`).
-#[cfg(all(test, emu_loom))]
+/// operations (`cargo test --release -p emu-core --lib --features loom loom_`).
+#[cfg(all(test, feature = "loom"))]
 mod loom_tests {
     use super::*;
     use loom::sync::Arc;
@@ -256,7 +256,7 @@ mod loom_tests {
     }
 }
 
-#[cfg(all(test, not(emu_loom)))]
+#[cfg(all(test, not(feature = "loom")))]
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicU64;

@@ -31,7 +31,7 @@ use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
-use crate::memory::{allocate_first, push_allocating};
+use crate::memory::{push_bounded, reserve_bounded};
 use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
@@ -148,7 +148,7 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
                 if q.len() >= dir.capacity {
                     return Err(Full { port });
                 }
-                push_allocating(q, dir.capacity, (arrival, token));
+                push_bounded(q, dir.capacity, (arrival, token));
             }
             Lane::To(sent) => {
                 // Tokens sent in this window; those sent before are checked when they
@@ -476,9 +476,10 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
                 continue;
             };
             let dir = &self.dirs[d];
-            // Listed as filled, so the slot holds at least one token.
-            allocate_first(q, dir.capacity);
-            q.extend(lock(&self.shared.handoff[k]).drain(..));
+            let mut handed = lock(&self.shared.handoff[k]);
+            reserve_bounded(q, handed.len(), dir.capacity);
+            q.extend(handed.drain(..));
+            drop(handed);
             if let Some(&(arrival, _)) = q.get(dir.capacity) {
                 let sent = arrival.saturating_sub(dir.latency).min(end - 1);
                 let full = RunError::Full(
@@ -586,7 +587,7 @@ pub fn run<P: LinkProtocol>(
     let mut sends: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); parts];
     for (d, dir) in dirs.iter().enumerate() {
         let (from, to) = (owner[dir.from.node], owner[dir.to.node]);
-        // Allocated whole on its first token (`push_allocating`).
+        // Allocated on its first token, grown up to its capacity (`push_bounded`).
         lanes[to][d] = Lane::Local(VecDeque::new());
         if from != to {
             sends[from].push((d, handoff.len(), to));

@@ -35,13 +35,14 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
         in_flight_ba: u64,
     ) -> Result<(), Violation>;
 
-    /// Bytes the engines' channel of one link direction takes when it can hold
-    /// `capacity` tokens and is as full as `fill` says: the queue's slots, and any heap
-    /// memory the tokens in it own. By default only the slots (tokens that own no heap
-    /// memory).
+    /// Bytes the sharded engine's channel of one link direction takes when it can
+    /// hold `capacity` tokens and is as full as `fill` says: the queue's slots (it grows
+    /// them as it fills, [`crate::memory::push_bounded`]; the actors engine allocates
+    /// all `capacity` up front), and any heap memory the tokens in it own. By default
+    /// only the slots (tokens that own no heap memory).
     fn wire_bytes(capacity: usize, fill: crate::memory::Fill) -> u64 {
-        let _ = fill;
-        capacity as u64 * std::mem::size_of::<(crate::time::Tick, Self::Token)>() as u64
+        fill.entries(capacity as u64)
+            * std::mem::size_of::<(crate::time::Tick, Self::Token)>() as u64
     }
 
     /// True if the sender `tx` can never again send to the receiver `rx` of the same

@@ -224,7 +224,7 @@ impl<P: LinkProtocol> Network<P> {
     }
 
     /// Bytes the nodes and links of this network take once built (see
-    /// [`crate::memory`]): at least, as built, and at most, with every buffer full and
+    /// [`crate::memory`]): at least, lightly loaded, and at most, with every buffer full and
     /// the latency histograms at their largest for the plan's hard stop; each is every
     /// part's bound, every link direction's channel (whole: the actors engine
     /// preallocates it, the sharded engine allocates it on its first token) and the
@@ -248,7 +248,7 @@ impl<P: LinkProtocol> Network<P> {
             nodes.saturating_add(wires)
         };
         Need {
-            least: count(Fill::Empty),
+            least: count(Fill::Light),
             most: count(Fill::Full {
                 hard_stop: self.run.hard_stop,
             }),

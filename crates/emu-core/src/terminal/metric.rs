@@ -1,4 +1,5 @@
-//! One latency metric: an HDR histogram plus exact count, sum and extremes.
+//! One latency metric: its values as a list or an HDR histogram, plus the exact sum
+//! and extremes.
 
 use hdrhistogram::Histogram;
 use std::borrow::Cow;
@@ -13,16 +14,20 @@ pub const COARSE_DIGITS: u8 = 2;
 /// A distribution of tick values. The histogram gives percentiles (to 3 significant
 /// digits); the mean, minimum and maximum are kept exactly.
 ///
-/// The histogram is made on the first recorded value: a terminal holds ten metrics and
-/// most of a large, lightly loaded network's terminals record in few of them (an SCI
-/// source's, a DS-Link terminal never), so building them all up front cost most of such
-/// a run's time and memory. Made late or early, the histogram is the same: an
-/// auto-resizing one whose range is what its largest value needs.
+/// Values are kept as a plain list until there are more of them than a quarter of the
+/// smallest histogram's memory holds ([`Metric::LIST_BYTES`]), and only then moved into
+/// an HDR histogram: a terminal holds up to ten metrics and most of a large, lightly
+/// loaded network's terminals record few values in them (an SCI source's, a DS-Link
+/// terminal's journeys, none), so a histogram each, 16 KB at its smallest, was most of
+/// such a run's memory. A list or a histogram, what the metric exports is the same: the
+/// histogram made from a list (for a percentile, or when merged into a total) is the
+/// auto-resizing one the values would have filled one by one.
 #[derive(Clone, Debug)]
 pub struct Metric {
-    /// The HDR histogram of recorded values, in ticks; `None` until the first.
-    hist: Option<Box<Histogram<u64>>>,
-    /// Its significant decimal digits ([`SIGNIFICANT_DIGITS`] or [`COARSE_DIGITS`]).
+    /// The recorded values, in ticks.
+    values: Values,
+    /// Its histogram's significant decimal digits ([`SIGNIFICANT_DIGITS`] or
+    /// [`COARSE_DIGITS`]).
     digits: u8,
     /// Exact sum of recorded values.
     pub sum: u128,
@@ -30,6 +35,15 @@ pub struct Metric {
     pub min: u64,
     /// Exact largest recorded value (0 when empty).
     pub max: u64,
+}
+
+/// Where a [`Metric`] keeps its values.
+#[derive(Clone, Debug)]
+enum Values {
+    /// Each value, in the order recorded (at most [`Metric::list_limit`] of them).
+    List(Vec<u64>),
+    /// The HDR histogram of the values.
+    Histogram(Box<Histogram<u64>>),
 }
 
 impl Default for Metric {
@@ -50,14 +64,24 @@ impl Metric {
         Metric::with_digits(COARSE_DIGITS)
     }
 
+    /// Bytes a metric's list of values may take before they move into a histogram: a
+    /// quarter of the smallest histogram at [`COARSE_DIGITS`] (2 KB; at
+    /// [`SIGNIFICANT_DIGITS`] it is 16 KB).
+    pub const LIST_BYTES: u64 = 512;
+
     fn with_digits(digits: u8) -> Metric {
         Metric {
-            hist: None,
+            values: Values::List(Vec::new()),
             digits,
             sum: 0,
             min: u64::MAX,
             max: 0,
         }
+    }
+
+    /// Values the list holds before they move into a histogram.
+    const fn list_limit() -> usize {
+        (Metric::LIST_BYTES / std::mem::size_of::<u64>() as u64) as usize
     }
 
     /// An empty auto-resizing histogram of `digits` significant digits.
@@ -68,29 +92,58 @@ impl Metric {
         hist
     }
 
-    /// The histogram, made now if it is not made yet.
-    fn histogram_mut(&mut self) -> &mut Histogram<u64> {
-        let digits = self.digits;
-        self.hist
-            .get_or_insert_with(|| Box::new(Metric::empty_histogram(digits)))
-    }
-
-    /// The histogram of recorded values, in ticks (an empty one, made for the
-    /// caller, if nothing was recorded).
-    pub fn histogram(&self) -> Cow<'_, Histogram<u64>> {
-        match &self.hist {
-            Some(hist) => Cow::Borrowed(hist),
-            None => Cow::Owned(Metric::empty_histogram(self.digits)),
+    /// `values` recorded into a new histogram of `digits` significant digits.
+    fn histogram_of(values: &[u64], digits: u8) -> Histogram<u64> {
+        let mut hist = Metric::empty_histogram(digits);
+        for &v in values {
+            Metric::record_into(&mut hist, v);
         }
+        hist
     }
 
-    /// Records one value.
-    pub fn record(&mut self, v: u64) {
-        let hist = self.histogram_mut();
+    /// Records `v` into `hist`, growing it as needed.
+    fn record_into(hist: &mut Histogram<u64>, v: u64) {
         // `record` grows an auto-resizing histogram; it can only fail beyond u64 range.
         if hist.record(v).is_err() {
             hist.saturating_record(v);
         }
+    }
+
+    /// The histogram, made now from the list if the values are still in one.
+    fn histogram_mut(&mut self) -> &mut Histogram<u64> {
+        if let Values::List(values) = &self.values {
+            let hist = Metric::histogram_of(values, self.digits);
+            self.values = Values::Histogram(Box::new(hist));
+        }
+        match &mut self.values {
+            Values::Histogram(hist) => hist,
+            Values::List(_) => unreachable!("the list was just moved into a histogram"),
+        }
+    }
+
+    /// The histogram of recorded values, in ticks (made for the caller from the list
+    /// if the values are still in one).
+    pub fn histogram(&self) -> Cow<'_, Histogram<u64>> {
+        match &self.values {
+            Values::Histogram(hist) => Cow::Borrowed(hist),
+            Values::List(values) => Cow::Owned(Metric::histogram_of(values, self.digits)),
+        }
+    }
+
+    /// Puts `v` in the list, or in the histogram once the list is full.
+    fn push(&mut self, v: u64) {
+        if let Values::List(values) = &mut self.values
+            && values.len() < Metric::list_limit()
+        {
+            values.push(v);
+            return;
+        }
+        Metric::record_into(self.histogram_mut(), v);
+    }
+
+    /// Records one value.
+    pub fn record(&mut self, v: u64) {
+        self.push(v);
         self.sum += u128::from(v);
         self.min = self.min.min(v);
         self.max = self.max.max(v);
@@ -98,7 +151,10 @@ impl Metric {
 
     /// Number of values recorded.
     pub fn count(&self) -> u64 {
-        self.hist.as_ref().map_or(0, |hist| hist.len())
+        match &self.values {
+            Values::List(values) => values.len() as u64,
+            Values::Histogram(hist) => hist.len(),
+        }
     }
 
     /// Exact mean, or 0 when empty.
@@ -113,23 +169,41 @@ impl Metric {
 
     /// Value at quantile `q` (0..=1) from the histogram, or 0 when empty.
     pub fn quantile(&self, q: f64) -> u64 {
-        match &self.hist {
-            Some(hist) if !hist.is_empty() => hist.value_at_quantile(q),
-            _ => 0,
+        if self.count() == 0 {
+            return 0;
         }
+        self.histogram().value_at_quantile(q)
     }
 
     /// Adds all of `other`'s values into `self`.
     pub fn merge(&mut self, other: &Metric) {
-        if let Some(theirs) = &other.hist {
-            // Both histograms auto-resize, so adding cannot run out of range.
-            self.histogram_mut()
-                .add(&**theirs)
-                .expect("auto-resizing histograms merge");
+        match &other.values {
+            Values::List(values) => {
+                for &v in values {
+                    self.push(v);
+                }
+            }
+            Values::Histogram(theirs) => {
+                // Both histograms auto-resize, so adding cannot run out of range.
+                self.histogram_mut()
+                    .add(&**theirs)
+                    .expect("auto-resizing histograms merge");
+            }
         }
         self.sum += other.sum;
         self.min = self.min.min(other.min);
         self.max = self.max.max(other.max);
+    }
+
+    /// Bytes this metric holds beside its own struct: its list or its histogram.
+    #[cfg(test)]
+    fn heap_bytes(&self) -> u64 {
+        match &self.values {
+            Values::List(values) => (values.capacity() * std::mem::size_of::<u64>()) as u64,
+            Values::Histogram(hist) => {
+                (std::mem::size_of::<Histogram<u64>>() + hist.distinct_values() * 8) as u64
+            }
+        }
     }
 }
 
@@ -157,6 +231,34 @@ mod tests {
         }
         let p99 = big.quantile(0.99);
         assert!((98_900..=99_100).contains(&p99), "p99 {p99}");
+    }
+
+    #[test]
+    fn few_values_stay_a_list_and_more_move_into_a_histogram() {
+        let mut m = Metric::new();
+        for v in 0..Metric::list_limit() as u64 {
+            m.record(1000 + v);
+        }
+        assert!(matches!(m.values, Values::List(_)));
+        assert!(m.heap_bytes() <= Metric::LIST_BYTES, "{}", m.heap_bytes());
+        m.record(5);
+        assert!(matches!(m.values, Values::Histogram(_)));
+        assert!(
+            m.heap_bytes() >= 16 * 1024,
+            "a 3-digit histogram is 16 KB at least"
+        );
+        assert_eq!(m.count(), Metric::list_limit() as u64 + 1);
+        assert_eq!((m.min, m.max), (5, 1063));
+        let mut small = Metric::coarse();
+        small.record(7);
+        assert!(
+            small.heap_bytes() <= 64,
+            "one value: {} bytes",
+            small.heap_bytes()
+        );
+        m.merge(&small);
+        assert_eq!(m.count(), Metric::list_limit() as u64 + 2);
+        assert_eq!(m.quantile(0.0), 5);
     }
 
     /// Everything the reports read from a histogram: layout, count, extremes,
@@ -188,13 +290,14 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// A total merged from metrics that made their histograms on first use exports
-        /// exactly what the former eager construction did: a histogram per terminal
-        /// made up front, each added into a total made up front.
+        /// Metrics that keep few values as a list and more in a histogram, and the
+        /// total merged from them, export exactly what eager construction did: a
+        /// histogram per terminal made up front, each added into a total made up front.
+        /// The terminals' counts cross the list's limit (64 values) both ways.
         #[test]
-        fn late_histograms_export_what_eager_ones_did(
+        fn listed_values_export_what_eager_histograms_did(
             terminals in proptest::collection::vec(
-                proptest::collection::vec(0u64..5_000_000, 0..40), 0..6),
+                proptest::collection::vec(0u64..5_000_000, 0..150), 0..6),
             coarse in proptest::bool::ANY,
         ) {
             let digits = if coarse { COARSE_DIGITS } else { SIGNIFICANT_DIGITS };
@@ -210,6 +313,10 @@ mod tests {
                     metric.record(v);
                 }
                 proptest::prop_assert_eq!(exported(&eager), exported(&metric.histogram()));
+                for q in [0.0, 0.5, 0.99, 1.0] {
+                    let eager_q = if eager.is_empty() { 0 } else { eager.value_at_quantile(q) };
+                    proptest::prop_assert_eq!(eager_q, metric.quantile(q));
+                }
                 eager_total.add(&eager).expect("auto-resizing");
                 total.merge(&metric);
             }

@@ -25,6 +25,7 @@
 pub mod journey;
 pub mod metric;
 pub mod packet;
+mod sequence;
 pub mod stats;
 
 use crate::memory::Fill;
@@ -37,6 +38,7 @@ use packet::Arrival;
 pub use packet::Stamp;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sequence::SequenceBook;
 pub use stats::{SourceStats, TerminalCounters, TerminalStats};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -134,8 +136,8 @@ pub struct Terminal {
     next_seq: u32,
     next_arrival: Option<Tick>,
     batch_done: bool,
-    /// Per source: 1 + the last sequence number delivered here (0 = none yet).
-    last_seq: Vec<u32>,
+    /// Per source heard from: 1 + the last sequence number delivered here.
+    sequences: SequenceBook,
     /// Messages with some but not all packets here, by (source, sequence number).
     partial: BTreeMap<(u32, u32), Partial>,
     stats: TerminalStats,
@@ -143,17 +145,21 @@ pub struct Terminal {
 }
 
 impl TerminalParams {
-    /// Bytes a terminal holds: its state, one sequence number per source terminal,
-    /// its statistics (see [`stats_memory_bound`]) and a batch's messages, queued at
-    /// the start. Its source queue under other injections is not counted: it grows
-    /// with what is offered.
+    /// Bytes a terminal holds: its state, the sequence numbers of the sources it heard
+    /// from (a few when lightly loaded, every terminal at worst), its statistics (see
+    /// [`stats_memory_bound`]) and a batch's messages, queued at the start. Its source
+    /// queue under other injections is not counted: it grows with what is offered.
     pub fn memory_bound(&self, fill: Fill) -> u64 {
         let batch = match self.injection {
             Injection::Batch(k) => u64::from(k) * std::mem::size_of::<Message>() as u64,
             _ => 0,
         };
+        let sources = match fill {
+            Fill::Full { .. } => u64::from(self.terminals),
+            Fill::Light => SequenceBook::FIRST_ALLOCATION,
+        };
         std::mem::size_of::<Terminal>() as u64
-            + u64::from(self.terminals) * std::mem::size_of::<u32>() as u64
+            + sources * SequenceBook::ENTRY_BYTES
             + stats_memory_bound(fill, StatsKept::JOURNEYS)
             + batch
     }
@@ -200,8 +206,8 @@ pub fn stats_memory_bound(fill: Fill, kept: StatsKept) -> u64 {
         0
     };
     std::mem::size_of::<TerminalStats>() as u64
-        + histograms * fill.histogram()
-        + coarse * fill.coarse_histogram()
+        + histograms * fill.metric()
+        + coarse * fill.coarse_metric()
 }
 
 impl Terminal {
@@ -213,7 +219,7 @@ impl Terminal {
             next_seq: 0,
             next_arrival: None,
             batch_done: false,
-            last_seq: vec![0; p.terminals as usize],
+            sequences: SequenceBook::default(),
             partial: BTreeMap::new(),
             stats: TerminalStats {
                 journey: JourneyStats {
@@ -388,12 +394,8 @@ impl Terminal {
         c.delivered += 1;
         c.last_delivery = now;
         self.activity.messages_delivered += 1;
-        if let Some(last) = self.last_seq.get_mut(m.src as usize) {
-            if m.seq < *last {
-                c.out_of_order += 1;
-            } else {
-                *last = m.seq + 1;
-            }
+        if m.src < self.p.terminals && !self.sequences.in_order(m.src, m.seq) {
+            c.out_of_order += 1;
         }
         if measured {
             c.measured_delivered += 1;

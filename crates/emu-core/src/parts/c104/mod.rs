@@ -39,10 +39,9 @@
 
 pub mod config;
 
-use crate::memory::{Fill, push_allocating};
+use crate::memory::{Fill, push_bounded};
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
 use crate::parts::Part;
-use crate::parts::dslink::endpoint::FIRST_ALLOCATION_TOKENS;
 use crate::parts::dslink::token::{DATA_TOKEN_BITS, PACKET_INFO_BYTES, PacketInfo};
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
 use crate::routing::{LabelRouting, RouteAction, Routing};
@@ -412,14 +411,13 @@ impl C104 {
             return false;
         };
         let cap = self.p.output_buffer as usize;
-        let first = cap.min(FIRST_ALLOCATION_TOKENS as usize);
         let mut moved = false;
         let mut reopened = false;
         while self.ports[output].out.len() < cap {
             let Some(t) = self.stream_pop(i) else { break };
             moved = true;
             let end = t.kind().is_terminator();
-            push_allocating(&mut self.ports[output].out, first, t);
+            push_bounded(&mut self.ports[output].out, cap, t);
             if end {
                 self.owner[output] = None;
                 self.set_input(i, Input::Idle);
@@ -727,8 +725,8 @@ impl Part<DsLink> for C104Params {
         // A packet is at least two tokens (a header byte and a terminator); the
         // journey queues hold one entry per packet buffered, and allocate on first use,
         // and each packet's first token its packet information.
-        let packets = fill.entries(u64::from(self.output_buffer) / 2 + 1)
-            + fill.entries(u64::from(self.link.buffer) / 2 + 1);
+        let packets = fill.packets(u64::from(self.output_buffer) / 2 + 1)
+            + fill.packets(u64::from(self.link.buffer) / 2 + 1);
         let per_port = std::mem::size_of::<Port>() as u64
             + 2 * std::mem::size_of::<usize>() as u64
             + buffers * token

@@ -23,7 +23,7 @@
 
 use super::PortCounters;
 use super::token::{NULL_TOKEN_BITS, Token};
-use crate::memory::push_allocating;
+use crate::memory::push_bounded;
 use crate::model::{ModelError, PortId};
 
 use crate::time::Tick;
@@ -50,10 +50,6 @@ impl Default for LinkParams {
         }
     }
 }
-
-/// Tokens of buffer space an endpoint allocates when the first arrives (the C104's input
-/// buffers hold about 20 tokens; INMOS ch. 6 §6.2.1).
-pub(crate) const FIRST_ALLOCATION_TOKENS: u32 = 64;
 
 /// One end of a DS-Link: transmitter, receiver buffer and credit counters.
 #[derive(Clone, Debug)]
@@ -142,8 +138,7 @@ impl Endpoint {
             });
         }
         self.granted -= 1;
-        let first = self.params.buffer.min(FIRST_ALLOCATION_TOKENS) as usize;
-        push_allocating(&mut self.rx, first, token);
+        push_bounded(&mut self.rx, self.params.buffer as usize, token);
         Ok(())
     }
 

@@ -24,11 +24,11 @@ impl LinkProtocol for DsLink {
         check_direction(a, b, in_flight_ab, in_flight_ba)
     }
 
-    /// The slots, and on a full wire the packet information of every packet whose
-    /// first token is on it (a packet is at least two tokens).
+    /// The slots, and the packet information of every packet whose first token is on
+    /// the wire (a packet is at least two tokens).
     fn wire_bytes(capacity: usize, fill: crate::memory::Fill) -> u64 {
-        let slots = capacity as u64 * std::mem::size_of::<(Tick, Token)>() as u64;
-        slots + fill.entries(capacity as u64 / 2 + 1) * super::token::PACKET_INFO_BYTES
+        let slots = fill.entries(capacity as u64) * std::mem::size_of::<(Tick, Token)>() as u64;
+        slots + fill.packets(capacity as u64 / 2 + 1) * super::token::PACKET_INFO_BYTES
     }
 
     /// The sender has no credit, no FCT is on the way back or owed, and the receiver's

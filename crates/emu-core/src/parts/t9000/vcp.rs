@@ -63,7 +63,7 @@ pub(super) fn memory_bound(p: &VcpParams, fill: crate::memory::Fill) -> u64 {
     let token = std::mem::size_of::<crate::parts::dslink::Token>() as u64;
     std::mem::size_of::<Vcp>() as u64
         + fill.entries(u64::from(p.link.buffer)) * token
-        + fill.entries(u64::from(p.link.buffer) / 2 + 1)
+        + fill.packets(u64::from(p.link.buffer) / 2 + 1)
             * crate::parts::dslink::token::PACKET_INFO_BYTES
         + u64::from(p.channels)
             * (std::mem::size_of::<Channel>() + std::mem::size_of::<Stamp>()) as u64

@@ -1,0 +1,29 @@
+//! The integration tests, one module per file of `tests/`, in one test binary: the
+//! front end and the core library are linked once rather than once per file, and the
+//! tests of every file share the machine's cores as they run.
+//!
+//! Run one file's tests with its module path, e.g.
+//! `cargo test --release --test integration bad_input::`.
+
+mod common;
+
+mod bad_input;
+mod check;
+mod cli;
+mod deadlock;
+mod engines;
+mod fabric;
+mod families;
+mod faults;
+mod fuzz_regressions;
+mod layers;
+mod memory_early;
+mod netlist;
+mod network;
+mod networks;
+mod properties;
+mod reproduce;
+mod schema;
+mod sci;
+mod stress;
+mod sweep;
