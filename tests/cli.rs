@@ -803,34 +803,31 @@ fn threads_the_system_refuses_end_the_run_with_an_error_not_a_hang() {
 }
 
 /// Runs `emu -q ARGS` in the crate directory to the end and returns its exit code and
-/// its peak resident memory in bytes (from wait4(2)'s rusage).
-// The child is reaped by wait4 below, which std cannot see.
-#[allow(clippy::zombie_processes)]
+/// its peak resident memory in bytes, as GNU time measures it. Not from this process's
+/// own wait4(2): Linux keeps a process's peak across exec, and a child spawned from
+/// this test binary starts with the binary's peak.
 fn emu_peak_memory(args: &[&str]) -> (i32, u64) {
-    let child = Command::new(EMU)
+    let out = tempfile::NamedTempFile::new().expect("a temporary file");
+    let status = Command::new("/usr/bin/time")
+        .args(["-f", "%M", "-o"])
+        .arg(out.path())
+        .arg(EMU)
         .arg("-q")
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn emu");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: rusage is plain old data that wait4 fills in; zeroed is a valid value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our own child, not yet reaped (Child::wait was never called);
-    // status and usage point to live locals of the right types.
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid, "wait4 on emu {}", args.join(" "));
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    // Linux gives ru_maxrss in KiB.
-    (code, usage.ru_maxrss as u64 * 1024)
+        .status()
+        .expect("run /usr/bin/time (GNU time; .ci/run installs it)");
+    let text = std::fs::read_to_string(out.path()).expect("GNU time's output");
+    // GNU time prints "Command exited with non-zero status N" first when it did.
+    let kib: u64 = text
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("GNU time printed {text:?}"));
+    (status.code().unwrap_or(-1), kib * 1024)
 }
 
 /// The "at least" and "up to" sizes of a refusal message, in bytes.
