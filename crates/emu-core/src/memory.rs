@@ -38,7 +38,7 @@ pub(crate) fn reserve_bounded<T>(queue: &mut VecDeque<T>, extra: usize, limit: u
 }
 
 /// Items a buffer or link queue makes room for on its first.
-pub(crate) const FIRST_ROOM: usize = 8;
+pub const FIRST_ROOM: usize = 8;
 
 /// Doubles `queue`'s room (from [`FIRST_ROOM`]) until `extra` more items fit, but not
 /// past `limit` unless they do not fit in it. Out of line, so that the hot callers of
