@@ -1021,8 +1021,8 @@ fn the_memory_estimate_brackets_what_a_run_really_takes() {
     // memory (the peak less that of a 2-terminal cube's run, the process's own); the
     // second, every buffer full and histograms reaching the hard stop, is above the
     // peak of a run offered more than it can carry. Neither counts the source queues,
-    // which stay small in 100 µs. (Measured: 19 MB against 27.5 - 6.8 MB light, 292 MB
-    // heavy below 487 MB; docs/architecture.md "Memory".)
+    // which stay small in 100 µs. (Measured: 19 MB against 27.8 - 6.8 MB light, 48.5 MB
+    // heavy below 492 MB; docs/architecture.md "Memory".)
     let cube = [
         "--topology",
         "hypercube6",

@@ -9,7 +9,7 @@
 #
 #   tools/fuzz.sh [--quick] [--time SECONDS] [--runs N] [--keep-going] [TARGET...]
 #
-#   --quick       each target for 20 s (for CI), built with 16 codegen units (a faster
+#   --quick       each target for 10 s (for CI), built with 16 codegen units (a faster
 #                 build of slower targets; docs/fuzzing.md)
 #   --time S      each target for S seconds (default 300)
 #   --runs N      each target for at most N executions (as well as the time limit)
@@ -37,7 +37,7 @@ RSS_MB=2048
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --quick) TIME=20; UNITS=(--codegen-units 16) ;;
+        --quick) TIME=10; UNITS=(--codegen-units 16) ;;
         --time) TIME=$2; shift ;;
         --runs) RUNS=$2; shift ;;
         --keep-going) KEEP=1 ;;

@@ -13,7 +13,6 @@
 pub mod actors;
 mod check;
 pub mod faults;
-mod gate;
 mod inbound;
 pub mod partition;
 mod runner;

@@ -12,7 +12,7 @@
 //!   earliest tick any node has something due and is the smallest link latency long,
 //!   so nothing sent in a window arrives in it and the shards need not talk while they
 //!   run. Only nodes with something due run; empty ticks are skipped.
-//! - Each window is two phases of one task per shard (`gate::PhaseGate`): *run* (decide on
+//! - Each window is two phases of one task per shard (`emu_gate::PhaseGate`): *run* (decide on
 //!   the last window, then run the shard's nodes through this one and hand over what
 //!   they sent and whom they woke in other shards) and *settle* (take what other shards
 //!   handed over, add up everyone's activity, publish the shard's next due tick). Every
@@ -25,7 +25,6 @@
 
 use super::check::check_links;
 use super::faults::{EndFault, views};
-use super::gate::{PhaseGate, Poisoned};
 use super::inbound::Wire;
 use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
@@ -35,6 +34,7 @@ use crate::memory::{push_bounded, reserve_bounded};
 use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
+use emu_gate::{PhaseGate, Poisoned};
 use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

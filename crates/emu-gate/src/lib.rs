@@ -1,4 +1,6 @@
-//! How the sharded engine's threads share out its shards' work, phase by phase.
+//! How the sharded engine of emu's core (`emu-core`) shares out its shards' work
+//! among its threads, phase by phase: a crate of its own so that loom can model-check it
+//! without a build of the whole core.
 //!
 //! A run is a sequence of *phases*; in each, every shard has one task (run its nodes
 //! through a window, or settle the window at its end), and a phase opens only when
@@ -51,7 +53,7 @@ fn finished(state: usize) -> usize {
 /// The tasks of one run's phases: who has claimed which, how many have finished, and
 /// the threads asleep waiting for a phase to end.
 #[derive(Debug)]
-pub(super) struct PhaseGate {
+pub struct PhaseGate {
     /// `claimed[task]`: how many phases' instances of the task have been claimed.
     claimed: Vec<AtomicUsize>,
     /// Tasks finished over all phases, shifted left by one, and in bit 0 whether a
@@ -68,10 +70,10 @@ pub(super) struct PhaseGate {
 
 /// A thread panicked (or was refused by the system), so a phase may never end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Poisoned;
+pub struct Poisoned;
 
 /// Poisons the gate if dropped while its thread is panicking.
-pub(super) struct PanicGuard<'a>(&'a PhaseGate);
+pub struct PanicGuard<'a>(&'a PhaseGate);
 
 impl Drop for PanicGuard<'_> {
     fn drop(&mut self) {
@@ -98,7 +100,7 @@ impl PhaseGate {
     }
 
     /// The phase now open: every task of every earlier phase has finished.
-    pub(crate) fn open_phase(&self) -> usize {
+    pub fn open_phase(&self) -> usize {
         finished(self.state.load(Ordering::Acquire)) / self.tasks()
     }
 
@@ -125,20 +127,20 @@ impl PhaseGate {
 
     /// A guard to hold while a thread works: if it panics, the others stop waiting
     /// for it instead of waiting forever.
-    pub(crate) fn poison_on_panic(&self) -> PanicGuard<'_> {
+    pub fn poison_on_panic(&self) -> PanicGuard<'_> {
         PanicGuard(self)
     }
 
     /// Releases every waiting thread with [`Poisoned`], now and at every later wait:
     /// for a thread that will never finish its task (it panicked, or never started).
-    pub(crate) fn poison(&self) {
+    pub fn poison(&self) {
         self.poisoned.store(true, Ordering::Release);
         let _held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         self.wake.notify_all();
     }
 
     /// Blocks until every task of `phase` has finished. Fails if the gate was poisoned.
-    pub(crate) fn wait_over(&self, phase: usize) -> Result<(), Poisoned> {
+    pub fn wait_over(&self, phase: usize) -> Result<(), Poisoned> {
         let over = (phase + 1) * self.tasks();
         if !self.spin_until(over) {
             let mut held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
@@ -185,7 +187,7 @@ impl PhaseGate {
 }
 
 /// The gate model-checked by loom: every interleaving of the threads' atomic
-/// operations (`cargo test --release -p emu-core --lib --features loom loom_`).
+/// operations (`cargo test --release -p emu-gate --features loom loom_`).
 #[cfg(all(test, feature = "loom"))]
 mod loom_tests {
     use super::*;
