@@ -12,6 +12,7 @@
 //! cargo bench --bench throughput -- hypercube8/sat    # cases whose name contains it
 //! cargo bench --bench throughput -- --list            # the case names
 //! BOOKSIM=/path/to/booksim cargo bench --bench throughput -- booksim   # vs BookSim 2
+//! CAMINOS=/path/to/caminos cargo bench --bench throughput -- caminos   # vs CAMINOS
 //! ```
 //!
 //! Output: an aligned table, one `BENCH_JSON {...}` line per case, and the issue's
@@ -19,6 +20,7 @@
 
 mod bare;
 mod booksim;
+mod caminos;
 mod fabric;
 mod sci;
 
@@ -121,6 +123,7 @@ fn cases() -> Vec<String> {
     let mut v = sci::cases();
     v.extend(fabric::cases());
     v.extend(booksim::cases());
+    v.extend(caminos::cases());
     for t in TOPOLOGIES {
         for w in WORKLOADS {
             if !w.only.is_empty() && !w.only.contains(t) {
@@ -182,6 +185,11 @@ fn child(case: &str, quick: bool) -> Result<(), String> {
     }
     if booksim::is_booksim(case) {
         let json = booksim::child(case, SEED)?;
+        println!("BENCH_JSON {json}");
+        return Ok(());
+    }
+    if caminos::is_caminos(case) {
+        let json = caminos::child(case, SEED)?;
         println!("BENCH_JSON {json}");
         return Ok(());
     }
@@ -332,6 +340,12 @@ fn main() -> ExitCode {
             FULL_PHASES.0, FULL_PHASES.1
         ));
     }
+    if selected.iter().any(|c| caminos::is_caminos(c)) {
+        sci_phases.push_str(&format!(
+            " (CAMINOS comparison: always warm-up {} µs + measure {} µs)",
+            FULL_PHASES.0, FULL_PHASES.1
+        ));
+    }
     println!(
         "emu throughput benchmark{}: {} case(s), phases warm-up {} µs + measure {} µs{sci_phases} then drain, seed {SEED}; \
          each case run once, in its own process",
@@ -379,6 +393,7 @@ fn main() -> ExitCode {
     print_sci_table(&rows);
     print_fabric_table(&rows);
     booksim::print_table(&rows);
+    caminos::print_table(&rows);
     print_targets(&rows);
     if failed > 0 {
         eprintln!("{failed} case(s) failed");
@@ -395,7 +410,9 @@ fn num(v: &serde_json::Value, k: &str) -> f64 {
 fn print_table(rows: &[serde_json::Value]) {
     let rows: Vec<&serde_json::Value> = rows
         .iter()
-        .filter(|r| r["sci"] != true && r["fabric"] != true && r["booksim"] != true)
+        .filter(|r| {
+            r["sci"] != true && r["fabric"] != true && r["booksim"] != true && r["caminos"] != true
+        })
         .collect();
     if rows.is_empty() {
         return;
@@ -548,6 +565,15 @@ fn print_targets(rows: &[serde_json::Value]) {
             &format!("BookSim 2 wall / emu wall, hc256 30 %, {actors} (≥ 10)"),
             booksim::speedup(rows, &actors),
             |v| v >= 10.0,
+            "×",
+        );
+    }
+    if rows.iter().any(|r| r["caminos"] == true) {
+        let default = booksim::default_engine();
+        line(
+            &format!("CAMINOS wall / emu wall, hc256 30 %, default engine {default} (≥ 15)"),
+            caminos::speedup(rows, &default),
+            |v| v >= 15.0,
             "×",
         );
     }
