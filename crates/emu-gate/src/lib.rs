@@ -13,7 +13,7 @@
 //! another process is busy, the run therefore degrades towards one thread doing all
 //! the work instead of every window waiting for a thread without a core.
 //!
-//! A thread whose phase is not yet over spins for a bounded time ([`SPIN_LIMIT`]) and
+//! A thread whose phase is not yet over spins for a bounded time (50 µs) and
 //! then sleeps until the last task of the phase wakes it. The sleep cannot miss its
 //! wake-up. The count of finished tasks and a "someone sleeps" bit share one atomic
 //! word, so the read-modify-writes on it are totally ordered. A sleeper sets the bit
