@@ -226,9 +226,9 @@ impl<P: LinkProtocol> Network<P> {
     /// Bytes the nodes and links of this network take once built (see
     /// [`crate::memory`]): at least, lightly loaded, and at most, with every buffer full and
     /// the latency histograms at their largest for the plan's hard stop; each is every
-    /// part's bound, every link direction's channel (whole: the actors engine
-    /// preallocates it, the sharded engine allocates it on its first token) and the
-    /// engines' per-node bookkeeping.
+    /// part's bound, every link direction's channel in the sharded engine (grown as it
+    /// fills; the actors engine preallocates its channels whole) and the engines'
+    /// per-node bookkeeping.
     pub fn memory_need(&self) -> Need {
         let count = |fill: Fill| -> u64 {
             let nodes = self

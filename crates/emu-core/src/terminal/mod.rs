@@ -193,11 +193,12 @@ impl StatsKept {
     };
 }
 
-/// Bytes one terminal's [`TerminalStats`] take: the struct and the latency histograms
-/// of the metrics it records (three, the source's fourth if `kept.source`) and the
-/// journey's coarse ones (if `kept.journeys`), which it makes on its first measured
-/// message. Once: at the end of a run the engines take the statistics from the nodes
-/// for the report ([`crate::model::Node::into_terminal_stats`]) rather than copy them.
+/// Bytes one terminal's [`TerminalStats`] take: the struct and the values of the
+/// metrics it records (three, the source's fourth if `kept.source`) and of the
+/// journey's coarse ones (if `kept.journeys`): a short list each when lightly loaded, a
+/// histogram each at worst ([`Fill::metric`]). Once: at the end of a run the engines
+/// take the statistics from the nodes for the report
+/// ([`crate::model::Node::into_terminal_stats`]) rather than copy them.
 pub fn stats_memory_bound(fill: Fill, kept: StatsKept) -> u64 {
     let histograms = 3 + u64::from(kept.source);
     let coarse = if kept.journeys {

@@ -79,8 +79,9 @@ impl Endpoint {
             busy_until: 0,
             credit: 0,
             fct_owed: 0,
-            // Room for a typical buffer on the first token; a larger one grows as tokens
-            // arrive, so a huge configured buffer costs memory only if traffic fills it.
+            // Room for 8 tokens on the first, doubling as tokens arrive up to the
+            // buffer (`memory::push_bounded`), so a buffer costs memory only as far as
+            // traffic fills it.
             rx: VecDeque::new(),
             granted: 0,
             counters: PortCounters {
