@@ -7,12 +7,13 @@
 # files in fuzz/shards/), runs each target and prints, per target, the executions,
 # crashes, timeouts and out-of-memory runs, and the peak RSS.
 #
-#   tools/fuzz.sh [--quick] [--time SECONDS] [--runs N] [--keep-going] [TARGET...]
+#   tools/fuzz.sh [--quick] [--time SECONDS] [--runs N] [--jobs N] [--keep-going] [TARGET...]
 #
-#   --quick       each target for 10 s (for CI), built with 16 codegen units (a faster
-#                 build of slower targets; docs/fuzzing.md)
+#   --quick       each target for 10 s (for CI), two at a time, built with 16 codegen
+#                 units (a faster build of slower targets; docs/fuzzing.md)
 #   --time S      each target for S seconds (default 300)
 #   --runs N      each target for at most N executions (as well as the time limit)
+#   --jobs N      fuzz N targets at a time, each on one core (default 1)
 #   --keep-going  libFuzzer's fork mode: go on after a crash, timeout or OOM (every one
 #                 is saved in fuzz/artifacts/TARGET/); default: stop at the first
 #   TARGET        case, sets, netlist, trace, fabric_trace, run, shard (default: all)
@@ -31,17 +32,19 @@ RUNS=0
 KEEP=0
 TARGETS=()
 UNITS=()
-ALL=(case sets netlist trace fabric_trace run shard)
+JOBS=1
+ALL=(run case sets netlist trace fabric_trace shard)  # run first: its executions are the longest
 TIMEOUT=10
 RSS_MB=2048
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --quick) TIME=10; UNITS=(--codegen-units 16) ;;
+        --quick) TIME=10; JOBS=2; UNITS=(--codegen-units 16) ;;
+        --jobs) JOBS=$2; shift ;;
         --time) TIME=$2; shift ;;
         --runs) RUNS=$2; shift ;;
         --keep-going) KEEP=1 ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         case|sets|netlist|trace|fabric_trace|run|shard) TARGETS+=("$1") ;;
         *) echo "fuzz.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -195,7 +198,11 @@ declare -A DICT=([case]=-dict=dict/toml.dict [sets]=-dict=dict/toml.dict [netlis
 status=0
 summary=logs/summary.$$
 printf '\n%-12s %12s %8s %9s %8s %8s %5s %11s\n' target executions seconds exec/s crashes timeouts ooms peak_rss_mb >"$summary"
-for t in "${TARGETS[@]}"; do
+
+# Fuzzes target $1 and writes its summary row to logs/$1.row, and logs/$1.found if it
+# found a crash, timeout or OOM. Always succeeds, so that targets can run side by side.
+fuzz_one() {
+    local t=$1 stamp log args start end secs execs crashes timeouts ooms rss rss_time rate
     seed "$t"
     mkdir -p "corpus/$t" "artifacts/$t"
     stamp=$(mktemp)
@@ -225,10 +232,34 @@ for t in "${TARGETS[@]}"; do
     [ -n "$rss" ] && [ "$rss" -ge "$rss_time" ] || rss=$rss_time
     rate=$(echo "$execs / $secs" | bc)
     printf '%-12s %12s %8.0f %9s %8s %8s %5s %11s\n' "$t" "$execs" "$secs" "$rate" \
-        "$crashes" "$timeouts" "$ooms" "$rss" >>"$summary"
+        "$crashes" "$timeouts" "$ooms" "$rss" >"logs/$t.row"
     if [ $((crashes + timeouts + ooms)) -gt 0 ]; then
-        status=1
+        touch "logs/$t.found"
         echo "   found: see $FUZZ/artifacts/$t/ and $FUZZ/$log"
+    fi
+    return 0
+}
+
+running=0
+for t in "${TARGETS[@]}"; do
+    rm -f "logs/$t.row" "logs/$t.found"
+    fuzz_one "$t" &
+    running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+done
+wait
+for t in "${TARGETS[@]}"; do
+    if [ -f "logs/$t.row" ]; then
+        cat "logs/$t.row" >>"$summary"
+    else
+        echo "   $t: no result (see $FUZZ/logs/$t.log)"
+        status=2
+    fi
+    if [ -f "logs/$t.found" ]; then
+        status=1
     fi
 done
 cat "$summary"
