@@ -204,12 +204,22 @@ fn row(node: usize, t: &TerminalStats, tick_ns: f64, per_ns: impl Fn(u64) -> f64
 fn latency(m: &Metric, tick_ns: f64) -> NodeLatency {
     let ns = |ticks: u64| ticks as f64 * tick_ns;
     let count = m.count();
+    // One histogram for the three percentiles (a metric of few values makes one from
+    // its list on each call).
+    let hist = m.histogram();
+    let at = |q: f64| {
+        if count == 0 {
+            0
+        } else {
+            hist.value_at_quantile(q)
+        }
+    };
     NodeLatency {
         count,
         mean: m.mean() * tick_ns,
-        p50: ns(m.quantile(0.5)),
-        p90: ns(m.quantile(0.9)),
-        p99: ns(m.quantile(0.99)),
+        p50: ns(at(0.5)),
+        p90: ns(at(0.9)),
+        p99: ns(at(0.99)),
         max: if count == 0 { 0.0 } else { ns(m.max) },
     }
 }
