@@ -2106,9 +2106,97 @@ fn plot_draws_each_latency_distribution_the_terminals_and_the_links() {
         "x",
     ]));
     assert_eq!(r.code, 2, "{}", r.stderr);
-    // An SCI ring has no switches: no heat map; and it records message latency only.
-    let (_, names) = svgs("s", "sci-ring4", "sci-uniform");
-    assert_eq!(names, ["latency-message.svg", "terminals.svg"]);
+    // An SCI ring has no switch-to-switch links: its links are drawn as bars, one per
+    // ring link; and it records message latency only.
+    let (out, names) = svgs("s", "sci-ring4", "sci-uniform");
+    assert_eq!(names, ["latency-message.svg", "links.svg", "terminals.svg"]);
+    let links = std::fs::read_to_string(out.join("links.svg")).unwrap();
+    for i in 0..4 {
+        assert!(links.contains(&format!("sci[{i}]:1")), "{links}");
+    }
+}
+
+/// The `links` of a run's JSON report, as (from, from_port, to, to_port, busy %).
+fn link_uses(v: &serde_json::Value) -> Vec<(String, u64, String, u64, f64)> {
+    v["links"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no links in {v}"))
+        .iter()
+        .map(|l| {
+            (
+                l["from"].as_str().unwrap().to_string(),
+                l["from_port"].as_u64().unwrap(),
+                l["to"].as_str().unwrap().to_string(),
+                l["to_port"].as_u64().unwrap(),
+                l["busy_pct"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn link_utilisation_of_rings_and_fabrics_adds_up_to_their_token_hops() {
+    // An SCI ring: one direction per ring link (port 1 sends, port 0 only receives),
+    // busy for every symbol that is not an idle, so the ring's busy cycles are its
+    // token-hops. A fabric: an adapter sends packets on its ingress link, the switch
+    // credits back on it and packets on to the output adapters, which send nothing;
+    // the packet directions' busy cycles are the token-hops, and the credit directions
+    // are busy at most every cycle.
+    let dir = TempDir::new("link-use");
+    let run = |topology: &str, traffic: &str| {
+        let json = dir.path().join(format!("{topology}.json"));
+        let json_arg = json.to_string_lossy().into_owned();
+        let r = emu(&short(&[
+            "--topology",
+            topology,
+            "--traffic",
+            traffic,
+            "--json",
+            &json_arg,
+        ]));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v = read_json(&json);
+        let ticks = v["run"]["end_tick"].as_f64().unwrap();
+        let hops = v["token_hops"].as_f64().unwrap();
+        (link_uses(&v), ticks, hops)
+    };
+    let busy = |pct: f64, ticks: f64| (pct / 100.0 * ticks).round();
+
+    let (links, ticks, hops) = run("sci-ring4", "sci-uniform");
+    let ring: Vec<(String, u64, String, u64)> = links
+        .iter()
+        .map(|(f, fp, t, tp, _)| (f.clone(), *fp, t.clone(), *tp))
+        .collect();
+    let want: Vec<(String, u64, String, u64)> = (0..4)
+        .map(|i| (format!("sci[{i}]"), 1, format!("sci[{}]", (i + 1) % 4), 0))
+        .collect();
+    assert_eq!(ring, want);
+    let sum: f64 = links.iter().map(|l| busy(l.4, ticks)).sum();
+    assert_eq!(sum, hops);
+    assert!(links.iter().all(|l| l.4 > 0.0 && l.4 <= 100.0), "{links:?}");
+
+    let (links, ticks, hops) = run("fabric16-cioq", "bursty30");
+    assert_eq!(links.len(), 3 * 16, "{links:?}");
+    let is_credit = |l: &(String, u64, String, u64, f64)| l.0 == "switch" && l.1 < 16;
+    let packets: f64 = links
+        .iter()
+        .filter(|l| !is_credit(l))
+        .map(|l| busy(l.4, ticks))
+        .sum();
+    assert_eq!(packets, hops);
+    assert!(links.iter().all(|l| l.4 <= 100.0), "{links:?}");
+    let credit: Vec<f64> = links.iter().filter(|l| is_credit(l)).map(|l| l.4).collect();
+    assert_eq!(credit.len(), 16);
+    assert!(
+        credit.iter().all(|&c| c > 50.0),
+        "credits flow back: {credit:?}"
+    );
+    assert!(
+        links
+            .iter()
+            .all(|l| !l.0.starts_with("adapter") || l.1 == 0),
+        "an adapter sends on its ingress link only: {links:?}"
+    );
 }
 
 #[test]

@@ -59,8 +59,9 @@ pub struct RunArgs {
     /// Draw the run as SVG in DIR (created if missing): latency-message.svg,
     /// latency-network.svg, latency-source_queue.svg (percentile distributions; SCI and
     /// relay rings: message latency only),
-    /// terminals.svg (throughput per terminal) and, for networks of switches,
-    /// links.svg (link utilisation heat map).
+    /// terminals.svg (throughput per terminal) and links.svg (link utilisation: a heat
+    /// map of the switch-to-switch links, or one bar per link direction on an SCI ring
+    /// or a switch fabric).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["replications", "verify_engines"])]
     pub plot: Option<std::path::PathBuf>,
     /// Check the credit invariant of every link at every barrier (slower).
@@ -338,7 +339,7 @@ fn write_plots(
     outcome: &engine::RunOutcome,
     metrics: &[&str],
 ) -> Result<(), String> {
-    use emu::plot::{heatmap, percentiles, terminals};
+    use emu::plot::{heatmap, link_bars, percentiles, terminals};
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = format!("{} · {}", report.topology.name, report.traffic.name);
     let total = emu::terminal::TerminalStats::total(&outcome.terminals);
@@ -364,7 +365,11 @@ fn write_plots(
     ));
     if let Some(links) = &report.links {
         let title = format!("link utilisation · {name}");
-        if let Some(svg) = heatmap::heatmap_svg(&title, links).map_err(|e| e.to_string())? {
+        let svg = match heatmap::heatmap_svg(&title, links).map_err(|e| e.to_string())? {
+            Some(svg) => Some(svg),
+            None => link_bars::link_bars_svg(&title, links).map_err(|e| e.to_string())?,
+        };
+        if let Some(svg) = svg {
             files.push(("links.svg".into(), svg));
         }
     }

@@ -92,7 +92,7 @@ pub fn heatmap_svg(title: &str, links: &[LinkUse]) -> Result<Option<String>, Plo
 
 /// Switches sort by the order their name prefix first appears in the links (a MIN's
 /// left switches before its right ones), then by the number in brackets.
-fn order_key(name: &str, links: &[LinkUse]) -> (usize, u64, String) {
+pub(crate) fn order_key(name: &str, links: &[LinkUse]) -> (usize, u64, String) {
     let (prefix, number) = match name.split_once('[') {
         Some((p, rest)) => (
             p,

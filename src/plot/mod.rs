@@ -1,12 +1,14 @@
 //! Pictures of results, as self-contained SVG (text is left to the viewer's
 //! sans-serif font: no font files are read): a sweep's load–throughput and load–delay
 //! curves with confidence bars, a run's latency percentile distributions, its
-//! per-terminal throughput and a heat map of its link utilisation.
+//! per-terminal throughput and its link utilisation (a heat map of the switch-to-switch
+//! links, or bars per link direction where there are none: SCI rings, fabrics).
 //!
 //! Every function returns the SVG text; the same input always gives the same bytes, so
 //! a merged sweep's plot is identical to the single process's.
 
 pub mod heatmap;
+pub mod link_bars;
 pub mod percentiles;
 pub mod sweep;
 pub mod terminals;

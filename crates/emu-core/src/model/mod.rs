@@ -174,9 +174,11 @@ pub trait Node<P: LinkProtocol>: Send {
     }
 }
 
-/// The [`PartStats`] series of bit periods each port's transmitter spent sending
-/// tokens, indexed by port: the report's link utilisation reads it from any part that
-/// has it.
+/// The [`PartStats`] series of ticks each port's transmitter spent sending, indexed by
+/// port: the report's link utilisation reads it from any part that has it. A DS-Link
+/// counts the bit periods of its tokens, an SCI node its cycles with a symbol other than
+/// an idle, a fabric part its packet cycles with a cell sent ([`crate::stats::links`]);
+/// a port with no transmitter ([`crate::parts::Part::transmits`]) reports 0.
 pub const WIRE_BITS: &str = "wire_bits";
 
 /// Named series of counts a part reports about itself, for its family's section of the

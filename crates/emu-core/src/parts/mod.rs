@@ -89,4 +89,13 @@ pub trait Part<P: LinkProtocol>: Send + Sync + Debug {
         let _ = input;
         None
     }
+
+    /// True if `port` has a transmitter: the direction of its link that leaves here
+    /// exists on the hardware. False for a port that only receives (an SCI node's input
+    /// from upstream, SCI §2.1; a fabric adapter's egress link, Gramsamer §2.1), whose
+    /// reverse direction the report's link utilisation leaves out. True by default.
+    fn transmits(&self, port: PortId) -> bool {
+        let _ = port;
+        true
+    }
 }

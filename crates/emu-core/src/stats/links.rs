@@ -1,6 +1,11 @@
 //! Link utilisation: for every direction of every link whose transmitting part counts
-//! its wire time ([`crate::model::WIRE_BITS`]: DS-Link parts, the C104 and the T9000
-//! VCP), the share of the run its transmitter spent sending tokens.
+//! its wire time ([`crate::model::WIRE_BITS`]), the share of the run its transmitter
+//! spent sending. What counts as sending is the family's: on a DS-Link the bit periods
+//! of its data and control tokens (INMOS ch. 6 §6.1.1), on an SCI ring the cycles that
+//! carry a symbol other than an idle (SCI §2.1), in a switch fabric the packet cycles
+//! in which a port sent a packet or flow-control information (Gramsamer §2.1, §4.1).
+//! Directions a port cannot send on ([`crate::parts::Part::transmits`]: an SCI ring
+//! link upstream, a fabric's egress link back to the switch) are left out.
 
 use super::report::ReportInput;
 use crate::ids::End;
@@ -14,6 +19,8 @@ pub struct NamedLink {
     pub a: (End, String),
     /// The other end and its node's name.
     pub b: (End, String),
+    /// Whether each end has a transmitter (`[a, b]`, [`crate::parts::Part::transmits`]).
+    pub sends: [bool; 2],
 }
 
 /// One direction of one link.
@@ -27,14 +34,16 @@ pub struct LinkUse {
     pub to: String,
     /// Its port.
     pub to_port: usize,
-    /// Bit periods spent sending tokens (10 per data token, 4 per control token:
-    /// INMOS ch. 6 §6.1.1) over the whole run, warm-up and drain included, as a % of
-    /// the run's length.
+    /// Ticks the transmitter spent sending over the whole run, warm-up and drain
+    /// included, as a % of the run's length: on a DS-Link bit periods of tokens (10 per
+    /// data token, 4 per control token: INMOS ch. 6 §6.1.1); on an SCI ring cycles with
+    /// a symbol other than an idle; in a switch fabric packet cycles with a packet or
+    /// flow-control cell sent.
     pub busy_pct: f64,
 }
 
 /// Utilisation of every link direction whose transmitter reports wire time, in link
-/// order (a→b, then b→a); `None` if no part does (SCI rings, fabrics).
+/// order (a→b, then b→a); `None` if no part does.
 pub fn utilisation(input: &ReportInput) -> Option<Vec<LinkUse>> {
     let outcome = input.outcome;
     // Each node's wire-bit series, indexed by node id (looked up twice per link).
@@ -52,7 +61,10 @@ pub fn utilisation(input: &ReportInput) -> Option<Vec<LinkUse>> {
     let ticks = outcome.end_tick.max(1) as f64;
     let mut out = Vec::new();
     for l in &input.links {
-        for (from, to) in [(&l.a, &l.b), (&l.b, &l.a)] {
+        for (from, to, sends) in [(&l.a, &l.b, l.sends[0]), (&l.b, &l.a, l.sends[1])] {
+            if !sends {
+                continue;
+            }
             if let Some(b) = bits(from.0) {
                 out.push(LinkUse {
                     from: from.1.clone(),

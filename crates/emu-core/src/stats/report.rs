@@ -149,6 +149,7 @@ impl<'a> ReportInput<'a> {
                 .map(|l| super::links::NamedLink {
                     a: (l.a, net.nodes()[l.a.node].name.clone()),
                     b: (l.b, net.nodes()[l.b.node].name.clone()),
+                    sends: [l.a, l.b].map(|e| net.nodes()[e.node].part.transmits(e.port)),
                 })
                 .collect(),
             flows: net.flows().to_vec(),

@@ -22,7 +22,7 @@ use super::flow::Permission;
 use super::protocol::{Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
 use super::source::Source;
 use crate::ids::PortId;
-use crate::model::{Activity, ModelError, Node, Outbox, PartStats, Wait, WaitReason};
+use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait, WaitReason};
 use crate::terminal::TerminalStats;
 use crate::time::Tick;
 use rand::SeedableRng;
@@ -392,6 +392,9 @@ impl Node<Fabric> for AdapterNode {
                 ("flow_sum_sq", a.flow_sum_sq.clone()),
                 ("flow_min", a.flow_min.clone()),
                 ("flow_max", a.flow_max.clone()),
+                // One packet a cycle at most on the ingress link; the egress link has
+                // no transmitter here.
+                (WIRE_BITS, vec![self.sent[INGRESS], 0]),
             ],
         })
     }

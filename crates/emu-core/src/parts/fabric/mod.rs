@@ -204,6 +204,14 @@ impl Part<Fabric> for AdapterParams {
         Box::new(AdapterNode::new(self.clone()))
     }
 
+    /// Only the ingress link sends (packets to the switch); the egress link brings the
+    /// switch's packets in, and no flow control goes back on it (Gramsamer §2.1, Fig.
+    /// 2.7: the output adapter absorbs all traffic, so "the FC channel between OA and
+    /// switch \[is\] superfluous").
+    fn transmits(&self, port: PortId) -> bool {
+        port == 0
+    }
+
     /// An adapter consumes what it receives and sources what it sends.
     fn routing(&self) -> Routing<'_> {
         Routing::Sink

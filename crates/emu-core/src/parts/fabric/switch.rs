@@ -24,7 +24,7 @@ use super::protocol::{Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_w
 use super::rxs::{Rxs, Strategy, View};
 use super::{OutputScheduler, SwitchParams};
 use crate::ids::PortId;
-use crate::model::{Activity, ModelError, Node, Outbox, PartStats, Wait};
+use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
 use crate::time::Tick;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -66,6 +66,10 @@ pub struct SwitchNode {
     credits_sent_xp: Vec<u64>,
     sent: Vec<u64>,
     received: Vec<u64>,
+    /// Per ingress port, the packet cycles in which it sent flow-control information:
+    /// its control path's wire time (one cycle may carry several cells). An egress
+    /// port sends at most one packet a cycle, so its wire time is its `sent`.
+    control_cycles: Vec<u64>,
     /// Packets stored in the whole switch.
     stored: u64,
     rng: ChaCha8Rng,
@@ -120,6 +124,7 @@ impl SwitchNode {
             received_xp: vec![0; n * n],
             credits_sent_xp: vec![0; n * n],
             sent: vec![0; 2 * n],
+            control_cycles: vec![0; n],
             received: vec![0; 2 * n],
             stored: 0,
             rng: ChaCha8Rng::seed_from_u64(p.seed),
@@ -263,6 +268,7 @@ impl SwitchNode {
         let n = self.n;
         let window = self.in_window(now);
         for i in 0..n {
+            let sent_before = self.sent[i];
             let k = self.departed[i].len();
             if window && k > 0 {
                 self.stats.parallel_departures[k] += 1;
@@ -327,6 +333,9 @@ impl SwitchNode {
             if window {
                 self.stats.credits_queued[i] += u64::from(self.absorb_total[i]);
             }
+            if self.sent[i] != sent_before {
+                self.control_cycles[i] += 1;
+            }
         }
     }
 }
@@ -386,6 +395,14 @@ impl Node<Fabric> for SwitchNode {
                 ("parallel_departures", s.parallel_departures.clone()),
                 ("crosspoint_peak", s.peak.clone()),
                 ("output_departures", s.departures.clone()),
+                (
+                    WIRE_BITS,
+                    self.control_cycles
+                        .iter()
+                        .chain(&self.sent[self.n..])
+                        .copied()
+                        .collect(),
+                ),
             ],
         })
     }

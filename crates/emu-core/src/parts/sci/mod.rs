@@ -218,6 +218,11 @@ impl Part<Sci> for SciParams {
         Box::new(SciNode::new(self.clone()))
     }
 
+    /// Only port 1 sends: a ring link carries symbols downstream alone (SCI §2.1).
+    fn transmits(&self, port: PortId) -> bool {
+        port == 1
+    }
+
     /// Every symbol not for this node goes on round the ring: there is no header to
     /// route by, so no routing view (`emu check` does not apply to a ring that cannot
     /// deadlock).

@@ -7,7 +7,7 @@ use super::stripper::{Stripped, Stripper};
 use super::transmitter::{Source, Transmitter};
 use super::{ADDRESS_SYMBOLS, DATA_SYMBOLS, SciParams};
 use crate::ids::PortId;
-use crate::model::{Activity, ModelError, Node, Outbox, Wait};
+use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
 use crate::terminal::{SourceStats, TerminalStats};
 use crate::time::Tick;
 use rand::{RngExt, SeedableRng};
@@ -120,6 +120,9 @@ pub struct SciNode {
     sink_reserved: u32,
     next_seq: u32,
     counters: [SciCounters; 2],
+    /// Cycles the output link carried a symbol other than an idle: its wire time for
+    /// the report's link utilisation ([`WIRE_BITS`]).
+    busy: u64,
     stats: TerminalStats,
     activity: Activity,
 }
@@ -148,6 +151,7 @@ impl SciNode {
             sink_reserved: 0,
             next_seq: 0,
             counters: [SciCounters::default(); 2],
+            busy: 0,
             stats: TerminalStats {
                 source: SourceStats {
                     recorded: true,
@@ -425,6 +429,7 @@ impl Node<Sci> for SciNode {
         self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
         if !sym.is_idle() {
             self.activity.tokens_moved += 1;
+            self.busy += 1;
         }
         out.send(OUT, sym, now + 1);
         self.counters[OUT].sent += 1;
@@ -448,6 +453,14 @@ impl Node<Sci> for SciNode {
 
     fn terminal_stats(&self) -> Option<&TerminalStats> {
         Some(&self.stats)
+    }
+
+    /// The output link's wire time: cycles with a symbol other than an idle (port 0
+    /// only receives).
+    fn part_stats(&self) -> Option<PartStats> {
+        Some(PartStats {
+            series: vec![(WIRE_BITS, vec![0, self.busy])],
+        })
     }
 
     fn into_terminal_stats(self: Box<Self>) -> Option<TerminalStats> {
