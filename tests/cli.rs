@@ -466,7 +466,7 @@ fn journeys_add_up_in_the_report_and_check_says_what_it_checked() {
         "{parts} vs {latency}\n{jy:#}"
     );
     assert_eq!(jy["saturated"], 0);
-    // An SCI ring keeps no journeys: no section.
+    // An SCI ring's journey is its own (SCI §4.8), without the DS-Link parts.
     let r = emu_in(
         dir.path(),
         &short(&[
@@ -479,11 +479,9 @@ fn journeys_add_up_in_the_report_and_check_says_what_it_checked() {
         ]),
     );
     r.assert_code(0);
-    assert!(
-        read_json(&dir.path().join("s.json"))
-            .get("journey")
-            .is_none()
-    );
+    let v = read_json(&dir.path().join("s.json"));
+    assert!(v["journey"].get("source_wait").is_none());
+    assert!(v["journey"].get("ring_buffer").is_some());
 }
 
 // ---------------------------------------------------------------------------------
@@ -2132,6 +2130,62 @@ fn link_uses(v: &serde_json::Value) -> Vec<(String, u64, String, u64, f64)> {
             )
         })
         .collect()
+}
+
+#[test]
+fn an_sci_ring_s_journey_parts_add_up_to_its_latency() {
+    // SCI §4.8's breakdown, measured: the text table and the JSON section name the four
+    // parts in the order they add up, and their means add up to the mean latency
+    // (message by message they add up exactly; `--check` holds the fixed part to the
+    // path's fixed delay).
+    let dir = TempDir::new("sci-journey");
+    let json = dir.path().join("j.json");
+    let json_arg = json.to_string_lossy().into_owned();
+    let r = emu(&short(&[
+        "--topology",
+        "sci-ring16-fc",
+        "--traffic",
+        "sci-uniform",
+        "--check",
+        "--json",
+        &json_arg,
+    ]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "(ticks; message latency = source queue + idle source + ring buffer + fixed)"
+        ),
+        "{}",
+        r.stdout
+    );
+    let v = read_json(&json);
+    let j = v["journey"].as_object().expect("a journey section");
+    let mut names: Vec<&str> = j.keys().map(String::as_str).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["fixed", "idle_source", "ring_buffer", "source_queue"]
+    );
+    // In the file, in the order they add up.
+    let text = std::fs::read_to_string(&json).unwrap();
+    let at = |k: &str| text.find(&format!("\"{k}\": {{")).unwrap();
+    assert!(at("journey") < at("source_queue"));
+    assert!(at("source_queue") < at("idle_source") && at("idle_source") < at("ring_buffer"));
+    assert!(at("ring_buffer") < at("fixed"));
+    let mean = |x: &serde_json::Value| x["ticks"]["mean"].as_f64().unwrap();
+    let count = |x: &serde_json::Value| x["count"].as_u64().unwrap();
+    let latency = &v["latency"]["message_latency"];
+    let sum: f64 = j.values().map(mean).sum();
+    assert!(
+        (sum - mean(latency)).abs() < 1e-9 * mean(latency),
+        "{sum} against {}",
+        mean(latency)
+    );
+    assert!(j.values().all(|x| count(x) == count(latency)));
+    assert!(
+        j.values().all(|x| mean(x) > 0.0),
+        "every part is there under load: {j:?}"
+    );
 }
 
 #[test]

@@ -68,6 +68,12 @@ fn zero_load_latency_is_one_queue_cycle_four_per_hop_and_the_packet_length() {
             "to node {d}, {len} symbols"
         );
         assert_eq!(o.activity.packets_ejected, 1, "its echo came back");
+        // Its journey: one cycle queued, no waits, the fixed delay of its path.
+        let j = &t.journey_parts;
+        assert_eq!(j.names, &emu::parts::sci::JOURNEY_PARTS);
+        let parts: Vec<(u64, u64)> = j.parts.iter().map(|m| (m.min, m.max)).collect();
+        let fixed = emu::parts::sci::fixed_delay(d, len as u16);
+        assert_eq!(parts, vec![(1, 1), (0, 0), (0, 0), (fixed, fixed)]);
     }
 }
 

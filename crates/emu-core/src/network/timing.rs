@@ -16,6 +16,11 @@
 //! ([`crate::terminal::journey::PathDelays`]); this module compares it with the plan's.
 //! Paths that are not fixed (random headers, grouped adaptive routing) are not checked,
 //! as Proteus does not validate every configuration either.
+//!
+//! Families with their own journey parts check them in the part, which knows its path's
+//! fixed delay (an SCI node: 4 cycles a node and the packet's length, SCI §4), and keep
+//! what they found in [`crate::terminal::journey::PartsCheck`]; this module reports it
+//! the same way.
 
 use super::Network;
 use super::walk::Walker;
@@ -52,6 +57,14 @@ pub fn check_journeys<P: LinkProtocol>(
     let walker = Walker::new(net);
     let mut summary = TimingSummary::default();
     for (dst, stats) in terminals.iter().enumerate() {
+        if let Some(check) = &stats.journey_parts.check {
+            // A family that checks its own parts against its paths (SCI rings).
+            if let Some(miss) = &check.first_miss {
+                return Err(TimingError(miss.clone()));
+            }
+            summary.messages += check.messages;
+            summary.pairs += check.sources.len() as u64;
+        }
         let Some(records) = &stats.journey.path_delays else {
             continue;
         };

@@ -466,6 +466,7 @@ impl Report {
             },
             journey: super::journey::JourneySection::new(
                 &total.journey,
+                &total.journey_parts,
                 input.tick_ns,
                 input.delay_unit.ticks,
             ),

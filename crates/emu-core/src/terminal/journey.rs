@@ -131,3 +131,71 @@ impl JourneyStats {
         self.saturated += other.saturated;
     }
 }
+
+/// A family's own breakdown of measured messages' latency into named parts that add up
+/// to each message's latency (an SCI ring's source queue, idle source, ring buffer and
+/// fixed delay: SCI §4.8), recorded at the destination. DS-Link terminals keep
+/// [`JourneyStats`] instead; terminals that record neither keep no names.
+#[derive(Clone, Debug, Default)]
+pub struct JourneyParts {
+    /// The parts' names, snake_case, in the order they add up (the report's keys).
+    pub names: &'static [&'static str],
+    /// One distribution per name.
+    pub parts: Vec<Metric>,
+    /// Under `--check`: what the terminal's part found checking each message's parts
+    /// against its path ([`crate::network::timing::check_journeys`] reports it);
+    /// `None` when not checking (boxed: every terminal has a `JourneyParts`).
+    pub check: Option<Box<PartsCheck>>,
+}
+
+/// What a terminal found checking its messages' journey parts against their paths (an
+/// SCI node: the fixed part must be the path's fixed delay, SCI §4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartsCheck {
+    /// Messages checked.
+    pub messages: u64,
+    /// The sources they came from.
+    pub sources: std::collections::BTreeSet<u32>,
+    /// The first message whose parts did not fit its path, described.
+    pub first_miss: Option<String>,
+}
+
+impl JourneyParts {
+    /// Empty distributions for the parts `names`.
+    pub fn new(names: &'static [&'static str]) -> JourneyParts {
+        JourneyParts {
+            names,
+            parts: names.iter().map(|_| Metric::coarse()).collect(),
+            check: None,
+        }
+    }
+
+    /// True if the terminal records these.
+    pub fn recorded(&self) -> bool {
+        !self.names.is_empty()
+    }
+
+    /// Records one message's parts, one value per name, in order.
+    pub fn record(&mut self, values: &[u64]) {
+        debug_assert_eq!(values.len(), self.parts.len(), "one value per part");
+        for (m, &v) in self.parts.iter_mut().zip(values) {
+            m.record(v);
+        }
+    }
+
+    /// Adds `other`'s distributions into `self` (the check records are per terminal
+    /// and are not merged). Terminals of one network record the same parts; one that
+    /// records none adds nothing.
+    pub fn merge(&mut self, other: &JourneyParts) {
+        if !other.recorded() {
+            return;
+        }
+        if !self.recorded() {
+            *self = JourneyParts::new(other.names);
+        }
+        debug_assert_eq!(self.names, other.names, "one network, one breakdown");
+        for (a, b) in self.parts.iter_mut().zip(&other.parts) {
+            a.merge(b);
+        }
+    }
+}

@@ -32,7 +32,7 @@ use crate::memory::Fill;
 use crate::time::Tick;
 use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
-pub use journey::JourneyStats;
+pub use journey::{JourneyParts, JourneyStats};
 pub use metric::Metric;
 use packet::Arrival;
 pub use packet::Stamp;
@@ -173,6 +173,8 @@ pub struct StatsKept {
     pub source: bool,
     /// The journeys' breakdown ([`JourneyStats`]: DS-Link terminals).
     pub journeys: bool,
+    /// Parts of the family's own breakdown ([`JourneyParts`]: 4 on SCI nodes).
+    pub parts: u64,
 }
 
 impl StatsKept {
@@ -180,22 +182,26 @@ impl StatsKept {
     pub(crate) const LATENCY: StatsKept = StatsKept {
         source: false,
         journeys: false,
+        parts: 0,
     };
     /// And the journeys' breakdown (DS-Link terminals).
     pub(crate) const JOURNEYS: StatsKept = StatsKept {
         source: false,
         journeys: true,
+        parts: 0,
     };
-    /// And the source's view of its messages (SCI nodes).
+    /// And the source's view of its messages (SCI nodes, which add their journey's
+    /// parts).
     pub(crate) const SOURCE: StatsKept = StatsKept {
         source: true,
         journeys: false,
+        parts: 0,
     };
 }
 
 /// Bytes one terminal's [`TerminalStats`] take: the struct and the values of the
 /// metrics it records (three, the source's fourth if `kept.source`) and of the
-/// journey's coarse ones (if `kept.journeys`): a short list each when lightly loaded, a
+/// journey's coarse ones (if `kept.journeys`, and `kept.parts`): a short list each when lightly loaded, a
 /// histogram each at worst ([`Fill::metric`]). Once: at the end of a run the engines
 /// take the statistics from the nodes for the report
 /// ([`crate::model::Node::into_terminal_stats`]) rather than copy them.
@@ -205,7 +211,7 @@ pub fn stats_memory_bound(fill: Fill, kept: StatsKept) -> u64 {
         journey::JOURNEY_HISTOGRAMS
     } else {
         0
-    };
+    } + kept.parts;
     std::mem::size_of::<TerminalStats>() as u64
         + histograms * fill.metric()
         + coarse * fill.coarse_metric()

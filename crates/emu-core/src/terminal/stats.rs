@@ -1,6 +1,6 @@
 //! What one terminal records about the traffic it sends and receives.
 
-use super::journey::JourneyStats;
+use super::journey::{JourneyParts, JourneyStats};
 use super::metric::Metric;
 use crate::time::Tick;
 
@@ -55,6 +55,8 @@ pub struct TerminalStats {
     pub source: SourceStats,
     /// Where measured messages' latency went, by their journeys (DS-Link terminals).
     pub journey: JourneyStats,
+    /// Where measured messages' latency went, in the family's own parts (SCI nodes).
+    pub journey_parts: JourneyParts,
 }
 
 /// A terminal's own messages, seen from their source: an SCI node learns each send
@@ -103,6 +105,7 @@ impl TerminalStats {
         self.source_queueing.merge(&other.source_queueing);
         self.source.merge(&other.source);
         self.journey.merge(&other.journey);
+        self.journey_parts.merge(&other.journey_parts);
         let (a, b) = (&mut self.counters, &other.counters);
         a.created += b.created;
         a.measured_created += b.measured_created;

@@ -17,6 +17,16 @@
 //! equal to the message length to consume the message"), so an 8-symbol packet to the
 //! next node takes 1 + 4 + 8 = 13 cycles.
 //!
+//! Journeys (SCI §4.8, Fig. 14): a send packet's symbols carry a [`SciJourney`], and the
+//! target splits each measured packet's latency into its *source queue* (creation to
+//! the start of the transmission that reached it, less the next part), *idle source*
+//! (cycles it was the head of an idle source waiting for a passing packet's tail or, under
+//! flow control, a go-idle), *ring buffer* (cycles in the ring buffers of the nodes on its
+//! way) and *fixed* ([`fixed_delay`]: 4 cycles a node and its length). The four add up to
+//! the latency to the cycle; `--check` checks that the fixed part is [`fixed_delay`] for
+//! every packet. The paper's curves are sums of these: Transit = fixed + ring buffer, Idle
+//! Source = Transit + idle source, Total = Idle Source + source queue.
+//!
 //! Decisions where the paper leaves a choice (its own list: `docs/sources.md`, SCI):
 //! - **Ring buffer capacity**: the longest send packet plus one separator idle, which is
 //!   the most that can arrive while a source packet and its postpended idle go out; after
@@ -52,7 +62,19 @@ pub mod stripper;
 pub mod transmitter;
 
 pub use node::{Arrivals, SciNode};
-pub use protocol::{Sci, SciCounters, Symbol, SymbolKind};
+pub use protocol::{Sci, SciCounters, SciJourney, Symbol, SymbolKind};
+
+/// The names of an SCI ring's journey parts, in the order nodes record them
+/// ([`crate::terminal::JourneyParts`]; module documentation "Journeys").
+pub const JOURNEY_PARTS: [&str; 4] = ["source_queue", "idle_source", "ring_buffer", "fixed"];
+
+/// Cycles from a send packet of `len` symbols starting on its source's output link to
+/// its last symbol consumed at a target `hops` nodes downstream, when no ring buffer
+/// holds it up: "a fixed minimum delay of 4 cycles per node traversed" and "a delay equal
+/// to the message length to consume the message" (SCI §4).
+pub const fn fixed_delay(hops: u32, len: u16) -> Tick {
+    4 * hops as Tick + len as Tick
+}
 
 use crate::ids::PortId;
 use crate::model::Node;
@@ -244,7 +266,13 @@ impl Part<Sci> for SciParams {
             + 2 * fill.entries(u64::from(self.sink_symbols));
         std::mem::size_of::<SciNode>() as u64
             + symbols * symbol
-            + crate::terminal::stats_memory_bound(fill, crate::terminal::StatsKept::SOURCE)
+            + crate::terminal::stats_memory_bound(
+                fill,
+                crate::terminal::StatsKept {
+                    parts: JOURNEY_PARTS.len() as u64,
+                    ..crate::terminal::StatsKept::SOURCE
+                },
+            )
             + batch
     }
 }

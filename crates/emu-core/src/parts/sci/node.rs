@@ -2,13 +2,13 @@
 //! source queue with active buffers, sink queue, and the traffic process that creates
 //! send packets.
 
-use super::protocol::{Sci, SciCounters, Symbol, SymbolKind};
+use super::protocol::{Sci, SciCounters, SciJourney, Symbol, SymbolKind};
 use super::stripper::{Stripped, Stripper};
-use super::transmitter::{Source, Transmitter};
-use super::{ADDRESS_SYMBOLS, DATA_SYMBOLS, SciParams};
+use super::transmitter::{Mode, Source, Transmitter};
+use super::{ADDRESS_SYMBOLS, DATA_SYMBOLS, JOURNEY_PARTS, SciParams, fixed_delay};
 use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
-use crate::terminal::{SourceStats, TerminalStats};
+use crate::terminal::{JourneyParts, SourceStats, TerminalStats};
 use crate::time::Tick;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -36,6 +36,8 @@ struct Packet {
     sent_at: Tick,
     /// A read request, to be answered by a response (SCI §4.7).
     request: bool,
+    /// Cycles it has waited as the head of an idle source ([`SciJourney::idle_source`]).
+    idle_source: u32,
 }
 
 /// The source queue and the active buffers (SCI §2.1, §4.4).
@@ -55,10 +57,20 @@ struct SourceQueue {
     sent_bytes_in_window: u64,
 }
 
+impl SourceQueue {
+    /// True if the head of the queue may be sent now: it has been queued, and an
+    /// active buffer is free (SCI §4, §4.4).
+    fn eligible(&self) -> bool {
+        self.queue
+            .front()
+            .is_some_and(|p| p.ready <= self.now && self.outstanding.len() < self.limit)
+    }
+}
+
 impl Source for SourceQueue {
     fn ready(&mut self) -> Option<u16> {
         let p = self.queue.front()?;
-        (p.ready <= self.now && self.outstanding.len() < self.limit).then_some(p.len)
+        self.eligible().then_some(p.len)
     }
 
     fn symbol(&mut self, index: u16) -> Symbol {
@@ -86,6 +98,7 @@ impl Source for SourceQueue {
             sent: true,
             sent_at: self.now,
             request: false,
+            idle_source: 0,
         });
         if index + 1 >= p.len {
             self.outstanding.push(p);
@@ -101,6 +114,11 @@ impl Source for SourceQueue {
             created: p.created,
             request: p.request,
             delivered: 0,
+            journey: SciJourney {
+                sent: p.sent_at,
+                idle_source: p.idle_source,
+                ring_buffer: 0,
+            },
         }
     }
 }
@@ -157,6 +175,7 @@ impl SciNode {
                     recorded: true,
                     ..SourceStats::default()
                 },
+                journey_parts: JourneyParts::new(&JOURNEY_PARTS),
                 ..TerminalStats::default()
             },
             activity: Activity::default(),
@@ -236,6 +255,7 @@ impl SciNode {
             sent: false,
             sent_at: now,
             request,
+            idle_source: 0,
         });
         self.next_seq += 1;
         self.stats.counters.created += 1;
@@ -271,6 +291,40 @@ impl SciNode {
                 }
             }
         }
+    }
+
+    /// Records the journey of the measured send packet whose last symbol `last` was
+    /// consumed at `done` (module documentation "Journeys"). Under `--check`, notes a
+    /// packet whose fixed part is not [`fixed_delay`] of its path: its parts would not
+    /// add up to its latency.
+    fn record_journey(&mut self, last: &Symbol, done: Tick) {
+        let j = last.journey;
+        let idle = Tick::from(j.idle_source);
+        let ring = Tick::from(j.ring_buffer);
+        let source_wait = j.sent.saturating_sub(last.created);
+        let fixed = (done - j.sent).saturating_sub(ring);
+        let parts = &mut self.stats.journey_parts;
+        if let Some(check) = &mut parts.check {
+            let hops = (self.p.node + self.p.ring_nodes - last.src) % self.p.ring_nodes;
+            let want = fixed_delay(hops, last.len);
+            check.messages += 1;
+            check.sources.insert(last.src);
+            if (fixed != want || idle > source_wait || j.sent < last.created)
+                && check.first_miss.is_none()
+            {
+                check.first_miss = Some(format!(
+                    "send packet {} from node {} to node {}: latency {} = source wait \
+                     {source_wait} (idle source {idle}) + ring buffer {ring} + fixed {fixed}, \
+                     but the fixed delay of {hops} hops and {} symbols is {want}",
+                    last.seq,
+                    last.src,
+                    self.p.node,
+                    done - last.created,
+                    last.len
+                ));
+            }
+        }
+        parts.record(&[source_wait.saturating_sub(idle), idle, ring, fixed]);
     }
 
     /// Handles what the stripper took for this node.
@@ -309,6 +363,7 @@ impl SciNode {
                         self.stats.message_latency.record(done - symbol.created);
                         self.stats.counters.measured_delivered += 1;
                         self.activity.obligations_closed += 1;
+                        self.record_journey(&symbol, done);
                     }
                 }
             }
@@ -414,17 +469,27 @@ impl Node<Sci> for SciNode {
         }
         self.generate(now);
         self.source.now = now;
+        // The head of the queue may go but for the transmitter: if the transmitter is
+        // passing symbols and does not start it, it waits as an idle source's (for a
+        // passing packet's tail, or a go-idle).
+        let idle_head = self.tx.mode == Mode::Pass && self.source.eligible();
         let injected = self.source.injected;
-        let sym =
-            self.tx
-                .cycle(passed, &mut self.source)
-                .ok_or_else(|| ModelError::FlowControl {
-                    port: 0,
-                    what: format!(
-                        "the ring buffer overflowed its {} symbols",
-                        self.tx.ring_capacity
-                    ),
-                })?;
+        let sym = self
+            .tx
+            .cycle(now, passed, &mut self.source)
+            .ok_or_else(|| ModelError::FlowControl {
+                port: 0,
+                what: format!(
+                    "the ring buffer overflowed its {} symbols",
+                    self.tx.ring_capacity
+                ),
+            })?;
+        if idle_head
+            && self.tx.mode == Mode::Pass
+            && let Some(head) = self.source.queue.front_mut()
+        {
+            head.idle_source = head.idle_source.saturating_add(1);
+        }
         self.activity.packets_injected += self.source.injected - injected;
         self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
         if !sym.is_idle() {
@@ -444,6 +509,10 @@ impl Node<Sci> for SciNode {
             ring_capacity: self.tx.ring_capacity as u64,
             ..self.counters[port.min(1)]
         }
+    }
+
+    fn enable_checks(&mut self) {
+        self.stats.journey_parts.check = Some(Box::default());
     }
 
     /// An SCI node never waits for another: it outputs a symbol every cycle.
@@ -520,11 +589,100 @@ mod tests {
             created: 0,
             request: false,
             delivered: 5,
+            journey: SciJourney::default(),
         };
         for i in 0..4 {
             d.arrive(20 + i, 0, echo(i as u16));
         }
         let err = d.run_until(40).expect_err("a duplicate or stray echo");
         assert!(format!("{err}").contains("not outstanding"), "{err}");
+    }
+
+    /// Symbol `index` of an `len`-symbol send packet from `src` to `dst`, created at 0.
+    fn send(src: u32, dst: u32, index: u16, len: u16) -> Symbol {
+        Symbol {
+            kind: SymbolKind::Send,
+            src,
+            dst,
+            seq: 3,
+            index,
+            len,
+            created: 0,
+            request: false,
+            delivered: 0,
+            journey: SciJourney::default(),
+        }
+    }
+
+    #[test]
+    fn a_packet_behind_a_passing_packet_counts_its_wait_as_idle_source() {
+        // Node 0 of 8 creates a packet at 5 (ready at 6) while an 8-symbol packet from
+        // node 5 to node 6 passes: its symbols reach the transmitter at 2..=9, so the
+        // source may start only at 10, after the tail (SCI §2.1). It waited 6, 7, 8 and
+        // 9 as an idle source's head, and one cycle to be queued.
+        let mut n = node(8);
+        n.p.start = 5;
+        let mut d = Driver::new(n);
+        for i in 0..8 {
+            d.arrive(Tick::from(i), 0, send(5, 6, i, 8));
+        }
+        d.run_until(30).unwrap();
+        let ours: Vec<Symbol> = d
+            .sent_on(OUT, |s| s.kind == SymbolKind::Send && s.src == 0)
+            .into_iter()
+            .map(|e| e.token)
+            .collect();
+        assert_eq!(ours.len(), usize::from(ADDRESS_SYMBOLS));
+        let j = ours[0].journey;
+        assert_eq!((j.sent, j.idle_source, j.ring_buffer), (10, 4, 0), "{j:?}");
+        assert!(ours.iter().all(|s| s.journey == j));
+    }
+
+    #[test]
+    fn the_target_records_the_four_parts_and_checks_the_fixed_delay() {
+        // Node 0 of 4 is the target of a packet from node 2 (2 hops): created at 0,
+        // sent at 3 after 1 cycle of idle-source wait, 5 cycles in ring buffers; its
+        // last symbol is consumed at 3 + 5 + 4·2 + 8 = 24.
+        let mut n = node(4);
+        n.p.traffic.arrivals = Arrivals::None;
+        let journey = SciJourney {
+            sent: 3,
+            idle_source: 1,
+            ring_buffer: 5,
+        };
+        let packet = |last: Tick| {
+            let mut d = Driver::new(n.clone());
+            d.node_mut().enable_checks();
+            for i in 0..8u16 {
+                let mut s = send(2, 0, i, 8);
+                s.journey = journey;
+                // The last symbol is parsed at `last`: consumed one cycle later.
+                d.arrive(last - PARSE_CYCLES - 7 + Tick::from(i), 0, s);
+            }
+            (d.run_until(last + 2), d)
+        };
+        let (ok, d) = packet(23);
+        ok.unwrap();
+        let parts = &d.node().stats.journey_parts;
+        assert_eq!(parts.names, &JOURNEY_PARTS);
+        let values: Vec<(u64, u64)> = parts.parts.iter().map(|m| (m.min, m.max)).collect();
+        assert_eq!(values, vec![(2, 2), (1, 1), (5, 5), (16, 16)]);
+        let check = parts.check.as_ref().expect("checking");
+        assert_eq!((check.messages, check.first_miss.as_deref()), (1, None));
+        // One cycle later, the parts would not add up to the path's fixed delay.
+        let (late, d) = packet(24);
+        late.unwrap();
+        let check = d
+            .node()
+            .stats
+            .journey_parts
+            .check
+            .clone()
+            .expect("checking");
+        let miss = check.first_miss.expect("the identity is checked");
+        assert!(
+            miss.contains("fixed delay of 2 hops and 8 symbols is 16"),
+            "{miss}"
+        );
     }
 }

@@ -50,6 +50,27 @@ pub struct Symbol {
     /// On an echo's last symbol: the tick its send packet was delivered to the target
     /// (0 elsewhere), so that the source can record the packet's latency.
     pub delivered: Tick,
+    /// Where the send packet's time went so far (emulator metadata, no wire cost).
+    pub journey: SciJourney,
+}
+
+/// What a send packet's symbols carry of its journey (SCI §4.8's latency breakdown),
+/// for the target to record: with its creation tick and the tick its last symbol is
+/// consumed, these split its latency into source queue, idle-source wait, ring-buffer
+/// delay and the fixed delay of its path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SciJourney {
+    /// Tick its source began the transmission that reached the target (its first
+    /// symbol went on the link).
+    pub sent: Tick,
+    /// Cycles it waited at the head of its source queue while the source was idle (not
+    /// sending a source packet, not recovering, below its outstanding limit) for a
+    /// passing packet to end, or, under flow control, for a go-idle (SCI §2.1-2.2, §4.8
+    /// "Idle Source").
+    pub idle_source: u32,
+    /// Cycles this symbol spent in ring buffers on its way (SCI §2.1): the same for
+    /// every symbol of a packet, which passes through a ring buffer whole or not at all.
+    pub ring_buffer: u32,
 }
 
 impl Symbol {
@@ -65,6 +86,11 @@ impl Symbol {
             created: 0,
             request: false,
             delivered: 0,
+            journey: SciJourney {
+                sent: 0,
+                idle_source: 0,
+                ring_buffer: 0,
+            },
         }
     }
 

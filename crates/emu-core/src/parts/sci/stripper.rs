@@ -138,6 +138,7 @@ impl Stripper {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parts::sci::protocol::SciJourney;
 
     fn send(src: u32, dst: u32, index: u16, len: u16) -> Symbol {
         Symbol {
@@ -150,6 +151,7 @@ mod tests {
             created: 0,
             request: false,
             delivered: 0,
+            journey: SciJourney::default(),
         }
     }
 

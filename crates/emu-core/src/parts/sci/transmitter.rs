@@ -18,6 +18,7 @@
 //!   go bit (§2.2).
 
 use super::protocol::Symbol;
+use crate::time::Tick;
 use std::collections::VecDeque;
 
 /// What the transmitter is doing.
@@ -41,8 +42,9 @@ pub(crate) enum Mode {
 pub(crate) struct Transmitter {
     /// What it is doing.
     pub mode: Mode,
-    /// The ring (bypass) buffer.
-    ring: VecDeque<Symbol>,
+    /// The ring (bypass) buffer, each symbol with the tick it went in (to add its stay
+    /// to its [`super::SciJourney::ring_buffer`]).
+    ring: VecDeque<(Tick, Symbol)>,
     /// Most symbols the ring buffer holds.
     pub ring_capacity: usize,
     /// The inclusive OR of the go bits received during transmission and recovery.
@@ -86,24 +88,36 @@ impl Transmitter {
         self.ring.len()
     }
 
-    /// Takes `s` from the stripper while the output is busy: packet symbols (and one
-    /// separator idle after a packet) into the ring buffer, idles' go bits into the OR.
-    /// Returns false if the ring buffer overflowed.
-    fn absorb(&mut self, s: Symbol) -> bool {
+    /// Takes `s` from the stripper at tick `now` while the output is busy: packet
+    /// symbols (and one separator idle after a packet) into the ring buffer, idles' go
+    /// bits into the OR. Returns false if the ring buffer overflowed.
+    fn absorb(&mut self, now: Tick, s: Symbol) -> bool {
         if s.is_idle() {
             self.saved_go |= s.is_go_idle();
-            if self.ring.back().is_some_and(|b| !b.is_idle()) {
-                self.ring.push_back(Symbol::idle(false));
+            if self.ring.back().is_some_and(|(_, b)| !b.is_idle()) {
+                self.ring.push_back((now, Symbol::idle(false)));
             }
         } else {
-            self.ring.push_back(s);
+            self.ring.push_back((now, s));
         }
         self.ring.len() <= self.ring_capacity
     }
 
-    /// One cycle: `s` is the stripper's symbol. Returns the symbol output on the link, or
-    /// `None` if the ring buffer overflowed (a model error: its capacity is too small).
-    pub fn cycle(&mut self, s: Symbol, source: &mut impl Source) -> Option<Symbol> {
+    /// The ring buffer's oldest symbol, leaving at tick `now`, with its stay added to
+    /// its journey.
+    fn release(&mut self, now: Tick) -> Option<Symbol> {
+        let (entered, mut s) = self.ring.pop_front()?;
+        if !s.is_idle() {
+            let stay = u32::try_from(now.saturating_sub(entered)).unwrap_or(u32::MAX);
+            s.journey.ring_buffer = s.journey.ring_buffer.saturating_add(stay);
+        }
+        Some(s)
+    }
+
+    /// One cycle, at tick `now`: `s` is the stripper's symbol. Returns the symbol output
+    /// on the link, or `None` if the ring buffer overflowed (a model error: its capacity
+    /// is too small).
+    pub fn cycle(&mut self, now: Tick, s: Symbol, source: &mut impl Source) -> Option<Symbol> {
         let passing_continues = self.mid_packet;
         self.mid_packet = !s.is_idle() && !s.is_last();
         let out = match self.mode {
@@ -112,7 +126,7 @@ impl Transmitter {
                 match may_start.then(|| source.ready()).flatten() {
                     Some(len) => {
                         self.saved_go = false;
-                        if !self.absorb(s) {
+                        if !self.absorb(now, s) {
                             return None;
                         }
                         self.mode = if len > 1 {
@@ -126,7 +140,7 @@ impl Transmitter {
                 }
             }
             Mode::Source { next } => {
-                if !self.absorb(s) {
+                if !self.absorb(now, s) {
                     return None;
                 }
                 let sym = source.symbol(next);
@@ -138,7 +152,7 @@ impl Transmitter {
                 sym
             }
             Mode::Postpend => {
-                if !self.absorb(s) {
+                if !self.absorb(now, s) {
                     return None;
                 }
                 if self.ring.is_empty() {
@@ -153,11 +167,11 @@ impl Transmitter {
                 // The head leaves before the stripper's symbol comes in, so the buffer
                 // never holds more than it did when recovery began. If the buffer was
                 // empty, the stripper's symbol goes straight through it.
-                let head = self.ring.pop_front();
-                if !self.absorb(s) {
+                let head = self.release(now);
+                if !self.absorb(now, s) {
                     return None;
                 }
-                match head.or_else(|| self.ring.pop_front()) {
+                match head.or_else(|| self.release(now)) {
                     Some(h) if !h.is_idle() => h,
                     Some(_) if !self.ring.is_empty() => Symbol::idle(false),
                     // The ring buffer is drained: this idle is the postpending idle that
@@ -177,10 +191,12 @@ impl Transmitter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parts::sci::protocol::SymbolKind;
+    use crate::parts::sci::protocol::{SciJourney, SymbolKind};
 
     /// One packet of `len` symbols, ready once `ready` is set.
     struct One {
+        /// The tick of the last cycle fed.
+        clock: Tick,
         len: u16,
         ready: bool,
     }
@@ -203,6 +219,7 @@ mod tests {
                 created: 0,
                 request: false,
                 delivered: 0,
+                journey: SciJourney::default(),
             }
         }
     }
@@ -218,6 +235,7 @@ mod tests {
             created: 0,
             request: false,
             delivered: 0,
+            journey: SciJourney::default(),
         }
     }
 
@@ -225,7 +243,10 @@ mod tests {
     fn feed(tx: &mut Transmitter, src: &mut One, inputs: &[Symbol]) -> Vec<Symbol> {
         inputs
             .iter()
-            .map(|&s| tx.cycle(s, src).expect("no overflow"))
+            .map(|&s| {
+                src.clock += 1;
+                tx.cycle(src.clock, s, src).expect("no overflow")
+            })
             .collect()
     }
 
@@ -233,6 +254,7 @@ mod tests {
     fn with_flow_control_a_packet_starts_only_after_a_go_idle() {
         let mut tx = Transmitter::new(9, true);
         let mut src = One {
+            clock: 0,
             len: 4,
             ready: false,
         };
@@ -255,6 +277,7 @@ mod tests {
         // Without flow control it would have gone at once.
         let mut tx = Transmitter::new(9, false);
         let mut src = One {
+            clock: 0,
             len: 4,
             ready: true,
         };
@@ -267,6 +290,7 @@ mod tests {
     fn the_postpended_idle_carries_the_or_of_the_go_bits_received() {
         let mut tx = Transmitter::new(9, true);
         let mut src = One {
+            clock: 0,
             len: 3,
             ready: true,
         };
@@ -289,6 +313,7 @@ mod tests {
     fn a_nodes_own_postpended_go_idle_licenses_its_next_packet() {
         let mut tx = Transmitter::new(9, true);
         let mut src = One {
+            clock: 0,
             len: 2,
             ready: true,
         };
@@ -328,6 +353,7 @@ mod tests {
     fn a_passing_packet_waits_in_the_ring_buffer_and_recovery_sends_stop_idles() {
         let mut tx = Transmitter::new(9, true);
         let mut src = One {
+            clock: 0,
             len: 3,
             ready: true,
         };
@@ -365,6 +391,7 @@ mod tests {
     fn no_source_packet_starts_inside_a_passing_packet() {
         let mut tx = Transmitter::new(9, true);
         let mut src = One {
+            clock: 0,
             len: 3,
             ready: false,
         };
@@ -374,6 +401,53 @@ mod tests {
         assert!(
             out.iter().all(|s| s.src == 5),
             "the passing packet goes on: {out:?}"
+        );
+    }
+
+    #[test]
+    fn a_passing_packet_held_in_the_ring_buffer_carries_its_stay() {
+        // A 3-symbol source packet starts as a 3-symbol passing packet arrives: the
+        // passing packet waits in the ring buffer while the source packet and its
+        // postpended idle go out, and leaves in recovery. Each of its symbols carries
+        // the cycles it stayed (the same for all: it went through whole), and a packet
+        // that passes straight through carries none.
+        let mut tx = Transmitter::new(9, false);
+        let mut src = One {
+            clock: 0,
+            len: 3,
+            ready: true,
+        };
+        let ins = [
+            passing(0, 3),
+            passing(1, 3),
+            passing(2, 3),
+            Symbol::idle(true),
+            Symbol::idle(true),
+            Symbol::idle(true),
+            Symbol::idle(true),
+            Symbol::idle(true),
+        ];
+        let out = feed(&mut tx, &mut src, &ins);
+        let held: Vec<(u16, u32)> = out
+            .iter()
+            .filter(|s| s.src == 5)
+            .map(|s| (s.index, s.journey.ring_buffer))
+            .collect();
+        // In at cycles 1-3, out at 5-7 (after 3 source symbols and the postpended idle).
+        assert_eq!(held, vec![(0, 4), (1, 4), (2, 4)], "{out:?}");
+        assert!(
+            out.iter()
+                .filter(|s| s.src == 0)
+                .all(|s| s.journey.ring_buffer == 0)
+        );
+        let out = feed(
+            &mut tx,
+            &mut src,
+            &[passing(0, 3), passing(1, 3), passing(2, 3)],
+        );
+        assert!(
+            out.iter().all(|s| s.src == 5 && s.journey.ring_buffer == 0),
+            "straight through: {out:?}"
         );
     }
 }
