@@ -140,6 +140,12 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: sci::hot_sender::run,
     },
     Experiment {
+        name: "sci-latency-breakdown",
+        section: "SCI §4.8",
+        about: "Fig. 14: latency parts (fixed, ring buffer, idle source, source queue) measured beside the App. A model",
+        run: sci::latency_breakdown::run,
+    },
+    Experiment {
         name: "sci-request-response",
         section: "SCI §4.7",
         about: "Fig. 13: read requests and 64-byte responses sustain 600-800 MB/s of data",

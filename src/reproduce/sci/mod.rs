@@ -6,6 +6,7 @@
 pub mod buffers;
 pub mod flow_control_cost;
 pub mod hot_sender;
+pub mod latency_breakdown;
 pub mod request_response;
 pub mod ring;
 pub mod starvation;

@@ -77,6 +77,12 @@ impl NodeResult {
 pub struct RingResult {
     /// Per node, in node order.
     pub nodes: Vec<NodeResult>,
+    /// The mean of each journey part over every measured packet, in cycles, in the
+    /// order of [`crate::parts::sci::JOURNEY_PARTS`] (source queue, idle source, ring
+    /// buffer, fixed): they add up to [`RingResult::target_latency`].
+    pub journey: Vec<f64>,
+    /// Mean latency over every measured packet, recorded at its target, in cycles.
+    pub target_latency: f64,
 }
 
 impl RingResult {
@@ -147,6 +153,9 @@ pub fn run(r: &RingRun, traffic: impl Fn(u32) -> SciTraffic) -> Result<RingResul
         source: Box::new(e),
     })?;
     let ns = r.measure as f64 * CYCLE_NS;
+    let all = crate::terminal::TerminalStats::total(&out.terminals);
+    let journey = all.journey_parts.parts.iter().map(|m| m.mean()).collect();
+    let target_latency = all.message_latency.mean();
     let nodes = out
         .terminals
         .iter()
@@ -157,7 +166,11 @@ pub fn run(r: &RingRun, traffic: impl Fn(u32) -> SciTraffic) -> Result<RingResul
             offered: t.counters.bytes_offered_in_window as f64 / ns,
         })
         .collect();
-    Ok(RingResult { nodes })
+    Ok(RingResult {
+        nodes,
+        journey,
+        target_latency,
+    })
 }
 
 /// Every node saturated (always a packet waiting), destinations uniform.

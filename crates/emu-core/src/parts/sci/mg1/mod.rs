@@ -118,6 +118,13 @@ pub struct NodeResult {
     pub latency: f64,
     /// `T_i`: mean transit time in cycles once transmission begins.
     pub transit: f64,
+    /// `T_i` with no backlog on the way: the wire and fixed switching delay and the
+    /// packet's length (SCI §4.8's "Fixed" curve).
+    pub fixed: f64,
+    /// `(1 - ρ_i) w_i`: the mean wait of a packet for a break in the passing packets,
+    /// over all packets (those that find the source busy wait in its queue instead):
+    /// with `T_i`, SCI §4.8's "Idle Source" part of the mean latency.
+    pub idle_wait: f64,
     /// `ρ_i`: source queue utilisation (1 if saturated).
     pub utilisation: f64,
     /// The offered rate could not be served and was throttled (SCI §4.2).
@@ -227,6 +234,8 @@ pub fn solve(input: &ModelInput) -> Result<ModelResult, ModelError> {
     let nodes = (0..ring.n)
         .map(|i| {
             let transit = transit(input, i, &backlog);
+            let fixed = self::transit(input, i, &vec![0.0; ring.n]);
+            let idle_wait = (1.0 - states[i].rho) * passing[i].w;
             let wait = if saturated[i] {
                 f64::INFINITY
             } else {
@@ -236,6 +245,8 @@ pub fn solve(input: &ModelInput) -> Result<ModelResult, ModelError> {
                 throughput: lambda[i] * (input.l_send() - 1.0),
                 latency: wait + transit,
                 transit,
+                fixed,
+                idle_wait,
                 utilisation: states[i].rho,
                 saturated: saturated[i],
                 arrival: lambda[i],
