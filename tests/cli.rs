@@ -2133,6 +2133,68 @@ fn link_uses(v: &serde_json::Value) -> Vec<(String, u64, String, u64, f64)> {
 }
 
 #[test]
+fn permutations_on_rings_and_fabrics_are_reported_flow_by_flow() {
+    // Every node sends to the next one: a permutation, so each destination's
+    // statistics are one flow's (as on DS-Link networks). A random pattern has none.
+    let dir = TempDir::new("flows");
+    let flows = |topology: &str, traffic: &str, sets: &[&str]| {
+        let json = dir.path().join(format!("{topology}.json"));
+        let json_arg = json.to_string_lossy().into_owned();
+        let mut args = vec![
+            "--topology",
+            topology,
+            "--traffic",
+            traffic,
+            "--json",
+            &json_arg,
+        ];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        let r = emu(&short(&args));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        read_json(&json)["flows"].clone()
+    };
+    let next = |n: u32| {
+        let d: Vec<String> = (0..n).map(|i| ((i + 1) % n).to_string()).collect();
+        format!("pattern.destinations=[{}]", d.join(","))
+    };
+    for (topology, traffic, n, load) in [
+        ("sci-ring4", "sci-uniform", 4, "injection.load=0.05"),
+        ("fabric16-cioq", "uniform-rate", 16, "injection.load=0.5"),
+    ] {
+        let table = next(n);
+        let f = flows(topology, traffic, &["pattern.kind=table", &table, load]);
+        let pairs: Vec<(u64, u64)> = f
+            .as_array()
+            .unwrap_or_else(|| panic!("{topology}: no flows"))
+            .iter()
+            .map(|x| {
+                (
+                    x["source"].as_u64().unwrap(),
+                    x["destination"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let want: Vec<(u64, u64)> = (0..u64::from(n))
+            .map(|i| (i, (i + 1) % u64::from(n)))
+            .collect();
+        assert_eq!(pairs, want, "{topology}");
+        assert!(
+            f.as_array()
+                .unwrap()
+                .iter()
+                .all(|x| x["messages"].as_u64() > Some(0)),
+            "{topology}: {f}"
+        );
+        assert!(
+            flows(topology, traffic, &[load]).is_null(),
+            "{topology}: uniform has no flows"
+        );
+    }
+}
+
+#[test]
 fn an_sci_ring_s_journey_parts_add_up_to_its_latency() {
     // SCI §4.8's breakdown, measured: the text table and the JSON section name the four
     // parts in the order they add up, and their means add up to the mean latency

@@ -220,6 +220,20 @@ pub fn fabric_from_config(
         _ => None,
     };
     let destinations = destinations(tr, n)?;
+    // A permutation (every sender to its own output) is reported flow by flow.
+    let fixed: Vec<Destination> = destinations
+        .iter()
+        .map(|d| match d {
+            Destinations::Fixed(o) => Destination::Fixed(u32::from(*o)),
+            Destinations::Uniform | Destinations::NonUniform { .. } => {
+                Destination::Uniform { terminals: n }
+            }
+        })
+        .collect();
+    let sends: Vec<bool> = (0..n as usize)
+        .map(|k| per_input_trace.is_none() && (senders[k] || saturated[k]))
+        .collect();
+    let flows = traffic_plan::permutation_flows(&fixed, &sends);
     let run = FabricRun {
         start: phases.start,
         window: phases.window,
@@ -240,6 +254,7 @@ pub fn fabric_from_config(
         };
         (a, destinations[k])
     })
+    .map(|net| net.with_flows(flows))
     .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
 }
 

@@ -173,6 +173,12 @@ fn sci_ring_of(
     let senders = traffic_plan::senders(tr, nodes)?;
     let saturated = traffic_plan::saturated(tr, nodes, batch)?;
     let destinations = traffic_plan::destinations(tr, Family::Ring, nodes)?;
+    let sends: Vec<bool> = senders
+        .iter()
+        .zip(&saturated)
+        .map(|(&s, &h)| s || h)
+        .collect();
+    let flows = traffic_plan::permutation_flows(&destinations, &sends);
     let ring = SciRing {
         nodes,
         flow_control: spec.flow_control,
@@ -199,5 +205,6 @@ fn sci_ring_of(
             request_response: tr.request_response,
         }
     })
+    .map(|net| net.with_flows(flows))
     .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
 }
