@@ -180,3 +180,75 @@ fn the_report_counts_credit_underflow_and_parallel_departures() {
     assert!(f.parallel_departures.len() >= 3, "some parallel departures");
     assert!(f.credits_queued_mean > 0.0);
 }
+
+/// Every output adapter's journey check found nothing, and it checked something.
+fn journeys_checked(out: &RunOutcome) -> u64 {
+    out.terminals
+        .iter()
+        .map(|t| {
+            let c = t.journey_parts.check.as_ref().expect("checking");
+            assert_eq!(c.first_miss, None);
+            c.messages
+        })
+        .sum()
+}
+
+/// The parts' (min, max) over the run, in the order of `JOURNEY_PARTS`.
+fn part_ranges(t: &TerminalStats) -> Vec<(u64, u64)> {
+    t.journey_parts
+        .parts
+        .iter()
+        .map(|m| (m.min, m.max))
+        .collect()
+}
+
+#[test]
+fn a_packet_s_journey_splits_its_system_delay_exactly() {
+    // The lone packet of §7.6.2: one cycle queued, 32 on the data path, none in its
+    // crosspoint, one out of the port.
+    let s = spec(4, 64, 64, "credit", Some("lof"));
+    let out = run(&s, &run_of((0, 10)), |i| {
+        if i == 2 {
+            (Arrivals::Batch(1), Destinations::Fixed(3))
+        } else {
+            (Arrivals::None, Destinations::Uniform)
+        }
+    });
+    let t = TerminalStats::total(&out.terminals);
+    assert_eq!(t.journey_parts.names, &emu::parts::fabric::JOURNEY_PARTS);
+    assert_eq!(
+        part_ranges(&t),
+        vec![(1, 1), (0, 0), (32, 32), (0, 0), (1, 1)]
+    );
+    assert_eq!(journeys_checked(&out), 1);
+
+    // One credit per crosspoint and RTT 4: a saturated flow's head waits 3 cycles at its
+    // VOQ's head for the credit of the packet ahead of it (the credit loop is RTT
+    // cycles, §4.3.3), and nothing waits in the switch.
+    let s = spec(2, 4, 1, "credit", Some("fifo"));
+    let out = run(&s, &run_of((100, 1_100)), |i| {
+        if i == 0 {
+            (Arrivals::Bernoulli(1.0), Destinations::Fixed(1))
+        } else {
+            (Arrivals::None, Destinations::Uniform)
+        }
+    });
+    let t = TerminalStats::total(&out.terminals);
+    let r = part_ranges(&t);
+    assert_eq!(r[1], (3, 3), "credit wait {r:?}");
+    assert_eq!((r[2], r[3], r[4]), ((2, 2), (0, 0), (1, 1)), "{r:?}");
+    assert!(journeys_checked(&out) > 200);
+
+    // Two saturated inputs into one output with room for both: half their packets wait
+    // in their crosspoints. Packet by packet the parts add up to the system delay, so
+    // their exact sums do.
+    let s = spec(2, 8, 64, "credit", Some("lof"));
+    let out = run(&s, &run_of((100, 2_100)), |_| {
+        (Arrivals::Bernoulli(1.0), Destinations::Fixed(1))
+    });
+    let t = TerminalStats::total(&out.terminals);
+    assert!(t.journey_parts.parts[3].max > 0, "{:?}", part_ranges(&t));
+    let sum: u128 = t.journey_parts.parts.iter().map(|m| m.sum).sum();
+    assert_eq!(sum, t.message_latency.sum);
+    assert_eq!(journeys_checked(&out), t.message_latency.count());
+}

@@ -54,6 +54,7 @@ pub fn fabric(
             memory: spec.memory,
             flow_control: spec.flow_control.clone(),
             data_extra: data - control,
+            data_path: data,
             arrivals,
             destinations,
             voq_cap: spec.voq_cap,

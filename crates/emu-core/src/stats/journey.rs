@@ -3,7 +3,8 @@
 //! (Proteus §MTime; docs/journeys.md): message latency = source wait + path + input
 //! wait + output wait + transfer. Other families record their own named parts
 //! ([`JourneyParts`]: an SCI ring's source queue, idle source, ring buffer and fixed
-//! delay, SCI §4.8). Either way the parts add up message by message, so their means add
+//! delay, SCI §4.8; a fabric's VOQ, credit wait, link, crosspoint queue and output
+//! scheduling, Gramsamer §2.4). Either way the parts add up message by message, so their means add
 //! up to the mean message latency.
 
 use super::format::{Align, fixed, group, write_aligned};
@@ -18,7 +19,7 @@ use serde::ser::SerializeMap;
 pub enum JourneySection {
     /// DS-Link networks (boxed: five latency summaries).
     Links(Box<LinkJourney>),
-    /// Families that record named parts (SCI rings).
+    /// Families that record named parts (SCI rings, switch fabrics).
     Parts(PartsJourney),
 }
 
@@ -44,7 +45,7 @@ pub struct LinkJourney {
 
 impl JourneySection {
     /// The section for the terminals' merged journeys `j` and `parts`; `None` if they
-    /// record neither (fabrics, relay rings). Percentiles have 2 significant digits.
+    /// record neither (relay rings). Percentiles have 2 significant digits.
     pub fn new(
         j: &JourneyStats,
         parts: &JourneyParts,
@@ -127,7 +128,8 @@ impl LinkJourney {
 }
 
 /// A family's named journey parts (SCI rings: `source_queue`, `idle_source`,
-/// `ring_buffer`, `fixed`), each like a latency metric; in JSON an object with one key
+/// `ring_buffer`, `fixed`; switch fabrics: `voq`, `credit_wait`, `link`,
+/// `crosspoint_queue`, `output_scheduling`), each like a latency metric; in JSON an object with one key
 /// per part, in the order they add up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartsJourney {
@@ -205,7 +207,7 @@ impl schemars::JsonSchema for PartsJourney {
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let part = generator.subschema_for::<LatencySummary>();
         schemars::json_schema!({
-            "description": "A family's named journey parts (SCI rings: source_queue, idle_source, ring_buffer, fixed), each like a latency metric, in the order they add up to the message latency.",
+            "description": "A family's named journey parts (SCI rings: source_queue, idle_source, ring_buffer, fixed; switch fabrics: voq, credit_wait, link, crosspoint_queue, output_scheduling), each like a latency metric, in the order they add up to the message latency.",
             "type": "object",
             "minProperties": 1,
             "additionalProperties": part,

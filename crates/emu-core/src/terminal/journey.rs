@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug)]
 pub struct JourneyStats {
     /// True if the terminal records journeys (DS-Link terminals; SCI and fabric
-    /// terminals do not).
+    /// terminals keep their own [`JourneyParts`] instead).
     pub recorded: bool,
     /// Creation of the message to the completing packet's first token starting on the
     /// source link (Proteus's wNWI: waiting in the network interface).
@@ -149,7 +149,8 @@ pub struct JourneyParts {
 }
 
 /// What a terminal found checking its messages' journey parts against their paths (an
-/// SCI node: the fixed part must be the path's fixed delay, SCI §4).
+/// SCI node: the fixed part must be the path's fixed delay, SCI §4; a fabric's output
+/// adapter: the link part must be the data path).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PartsCheck {
     /// Messages checked.

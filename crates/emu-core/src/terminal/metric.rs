@@ -132,13 +132,11 @@ impl Metric {
 
     /// Puts `v` in the list, or in the histogram once the list is full.
     fn push(&mut self, v: u64) {
-        if let Values::List(values) = &mut self.values
-            && values.len() < Metric::list_limit()
-        {
-            values.push(v);
-            return;
+        match &mut self.values {
+            Values::Histogram(hist) => Metric::record_into(hist, v),
+            Values::List(values) if values.len() < Metric::list_limit() => values.push(v),
+            Values::List(_) => Metric::record_into(self.histogram_mut(), v),
         }
-        Metric::record_into(self.histogram_mut(), v);
     }
 
     /// Records one value.

@@ -55,7 +55,8 @@ pub struct TerminalStats {
     pub source: SourceStats,
     /// Where measured messages' latency went, by their journeys (DS-Link terminals).
     pub journey: JourneyStats,
-    /// Where measured messages' latency went, in the family's own parts (SCI nodes).
+    /// Where measured messages' latency went, in the family's own parts (SCI nodes,
+    /// fabric output adapters).
     pub journey_parts: JourneyParts,
 }
 

@@ -16,14 +16,16 @@
 //! 3. the traffic source creates this cycle's packets into their VOQs, so a packet can
 //!    leave one cycle after it was created at the earliest (the "1 IA" of §7.6.2).
 
-use super::AdapterParams;
 use super::bitset::Bitset;
 use super::flow::Permission;
-use super::protocol::{Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
+use super::protocol::{
+    Cell, Fabric, FabricCounters, FabricJourney, NO_VOQ, Packet, crosspoint_weight,
+};
 use super::source::Source;
+use super::{AdapterParams, JOURNEY_PARTS};
 use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait, WaitReason};
-use crate::terminal::TerminalStats;
+use crate::terminal::{JourneyParts, TerminalStats};
 use crate::time::Tick;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -39,6 +41,8 @@ const EGRESS: PortId = 1;
 struct Waiting {
     seq: u32,
     created: Tick,
+    /// Cycles it has been its VOQ's head without permission ([`FabricJourney`]).
+    credit_wait: u32,
 }
 
 /// What the adapter counts about itself, beyond its terminal's traffic.
@@ -115,7 +119,10 @@ impl AdapterNode {
             sent: [0; 2],
             received: [0; 2],
             rng: ChaCha8Rng::seed_from_u64(p.seed),
-            stats: TerminalStats::default(),
+            stats: TerminalStats {
+                journey_parts: JourneyParts::new(&JOURNEY_PARTS),
+                ..TerminalStats::default()
+            },
             adapter: AdapterStats {
                 flow_count: vec![0; n],
                 flow_sum: vec![0; n],
@@ -153,6 +160,7 @@ impl AdapterNode {
         self.voqs[j].push_back(Waiting {
             seq: self.next_seq[j],
             created: now,
+            credit_wait: 0,
         });
         self.next_seq[j] += 1;
         self.queued += 1;
@@ -161,6 +169,30 @@ impl AdapterNode {
         if self.in_window(now) {
             self.stats.counters.measured_created += 1;
             self.activity.obligations_opened += 1;
+        }
+    }
+
+    /// Adds this cycle to the credit wait of every VOQ head that may not go (eligible,
+    /// not feasible, Gramsamer §4.1).
+    fn count_credit_waits(&mut self) {
+        let bump = |voq: &mut VecDeque<Waiting>| {
+            if let Some(w) = voq.front_mut() {
+                w.credit_wait = w.credit_wait.saturating_add(1);
+            }
+        };
+        match self.permission.feasible_set() {
+            Some(f) => {
+                for k in self.eligible.minus(f) {
+                    bump(&mut self.voqs[k]);
+                }
+            }
+            None => {
+                for k in self.eligible.cyclic_from(0) {
+                    if !self.permission.feasible(k) {
+                        bump(&mut self.voqs[k]);
+                    }
+                }
+            }
         }
     }
 
@@ -176,6 +208,7 @@ impl AdapterNode {
                 .cyclic_from(self.pointer + 1)
                 .find(|&j| self.permission.feasible(j)),
         };
+        self.count_credit_waits();
         let window = self.in_window(now);
         let Some(j) = pick else {
             if window {
@@ -215,6 +248,10 @@ impl AdapterNode {
             exit: 0,
             last_of_voq: last,
             nonempty,
+            journey: FabricJourney {
+                credit_wait: w.credit_wait,
+                ..FabricJourney::default()
+            },
         };
         if self.in_window(w.created) {
             self.stats.source_queueing.record(now - w.created);
@@ -227,6 +264,43 @@ impl AdapterNode {
         self.sent_xp[j] += 1;
         self.activity.packets_injected += 1;
         self.activity.tokens_moved += 1;
+    }
+
+    /// Records the journey of the measured packet `pkt` (module documentation
+    /// "Journeys"). Under `--check`, notes a packet whose parts do not follow each other
+    /// or whose link part is not the data path.
+    fn record_journey(&mut self, pkt: &Packet) {
+        let j = pkt.journey;
+        let credit = Tick::from(j.credit_wait);
+        let voq = pkt
+            .dispatched
+            .saturating_sub(pkt.created)
+            .saturating_sub(credit);
+        let link = Tick::from(j.link);
+        let crosspoint = Tick::from(j.crosspoint);
+        let head = pkt.dispatched + link + crosspoint;
+        let output = pkt.exit.saturating_sub(head);
+        let parts = &mut self.stats.journey_parts;
+        if let Some(check) = &mut parts.check {
+            check.messages += 1;
+            check.sources.insert(u32::from(pkt.src));
+            let ordered = pkt.created + credit <= pkt.dispatched && head < pkt.exit;
+            if (!ordered || link != self.p.data_path) && check.first_miss.is_none() {
+                check.first_miss = Some(format!(
+                    "packet {} of flow {} → {}: created {}, credit wait {credit}, dispatched {}, \
+                     link {link}, crosspoint queue {crosspoint}, exit {}: the parts must follow \
+                     each other and the link take the data path's {} cycles",
+                    pkt.seq,
+                    pkt.src,
+                    pkt.dst,
+                    pkt.created,
+                    pkt.dispatched,
+                    pkt.exit,
+                    self.p.data_path
+                ));
+            }
+        }
+        parts.record(&[voq, credit, link, crosspoint, output]);
     }
 
     /// The output adapter absorbs a packet.
@@ -266,6 +340,7 @@ impl AdapterNode {
             a.flow_min[k] = a.flow_min[k].min(delay);
             a.flow_max[k] = a.flow_max[k].max(delay);
             self.stats.network_latency.record(pkt.exit - pkt.dispatched);
+            self.record_journey(&pkt);
             self.stats.counters.measured_delivered += 1;
             self.activity.obligations_closed += 1;
         }
@@ -367,6 +442,10 @@ impl Node<Fabric> for AdapterNode {
                 reason: WaitReason::NoCredit,
             })
             .collect()
+    }
+
+    fn enable_checks(&mut self) {
+        self.stats.journey_parts.check = Some(Box::default());
     }
 
     fn terminal_stats(&self) -> Option<&TerminalStats> {

@@ -53,6 +53,24 @@ impl Bitset {
         first_set(word, from, self.len).or_else(|| first_set(word, 0, from))
     }
 
+    /// The members of `self` that are not in `other`, in ascending order.
+    pub(crate) fn minus<'a>(&'a self, other: &'a Bitset) -> impl Iterator<Item = usize> + 'a {
+        self.words
+            .iter()
+            .zip(&other.words)
+            .enumerate()
+            .flat_map(|(w, (&a, &b))| {
+                let mut bits = a & !b;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let i = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        64 * w + i
+                    })
+                })
+            })
+    }
+
     fn first_in(&self, lo: usize, hi: usize) -> Option<usize> {
         first_set(|w| self.words[w], lo, hi)
     }

@@ -66,6 +66,17 @@
 //!   output queue with stateful ingress flow control is partitioned per input by its
 //!   credits, §5.6.2); they differ by the output scheduler, RR and OCF (§7.2.1:
 //!   "without queue reordering, RR emulates a CICQ and OCF a CIOQ").
+//!
+//! **Journeys**: a packet carries a [`protocol::FabricJourney`], and the output adapter
+//! splits each measured packet's system delay (creation at the input adapter to exit at
+//! the switch's output port, §2.4) into five parts that add up to it to the cycle: *voq*
+//! (in its VOQ behind other packets, and at its head with permission while the data-path
+//! scheduler served other VOQs: at least the one cycle to be queued), *credit wait* (at
+//! the head of its VOQ without permission: §4.1's eligible but not feasible), *link* (the
+//! data path, RTT/2), *crosspoint queue* (stored behind other packets of its crosspoint)
+//! and *output scheduling* (at the head of its crosspoint until its output scheduler
+//! takes it, and the cycle out of the port). `--check` holds *link* to the data path of
+//! every packet.
 
 pub mod adapter;
 pub mod bitset;
@@ -78,7 +89,17 @@ pub mod switch;
 
 pub use adapter::AdapterNode;
 pub use flow::FlowControl;
-pub use protocol::{Cell, Fabric, FabricCounters, Packet};
+pub use protocol::{Cell, Fabric, FabricCounters, FabricJourney, Packet};
+
+/// The names of a fabric's journey parts, in the order output adapters record them
+/// ([`crate::terminal::JourneyParts`]; module documentation "Journeys").
+pub const JOURNEY_PARTS: [&str; 5] = [
+    "voq",
+    "credit_wait",
+    "link",
+    "crosspoint_queue",
+    "output_scheduling",
+];
 pub use rxs::Strategy;
 pub use source::{Arrivals, Destinations, TraceEvent};
 pub use switch::SwitchNode;
@@ -151,6 +172,9 @@ pub struct AdapterParams {
     pub flow_control: FlowControl,
     /// Extra cycle on the data path for an odd RTT (0 or 1).
     pub data_extra: Tick,
+    /// Cycles from a dispatch to the switch storing the packet: RTT/2, rounded up (its
+    /// journey's `link` part, checked under `--check`).
+    pub data_path: Tick,
     /// When the input creates packets.
     pub arrivals: Arrivals,
     /// Where they go.
@@ -226,7 +250,13 @@ impl Part<Fabric> for AdapterParams {
             + std::mem::size_of::<AdapterNode>() as u64
             + n * (std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64 + 64)
             + (n + 1)
-                * crate::terminal::stats_memory_bound(fill, crate::terminal::StatsKept::LATENCY)
+                * crate::terminal::stats_memory_bound(
+                    fill,
+                    crate::terminal::StatsKept {
+                        parts: JOURNEY_PARTS.len() as u64,
+                        ..crate::terminal::StatsKept::LATENCY
+                    },
+                )
     }
 }
 

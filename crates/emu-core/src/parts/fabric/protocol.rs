@@ -42,6 +42,26 @@ pub struct Packet {
     /// Header field of log N bits: a VOQ of this input that became non-empty, so the
     /// switch sets its CLIQ bit (Gramsamer §7.5). `u16::MAX` for none.
     pub nonempty: u16,
+    /// Where its time went so far (emulator metadata, no wire cost).
+    pub journey: FabricJourney,
+}
+
+/// What a packet carries of its journey through the fabric, for the output adapter to
+/// split its system delay (Gramsamer §2.4) into VOQ, credit wait, data path, crosspoint
+/// queue and output scheduling (the `fabric` module's "Journeys").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FabricJourney {
+    /// Packet cycles it spent at the head of its VOQ without permission to go: no
+    /// credit, a stop grant, a full crosspoint (Gramsamer §4.1: *eligible* but not
+    /// *feasible*).
+    pub credit_wait: u32,
+    /// Packet cycles from its dispatch to the switch storing it in its crosspoint queue
+    /// (0 before).
+    pub link: u32,
+    /// Packet cycles from being stored to the first cycle it could leave its crosspoint
+    /// queue: 0 if it was stored into an empty queue, else until the cycle after the
+    /// packet ahead of it left. The three are 32-bit offsets, to keep the packet small.
+    pub crosspoint: u32,
 }
 
 /// No VOQ in [`Packet::nonempty`].

@@ -146,7 +146,7 @@ impl SwitchNode {
         (self.p.window.0..self.p.window.1).contains(&t)
     }
 
-    fn store(&mut self, now: Tick, port: PortId, pkt: Packet) -> Result<(), ModelError> {
+    fn store(&mut self, now: Tick, port: PortId, mut pkt: Packet) -> Result<(), ModelError> {
         let (i, j) = (usize::from(pkt.src), usize::from(pkt.dst));
         if i != port || j >= self.n {
             return Err(ModelError::Routing {
@@ -182,6 +182,7 @@ impl SwitchNode {
                 self.cliq[i * self.n + k] = true;
             }
         }
+        pkt.journey.link = u32::try_from(now - pkt.dispatched).unwrap_or(u32::MAX);
         self.queues[x].push_back(pkt);
         self.occupied[j].put(i, true);
         if self.p.output_scheduler == OutputScheduler::Ocf {
@@ -233,8 +234,13 @@ impl SwitchNode {
                 continue;
             };
             self.occupancy[x] -= 1;
-            if self.queues[x].is_empty() {
-                self.occupied[j].put(i, false);
+            match self.queues[x].front_mut() {
+                // The packet behind it may leave from the next cycle.
+                Some(next) => {
+                    let stored = next.dispatched + Tick::from(next.journey.link);
+                    next.journey.crosspoint = u32::try_from(now + 1 - stored).unwrap_or(u32::MAX);
+                }
+                None => self.occupied[j].put(i, false),
             }
             self.stored -= 1;
             pkt.exit = now + 1;

@@ -115,7 +115,7 @@ impl Source for SourceQueue {
             request: p.request,
             delivered: 0,
             journey: SciJourney {
-                sent: p.sent_at,
+                source_wait: u32::try_from(p.sent_at - p.created).unwrap_or(u32::MAX),
                 idle_source: p.idle_source,
                 ring_buffer: 0,
             },
@@ -301,15 +301,16 @@ impl SciNode {
         let j = last.journey;
         let idle = Tick::from(j.idle_source);
         let ring = Tick::from(j.ring_buffer);
-        let source_wait = j.sent.saturating_sub(last.created);
-        let fixed = (done - j.sent).saturating_sub(ring);
+        let source_wait = Tick::from(j.source_wait);
+        let sent = last.created + source_wait;
+        let fixed = done.saturating_sub(sent).saturating_sub(ring);
         let parts = &mut self.stats.journey_parts;
         if let Some(check) = &mut parts.check {
             let hops = (self.p.node + self.p.ring_nodes - last.src) % self.p.ring_nodes;
             let want = fixed_delay(hops, last.len);
             check.messages += 1;
             check.sources.insert(last.src);
-            if (fixed != want || idle > source_wait || j.sent < last.created)
+            if (fixed != want || idle > source_wait || sent + ring > done)
                 && check.first_miss.is_none()
             {
                 check.first_miss = Some(format!(
@@ -634,7 +635,11 @@ mod tests {
             .collect();
         assert_eq!(ours.len(), usize::from(ADDRESS_SYMBOLS));
         let j = ours[0].journey;
-        assert_eq!((j.sent, j.idle_source, j.ring_buffer), (10, 4, 0), "{j:?}");
+        assert_eq!(
+            (j.source_wait, j.idle_source, j.ring_buffer),
+            (5, 4, 0),
+            "{j:?}"
+        );
         assert!(ours.iter().all(|s| s.journey == j));
     }
 
@@ -646,7 +651,7 @@ mod tests {
         let mut n = node(4);
         n.p.traffic.arrivals = Arrivals::None;
         let journey = SciJourney {
-            sent: 3,
+            source_wait: 3,
             idle_source: 1,
             ring_buffer: 5,
         };

@@ -60,9 +60,10 @@ pub struct Symbol {
 /// delay and the fixed delay of its path.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SciJourney {
-    /// Tick its source began the transmission that reached the target (its first
-    /// symbol went on the link).
-    pub sent: Tick,
+    /// Cycles from its creation to its source beginning the transmission that reached
+    /// the target (its first symbol on the link). 32 bits, like the waits, to keep the
+    /// symbol small: every symbol of a packet carries it.
+    pub source_wait: u32,
     /// Cycles it waited at the head of its source queue while the source was idle (not
     /// sending a source packet, not recovering, below its outstanding limit) for a
     /// passing packet to end, or, under flow control, for a go-idle (SCI §2.1-2.2, §4.8
@@ -87,7 +88,7 @@ impl Symbol {
             request: false,
             delivered: 0,
             journey: SciJourney {
-                sent: 0,
+                source_wait: 0,
                 idle_source: 0,
                 ring_buffer: 0,
             },

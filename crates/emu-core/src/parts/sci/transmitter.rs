@@ -117,6 +117,7 @@ impl Transmitter {
     /// One cycle, at tick `now`: `s` is the stripper's symbol. Returns the symbol output
     /// on the link, or `None` if the ring buffer overflowed (a model error: its capacity
     /// is too small).
+    #[inline]
     pub fn cycle(&mut self, now: Tick, s: Symbol, source: &mut impl Source) -> Option<Symbol> {
         let passing_continues = self.mid_packet;
         self.mid_packet = !s.is_idle() && !s.is_last();
