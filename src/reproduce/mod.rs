@@ -128,6 +128,12 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: sci::buffers::active_buffers,
     },
     Experiment {
+        name: "sci-bus",
+        section: "SCI §4.6",
+        about: "Fig. 12: the ring against an M/G/1 bus of 2-30 ns; a bus needs 4 ns to compete",
+        run: sci::bus::run,
+    },
+    Experiment {
         name: "sci-flow-control-cost",
         section: "SCI §4.1, §5",
         about: "Figs. 4-5: max throughput with / without go-bit flow control, R = 2..64, 3 mixes",

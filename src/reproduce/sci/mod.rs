@@ -4,6 +4,7 @@
 //! the emulator's. One file per figure group.
 
 pub mod buffers;
+pub mod bus;
 pub mod flow_control_cost;
 pub mod hot_sender;
 pub mod latency_breakdown;
