@@ -301,6 +301,7 @@ fn fabric_experiments_reproduce_the_documents_tables() {
             "fabric-oqs-fairness: 50/50/5 C RR mean delay",
             "fabric-oqs-fairness: 40/40/40 A OCF mean delay",
             "fabric-oqs-fairness: 50/50/5 A OCF mean delay",
+            "fabric-parallel-departures: BS=30, L=100 %: P(0)",
         ]
     );
 }

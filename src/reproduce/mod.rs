@@ -122,6 +122,12 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: fabric::oqs_fairness::run,
     },
     Experiment {
+        name: "fabric-parallel-departures",
+        section: "Gramsamer §7.3.2",
+        about: "Figs. 7.13-7.21: departures per input row and cycle, P(0) down to ~35 %, the binomial model",
+        run: fabric::parallel_departures::run,
+    },
+    Experiment {
         name: "sci-active-buffers",
         section: "SCI §4.4",
         about: "Fig. 10: one active buffer helps R = 4 and 16, a second only R = 4",

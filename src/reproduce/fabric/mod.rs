@@ -12,5 +12,6 @@ pub mod link_length;
 pub mod memory;
 pub mod non_uniform;
 pub mod oqs_fairness;
+pub mod parallel_departures;
 pub mod point;
 pub mod runner;
