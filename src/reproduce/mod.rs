@@ -98,6 +98,12 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: fabric::design_point::run,
     },
     Experiment {
+        name: "fabric-fc-events",
+        section: "Gramsamer §7.3.3",
+        about: "Fig. 7.22: one credit per cycle (FIFO) against N (the Reference): delays in accordance",
+        run: fabric::fc_events::run,
+    },
+    Experiment {
         name: "fabric-link-length",
         section: "Gramsamer §7.6.3",
         about: "Tables 7.11-7.12: RTT 4 vs 64 at L = 90-98 %; short links show larger differences",
