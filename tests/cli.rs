@@ -239,6 +239,18 @@ fn short<'a>(args: &[&'a str]) -> Vec<&'a str> {
     all
 }
 
+/// Runs `emu` with `args`, the shortening `--set`s and `--json DIR/NAME.json`; it must
+/// exit 0. Returns the run and the report's path.
+fn run_json(dir: &TempDir, name: &str, args: &[&str]) -> (Run, std::path::PathBuf) {
+    let json = dir.path().join(format!("{name}.json"));
+    let json_arg = json.to_string_lossy().into_owned();
+    let mut all = args.to_vec();
+    all.extend(["--json", json_arg.as_str()]);
+    let r = emu(&short(&all));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    (r, json)
+}
+
 fn read_json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
@@ -2138,21 +2150,11 @@ fn permutations_on_rings_and_fabrics_are_reported_flow_by_flow() {
     // statistics are one flow's (as on DS-Link networks). A random pattern has none.
     let dir = TempDir::new("flows");
     let flows = |topology: &str, traffic: &str, sets: &[&str]| {
-        let json = dir.path().join(format!("{topology}.json"));
-        let json_arg = json.to_string_lossy().into_owned();
-        let mut args = vec![
-            "--topology",
-            topology,
-            "--traffic",
-            traffic,
-            "--json",
-            &json_arg,
-        ];
+        let mut args = vec!["--topology", topology, "--traffic", traffic];
         for s in sets {
             args.extend(["--set", s]);
         }
-        let r = emu(&short(&args));
-        assert_eq!(r.code, 0, "{}", r.stderr);
+        let (_, json) = run_json(&dir, topology, &args);
         read_json(&json)["flows"].clone()
     };
     let next = |n: u32| {
@@ -2201,18 +2203,17 @@ fn an_sci_ring_s_journey_parts_add_up_to_its_latency() {
     // (message by message they add up exactly; `--check` holds the fixed part to the
     // path's fixed delay).
     let dir = TempDir::new("sci-journey");
-    let json = dir.path().join("j.json");
-    let json_arg = json.to_string_lossy().into_owned();
-    let r = emu(&short(&[
-        "--topology",
-        "sci-ring16-fc",
-        "--traffic",
-        "sci-uniform",
-        "--check",
-        "--json",
-        &json_arg,
-    ]));
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (r, json) = run_json(
+        &dir,
+        "j",
+        &[
+            "--topology",
+            "sci-ring16-fc",
+            "--traffic",
+            "sci-uniform",
+            "--check",
+        ],
+    );
     assert!(
         r.stdout.contains(
             "(ticks; message latency = source queue + idle source + ring buffer + fixed)"
@@ -2260,17 +2261,11 @@ fn link_utilisation_of_rings_and_fabrics_adds_up_to_their_token_hops() {
     // are busy at most every cycle.
     let dir = TempDir::new("link-use");
     let run = |topology: &str, traffic: &str| {
-        let json = dir.path().join(format!("{topology}.json"));
-        let json_arg = json.to_string_lossy().into_owned();
-        let r = emu(&short(&[
-            "--topology",
+        let (_, json) = run_json(
+            &dir,
             topology,
-            "--traffic",
-            traffic,
-            "--json",
-            &json_arg,
-        ]));
-        assert_eq!(r.code, 0, "{}", r.stderr);
+            &["--topology", topology, "--traffic", traffic],
+        );
         let v = read_json(&json);
         let ticks = v["run"]["end_tick"].as_f64().unwrap();
         let hops = v["token_hops"].as_f64().unwrap();

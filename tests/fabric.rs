@@ -75,6 +75,17 @@ fn a_lone_packet_takes_34_cycles_at_rtt_64() {
     assert_eq!(total.message_latency.count(), 1);
     assert_eq!(total.message_latency.min, 34);
     assert_eq!(total.message_latency.max, 34);
+    // Its journey: one cycle queued, 32 on the data path, none in its crosspoint, one
+    // out of the port.
+    assert_eq!(
+        total.journey_parts.names,
+        &emu::parts::fabric::JOURNEY_PARTS
+    );
+    assert_eq!(
+        part_ranges(&total),
+        vec![(1, 1), (0, 0), (32, 32), (0, 0), (1, 1)]
+    );
+    assert_eq!(journeys_checked(&out), 1);
     // And RTT/2 + 2 in general, odd RTTs putting the extra cycle on the data path.
     for (rtt, expect) in [(4, 4), (5, 5), (2, 3)] {
         let s = spec(2, rtt, rtt, "credit", None);
@@ -204,24 +215,6 @@ fn part_ranges(t: &TerminalStats) -> Vec<(u64, u64)> {
 
 #[test]
 fn a_packet_s_journey_splits_its_system_delay_exactly() {
-    // The lone packet of §7.6.2: one cycle queued, 32 on the data path, none in its
-    // crosspoint, one out of the port.
-    let s = spec(4, 64, 64, "credit", Some("lof"));
-    let out = run(&s, &run_of((0, 10)), |i| {
-        if i == 2 {
-            (Arrivals::Batch(1), Destinations::Fixed(3))
-        } else {
-            (Arrivals::None, Destinations::Uniform)
-        }
-    });
-    let t = TerminalStats::total(&out.terminals);
-    assert_eq!(t.journey_parts.names, &emu::parts::fabric::JOURNEY_PARTS);
-    assert_eq!(
-        part_ranges(&t),
-        vec![(1, 1), (0, 0), (32, 32), (0, 0), (1, 1)]
-    );
-    assert_eq!(journeys_checked(&out), 1);
-
     // One credit per crosspoint and RTT 4: a saturated flow's head waits 3 cycles at its
     // VOQ's head for the credit of the packet ahead of it (the credit loop is RTT
     // cycles, §4.3.3), and nothing waits in the switch.

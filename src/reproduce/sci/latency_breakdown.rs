@@ -25,9 +25,10 @@
 use super::super::ReproduceError;
 use super::super::table::{Curve, Report, Row, Table, Tolerance};
 use super::ring::{self, RingResult, RingRun};
+use super::uniform::{self, model_error};
 use crate::network::CYCLE_NS;
 use crate::parts::sci::PacketMix;
-use crate::parts::sci::mg1::{self, ModelInput, NodeResult};
+use crate::parts::sci::mg1::{self, NodeResult};
 
 /// The model's accuracy as SCI §4.1 states it for its latency ("very accurate" on 4
 /// nodes, "accurate" for address packets on 16), read as within 10 %, as in
@@ -79,8 +80,28 @@ const WAIT_MISS: &str = "the model's mean wait for a break is 14-31 % above emu'
      against 5.28). The rest is the model's estimate of w from its train statistics, not \
      separated here; Transit and Total agree within their bands";
 
-fn model_error(e: mg1::ModelError) -> ReproduceError {
-    ReproduceError::Model(e.to_string())
+/// One row of Fig. 14's curve: the ring, the load, the throughput, the model's Fixed,
+/// Transit, Idle Source and Total, and the emulated ones.
+fn curve_row(
+    nodes: u32,
+    fraction: f64,
+    e: &RingResult,
+    model: &[f64; 5],
+    emu: &[f64; 5],
+) -> Vec<f64> {
+    vec![
+        f64::from(nodes),
+        fraction,
+        e.per_node(),
+        model[0],
+        model[1],
+        model[4],
+        model[3],
+        emu[0],
+        emu[1],
+        emu[1] + emu[2],
+        emu[3],
+    ]
 }
 
 /// One ring of `nodes` at `fraction` of the model's saturation throughput per node:
@@ -91,13 +112,7 @@ fn point(
     warmup: u64,
     measure: u64,
 ) -> Result<(f64, NodeResult, RingResult), ReproduceError> {
-    let input = |lambda: f64| ModelInput {
-        f_data: 0.2,
-        ..ModelInput::sci(
-            vec![lambda; nodes as usize],
-            mg1::uniform_routing(nodes as usize),
-        )
-    };
+    let input = |lambda: f64| uniform::model(nodes as usize, lambda, 0.2);
     let unit = input(1.0);
     let scale = mg1::saturation_scale(&unit).map_err(model_error)?;
     let load = fraction * scale * (unit.l_send() - 1.0);
@@ -151,19 +166,7 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             let (_, m, e) = point(nodes, f, warmup, measure)?;
             let model = model_parts(&m);
             let emu = emulated_parts(&e);
-            curve.rows.push(vec![
-                f64::from(nodes),
-                f,
-                e.per_node(),
-                model[0],
-                model[1],
-                model[4],
-                model[3],
-                emu[0],
-                emu[1],
-                emu[1] + emu[2],
-                emu[3],
-            ]);
+            curve.rows.push(curve_row(nodes, f, &e, &model, &emu));
             if f == fractions[fractions.len() - 1] {
                 heavy.push((nodes, emu[1] - emu[0], emu[4]));
             }
@@ -279,19 +282,7 @@ fn findings(
         let (_, m, e) = point(64, f, warmup, measure)?;
         let emu = emulated_parts(&e);
         let model = model_parts(&m);
-        curve.rows.push(vec![
-            64.0,
-            f,
-            e.per_node(),
-            model[0],
-            model[1],
-            model[4],
-            model[3],
-            emu[0],
-            emu[1],
-            emu[1] + emu[2],
-            emu[3],
-        ]);
+        curve.rows.push(curve_row(64, f, &e, &model, &emu));
         t.rows.push(
             Row::new(
                 format!("R=64, {:.0} % of saturation: Fixed share of the latency", f * 100.0),

@@ -31,14 +31,15 @@ fn mixes() -> [(&'static str, PacketMix, f64); 3] {
 }
 
 /// The model of `nodes` uniform nodes each offering `lambda` packets per cycle.
-fn model(nodes: usize, lambda: f64, f_data: f64) -> ModelInput {
+pub(super) fn model(nodes: usize, lambda: f64, f_data: f64) -> ModelInput {
     ModelInput {
         f_data,
         ..ModelInput::sci(vec![lambda; nodes], mg1::uniform_routing(nodes))
     }
 }
 
-fn model_error(e: mg1::ModelError) -> ReproduceError {
+/// The model's error as the experiment's.
+pub(super) fn model_error(e: mg1::ModelError) -> ReproduceError {
     ReproduceError::Model(e.to_string())
 }
 

@@ -601,18 +601,7 @@ mod tests {
 
     /// Symbol `index` of an `len`-symbol send packet from `src` to `dst`, created at 0.
     fn send(src: u32, dst: u32, index: u16, len: u16) -> Symbol {
-        Symbol {
-            kind: SymbolKind::Send,
-            src,
-            dst,
-            seq: 3,
-            index,
-            len,
-            created: 0,
-            request: false,
-            delivered: 0,
-            journey: SciJourney::default(),
-        }
+        Symbol::send_for_test(src, dst, 3, index, len)
     }
 
     #[test]

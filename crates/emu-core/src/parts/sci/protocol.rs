@@ -95,6 +95,27 @@ impl Symbol {
         }
     }
 
+    /// Symbol `index` of the `len`-symbol send packet number `seq` from `src` to `dst`,
+    /// created at tick 0, with an empty journey: for tests that drive parts by hand.
+    #[cfg(test)]
+    pub(crate) const fn send_for_test(
+        src: u32,
+        dst: u32,
+        seq: u32,
+        index: u16,
+        len: u16,
+    ) -> Symbol {
+        Symbol {
+            kind: SymbolKind::Send,
+            src,
+            dst,
+            seq,
+            index,
+            len,
+            ..Symbol::idle(false)
+        }
+    }
+
     /// True for an idle symbol.
     pub const fn is_idle(&self) -> bool {
         matches!(self.kind, SymbolKind::Idle { .. })

@@ -138,21 +138,9 @@ impl Stripper {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parts::sci::protocol::SciJourney;
 
     fn send(src: u32, dst: u32, index: u16, len: u16) -> Symbol {
-        Symbol {
-            kind: SymbolKind::Send,
-            src,
-            dst,
-            seq: 9,
-            index,
-            len,
-            created: 0,
-            request: false,
-            delivered: 0,
-            journey: SciJourney::default(),
-        }
+        Symbol::send_for_test(src, dst, 9, index, len)
     }
 
     #[test]

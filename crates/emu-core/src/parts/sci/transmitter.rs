@@ -226,18 +226,7 @@ mod tests {
     }
 
     fn passing(index: u16, len: u16) -> Symbol {
-        Symbol {
-            kind: SymbolKind::Send,
-            src: 5,
-            dst: 6,
-            seq: 1,
-            index,
-            len,
-            created: 0,
-            request: false,
-            delivered: 0,
-            journey: SciJourney::default(),
-        }
+        Symbol::send_for_test(5, 6, 1, index, len)
     }
 
     /// Runs `inputs` through `tx`; returns the outputs.
