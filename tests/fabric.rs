@@ -35,6 +35,7 @@ fn run_of(window: (u64, u64)) -> FabricRun {
         drain: 1_000_000,
         batch: false,
         seed: 11,
+        timeline: None,
     }
 }
 
@@ -244,4 +245,37 @@ fn a_packet_s_journey_splits_its_system_delay_exactly() {
     let sum: u128 = t.journey_parts.parts.iter().map(|m| m.sum).sum();
     assert_eq!(sum, t.message_latency.sum);
     assert_eq!(journeys_checked(&out), t.message_latency.count());
+}
+
+#[test]
+fn an_output_adapter_s_timeline_counts_every_packet_by_input_and_exit_cycle() {
+    // Inputs 0 and 1 send to output 2; with a 10-cycle timeline the output adapter
+    // counts each packet once, in the bucket of its exit cycle and the slot of its input.
+    let s = spec(3, 4, 4, "credit", None);
+    let r = FabricRun {
+        timeline: Some(10),
+        ..run_of((0, 500))
+    };
+    let out = run(&s, &r, |i| {
+        if i < 2 {
+            (Arrivals::Bernoulli(0.3), Destinations::Fixed(2))
+        } else {
+            (Arrivals::None, Destinations::Uniform)
+        }
+    });
+    let (_, stats) = out
+        .parts
+        .iter()
+        .find(|(id, _)| *id == 2)
+        .expect("adapter 2");
+    let line = stats.get("timeline");
+    let per_input: Vec<u64> = (0..3)
+        .map(|i| line.iter().skip(i).step_by(3).sum())
+        .collect();
+    assert_eq!(per_input[2], 0);
+    assert_eq!(
+        per_input[0] + per_input[1],
+        out.terminals[2].counters.delivered
+    );
+    assert!(line.len() >= 3 * 49, "buckets up to the run's end: {}", line.len());
 }

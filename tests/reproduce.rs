@@ -297,6 +297,8 @@ fn fabric_experiments_reproduce_the_documents_tables() {
             "fabric-buffers: RTT=32 Grant ST",
             "fabric-credit-fifo: N=8 M=13 BS=10 L=80%: at least",
             "fabric-credit-fifo: N=8 M=13 BS=30 L=80%: at least",
+            "fabric-dynamics: RR: cycles to 40 / 60 % after A has drained",
+            "fabric-dynamics: OCF after RR: cycles to 40 / 60 % after A has drained",
             "fabric-non-uniform: BS=1 RTT=4 w=0.8 N=8 HOF",
             "fabric-oqs-fairness: 50/50/5 C RR mean delay",
             "fabric-oqs-fairness: 40/40/40 A OCF mean delay",

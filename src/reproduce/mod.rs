@@ -98,6 +98,12 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: fabric::design_point::run,
     },
     Experiment {
+        name: "fabric-dynamics",
+        section: "Gramsamer §7.2",
+        about: "Fig. 7.8: flows switched on and off; RR takes the new shares at once, OCF ~250 cycles later",
+        run: fabric::dynamics::run,
+    },
+    Experiment {
         name: "fabric-fc-events",
         section: "Gramsamer §7.3.3",
         about: "Fig. 7.22: one credit per cycle (FIFO) against N (the Reference): delays in accordance",

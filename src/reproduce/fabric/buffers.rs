@@ -38,6 +38,7 @@ fn idle_cycles(flow_control: &str, rtt: u32, m: u32) -> Result<u64, ReproduceErr
         drain: 0,
         batch: false,
         seed: 1,
+        timeline: None,
     };
     let out = runner::run(&format!("buffers {flow_control} M={m}"), &spec, &run, |i| {
         if i == 0 {

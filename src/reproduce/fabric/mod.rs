@@ -7,6 +7,7 @@ pub mod buffers;
 pub mod columns;
 pub mod credit_fifo;
 pub mod design_point;
+pub mod dynamics;
 pub mod fc_events;
 pub mod grid;
 pub mod link_length;

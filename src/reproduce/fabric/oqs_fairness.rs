@@ -81,6 +81,7 @@ pub fn scenario(
         drain: 0,
         batch: false,
         seed,
+        timeline: None,
     };
     let out = runner::run(&format!("oqs-fairness {scheduler}"), &spec, &run, |i| {
         let arrivals = match i {

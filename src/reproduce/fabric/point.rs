@@ -112,6 +112,7 @@ impl Point {
             drain: 100 * measure + 1_000_000,
             batch: false,
             seed,
+            timeline: None,
         };
         let arrivals = Arrivals::bursty(self.burst, self.load);
         let destinations = match self.pattern {

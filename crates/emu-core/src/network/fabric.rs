@@ -33,6 +33,10 @@ pub struct FabricRun {
     pub batch: bool,
     /// Run seed.
     pub seed: u64,
+    /// Bucket width, in packet cycles, of the output adapters' departure timeline per
+    /// input (an adapter's `timeline` statistics), for experiments that watch a run's
+    /// dynamics (Gramsamer §7.2, Fig. 7.8); `None`: not kept.
+    pub timeline: Option<Tick>,
 }
 
 /// The plan of fabric `spec` named `name`, input i creating `traffic(i)`.
@@ -55,6 +59,7 @@ pub fn fabric(
             flow_control: spec.flow_control.clone(),
             data_extra: data - control,
             data_path: data,
+            timeline: run.timeline,
             arrivals,
             destinations,
             voq_cap: spec.voq_cap,
@@ -241,6 +246,7 @@ pub fn fabric_from_config(
         drain: phases.drain,
         batch,
         seed,
+        timeline: None,
     };
     fabric(name, &spec, &run, |i| {
         let k = usize::from(i);

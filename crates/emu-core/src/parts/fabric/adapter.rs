@@ -98,6 +98,9 @@ pub struct AdapterNode {
     activity: Activity,
     /// This cycle's new packets' outputs (reused).
     scratch: Vec<u16>,
+    /// With [`AdapterParams::timeline`]: packets that exited for this output, per bucket
+    /// of their exit cycle and per source input (`bucket * N + input`).
+    timeline: Vec<u64>,
 }
 
 impl AdapterNode {
@@ -133,6 +136,7 @@ impl AdapterNode {
             },
             activity: Activity::default(),
             scratch: Vec::new(),
+            timeline: Vec::new(),
             n,
             p,
         }
@@ -319,6 +323,13 @@ impl AdapterNode {
             self.stats.counters.out_of_order += 1;
         }
         *expect = pkt.seq.max(*expect) + 1;
+        if let Some(width) = self.p.timeline {
+            let at = (pkt.exit / width.max(1)) as usize * self.n + usize::from(pkt.src);
+            if self.timeline.len() <= at {
+                self.timeline.resize(at + 1, 0);
+            }
+            self.timeline[at] += 1;
+        }
         let c = &mut self.stats.counters;
         c.delivered += 1;
         c.packets_delivered += 1;
@@ -474,6 +485,7 @@ impl Node<Fabric> for AdapterNode {
                 // One packet a cycle at most on the ingress link; the egress link has
                 // no transmitter here.
                 (WIRE_BITS, vec![self.sent[INGRESS], 0]),
+                ("timeline", self.timeline.clone()),
             ],
         })
     }

@@ -175,6 +175,9 @@ pub struct AdapterParams {
     /// Cycles from a dispatch to the switch storing the packet: RTT/2, rounded up (its
     /// journey's `link` part, checked under `--check`).
     pub data_path: Tick,
+    /// Bucket width of the output adapter's departure timeline per input
+    /// ([`crate::network::FabricRun::timeline`]); `None`: not kept.
+    pub timeline: Option<Tick>,
     /// When the input creates packets.
     pub arrivals: Arrivals,
     /// Where they go.
