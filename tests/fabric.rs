@@ -277,5 +277,9 @@ fn an_output_adapter_s_timeline_counts_every_packet_by_input_and_exit_cycle() {
         per_input[0] + per_input[1],
         out.terminals[2].counters.delivered
     );
-    assert!(line.len() >= 3 * 49, "buckets up to the run's end: {}", line.len());
+    assert!(
+        line.len() >= 3 * 49,
+        "buckets up to the run's end: {}",
+        line.len()
+    );
 }

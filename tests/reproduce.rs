@@ -95,6 +95,23 @@ fn cli_lists_runs_and_rejects_unknown_names() {
     for e in EXPERIMENTS {
         assert!(out.contains(e.name), "{out}");
     }
+    // The sections and the descriptions each start in one column, however long a name
+    // or a section is.
+    let columns: Vec<(usize, usize)> = EXPERIMENTS
+        .iter()
+        .map(|e| {
+            let line = out
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{} ", e.name)))
+                .unwrap_or_else(|| panic!("no line for {}: {out}", e.name));
+            let at = |text: &str| line.find(text).map_or(0, |b| line[..b].chars().count());
+            (at(e.section), at(e.about))
+        })
+        .collect();
+    assert!(
+        columns.windows(2).all(|w| w[0] == w[1]),
+        "{columns:?}\n{out}"
+    );
     let (code, _, err) = emu(&["reproduce", "no-such-thing"]);
     assert_eq!(code, 2, "{err}");
     assert!(

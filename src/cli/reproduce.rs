@@ -61,10 +61,21 @@ pub fn main(a: &ReproduceArgs) -> Exit {
         return code;
     }
     if a.list {
+        // Columns as wide as their longest entry, so that every line lines up.
+        let name = EXPERIMENTS
+            .iter()
+            .map(|e| e.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        let section = EXPERIMENTS
+            .iter()
+            .map(|e| e.section.chars().count())
+            .max()
+            .unwrap_or(0);
         for e in EXPERIMENTS {
-            say!("  {:<20} {:<14} {}", e.name, e.section, e.about);
+            say!("  {:<name$} {:<section$} {}", e.name, e.section, e.about);
         }
-        say!("  {:<20} {:<14} every experiment above", "all", "");
+        say!("  {:<name$} {:<section$} every experiment above", "all", "");
         return Exit::Ok;
     }
     let Some(name) = &a.name else {
