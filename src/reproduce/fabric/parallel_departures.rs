@@ -70,6 +70,19 @@ const LARGE_TAIL_MISS: &str = "at saturation the 64-port rows have fewer paralle
      document's own model predicts for bursts (p_col = 0.867 at N = 64: P(0) 41.8 % against \
      39.3 % at N = 8); at 70 % the 64-port tail is the larger, as Fig. 7.17 says";
 
+/// A row that an emulated P(k) is "about" the printed `value` (Fig. 7.13).
+fn about(what: &str, value: f64, emulated: f64, words: &str) -> Row {
+    Row::new(
+        what,
+        value,
+        "§7.3.2, Fig. 7.13",
+        emulated,
+        "%",
+        Tolerance::Absolute(ABOUT),
+    )
+    .note(words)
+}
+
 fn point(n: u32, burst: f64, load: f64, per_crosspoint: u64) -> Point {
     Point {
         load,
@@ -98,17 +111,12 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         ..Table::default()
     };
     let src = "§7.3.2, Fig. 7.13";
-    t.rows.push(
-        Row::new(
-            "L=30 %: P(0)",
-            70.0,
-            src,
-            p(&by_load[0], 0),
-            "%",
-            Tolerance::Absolute(ABOUT),
-        )
-        .note("\"monotonic decreasing from 70%\""),
-    );
+    t.rows.push(about(
+        "L=30 %: P(0)",
+        70.0,
+        p(&by_load[0], 0),
+        "\"monotonic decreasing from 70%\"",
+    ));
     for w in 1..4 {
         t.rows.push(
             Row::new(
@@ -126,28 +134,18 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             .note("monotonic decreasing"),
         );
     }
-    t.rows.push(
-        Row::new(
-            "L=100 %: P(0)",
-            35.0,
-            src,
-            p(&by_load[3], 0),
-            "%",
-            Tolerance::Absolute(ABOUT),
-        )
-        .note("\"not ... to 0%, but down to about 35%\""),
-    );
-    t.rows.push(
-        Row::new(
-            "L=70 %: P(1)",
-            45.0,
-            src,
-            p(&by_load[2], 1),
-            "%",
-            Tolerance::Absolute(ABOUT),
-        )
-        .note("\"a peak of ~45% ... at an input load of ~70%\""),
-    );
+    t.rows.push(about(
+        "L=100 %: P(0)",
+        35.0,
+        p(&by_load[3], 0),
+        "\"not ... to 0%, but down to about 35%\"",
+    ));
+    t.rows.push(about(
+        "L=70 %: P(1)",
+        45.0,
+        p(&by_load[2], 1),
+        "\"a peak of ~45% ... at an input load of ~70%\"",
+    ));
     for other in [1, 3] {
         t.rows.push(
             Row::new(
@@ -161,17 +159,12 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             .note("the peak is at ~70 %"),
         );
     }
-    t.rows.push(
-        Row::new(
-            "L=100 %: P(1)",
-            40.0,
-            src,
-            p(&by_load[3], 1),
-            "%",
-            Tolerance::Absolute(ABOUT),
-        )
-        .note("\"ends at about 40%\""),
-    );
+    t.rows.push(about(
+        "L=100 %: P(1)",
+        40.0,
+        p(&by_load[3], 1),
+        "\"ends at about 40%\"",
+    ));
     for (l, x) in loads.iter().zip(by_load) {
         t.rows.push(
             Row::new(

@@ -25,10 +25,10 @@
 use super::super::ReproduceError;
 use super::super::table::{Curve, Report, Row, Table, Tolerance};
 use super::ring::{self, RingResult, RingRun};
-use super::uniform::{self, model_error};
+use super::uniform;
 use crate::network::CYCLE_NS;
 use crate::parts::sci::PacketMix;
-use crate::parts::sci::mg1::{self, NodeResult};
+use crate::parts::sci::mg1::NodeResult;
 
 /// The model's accuracy as SCI §4.1 states it for its latency ("very accurate" on 4
 /// nodes, "accurate" for address packets on 16), read as within 10 %, as in
@@ -112,23 +112,15 @@ fn point(
     warmup: u64,
     measure: u64,
 ) -> Result<(f64, NodeResult, RingResult), ReproduceError> {
-    let input = |lambda: f64| uniform::model(nodes as usize, lambda, 0.2);
-    let unit = input(1.0);
-    let scale = mg1::saturation_scale(&unit).map_err(model_error)?;
-    let load = fraction * scale * (unit.l_send() - 1.0);
-    let lambda = load / PacketMix::PAPER.mean_symbols();
-    let m = mg1::solve(&input(lambda)).map_err(model_error)?.nodes[0];
+    let (load, m) = uniform::model_at(nodes, &PacketMix::PAPER, 0.2, fraction)?;
+    let m = m.nodes[0];
     let e = ring::poisson_uniform(&RingRun::new(nodes, warmup, measure), load)?;
     Ok((load, m, e))
 }
 
 /// Runs the experiment; `quick` runs two loads, shorter windows and one large ring.
 pub fn run(quick: bool) -> Result<Report, ReproduceError> {
-    let (warmup, measure) = if quick {
-        (20_000, 150_000)
-    } else {
-        (20_000, 300_000)
-    };
+    let (warmup, measure) = uniform::window(quick);
     let fractions: &[f64] = if quick {
         &[0.3, 0.8]
     } else {

@@ -31,27 +31,49 @@ fn mixes() -> [(&'static str, PacketMix, f64); 3] {
 }
 
 /// The model of `nodes` uniform nodes each offering `lambda` packets per cycle.
-pub(super) fn model(nodes: usize, lambda: f64, f_data: f64) -> ModelInput {
+fn model(nodes: usize, lambda: f64, f_data: f64) -> ModelInput {
     ModelInput {
         f_data,
         ..ModelInput::sci(vec![lambda; nodes], mg1::uniform_routing(nodes))
     }
 }
 
+/// The load per node (bytes/ns) at `fraction` of the model's saturation throughput for
+/// `nodes` uniform nodes sending `mix` (a share `f_data` of data packets), and the
+/// model's answer there.
+pub(super) fn model_at(
+    nodes: u32,
+    mix: &PacketMix,
+    f_data: f64,
+    fraction: f64,
+) -> Result<(f64, mg1::ModelResult), ReproduceError> {
+    let unit = model(nodes as usize, 1.0, f_data);
+    let scale = mg1::saturation_scale(&unit).map_err(model_error)?;
+    let load = fraction * scale * (unit.l_send() - 1.0);
+    let lambda = load / mix.mean_symbols();
+    let m = mg1::solve(&model(nodes as usize, lambda, f_data)).map_err(model_error)?;
+    Ok((load, m))
+}
+
+/// The warm-up and measured cycles of a run: the quick form keeps to loads where 150 k
+/// cycles put the mean latency's noise well inside the 10 % band (the full form's 300 k
+/// cycles reach 80 % of saturation).
+pub(super) fn window(quick: bool) -> (u64, u64) {
+    if quick {
+        (20_000, 150_000)
+    } else {
+        (20_000, 300_000)
+    }
+}
+
 /// The model's error as the experiment's.
-pub(super) fn model_error(e: mg1::ModelError) -> ReproduceError {
+fn model_error(e: mg1::ModelError) -> ReproduceError {
     ReproduceError::Model(e.to_string())
 }
 
 /// Runs the experiment; `quick` runs two loads and shorter windows.
 pub fn run(quick: bool) -> Result<Report, ReproduceError> {
-    // The quick form keeps to loads where 150 k cycles put the mean latency's noise well
-    // inside the 10 % band (the full form's 300 k cycles reach 80 % of saturation).
-    let (warmup, measure) = if quick {
-        (20_000, 150_000)
-    } else {
-        (20_000, 300_000)
-    };
+    let (warmup, measure) = window(quick);
     let fractions: &[f64] = if quick {
         &[0.3, 0.6]
     } else {
@@ -82,13 +104,8 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     };
     for nodes in [4u32, 16] {
         for (label, mix, f_data) in mixes() {
-            let unit = model(nodes as usize, 1.0, f_data);
-            let scale = mg1::saturation_scale(&unit).map_err(model_error)?;
-            let per_node_max = scale * (unit.l_send() - 1.0);
             for &f in fractions {
-                let load = f * per_node_max;
-                let lambda = load / mix.mean_symbols();
-                let m = mg1::solve(&model(nodes as usize, lambda, f_data)).map_err(model_error)?;
+                let (load, m) = model_at(nodes, &mix, f_data, f)?;
                 let model_ns = m.nodes[0].latency * CYCLE_NS;
                 let run = RingRun {
                     mix,
