@@ -523,26 +523,26 @@ static CASES: &[Case] = &[
         "NaN is not a probability",
     ),
     bad(
-        "link faults on an SCI ring",
+        "link fault on an SCI node's port that does not exist",
         &["-t", "t.toml", "-p", "sci-uniform"],
         Setup::Text(
             "t.toml",
-            "[network]\nkind = \"sci_ring\"\nnodes = 4\n[faults]\nlink_down = [{ link = \"sci[0]:0\", at_us = 5.0 }]\n",
+            "[network]\nkind = \"sci_ring\"\nnodes = 4\n[faults]\nlink_down = [{ link = \"sci[0]:2\", at_us = 5.0 }]\n",
         ),
-        "t.toml:4:2: faults: [faults] is a section of a network of C104s; this topology is an SCI ring (network.kind), which does not read it: remove it",
+        "t.toml:5:16: faults.link_down[0].link: sci[0] has ports 0..2, not 2",
     ),
     bad(
-        "`--set faults.token_error_rate=0.1` on a switch fabric",
+        "`--set faults.token_error_rate=2` on a switch fabric",
         &[
             "-t",
             "fabric16-cioq",
             "-p",
             "bernoulli98",
             "--set",
-            "faults.token_error_rate=0.1",
+            "faults.token_error_rate=2",
         ],
         Setup::None,
-        "--set faults.token_error_rate=0.1: [faults] is a section of a network of C104s; this topology is a switch fabric (network.kind), which does not read it: remove it",
+        "--set faults.token_error_rate=2: 2 is not a probability: give a number from 0 to 1",
     ),
     bad(
         "a DS-Link section in a switch fabric's file",

@@ -1,8 +1,9 @@
-//! Link faults on a C104 network (issue 16 item 5; docs/architecture.md "Link faults"):
-//! a switch-to-switch link down mid-run blocks packets, reported apart from a deadlock
+//! Link faults (docs/architecture.md "Link faults"). On a C104 network: a
+//! switch-to-switch link down mid-run blocks packets, reported apart from a deadlock
 //! (exit 5); a link nobody uses dies harmlessly (the report says so); a token error rate
 //! of 1 kills every link at its first token; no fault configured (no key, or rate 0)
-//! changes no byte of the report.
+//! changes no byte of the report. On an SCI ring and a switch fabric: the same keys, the
+//! same exit 5 naming the link, every engine agreeing.
 
 use emu::engine::{self, EngineError, RunOutcome};
 use emu::session::Case;
@@ -141,4 +142,166 @@ fn no_fault_configured_changes_no_byte() {
             .as_ref()
             .is_some_and(|f| f.links_down.is_empty())
     );
+}
+
+/// Runs the `emu` binary with `args`: (exit code, stdout, stderr).
+fn emu(args: &[&str]) -> (i32, String, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_emu"))
+        .args(args)
+        .output()
+        .expect("emu runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `emu -t topology -p traffic --set …` with `extra` arguments: exit code and stderr,
+/// after checking that every engine and thread count fails the same way.
+fn failing_run(topology: &str, traffic: &str, sets: &[&str]) -> (i32, String) {
+    let mut args = vec!["-t", topology, "-p", traffic];
+    for s in sets {
+        args.extend(["--set", s]);
+    }
+    let (code, _, err) = emu(&args);
+    let mut verify = args.clone();
+    verify.push("--verify-engines");
+    let (_, out, verr) = emu(&verify);
+    assert!(
+        format!("{out}{verr}").contains("engines agree"),
+        "{out}\n{verr}"
+    );
+    (code, err)
+}
+
+#[test]
+fn an_sci_ring_with_a_dead_link_blocks_every_source_behind_it() {
+    // One active buffer: each node may have two send packets outstanding (SCI §4.4).
+    // Every packet's round trip (send packet, then echo) crosses every link of the
+    // ring, so after sci[1] → sci[2] dies no echo comes back: the ring falls quiet
+    // with every source waiting, and the run ends there.
+    let (code, err) = failing_run(
+        "sci-ring4",
+        "sci-uniform",
+        &[
+            "network.active_buffers=1",
+            r#"faults.link_down=[{ link = "sci[2]:0", at_us = 10.0 }]"#,
+        ],
+    );
+    assert_eq!(code, 5, "{err}");
+    for want in [
+        "blocked by a link fault",
+        "link sci[1] port 1 ↔ sci[2] port 0 dead since tick 5000 (10.000 µs): scheduled",
+        "blocked: sci[0] port 1: packet 0→",
+        "waits for an acknowledge that is overdue and will not come",
+    ] {
+        assert!(err.contains(want), "{want:?} not in\n{err}");
+    }
+}
+
+#[test]
+fn an_sci_ring_whose_links_all_err_at_once_is_blocked_not_a_protocol_error() {
+    // Rate 1: every link's first symbol has a parity error, so nothing ever arrives.
+    let (code, err) = failing_run(
+        "sci-ring4",
+        "sci-uniform",
+        &["faults.token_error_rate=1", "phases.measure_us=20"],
+    );
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("behind 4 dead links"), "{err}");
+    assert!(
+        err.contains("parity error on token 1 sent by sci[0] port 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_fabric_adapter_link_down_stops_its_credits_and_its_voqs_wait() {
+    let (code, err) = failing_run(
+        "fabric16-cicq-lof",
+        "bursty30",
+        &[
+            "phases.measure_us=300",
+            "phases.drain_limit_us=300",
+            r#"faults.link_down=[{ link = "adapter[3]:0", at_us = 5.0 }]"#,
+        ],
+    );
+    assert_eq!(code, 5, "{err}");
+    for want in [
+        "link adapter[3] port 0 ↔ switch port 3 dead since tick 98 (5.018 µs)",
+        "blocked: adapter[3] port 0: packet 3→",
+        "has tokens to send but no credit from the peer, behind the dead link at adapter[3] port 0",
+    ] {
+        assert!(err.contains(want), "{want:?} not in\n{err}");
+    }
+}
+
+#[test]
+fn a_fabric_egress_link_down_loses_the_packets_for_its_output() {
+    // The output adapter takes whatever comes and returns no credit (Gramsamer §2.1),
+    // so nothing waits: the packets for output 3 are lost, and the run says so.
+    let (code, err) = failing_run(
+        "fabric16-cicq-lof",
+        "bursty30",
+        &[
+            "phases.measure_us=300",
+            "phases.drain_limit_us=300",
+            r#"faults.link_down=[{ link = "adapter[3]:1", at_us = 5.0 }]"#,
+        ],
+    );
+    assert_eq!(code, 5, "{err}");
+    for want in [
+        "lost to a link fault",
+        "measured messages undelivered that no part holds",
+        "link switch port 19 ↔ adapter[3] port 1 dead since tick 98",
+    ] {
+        assert!(err.contains(want), "{want:?} not in\n{err}");
+    }
+}
+
+#[test]
+fn a_fault_scheduled_after_the_run_leaves_sci_and_fabric_reports_as_they_were() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (topology, traffic, link) in [
+        ("sci-ring4", "sci-uniform", "sci[0]:1"),
+        ("fabric16-grant", "bernoulli98", "switch:0"),
+    ] {
+        let report = |name: &str, extra: Option<String>| -> serde_json::Value {
+            let path = dir.path().join(format!("{name}.json"));
+            let path_arg = path.to_string_lossy().into_owned();
+            let mut args = vec!["-t", topology, "-p", traffic, "-q", "--json", &path_arg];
+            args.extend([
+                "--set",
+                "phases.warmup_us=5",
+                "--set",
+                "phases.measure_us=40",
+            ]);
+            if let Some(e) = &extra {
+                args.extend(["--set", e]);
+            }
+            let (code, _, err) = emu(&args);
+            assert_eq!(code, 0, "{topology}: {err}");
+            let text = std::fs::read_to_string(&path).expect("the report");
+            serde_json::from_str(&text).expect("JSON")
+        };
+        let plain = report("plain", None);
+        // The hard stop of these runs is past 1,000 µs; the run itself ends earlier.
+        let late = format!(r#"faults.link_down=[{{ link = "{link}", at_us = 1000.0 }}]"#);
+        let faulty = report("late", Some(late));
+        assert_eq!(
+            faulty["faults"]["links_down"],
+            serde_json::json!([]),
+            "{topology}"
+        );
+        let strip = |mut v: serde_json::Value| {
+            if let Some(o) = v.as_object_mut() {
+                for k in ["faults", "topology", "run"] {
+                    o.remove(k);
+                }
+            }
+            v
+        };
+        assert_eq!(strip(plain), strip(faulty), "{topology}");
+    }
 }

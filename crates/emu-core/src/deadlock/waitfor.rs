@@ -134,7 +134,10 @@ pub fn edges<P: LinkProtocol>(
                         );
                     }
                 }
-                WaitReason::AwaitingAck | WaitReason::Routing | WaitReason::Incomplete => {}
+                WaitReason::AwaitingAck
+                | WaitReason::AckOverdue
+                | WaitReason::Routing
+                | WaitReason::Incomplete => {}
             }
         }
     }

@@ -311,13 +311,25 @@ pub(super) fn blocked_message(
     links: &[DeadLink],
     blocked: &[BlockedPacket],
 ) -> String {
-    let mut s = format!(
-        "blocked by a link fault at tick {tick} ({us:.3} µs): {in_flight} packets in flight; {} place{} hold packets blocked behind {} dead link{}",
-        blocked.len(),
-        if blocked.len() == 1 { "" } else { "s" },
+    let links_text = format!(
+        "{} dead link{}",
         links.len(),
         if links.len() == 1 { "" } else { "s" }
     );
+    let mut s = if blocked.is_empty() {
+        format!(
+            "lost to a link fault at tick {tick} ({us:.3} µs): {in_flight} packets in flight; the run \
+             ended with measured messages undelivered that no part holds: they were lost on \
+             {links_text}"
+        )
+    } else {
+        format!(
+            "blocked by a link fault at tick {tick} ({us:.3} µs): {in_flight} packets in flight; {} \
+             place{} hold packets blocked behind {links_text}",
+            blocked.len(),
+            if blocked.len() == 1 { "" } else { "s" },
+        )
+    };
     for l in links {
         s.push_str(&format!("\n  {l}"));
     }
@@ -339,7 +351,7 @@ fn place(node: usize, w: &Wait) -> Option<Place> {
         | WaitReason::Routing
         | WaitReason::Incomplete => Some(Place::Input { node, port: w.port }),
         WaitReason::NoCredit => Some(Place::Output { node, port: w.port }),
-        WaitReason::AwaitingAck => None,
+        WaitReason::AwaitingAck | WaitReason::AckOverdue => None,
     }
 }
 
@@ -349,8 +361,9 @@ fn place(node: usize, w: &Wait) -> Option<Place> {
 /// the wait-for chain (waiting for an output held by such a packet, a full output
 /// buffer behind one, credit from an input holding one). An acknowledge awaited is
 /// blocked when its packet is, or, with `stuck` (nothing has moved for the deadlock
-/// window), always: it can never come. In node order, then wait order, acknowledges
-/// last.
+/// window), always: it can never come. An overdue acknowledge
+/// ([`WaitReason::AckOverdue`]) is blocked always: its part knows it will not come. In
+/// node order, then wait order, acknowledges last.
 pub(super) fn blocked<P: LinkProtocol>(
     net: &Network<P>,
     waits: &[Vec<Wait>],
@@ -369,7 +382,8 @@ pub(super) fn blocked<P: LinkProtocol>(
                 WaitReason::Routing => stuck && dead(end),
                 WaitReason::OutputHeld { .. }
                 | WaitReason::OutputFull { .. }
-                | WaitReason::AwaitingAck => false,
+                | WaitReason::AwaitingAck
+                | WaitReason::AckOverdue => false,
             };
             if let (true, Some(p)) = (direct, place(node, w)) {
                 root.insert(
@@ -415,7 +429,8 @@ pub(super) fn blocked<P: LinkProtocol>(
         let of_blocked = w
             .packet
             .is_some_and(|s| packets.contains(&(s.src, s.dst, s.seq, s.pkt)));
-        if of_blocked || (stuck && any_dead) {
+        let overdue = w.reason == WaitReason::AckOverdue;
+        if of_blocked || overdue || (stuck && any_dead) {
             out.push(BlockedPacket {
                 node: name(node).to_string(),
                 wait: w.to_string(),

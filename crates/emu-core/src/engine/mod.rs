@@ -468,7 +468,10 @@ fn conclude<P: LinkProtocol>(
                 });
             }
             let blocked = faults::blocked(net, &waits, dead, false);
-            if !blocked.is_empty() {
+            // Measured messages undelivered that no part holds, with tokens lost: they
+            // were lost on the dead links (a fabric's output adapter takes what comes
+            // and waits for nothing), so the run fails as a blocked one does.
+            if !blocked.is_empty() || (!complete && report.tokens_lost > 0) {
                 return Err(faults::blocked_error(
                     tick,
                     net.time().tick_ns,

@@ -19,6 +19,11 @@ const CANNOT_DEADLOCK: &str = "a single-stage switch fabric cannot deadlock: its
      back; the run report shows credit underflow instead";
 
 impl ReportFamily for Fabrics {
+    /// Its links fail as a network of C104s' do (docs/architecture.md "Link faults").
+    fn topology_sections(&self) -> &'static [&'static str] {
+        &["faults"]
+    }
+
     fn packets_label(&self, topology: &TopologyConfig, _traffic: &TrafficConfig) -> String {
         match &topology.network {
             NetworkConfig::Fabric(f) => format!("{}-byte packets", f.packet_bytes),

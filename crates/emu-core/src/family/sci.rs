@@ -17,6 +17,11 @@ const CANNOT_DEADLOCK: &str = "an SCI ring cannot deadlock: every node takes eve
      instead, which the run report names";
 
 impl ReportFamily for SciRings {
+    /// Its links fail as a network of C104s' do (docs/architecture.md "Link faults").
+    fn topology_sections(&self) -> &'static [&'static str] {
+        &["faults"]
+    }
+
     fn latency_metrics(&self) -> &'static [&'static str] {
         // An SCI node learns a packet's fate from its echo, not when it left.
         &["message"]

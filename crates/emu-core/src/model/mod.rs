@@ -155,6 +155,13 @@ pub trait Node<P: LinkProtocol>: Send {
     /// before the first tick; does nothing by default.
     fn enable_checks(&mut self) {}
 
+    /// The plan has link faults (docs/architecture.md "Link faults"): tokens may be lost
+    /// where a link dies. A part whose own checks would take what a dead link leaves
+    /// behind (a packet cut short, an acknowledge that never comes) for a broken rule of
+    /// its peers handles it as the fault's consequence instead, as its documentation
+    /// says. Called once, before the first tick; does nothing by default.
+    fn expect_link_faults(&mut self) {}
+
     /// The traffic statistics of the terminal this node hosts, if any.
     fn terminal_stats(&self) -> Option<&TerminalStats> {
         None

@@ -37,6 +37,12 @@ pub enum WaitReason {
     /// the packet is blocked by a link fault (docs/architecture.md "Link faults").
     /// Deadlock reports leave it out.
     Incomplete,
+    /// A packet was sent and its acknowledge is overdue: past the bound within which it
+    /// must come back on a live network (an SCI echo, SCI §2.1), so the packet or its
+    /// acknowledge was lost on a dead link. Only parts that were told to expect link
+    /// faults report it (docs/architecture.md "Link faults"); it adds no edge to the
+    /// wait-for graph.
+    AckOverdue,
 }
 
 /// One entry of a node's wait report.
@@ -76,6 +82,12 @@ impl fmt::Display for Wait {
             WaitReason::Routing => write!(f, "is being routed"),
             WaitReason::Incomplete => {
                 write!(f, "holds part of a packet and waits for the rest of it")
+            }
+            WaitReason::AckOverdue => {
+                write!(
+                    f,
+                    "waits for an acknowledge that is overdue and will not come"
+                )
             }
         }
     }

@@ -241,7 +241,7 @@ impl Checked {
                     .with_senders(self.senders.clone())
             })
             .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))?;
-        link_faults(net, &self.faults, self.seed)
+        super::faults::link_faults(net, &self.faults, self.seed)
     }
 }
 
@@ -398,62 +398,6 @@ pub fn check(
         faults: t.faults.clone(),
         seed,
     })
-}
-
-/// Adds the link faults of `[faults]` (`link_down`, `token_error_rate`) to the plan,
-/// once the nodes have their names; none configured (no entry, rate 0) leaves the
-/// plan without faults, so that its runs are those of a file without the keys.
-fn link_faults(
-    net: Network,
-    faults: &dslink::config::FaultConfig,
-    seed: u64,
-) -> Result<Network, BuildError> {
-    let rate = faults.token_error_rate;
-    if !(0.0..=1.0).contains(&rate) {
-        return Err(topo_err(
-            "faults.token_error_rate",
-            format!(
-                "{rate} is not a probability: give a number from 0 to 1 (the chance that a token arriving on a link has a parity error)"
-            ),
-        ));
-    }
-    if faults.link_down.is_empty() && rate == 0.0 {
-        return Ok(net);
-    }
-    let tick_ns = net.time().tick_ns;
-    let last = net.run().hard_stop;
-    let mut down = Vec::with_capacity(faults.link_down.len());
-    for (i, d) in faults.link_down.iter().enumerate() {
-        let key = |k: &str| format!("faults.link_down[{i}].{k}");
-        let link = net
-            .link_named(&d.link)
-            .map_err(|e| topo_err(&key("link"), e.to_string()))?;
-        if let Some(first) = down.iter().position(|&(l, _)| l == link) {
-            return Err(topo_err(
-                &key("link"),
-                format!(
-                    "{} is the link faults.link_down[{first}] already names (a link may be \
-                     named by either end): give each link once",
-                    crate::text::excerpt(&d.link)
-                ),
-            ));
-        }
-        let last_us = last as f64 * tick_ns / 1000.0;
-        if !(d.at_us >= 0.0 && d.at_us <= last_us) {
-            return Err(topo_err(
-                &key("at_us"),
-                format!(
-                    "{} µs is not a time of the run: give 0 to {last_us} µs (the run's hard stop)",
-                    d.at_us
-                ),
-            ));
-        }
-        // The first tick at or after the time given.
-        let tick = ((d.at_us * 1000.0 / tick_ns).ceil() as Tick).min(last);
-        down.push((link, tick));
-    }
-    let plan = crate::network::FaultPlan::new(net.links().len(), &down, rate, seed);
-    Ok(net.with_faults(plan))
 }
 
 #[cfg(test)]

@@ -159,7 +159,7 @@ pub fn fabric_from_config(
     let NetworkConfig::Fabric(ref cfg) = topology.network else {
         return Err(topo_err("network.kind", "not a fabric network"));
     };
-    super::faults::refuse_link_faults(&topology.faults, "a switch fabric")?;
+    super::faults::refuse_dslink_faults(&topology.faults, "a switch fabric")?;
     let spec = cfg.validate().map_err(|e| topo_err(e.key, e.message))?;
     let n = u32::from(spec.ports);
     if tr.request_response {
@@ -263,6 +263,7 @@ pub fn fabric_from_config(
     })
     .map(|net| net.with_flows(flows))
     .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
+    .and_then(|net| super::faults::link_faults(net, &topology.faults, seed))
 }
 
 /// Each input's destinations under the file's pattern.

@@ -4,8 +4,8 @@
 //! The plan knows nothing of any link protocol: a fault kills a link of the plan, and
 //! the engines discard the tokens that would cross it (`engine::faults`). A family
 //! gets link faults by reading its own configuration keys into a [`FaultPlan`] and
-//! handing it to [`Network::with_faults`]; today the DS-Link networks do
-//! (`faults.link_down`, `faults.token_error_rate`), SCI rings and fabrics refuse the keys.
+//! handing it to [`Network::with_faults`]; every family reads the same keys
+//! (`faults.link_down`, `faults.token_error_rate`) with `link_faults`.
 //!
 //! What a dead link is, is emu's decision: the INMOS documents describe no disconnect
 //! detection and do not say what a link does after a parity error, so a dead link is a
@@ -197,25 +197,83 @@ impl<P: LinkProtocol> Network<P> {
     }
 }
 
-/// Refuses the link-fault keys on a family that does not read them yet (SCI rings,
-/// fabrics): the engines could run them, but no key of theirs names a link yet.
-pub(super) fn refuse_link_faults(
+/// Refuses the `[faults]` keys that are DS-Link flow-control faults (a misprogrammed
+/// credit, a buffer below the FCT batch) on a family whose links have no such credit
+/// (SCI rings, fabrics): the link-fault keys apply to every family.
+pub(super) fn refuse_dslink_faults(
     faults: &crate::parts::dslink::config::FaultConfig,
     family: &str,
 ) -> Result<(), super::BuildError> {
-    let key = if !faults.link_down.is_empty() {
-        "faults.link_down"
-    } else if faults.token_error_rate != 0.0 {
-        "faults.token_error_rate"
+    let key = if faults.extra_initial_credit != 0 {
+        "faults.extra_initial_credit"
+    } else if faults.allow_buffer_below_batch {
+        "faults.allow_buffer_below_batch"
     } else {
         return Ok(());
     };
     Err(super::build::topo_err(
         key,
         format!(
-            "link faults are modelled on DS-Link networks (C104s and T9000s) only, not on {family}: remove the key"
+            "this fault is of DS-Link flow control (FCT credit, INMOS ch. 6 §6.2.1), which {family} \
+             does not have: remove the key (faults.link_down and faults.token_error_rate apply)"
         ),
     ))
+}
+
+/// Adds the link faults of `[faults]` (`link_down`, `token_error_rate`) to the plan,
+/// once the nodes have their names; none configured (no entry, rate 0) leaves the
+/// plan without faults, so that its runs are those of a file without the keys.
+pub(super) fn link_faults<P: LinkProtocol>(
+    net: Network<P>,
+    faults: &crate::parts::dslink::config::FaultConfig,
+    seed: u64,
+) -> Result<Network<P>, super::BuildError> {
+    let rate = faults.token_error_rate;
+    if !(0.0..=1.0).contains(&rate) {
+        return Err(super::build::topo_err(
+            "faults.token_error_rate",
+            format!(
+                "{rate} is not a probability: give a number from 0 to 1 (the chance that a token arriving on a link has a parity error)"
+            ),
+        ));
+    }
+    if faults.link_down.is_empty() && rate == 0.0 {
+        return Ok(net);
+    }
+    let tick_ns = net.time().tick_ns;
+    let last = net.run().hard_stop;
+    let mut down = Vec::with_capacity(faults.link_down.len());
+    for (i, d) in faults.link_down.iter().enumerate() {
+        let key = |k: &str| format!("faults.link_down[{i}].{k}");
+        let link = net
+            .link_named(&d.link)
+            .map_err(|e| super::build::topo_err(&key("link"), e.to_string()))?;
+        if let Some(first) = down.iter().position(|&(l, _)| l == link) {
+            return Err(super::build::topo_err(
+                &key("link"),
+                format!(
+                    "{} is the link faults.link_down[{first}] already names (a link may be \
+                     named by either end): give each link once",
+                    crate::text::excerpt(&d.link)
+                ),
+            ));
+        }
+        let last_us = last as f64 * tick_ns / 1000.0;
+        if !(d.at_us >= 0.0 && d.at_us <= last_us) {
+            return Err(super::build::topo_err(
+                &key("at_us"),
+                format!(
+                    "{} µs is not a time of the run: give 0 to {last_us} µs (the run's hard stop)",
+                    d.at_us
+                ),
+            ));
+        }
+        // The first tick at or after the time given.
+        let tick = ((d.at_us * 1000.0 / tick_ns).ceil() as Tick).min(last);
+        down.push((link, tick));
+    }
+    let plan = crate::network::FaultPlan::new(net.links().len(), &down, rate, seed);
+    Ok(net.with_faults(plan))
 }
 
 #[cfg(test)]

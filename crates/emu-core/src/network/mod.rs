@@ -415,7 +415,8 @@ impl<P: LinkProtocol> Network<P> {
 
 impl<P: LinkProtocol> Network<P> {
     /// Creates the reset state machines of every node, in node order; with `check`,
-    /// each keeps the records its own checks need ([`Node::enable_checks`]).
+    /// each keeps the records its own checks need ([`Node::enable_checks`]); with link
+    /// faults in the plan, each is told to expect them ([`Node::expect_link_faults`]).
     pub fn instantiate(&self, check: bool) -> Vec<Box<dyn Node<P>>> {
         self.nodes
             .iter()
@@ -423,6 +424,9 @@ impl<P: LinkProtocol> Network<P> {
                 let mut node = n.part.instantiate();
                 if check {
                     node.enable_checks();
+                }
+                if self.faults.is_some() {
+                    node.expect_link_faults();
                 }
                 node
             })

@@ -126,8 +126,9 @@ pub fn sci_ring_from_config(
     let NetworkConfig::SciRing(ref cfg) = topology.network else {
         return Err(topo_err("network.kind", "not an sci_ring network"));
     };
-    super::faults::refuse_link_faults(&topology.faults, "an SCI ring")?;
-    sci_ring_of(name, cfg, traffic, seed)
+    super::faults::refuse_dslink_faults(&topology.faults, "an SCI ring")?;
+    let net = sci_ring_of(name, cfg, traffic, seed)?;
+    super::faults::link_faults(net, &topology.faults, seed)
 }
 
 fn sci_ring_of(

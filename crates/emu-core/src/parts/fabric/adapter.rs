@@ -25,7 +25,7 @@ use super::source::Source;
 use super::{AdapterParams, JOURNEY_PARTS};
 use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait, WaitReason};
-use crate::terminal::{JourneyParts, TerminalStats};
+use crate::terminal::{JourneyParts, Stamp, TerminalStats};
 use crate::time::Tick;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -444,13 +444,25 @@ impl Node<Fabric> for AdapterNode {
         c
     }
 
+    /// Each VOQ whose head may not go for want of permission, named by its head packet.
     fn waits(&self) -> Vec<Wait> {
         (0..self.n)
-            .filter(|&j| !self.voqs[j].is_empty() && !self.permission.feasible(j))
-            .map(|_| Wait {
-                port: INGRESS,
-                packet: None,
-                reason: WaitReason::NoCredit,
+            .filter(|&j| !self.permission.feasible(j))
+            .filter_map(|j| {
+                let head = self.voqs[j].front()?;
+                Some(Wait {
+                    port: INGRESS,
+                    packet: Some(Stamp {
+                        src: u32::from(self.p.index),
+                        dst: j as u32,
+                        seq: head.seq,
+                        pkt: 0,
+                        ack: false,
+                        created: head.created,
+                        injected: head.created,
+                    }),
+                    reason: WaitReason::NoCredit,
+                })
             })
             .collect()
     }

@@ -53,6 +53,12 @@
 //!   keeps its creation tick, so its latency counts every try.
 //! - **At reset** the ring is quiet: a stripper with nothing yet to parse hands over
 //!   go-idles.
+//! - **Link faults** (emu's decision; the paper leaves "error detection/recovery" out,
+//!   SCI §2): a dead link delivers nothing, so its downstream node sees a quiet ring. A
+//!   packet for a node that an idle cuts short is dropped there (the header's CRC would
+//!   reject it, SCI §2.1), and a send packet whose echo is overdue waits for good
+//!   (`WaitReason::AckOverdue`); the run then fails naming the link. Only a plan with
+//!   link faults tells the node to expect this; otherwise both are protocol errors.
 
 pub mod config;
 pub mod mg1;

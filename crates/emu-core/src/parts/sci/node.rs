@@ -7,8 +7,8 @@ use super::stripper::{Stripped, Stripper};
 use super::transmitter::{Mode, Source, Transmitter};
 use super::{ADDRESS_SYMBOLS, DATA_SYMBOLS, JOURNEY_PARTS, SciParams, fixed_delay};
 use crate::ids::PortId;
-use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
-use crate::terminal::{JourneyParts, SourceStats, TerminalStats};
+use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait, WaitReason};
+use crate::terminal::{JourneyParts, SourceStats, Stamp, TerminalStats};
 use crate::time::Tick;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -143,6 +143,10 @@ pub struct SciNode {
     busy: u64,
     stats: TerminalStats,
     activity: Activity,
+    /// Link faults are possible ([`Node::expect_link_faults`]).
+    lossy: bool,
+    /// Packets for this node that arrived cut short by a dead link and were dropped.
+    cut: u64,
 }
 
 impl SciNode {
@@ -179,6 +183,8 @@ impl SciNode {
                 ..TerminalStats::default()
             },
             activity: Activity::default(),
+            lossy: false,
+            cut: 0,
             p,
         }
     }
@@ -198,15 +204,30 @@ impl SciNode {
         self.tx.ring_len()
     }
 
+    /// Packets for this node (send packets or echoes) that a dead link cut short, dropped.
+    pub fn cut(&self) -> u64 {
+        self.cut
+    }
+
+    /// Cycles within which a send packet's echo must be back on a live ring. The bound is
+    /// not an estimate: a symbol waits at most 4 fixed cycles plus a source transmission
+    /// plus a full ring buffer at each node, so a send and its echo take at most
+    /// `2·N·(6 + 2·L)` cycles between them, `L` the longest packet on the ring.
+    fn echo_bound(&self) -> Tick {
+        let longest = Tick::from(self.p.sink_symbols);
+        2 * Tick::from(self.p.ring_nodes) * (6 + 2 * longest) + longest + 16
+    }
+
     /// Every send packet is answered by exactly one echo (SCI §2.1): an echo for a packet
     /// that is not outstanding is refused in [`Self::stripped`], and here a packet whose
-    /// echo is overdue is an error. The deadline is a bound, not an estimate: a symbol
-    /// waits at most 4 fixed cycles plus a source transmission plus a full ring buffer
-    /// at each node, so a send and its echo take at most `2·N·(6 + 2·L)` cycles between
-    /// them, `L` the longest packet on the ring.
+    /// echo is overdue ([`Self::echo_bound`]) is an error — unless link faults are
+    /// possible: then the packet or its echo was lost on a dead link, and the packet
+    /// waits for good ([`Node::waits`]).
     fn check_echo_deadline(&self, now: Tick) -> Result<(), ModelError> {
-        let longest = Tick::from(self.p.sink_symbols);
-        let bound = 2 * Tick::from(self.p.ring_nodes) * (6 + 2 * longest) + longest + 16;
+        if self.lossy {
+            return Ok(());
+        }
+        let bound = self.echo_bound();
         match self
             .source
             .outstanding
@@ -332,6 +353,15 @@ impl SciNode {
     fn stripped(&mut self, now: Tick, what: Stripped) -> Result<(), ModelError> {
         match what {
             Stripped::Nothing => {}
+            Stripped::Cut { last, accepted } => {
+                self.cut += 1;
+                // A send packet's space was reserved whole at its first symbol: what
+                // will not come is given back. A cut echo leaves its packet outstanding.
+                if accepted {
+                    let missing = u32::from(last.len.saturating_sub(last.index + 1));
+                    self.sink_reserved = self.sink_reserved.saturating_sub(missing);
+                }
+            }
             Stripped::Target { symbol, accepted } => {
                 if !accepted {
                     return Ok(());
@@ -516,9 +546,41 @@ impl Node<Sci> for SciNode {
         self.stats.journey_parts.check = Some(Box::default());
     }
 
-    /// An SCI node never waits for another: it outputs a symbol every cycle.
+    /// An SCI node never waits for another: it outputs a symbol every cycle. With link
+    /// faults possible, a send packet whose echo is overdue (past the bound within which
+    /// it must come on a live ring) waits for good: it or its echo was lost on a dead
+    /// link.
     fn waits(&self) -> Vec<Wait> {
-        Vec::new()
+        if !self.lossy {
+            return Vec::new();
+        }
+        let (bound, now) = (self.echo_bound(), self.source.now);
+        self.source
+            .outstanding
+            .iter()
+            .filter(|p| p.sent_at + bound < now)
+            .map(|p| Wait {
+                port: OUT,
+                packet: Some(Stamp {
+                    src: self.p.node,
+                    dst: p.dst,
+                    seq: p.seq,
+                    pkt: 0,
+                    ack: false,
+                    created: p.created,
+                    injected: p.sent_at,
+                }),
+                reason: WaitReason::AckOverdue,
+            })
+            .collect()
+    }
+
+    /// A dead link cuts packets short and loses echoes: a packet for this node cut short
+    /// is dropped, and a send packet whose echo is overdue waits instead of failing the
+    /// run (module documentation of [`crate::parts::sci`], README "Link faults").
+    fn expect_link_faults(&mut self) {
+        self.lossy = true;
+        self.stripper.expect_cuts();
     }
 
     fn terminal_stats(&self) -> Option<&TerminalStats> {
@@ -575,6 +637,41 @@ mod tests {
         assert_eq!(d.node().outstanding(), 1);
         let err = d.run_until(bound + 20).expect_err("the echo is overdue");
         assert!(format!("{err}").contains("lost echo"), "{err}");
+    }
+
+    #[test]
+    fn with_link_faults_an_overdue_echo_is_a_wait_for_good_not_an_error() {
+        let mut d = Driver::new(node(2));
+        d.node_mut().expect_link_faults();
+        let bound = 2 * 2 * (6 + 2 * 8) + 8 + 16;
+        d.run_until(bound).expect("within the bound");
+        assert!(d.node().waits().is_empty(), "not overdue yet");
+        d.run_until(bound + 20)
+            .expect("a lost echo is the link's fault");
+        let waits = d.node().waits();
+        assert_eq!(waits.len(), 1);
+        let w = &waits[0];
+        assert_eq!((w.port, w.reason.clone()), (OUT, WaitReason::AckOverdue));
+        let p = w.packet.expect("names its packet");
+        assert_eq!((p.src, p.dst, p.seq), (0, 1, 0));
+    }
+
+    #[test]
+    fn a_send_packet_cut_short_gives_back_its_sink_space() {
+        // Node 0 is the target of an 8-symbol packet from node 1 whose last five symbols
+        // a dead link lost: the three that came are queued, the rest of the reservation
+        // is given back, and nothing is delivered.
+        let mut n = node(2);
+        n.p.traffic.arrivals = Arrivals::None;
+        let mut d = Driver::new(n);
+        d.node_mut().expect_link_faults();
+        for i in 0..3u16 {
+            d.arrive(Tick::from(i), 0, send(1, 0, i, 8));
+        }
+        d.run_until(30).expect("a cut packet is dropped");
+        let n = d.node();
+        assert_eq!((n.cut(), n.sink_reserved), (1, 0));
+        assert_eq!(n.stats.counters.delivered, 0);
     }
 
     #[test]

@@ -18,6 +18,16 @@ pub(crate) enum Stripped {
         /// The packet was accepted.
         accepted: bool,
     },
+    /// A packet for this node (a send packet it is the target of, or the echo of one it
+    /// sent) was cut short: an idle came where its next symbol should have. Only a dead
+    /// link upstream does that, and only a stripper told to expect link faults reports
+    /// it ([`Stripper::expect_cuts`]); the packet is dropped.
+    Cut {
+        /// The last symbol of it that arrived.
+        last: Symbol,
+        /// A send packet that had been given sink-queue space.
+        accepted: bool,
+    },
     /// The last symbol of an echo for a packet this node sent arrived.
     Echo {
         /// The echo's last symbol (its `seq` names the packet).
@@ -44,6 +54,11 @@ pub(crate) struct Stripper {
     accepted: bool,
     /// The index the next symbol of a packet for this node must have (0: none begun).
     expect: u16,
+    /// The last symbol of the packet for this node now arriving.
+    current: Option<Symbol>,
+    /// Link faults are possible: an idle inside a packet for this node cuts it
+    /// ([`Stripped::Cut`]) instead of being a protocol error.
+    cuts: bool,
 }
 
 impl Stripper {
@@ -55,7 +70,18 @@ impl Stripper {
             before_packet: true,
             accepted: false,
             expect: 0,
+            current: None,
+            cuts: false,
         }
+    }
+
+    /// Link faults are possible (docs/architecture.md "Link faults"): a dead link
+    /// upstream delivers nothing from its death on, so a packet crossing it at that
+    /// moment arrives cut short, its first symbols followed by idles. SCI's CRC would
+    /// reject it (SCI §2.1: the header holds "a 16-bit CRC"); emu drops it, and no echo
+    /// answers it. Without faults such a packet stays a protocol error.
+    pub fn expect_cuts(&mut self) {
+        self.cuts = true;
     }
 
     /// Parses `s`; `has_room(len)` says whether the sink queue can take a send packet of
@@ -72,15 +98,32 @@ impl Stripper {
             SymbolKind::Echo { .. } => s.src == self.me,
             SymbolKind::Idle { .. } => false,
         };
+        let mut cut = None;
         if mine {
             if s.index != self.expect {
                 return Err(s.index);
             }
             self.expect = if s.is_last() { 0 } else { s.index + 1 };
+            self.current = Some(s);
         } else if self.expect != 0 {
-            return Err(s.index);
+            match (self.cuts && s.is_idle(), self.current) {
+                (true, Some(last)) => {
+                    self.expect = 0;
+                    cut = Some(Stripped::Cut {
+                        last,
+                        accepted: last.kind == SymbolKind::Send && self.accepted,
+                    });
+                }
+                _ => return Err(s.index),
+            }
         }
-        Ok(match s.kind {
+        let (out, what) = self.handle(s, has_room);
+        Ok((out, cut.unwrap_or(what)))
+    }
+
+    /// [`Self::parse`] once the symbol is known to be in order.
+    fn handle(&mut self, s: Symbol, has_room: impl FnOnce(u16) -> bool) -> (Symbol, Stripped) {
+        match s.kind {
             SymbolKind::Idle { go } => {
                 let go = go || self.go_latch;
                 self.go_latch = go;
@@ -124,7 +167,7 @@ impl Stripper {
                 self.go_latch = false;
                 (s, Stripped::Nothing)
             }
-        })
+        }
     }
 
     /// An idle for a freed slot: the kind that preceded the stripped packet, extended.
@@ -158,6 +201,58 @@ mod tests {
             assert_eq!(s.kind, SymbolKind::Echo { ack: true });
             assert_eq!((s.index, s.src, s.dst, s.seq), (k as u16, 0, 2, 9));
         }
+    }
+
+    #[test]
+    fn a_packet_cut_short_by_an_idle_is_an_error_unless_link_faults_are_expected() {
+        // Symbols 0..3 of an 8-symbol packet for node 2 arrive, then an idle.
+        let feed = |st: &mut Stripper| {
+            for i in 0..3 {
+                st.parse(send(0, 2, i, 8), |_| true).unwrap();
+            }
+            st.parse(Symbol::idle(true), |_| true)
+        };
+        let mut strict = Stripper::new(2);
+        assert_eq!(
+            feed(&mut strict),
+            Err(0),
+            "an idle inside a packet is a protocol error"
+        );
+        let mut lossy = Stripper::new(2);
+        lossy.expect_cuts();
+        let (out, what) = feed(&mut lossy).expect("a cut packet is dropped");
+        assert!(out.is_idle(), "the idle goes on as one");
+        let Stripped::Cut { last, accepted } = what else {
+            panic!("{what:?}");
+        };
+        assert_eq!((last.index, last.len, accepted), (2, 8, true));
+        // The next packet for this node starts afresh.
+        let (_, next) = lossy.parse(send(1, 2, 0, 8), |_| true).unwrap();
+        assert!(matches!(next, Stripped::Target { accepted: true, .. }));
+        // A cut echo for this node's own packet is dropped too, and does not count as
+        // its echo.
+        let mut source = Stripper::new(0);
+        source.expect_cuts();
+        let echo = |index| Symbol {
+            kind: SymbolKind::Echo { ack: true },
+            index,
+            ..send(0, 2, 0, 4)
+        };
+        assert_eq!(
+            source.parse(echo(0), |_| true).unwrap().1,
+            Stripped::Nothing
+        );
+        let (_, what) = source.parse(Symbol::idle(false), |_| true).unwrap();
+        assert!(
+            matches!(
+                what,
+                Stripped::Cut {
+                    accepted: false,
+                    ..
+                }
+            ),
+            "{what:?}"
+        );
     }
 
     #[test]
