@@ -286,9 +286,18 @@ fn a_fault_scheduled_after_the_run_leaves_sci_and_fabric_reports_as_they_were() 
             serde_json::from_str(&text).expect("JSON")
         };
         let plain = report("plain", None);
+        assert!(
+            plain["topology"]["config"].get("faults").is_none(),
+            "{topology}: no fault set, no [faults] echoed"
+        );
         // The hard stop of these runs is past 1,000 µs; the run itself ends earlier.
         let late = format!(r#"faults.link_down=[{{ link = "{link}", at_us = 1000.0 }}]"#);
         let faulty = report("late", Some(late));
+        assert_eq!(
+            faulty["topology"]["config"]["faults"]["link_down"][0]["link"],
+            serde_json::json!(link),
+            "{topology}: the link-fault keys echoed"
+        );
         assert_eq!(
             faulty["faults"]["links_down"],
             serde_json::json!([]),

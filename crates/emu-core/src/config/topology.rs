@@ -51,7 +51,9 @@ impl TopologyConfig {
     pub const SECTIONS: &'static [&'static str] = &["link", "packet", "c104", "vcp", "faults"];
 
     /// The configuration as a report echoes it: `description`, `[network]` and, of
-    /// [`TopologyConfig::SECTIONS`], those in `sections`, in file order.
+    /// [`TopologyConfig::SECTIONS`], those in `sections`, in file order. A family
+    /// without `[link]` (SCI rings, fabrics) echoes `[faults]` only when a link fault
+    /// is set, and only its link-fault keys.
     pub fn echo<'a>(&'a self, sections: &'a [&'a str]) -> Echo<'a> {
         Echo {
             config: self,
@@ -103,10 +105,37 @@ impl Serialize for Echo<'_> {
             s.serialize_field("vcp", &c.vcp)?;
         }
         if has("faults") {
-            s.serialize_field("faults", &c.faults)?;
+            if has("link") {
+                s.serialize_field("faults", &c.faults)?;
+            } else if c.faults != crate::parts::dslink::config::FaultConfig::default() {
+                s.serialize_field("faults", &LinkFaults::of(&c.faults))?;
+            }
         }
         s.end()
     }
+}
+
+/// The link-fault keys of `[faults]`, as a family without DS-Links echoes them: only
+/// when some are set, and without the DS-Link credit faults it refuses.
+#[derive(Serialize)]
+struct LinkFaults<'a> {
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    link_down: &'a [crate::parts::dslink::config::LinkDown],
+    #[serde(skip_serializing_if = "is_zero")]
+    token_error_rate: f64,
+}
+
+impl<'a> LinkFaults<'a> {
+    fn of(f: &'a crate::parts::dslink::config::FaultConfig) -> LinkFaults<'a> {
+        LinkFaults {
+            link_down: &f.link_down,
+            token_error_rate: f.token_error_rate,
+        }
+    }
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// The network family and its size.
