@@ -59,7 +59,7 @@ enum Command {
     /// List the shipped topologies and traffic files.
     List,
     #[command(allow_negative_numbers = true)]
-    /// Reproduce the chapter 6 models (INMOS ch. 6 §6.1-6.3) and chapter 7 networks (INMOS ch. 7 §7.6-7.7) by emulation: emu reproduce --list.
+    /// Reproduce the source documents' published results by emulation (INMOS ch. 6-7, the SCI ring paper, Gramsamer's switch fabrics): emu reproduce --list.
     Reproduce(cli::reproduce::ReproduceArgs),
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
     #[command(after_help = cli::sweep::EXAMPLES, allow_negative_numbers = true)]

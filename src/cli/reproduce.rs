@@ -12,7 +12,7 @@ use std::path::PathBuf;
 pub const EXAMPLES: &str = "\
 Examples:
   emu reproduce --list
-      the experiments and the sections of INMOS ch. 6 they reproduce
+      the experiments and the sections of the source documents they reproduce
   emu reproduce dslink-bandwidth
       Figures 6.1-6.4 and Table 6.1: link throughput vs message size
   emu reproduce c104-contention --quick --json c104.json
@@ -21,8 +21,13 @@ Examples:
       chapter 7 (INMOS ch. 7 §7.6-7.7) on the 64-terminal networks and the 256-terminal cubes
       and MINs, short phases; without --quick all 27 cases and Figure 7.8 on the
       8-cube (long: the 1,024-terminal networks; the wall time goes to stderr)
-  emu reproduce all
-      every experiment (chapter 6 takes under a minute on 2 cores)
+  emu reproduce sci-hot-sender
+      SCI Fig. 9: a saturated node's rate without and with go-bit flow control
+  emu reproduce fabric-buffers
+      Gramsamer Table 4.1: the buffer each flow-control scheme needs
+  emu reproduce all --quick
+      every experiment in its scaled-down form (what CI runs); without --quick the
+      switch-fabric strategy tables take about an hour on 2 cores
 
 Exit codes: 0 every row within its tolerance, 1 a row failed (listed on stderr),
 2 unknown experiment or bad flag.";
