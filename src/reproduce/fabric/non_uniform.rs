@@ -79,7 +79,9 @@ const HOF_MISSES: [&str; 6] = [
 const HOF_WHY: &str = "emu's HOF loses much more than the document's where links are short \
     (M = 4) or memory is 2·RTT with bursts (−34 to −48 against −6 to −26; −12 against 0), \
     as on 32 ports at the design point (Table 7.6); the other strategies agree within the \
-    band in most cells, and HOF follows the document's rule; the cause is not found";
+    band in most cells, and HOF follows the document's rule; the cause is not found: of nine \
+    other readings of HOF's tie rule and occupancy measured (rxs.rs), the best passes 15 of the \
+    17 HOF rows but breaks LOF cells here and a Table 7.11 cell";
 
 /// Cells just outside the band (2026-11-24 full run).
 const OTHER_MISSES: [&str; 5] = [

@@ -17,6 +17,50 @@
 //! crosspoint whose credit was returned and moves to the winner (Gramsamer §7.5: "For
 //! the case of multiple winners, a RR pointer is in place to make a selection"; where the
 //! pointer moves is not said, so it moves as the RR strategy's does).
+//!
+//! **Other readings of HOF, measured and not adopted** (2026-11-26). emu's HOF loses
+//! more than the document's in Table 7.14 (M = 4, and BS = 10 at RTT = 64) and in the
+//! 32-port BS = 30/60 cells of Tables 7.6-7.7. Each reading below was switched in
+//! temporarily and measured: the HOF cells of the full `fabric-non-uniform` (Table 7.14's
+//! 16 cells and the Table 7.18-7.19 median) and the 32-port BS = 30/60 cells of
+//! `fabric-design-point`, which are also Table 7.7's M = 100 % cells. Rows within ±6
+//! points:
+//!
+//! | reading | Table 7.14 HOF + median | median (−4 ± 3) | Table 7.6 N = 32, BS = 30 / 60 |
+//! |---|---|---|---|
+//! | pointer after the last winner, moves to each winner (kept) | 10/17 | −11.0 | 0/2 (−13.8, −15.4) |
+//! | pointer moves only when it broke a tie | 10/17 | −11.1 | — |
+//! | pointer advances by one every cycle | 11/17 | −9.5 | — |
+//! | pointer at the last winner, so the last winner keeps ties | 13/17 | −5.8 | 0/2 (−13.7, −15.1) |
+//! | pointer never moves: the lowest index wins ties | 15/17 | −3.4 | 1/2 (−15.1, −13.8) |
+//! | occupancy + absorption pool (credits held at the reception side) | 11/17 | −0.4 | 0/2 (0.0, 0.0) |
+//! | occupancy + absorption pool + credits on the control path | 14/17 | −0.2 | 0/2 (0.0, 0.0) |
+//! | occupancy sampled before the cycle's departures | 13/17 | −4.8 | — |
+//! | occupancy at the end of the previous cycle | 10/17 | −11.0 | — |
+//! | the absorption pool's count alone (Fig. 7.30's counter, "for HOF strategy") | 13/17 | −2.6 | — |
+//!
+//! Why none is adopted:
+//! - Counting credits as occupancy ranks by what the text does not count: "We start
+//!   counting from zero and increment the counter values on packet reception and subtract
+//!   on packet departure". It also makes HOF equal to the Reference on uniform traffic,
+//!   where the document finds HOF the worst strategy. The sender's own credit count
+//!   (M − credit pool) cannot be seen by the switch ("The RXS has the possibility to
+//!   consider the current reception buffer states"), and it was not tried.
+//! - The lowest-index tie rule scores best. Applied to HOF, LOF and LOF-CLIQ,
+//!   `fabric-design-point` passes 34 of 35 cells (before 33) and every ordering holds.
+//!   In `fabric-link-length`, LOF and LOF-CLIQ keep their status, but HOF at RTT = 4,
+//!   L = 98 %, BS = 60 falls out of the band: −5.9993 against −12, where it passed
+//!   before. In `fabric-non-uniform`, LOF goes from 12 to 10 of its 16 cells (BS = 1,
+//!   RTT = 4, w = 0.8: −30 against −48 and −47; BS = 10, RTT = 4, w = 0.6: −0.6 and
+//!   −2.2 against −8 and −9). LOF-CLIQ keeps 16 of 16. Applying it to HOF alone would
+//!   give HOF a tie rule that LOF and LOF-CLIQ do not have, though the text words all
+//!   three alike. So it breaks findings. It also gives up the fairness the text promises
+//!   ("A RR mechanism provides fairness in the case of equal memory occupancy"). If
+//!   buffers one and four of Fig. 7.26 tie, it contradicts the worked example, which
+//!   returns buffer four (the figure's numbers are not in the text). `fabric-memory` was
+//!   not measured under it.
+//!
+//! No reading brings the 32-port BS = 30 HOF cell into the band.
 
 use super::bitset::Bitset;
 use std::collections::VecDeque;
