@@ -5,6 +5,7 @@
 //! changes no byte of the report. On an SCI ring and a switch fabric: the same keys, the
 //! same exit 5 naming the link, every engine agreeing.
 
+use super::common::emu;
 use emu::engine::{self, EngineError, RunOutcome};
 use emu::session::Case;
 
@@ -144,19 +145,6 @@ fn no_fault_configured_changes_no_byte() {
     );
 }
 
-/// Runs the `emu` binary with `args`: (exit code, stdout, stderr).
-fn emu(args: &[&str]) -> (i32, String, String) {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_emu"))
-        .args(args)
-        .output()
-        .expect("emu runs");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
 /// `emu -t topology -p traffic --set …` with `extra` arguments: exit code and stderr,
 /// after checking that every engine and thread count fails the same way.
 fn failing_run(topology: &str, traffic: &str, sets: &[&str]) -> (i32, String) {
@@ -216,17 +204,19 @@ fn an_sci_ring_whose_links_all_err_at_once_is_blocked_not_a_protocol_error() {
     );
 }
 
-#[test]
-fn a_fabric_adapter_link_down_stops_its_credits_and_its_voqs_wait() {
-    let (code, err) = failing_run(
+/// The shipped 16-port fabric under bursty traffic, `link` down at 5 µs.
+fn fabric_link_down(link: &str) -> (i32, String) {
+    let down = format!(r#"faults.link_down=[{{ link = "{link}", at_us = 5.0 }}]"#);
+    failing_run(
         "fabric16-cicq-lof",
         "bursty30",
-        &[
-            "phases.measure_us=300",
-            "phases.drain_limit_us=300",
-            r#"faults.link_down=[{ link = "adapter[3]:0", at_us = 5.0 }]"#,
-        ],
-    );
+        &["phases.measure_us=300", "phases.drain_limit_us=300", &down],
+    )
+}
+
+#[test]
+fn a_fabric_adapter_link_down_stops_its_credits_and_its_voqs_wait() {
+    let (code, err) = fabric_link_down("adapter[3]:0");
     assert_eq!(code, 5, "{err}");
     for want in [
         "link adapter[3] port 0 ↔ switch port 3 dead since tick 98 (5.018 µs)",
@@ -241,15 +231,7 @@ fn a_fabric_adapter_link_down_stops_its_credits_and_its_voqs_wait() {
 fn a_fabric_egress_link_down_loses_the_packets_for_its_output() {
     // The output adapter takes whatever comes and returns no credit (Gramsamer §2.1),
     // so nothing waits: the packets for output 3 are lost, and the run says so.
-    let (code, err) = failing_run(
-        "fabric16-cicq-lof",
-        "bursty30",
-        &[
-            "phases.measure_us=300",
-            "phases.drain_limit_us=300",
-            r#"faults.link_down=[{ link = "adapter[3]:1", at_us = 5.0 }]"#,
-        ],
-    );
+    let (code, err) = fabric_link_down("adapter[3]:1");
     assert_eq!(code, 5, "{err}");
     for want in [
         "lost to a link fault",

@@ -2,6 +2,7 @@
 //! exactly the paper's fixed costs, nacked packets are retransmitted and delivered once,
 //! and every engine and thread count gives the same run.
 
+use super::common::emu;
 use emu::engine::{self, RunControl, RunOutcome};
 use emu::network::{SciRing, sci_ring};
 use emu::parts::sci::{ADDRESS_SYMBOLS, Arrivals, DATA_SYMBOLS, PacketMix, SciTraffic};
@@ -200,20 +201,6 @@ fn flow_control_slows_the_hot_sender() {
             "{nodes} nodes: {free:.3} without flow control, {controlled:.3} with"
         );
     }
-}
-
-const EMU: &str = env!("CARGO_BIN_EXE_emu");
-
-fn emu(args: &[&str]) -> (i32, String, String) {
-    let o = std::process::Command::new(EMU)
-        .args(args)
-        .output()
-        .expect("emu runs");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
 }
 
 #[test]

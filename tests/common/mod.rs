@@ -54,3 +54,17 @@ pub fn run_captured(
         elapsed: start.elapsed(),
     })
 }
+
+/// Runs the `emu` binary with `args` in the current directory: (exit code, or -1 if
+/// killed by a signal; stdout; stderr).
+pub fn emu(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_emu"))
+        .args(args)
+        .output()
+        .expect("emu runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
