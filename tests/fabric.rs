@@ -11,6 +11,12 @@ use emu::stats::fabric::FabricSection;
 use emu::terminal::TerminalStats;
 
 fn spec(ports: u32, rtt: u32, memory: u32, fc: &str, strategy: Option<&str>) -> FabricSpec {
+    config(ports, rtt, memory, fc, strategy)
+        .validate()
+        .expect("a valid fabric")
+}
+
+fn config(ports: u32, rtt: u32, memory: u32, fc: &str, strategy: Option<&str>) -> FabricConfig {
     FabricConfig {
         ports,
         rtt,
@@ -20,12 +26,11 @@ fn spec(ports: u32, rtt: u32, memory: u32, fc: &str, strategy: Option<&str>) -> 
         flow_control: fc.into(),
         strategy: strategy.map(str::to_string),
         thresholds: None,
+        update_every: None,
         packet_bytes: 64,
         link_gbps: 10.0,
         voq_cap: 1_000_000,
     }
-    .validate()
-    .expect("a valid fabric")
 }
 
 fn run_of(window: (u64, u64)) -> FabricRun {
@@ -147,8 +152,32 @@ fn every_flow_control_keeps_the_invariant_and_loses_nothing_under_overload() {
         ("absolute", None, 16),
         ("absolute", None, 8),
     ];
-    for (fc, strategy, m) in configs {
-        let s = spec(6, 8, m, fc, strategy);
+    // Gramsamer §4.3's other schemes, each down to its smallest correct memory (Abs I
+    // RTT − 1 + n, Abs B n; RTT = 8), Grant OT to M = 3 < RTT (at M = 1 it is correct
+    // too, but grants one slot per RTT and drains this overload too slowly for the
+    // run's drain limit).
+    let more: Vec<(&str, Option<u32>, u32)> = vec![
+        ("grant-ot", None, 16),
+        ("grant-ot", None, 5),
+        ("grant-ot", None, 3),
+        ("absolute-i", Some(1), 8),
+        ("absolute-i", Some(3), 10),
+        ("absolute-i", Some(4), 16),
+        ("absolute-b", Some(1), 1),
+        ("absolute-b", Some(3), 3),
+        ("absolute-b", Some(4), 12),
+    ];
+    let specs = configs
+        .into_iter()
+        .map(|(fc, strategy, m)| (fc, strategy, m, spec(6, 8, m, fc, strategy)))
+        .chain(more.into_iter().map(|(fc, n, m)| {
+            let c = FabricConfig {
+                update_every: n,
+                ..config(6, 8, m, fc, None)
+            };
+            (fc, None, m, c.validate().expect("a valid fabric"))
+        }));
+    for (fc, strategy, m, s) in specs {
         let out = run(&s, &run_of((100, 3_000)), |i| {
             (
                 Arrivals::bursty(10.0, 0.98),

@@ -51,6 +51,11 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
         ),
         (
             "fabric",
+            "network.update_every",
+            text("a whole number from 1 to M − RTT + 1 (absolute-i) or M (absolute-b)"),
+        ),
+        (
+            "fabric",
             "network.packet_bytes",
             whole(1, fabric::config::MAX_PACKET_BYTES.into()),
         ),

@@ -225,7 +225,7 @@ impl AdapterNode {
             return;
         };
         self.queued -= 1;
-        self.permission.consume(j);
+        self.permission.consume(now, j);
         if window {
             self.adapter.dispatched += 1;
             if !self.permission.feasible(j) && self.permission.is_relative() {
@@ -360,7 +360,7 @@ impl AdapterNode {
 }
 
 impl Node<Fabric> for AdapterNode {
-    fn receive(&mut self, _now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
+    fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
         self.received[port.min(1)] += 1;
         match (port, cell) {
             (EGRESS, Cell::Packet(pkt)) => self.absorb(pkt),
@@ -378,7 +378,7 @@ impl Node<Fabric> for AdapterNode {
                     | Cell::Absolute { output, .. } => usize::from(output) < self.n,
                     Cell::Packet(_) => false,
                 };
-                if known && self.permission.apply(&fc) {
+                if known && self.permission.apply(now, &fc) {
                     Ok(())
                 } else {
                     Err(ModelError::Protocol {

@@ -45,8 +45,10 @@ pub struct FabricConfig {
     /// `rr` or `ocf`; default: `rr` for CICQ, `ocf` for CIOQ (§7.2.1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_scheduler: Option<String>,
-    /// `credit` (relative credit, default), `grant`, `absolute`, or `none` (no flow
-    /// control, unbounded queues: the set-up of §7.2).
+    /// `credit` (relative credit, default), `grant` (Grant ST/MT), `absolute` (Credit
+    /// Abs), `grant-ot` (optimised grant), `absolute-i` (Credit Abs I, N123),
+    /// `absolute-b` (Credit Abs B, N23), or `none` (no flow control, unbounded queues:
+    /// the set-up of §7.2). Gramsamer §4.3, Table 4.1.
     #[serde(default = "credit")]
     pub flow_control: String,
     /// Relative credit: how credits are returned: `reference` (all at once, up to N per
@@ -58,6 +60,11 @@ pub struct FabricConfig {
     /// (§4.3.1). Default: one at M − RTT + 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thresholds: Option<Vec<u32>>,
+    /// Abs I and Abs B: n, a crosspoint sends its free locations on every n-th packet
+    /// departure (§4.3.2); B_n = n of the memory hides the wait. Required by them,
+    /// refused by the others; 1..=M − RTT + 1 (Abs I) or 1..=M (Abs B).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_every: Option<u32>,
     /// Bytes per packet (default 64, §2.5.1).
     #[serde(default = "packet_bytes")]
     pub packet_bytes: u32,
@@ -178,6 +185,28 @@ fn err(key: &'static str, message: impl Into<String>) -> ConfigError {
     ConfigError::new(key, message)
 }
 
+/// The values of `network.flow_control`.
+const FLOW_CONTROLS: [&str; 7] = [
+    "credit",
+    "grant",
+    "absolute",
+    "grant-ot",
+    "absolute-i",
+    "absolute-b",
+    "none",
+];
+
+fn unknown_flow_control(name: &str) -> ConfigError {
+    err(
+        "network.flow_control",
+        format!(
+            "{}: give \"credit\", \"grant\", \"absolute\", \"grant-ot\", \"absolute-i\", \
+             \"absolute-b\" or \"none\"",
+            crate::text::excerpt(name)
+        ),
+    )
+}
+
 impl FabricConfig {
     /// The validated fabric; every error names its key.
     pub fn validate(&self) -> Result<FabricSpec, ConfigError> {
@@ -218,14 +247,8 @@ impl FabricConfig {
             }
         };
         let fc_name = self.flow_control.as_str();
-        if !["credit", "grant", "absolute", "none"].contains(&fc_name) {
-            return Err(err(
-                "network.flow_control",
-                format!(
-                    "{}: give \"credit\", \"grant\", \"absolute\" or \"none\"",
-                    crate::text::excerpt(fc_name)
-                ),
-            ));
+        if !FLOW_CONTROLS.contains(&fc_name) {
+            return Err(unknown_flow_control(fc_name));
         }
         if self.strategy.is_some() && fc_name != "credit" {
             return Err(err(
@@ -237,6 +260,12 @@ impl FabricConfig {
             return Err(err(
                 "network.thresholds",
                 "thresholds apply to flow_control = \"grant\" only",
+            ));
+        }
+        if self.update_every.is_some() && !["absolute-i", "absolute-b"].contains(&fc_name) {
+            return Err(err(
+                "network.update_every",
+                "update_every applies to flow_control = \"absolute-i\" or \"absolute-b\" only",
             ));
         }
         let memory = match (&self.memory, fc_name) {
@@ -283,15 +312,37 @@ impl FabricConfig {
                 })?;
                 FlowControl::Absolute { regular }
             }
-            other => {
-                return Err(err(
-                    "network.flow_control",
-                    format!(
-                        "{}: give \"credit\", \"grant\", \"absolute\" or \"none\"",
-                        crate::text::excerpt(other)
-                    ),
-                ));
+            "grant-ot" => FlowControl::GrantOt {
+                window: self.rtt - 1,
+            },
+            "absolute-i" => {
+                let m = memory.unwrap_or(self.rtt);
+                // B_r + B_n: what is left after the excess buffer of RTT − 1.
+                let counted = (m + 1).checked_sub(self.rtt).filter(|&c| c >= 1);
+                let Some(counted) = counted else {
+                    return Err(err(
+                        "network.memory",
+                        format!(
+                            "Credit Abs I needs M ≥ RTT = {}: an excess buffer of RTT − 1 \
+                             locations for the packets on their way, and B_r + B_n ≥ n ≥ 1 \
+                             (Gramsamer §4.3.2): M is {m}",
+                            self.rtt
+                        ),
+                    ));
+                };
+                let every = self.update_every(counted, "M − RTT + 1")?;
+                FlowControl::AbsoluteI { counted, every }
             }
+            "absolute-b" => {
+                let m = memory.unwrap_or(self.rtt);
+                let every = self.update_every(m, "M")?;
+                FlowControl::AbsoluteB {
+                    counted: m,
+                    every,
+                    window: self.rtt - 1,
+                }
+            }
+            other => return Err(unknown_flow_control(other)),
         };
         whole(
             "network.packet_bytes",
@@ -358,6 +409,32 @@ impl FabricConfig {
             "packets",
         )?;
         Ok(packets)
+    }
+
+    /// n of Abs I and Abs B, at most `most` (B_r + B_n: with fewer locations counted
+    /// than n, the adapter could spend its counter and never see another value).
+    fn update_every(&self, most: u32, most_is: &str) -> Result<u32, ConfigError> {
+        let key = "network.update_every";
+        let Some(n) = self.update_every else {
+            return Err(err(
+                key,
+                format!(
+                    "flow_control = \"{}\" sends its free locations on every n-th departure: \
+                     give update_every = n, 1 to {most} ({most_is})",
+                    self.flow_control
+                ),
+            ));
+        };
+        if !(1..=most).contains(&n) {
+            return Err(err(
+                key,
+                format!(
+                    "{n}: give 1 to {most} ({most_is}: the memory the values count must hold \
+                     the n packets whose departures send the next one)"
+                ),
+            ));
+        }
+        Ok(n)
     }
 
     fn grant_thresholds(&self, m: u32) -> Result<Vec<u32>, ConfigError> {
@@ -508,5 +585,49 @@ mod tests {
                 thresholds: vec![65]
             }
         );
+    }
+
+    #[test]
+    fn the_other_schemes_of_table_4_1_read_their_parameters() {
+        let with = |fc: &str, m: u32, n: Option<u32>| FabricConfig {
+            flow_control: fc.into(),
+            memory: Some(MemoryConfig::Packets(m)),
+            update_every: n,
+            ..base()
+        };
+        let fc = |c: FabricConfig| c.validate().map(|s| s.flow_control);
+        assert_eq!(
+            fc(with("grant-ot", 1, None)),
+            Ok(FlowControl::GrantOt { window: 63 })
+        );
+        assert_eq!(
+            fc(with("absolute-i", 67, Some(4))),
+            Ok(FlowControl::AbsoluteI {
+                counted: 4,
+                every: 4
+            })
+        );
+        assert_eq!(
+            fc(with("absolute-b", 4, Some(4))),
+            Ok(FlowControl::AbsoluteB {
+                counted: 4,
+                every: 4,
+                window: 63
+            })
+        );
+        // n must fit what the values count (B_r + B_n ≥ n), and be given.
+        for (c, key) in [
+            (with("absolute-i", 66, Some(4)), "network.update_every"),
+            (with("absolute-i", 63, Some(1)), "network.memory"),
+            (with("absolute-b", 3, Some(4)), "network.update_every"),
+            (with("absolute-b", 64, Some(0)), "network.update_every"),
+            (with("absolute-b", 64, None), "network.update_every"),
+            (with("absolute", 64, Some(1)), "network.update_every"),
+            (with("grant-ot", 64, Some(1)), "network.update_every"),
+            (with("grant-st", 64, None), "network.flow_control"),
+        ] {
+            let e = c.validate().unwrap_err();
+            assert_eq!(e.key, key, "{c:?}: {e}");
+        }
     }
 }

@@ -20,6 +20,18 @@
 //!   M − B_r = RTT − 1, is the excess buffer B_e that catches the packets in flight (see
 //!   [`FlowControl::absolute_regular`] for why not less).
 //!
+//! - **Grant OT** (§4.3.1, "Optimized Grant", Iliadis' potential function): each cycle
+//!   the crosspoint decides whether this packet slot is "on" (the adapter may send one
+//!   packet in it): off if T + value ≥ B_r, with value its occupancy and T the on slots it
+//!   granted whose packets can still be on their way. B_r is all of M (no excess buffer:
+//!   T accounts for the packets in flight). See [`FlowControl::GrantOt`].
+//! - **Credit Abs I** (§4.3.2, Kung's N123): absolute credit whose value is sent on every
+//!   n-th departure of a crosspoint only, counted against B_r + B_n. See
+//!   [`FlowControl::AbsoluteI`].
+//! - **Credit Abs B** (§4.3.2, N23): the same values, counted against all of M, and the
+//!   adapter stops while its dispatches not yet seen by the value (T, those of the last
+//!   RTT) are at least the value. See [`FlowControl::AbsoluteB`].
+//!
 //! The order of events in a cycle (see [`super`]) puts a stop signal on the control path
 //! in the cycle the threshold is crossed, so the packets that can still arrive after it
 //! are those dispatched in the RTT − 1 cycles before it takes effect: a grant threshold
@@ -29,7 +41,9 @@
 
 use super::bitset::Bitset;
 use super::protocol::Cell;
+use super::recent::Recent;
 pub use super::rxs::Strategy;
+use crate::time::Tick;
 
 /// The flow control of a fabric's ingress links.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,15 +64,77 @@ pub enum FlowControl {
         /// B_r: the free locations sent are B_r − occupancy (at least 0).
         regular: u32,
     },
+    /// Grant OT, the optimised grant (Gramsamer §4.3.1, after Iliadis): the crosspoint
+    /// counts the on slots Q it granted over a window, T = Σ Q, and each cycle makes
+    /// this cycle's slot off ("stop") if T + value ≥ B_r, value being its occupancy
+    /// after this cycle's departure, else on ("go"). An on slot lets the adapter send one
+    /// packet to the crosspoint in the cycle the slot reaches it (one bit per slot,
+    /// I = 1; emu puts a cell on the wire only when the bit changes, which the adapter
+    /// reads back into the same bits). B_r is M: T stands for every packet that can
+    /// still arrive, so no excess buffer is needed (B_min = 1) and B = RTT.
+    ///
+    /// Decisions where §4.3.1 leaves a choice: the window counts the on slots of the
+    /// last RTT − 1 cycles, exactly those whose packet can still be on its way in emu's
+    /// order of events (a slot granted in cycle g is used in g + RTT/2 and its packet
+    /// stored in g + RTT, before that cycle's decision), where the document writes
+    /// Σ from n − RTT to n; and "at initialization feasibility information is absent":
+    /// the adapter starts stopped and the first slot is granted in cycle 0.
+    GrantOt {
+        /// Slots counted in T: RTT − 1.
+        window: u32,
+    },
+    /// Credit Abs I, absolute credit with controlled flow-control bandwidth (Gramsamer
+    /// §4.3.2, Kung's N123 scheme): the crosspoint sends its free locations, counted
+    /// against B_r + B_n, on every n-th packet departure only (I is divided by n); the
+    /// adapter sets its counter to the value, takes one per dispatch and stops at zero.
+    /// The excess buffer B_e = RTT − 1 catches the packets in flight, as for
+    /// [`FlowControl::Absolute`].
+    ///
+    /// Decisions: B_n is n locations (§4.3.2: "an additional buffer space B_n, worth n
+    /// packets"; Kung's N2 is both the update interval and its buffer), and it is not a
+    /// separate key: the values count B_r and B_n together, so the protocol depends on M
+    /// and n only. M must leave B_r + B_n ≥ n, or the adapter could spend its counter on
+    /// fewer than n packets and never see another value.
+    AbsoluteI {
+        /// B_r + B_n = M − (RTT − 1): the free locations sent are this − occupancy.
+        counted: u32,
+        /// n: a value on every n-th departure from the crosspoint.
+        every: u32,
+    },
+    /// Credit Abs B, absolute credit without excess buffer (Gramsamer §4.3.2, the N23
+    /// scheme): the crosspoint sends its free locations counted against all of M
+    /// (B_r + B_n) on every n-th departure, as Abs I; the adapter counts its dispatches
+    /// to the crosspoint over the last RTT (T: "value ... without accounting for the
+    /// packet arrivals during the last RTT time-period, whereas Q_n represents exactly
+    /// this number") and stops if T ≥ value.
+    ///
+    /// Decisions: T counts the dispatches from `window` = RTT − 1 cycles before the
+    /// value *arrived* (the dispatches a value computed RTT/2 cycles earlier cannot
+    /// have seen) up to now. When a value arrives every cycle this is the document's
+    /// "last RTT"; when values come every n-th departure, or not at all while the
+    /// output is blocked, a window that kept sliding would forget packets the value
+    /// never counted and overflow the crosspoint. B_n is n as for Abs I, and M ≥ n.
+    AbsoluteB {
+        /// B_r + B_n = M: the free locations sent are M − occupancy.
+        counted: u32,
+        /// n: a value on every n-th departure from the crosspoint.
+        every: u32,
+        /// RTT − 1: how far before a value's arrival T starts counting.
+        window: u32,
+    },
 }
 
 impl FlowControl {
-    /// The name used in files and reports: "credit", "grant", "absolute".
+    /// The name used in files and reports: "credit", "grant", "absolute", "grant-ot",
+    /// "absolute-i", "absolute-b", "none".
     pub fn name(&self) -> &'static str {
         match self {
             FlowControl::Credit(_) => "credit",
             FlowControl::Grant { .. } => "grant",
             FlowControl::Absolute { .. } => "absolute",
+            FlowControl::GrantOt { .. } => "grant-ot",
+            FlowControl::AbsoluteI { .. } => "absolute-i",
+            FlowControl::AbsoluteB { .. } => "absolute-b",
             FlowControl::None => "none",
         }
     }
@@ -86,14 +162,19 @@ impl FlowControl {
 #[derive(Clone, Debug)]
 pub struct Permission {
     kind: Kind,
-    /// Relative: credits in the pool; absolute: the counter.
+    /// Relative: credits in the pool; absolute: the counter; Abs B: the value less the
+    /// dispatches it has not seen (at least 0).
     credits: Vec<u32>,
     /// Grant: the level each crosspoint last signalled.
     level: Vec<u8>,
     /// Grant MT: sending allowance in k-ths of a packet.
     allowance: Vec<u32>,
-    /// Grant: number of thresholds k.
+    /// Grant: number of thresholds k (1 for Grant OT).
     k: u32,
+    /// Abs B: per VOQ, the cycles of its recent dispatches (T).
+    dispatched: Vec<Recent>,
+    /// Abs B: RTT − 1.
+    window: u32,
     /// The crosspoints a packet may be sent to now, kept for every kind but Grant MT
     /// (whose allowance changes every cycle).
     feasible: Bitset,
@@ -105,35 +186,46 @@ enum Kind {
     Credit,
     Grant,
     Absolute,
+    AbsoluteB,
 }
 
 impl Permission {
     /// The reset state for `n` crosspoints of memory `m` under `fc`: a full credit pool
     /// (relative: "the number of available packet locations at the reception side is
-    /// initially given as credits", §5.6.2), go, or a counter of B_r.
+    /// initially given as credits", §5.6.2), go (Grant ST/MT), stop (Grant OT: "at
+    /// initialization feasibility information is absent", §4.3.1), or a counter of what
+    /// the values are counted against (B_r; B_r + B_n).
     pub fn new(fc: &FlowControl, n: usize, m: u32) -> Permission {
-        let (kind, credits, k) = match fc {
-            FlowControl::Credit(_) => (Kind::Credit, m, 0),
-            FlowControl::Grant { thresholds } => (Kind::Grant, 0, thresholds.len() as u32),
-            FlowControl::Absolute { regular } => (Kind::Absolute, *regular, 0),
-            FlowControl::None => (Kind::None, 0, 0),
+        let (kind, credits, k, window) = match *fc {
+            FlowControl::Credit(_) => (Kind::Credit, m, 0, 0),
+            FlowControl::Grant { ref thresholds } => (Kind::Grant, 0, thresholds.len() as u32, 0),
+            FlowControl::GrantOt { .. } => (Kind::Grant, 0, 1, 0),
+            FlowControl::Absolute { regular } => (Kind::Absolute, regular, 0, 0),
+            FlowControl::AbsoluteI { counted, .. } => (Kind::Absolute, counted, 0, 0),
+            FlowControl::AbsoluteB {
+                counted, window, ..
+            } => (Kind::AbsoluteB, counted, 0, window),
+            FlowControl::None => (Kind::None, 0, 0, 0),
         };
-        let mut feasible = Bitset::new(n);
-        let open = match kind {
-            Kind::None | Kind::Grant => true,
-            Kind::Credit | Kind::Absolute => credits > 0,
-        };
-        for j in 0..n {
-            feasible.put(j, open);
-        }
-        Permission {
+        let stopped = matches!(fc, FlowControl::GrantOt { .. });
+        let mut p = Permission {
             kind,
             credits: vec![credits; n],
-            level: vec![0; n],
+            level: vec![u8::from(stopped); n],
             allowance: vec![k; n],
             k,
-            feasible,
+            dispatched: if kind == Kind::AbsoluteB {
+                vec![Recent::default(); n]
+            } else {
+                Vec::new()
+            },
+            window,
+            feasible: Bitset::new(n),
+        };
+        for j in 0..n {
+            p.refresh(j);
         }
+        p
     }
 
     /// The crosspoints a packet may be sent to now, unless that changes every cycle
@@ -151,18 +243,22 @@ impl Permission {
     pub fn feasible(&self, j: usize) -> bool {
         match self.kind {
             Kind::None => true,
-            Kind::Credit | Kind::Absolute => self.credits[j] > 0,
+            Kind::Credit | Kind::Absolute | Kind::AbsoluteB => self.credits[j] > 0,
             Kind::Grant => {
                 u32::from(self.level[j]) < self.k && (self.k == 1 || self.allowance[j] >= self.k)
             }
         }
     }
 
-    /// A packet was dispatched to crosspoint `j` (it was feasible).
-    pub fn consume(&mut self, j: usize) {
+    /// A packet was dispatched to crosspoint `j` in cycle `now` (it was feasible).
+    pub fn consume(&mut self, now: Tick, j: usize) {
         match self.kind {
             Kind::None => {}
             Kind::Credit | Kind::Absolute => self.credits[j] -= 1,
+            Kind::AbsoluteB => {
+                self.credits[j] -= 1;
+                self.dispatched[j].push(now);
+            }
             Kind::Grant if self.k > 1 => self.allowance[j] -= self.k,
             Kind::Grant => {}
         }
@@ -178,10 +274,11 @@ impl Permission {
         }
     }
 
-    /// Applies flow-control information from the switch. Returns false if the cell is
-    /// not flow-control information of this kind (a protocol error for the caller).
-    pub fn apply(&mut self, cell: &Cell) -> bool {
-        let known = self.apply_inner(cell);
+    /// Applies flow-control information from the switch that arrived in cycle `now`.
+    /// Returns false if the cell is not flow-control information of this kind (a
+    /// protocol error for the caller).
+    pub fn apply(&mut self, now: Tick, cell: &Cell) -> bool {
+        let known = self.apply_inner(now, cell);
         if let Cell::Credit { output } | Cell::Grant { output, .. } | Cell::Absolute { output, .. } =
             *cell
             && known
@@ -191,7 +288,7 @@ impl Permission {
         known
     }
 
-    fn apply_inner(&mut self, cell: &Cell) -> bool {
+    fn apply_inner(&mut self, now: Tick, cell: &Cell) -> bool {
         match (*cell, self.kind) {
             (Cell::Credit { output }, Kind::Credit) => {
                 let c = &mut self.credits[usize::from(output)];
@@ -211,6 +308,15 @@ impl Permission {
             }
             (Cell::Absolute { output, free }, Kind::Absolute) => {
                 self.credits[usize::from(output)] = free;
+                true
+            }
+            (Cell::Absolute { output, free }, Kind::AbsoluteB) => {
+                // Stop if T ≥ value: T, the dispatches the value cannot have seen, are
+                // those from RTT − 1 cycles before its arrival on.
+                let j = usize::from(output);
+                let from = now.saturating_sub(Tick::from(self.window));
+                let t = self.dispatched[j].count_from(from);
+                self.credits[j] = free.saturating_sub(t);
                 true
             }
             _ => false,
@@ -235,15 +341,18 @@ mod tests {
     #[test]
     fn relative_credit_stops_at_zero_and_resumes_on_a_credit() {
         let mut p = Permission::new(&FlowControl::Credit(Strategy::Rr), 2, 2);
-        p.consume(0);
-        p.consume(0);
+        p.consume(0, 0);
+        p.consume(0, 0);
         assert!(!p.feasible(0) && p.feasible(1));
-        assert!(p.apply(&Cell::Credit { output: 0 }));
+        assert!(p.apply(0, &Cell::Credit { output: 0 }));
         assert!(p.feasible(0));
-        assert!(!p.apply(&Cell::Grant {
-            output: 0,
-            go: true
-        }));
+        assert!(!p.apply(
+            0,
+            &Cell::Grant {
+                output: 0,
+                go: true
+            }
+        ));
     }
 
     #[test]
@@ -253,29 +362,38 @@ mod tests {
         };
         let mut p = Permission::new(&fc, 1, 16);
         assert!(p.feasible(0));
-        p.consume(0);
+        p.consume(0, 0);
         assert!(!p.feasible(0));
         p.tick();
         assert!(p.feasible(0), "rate 1 refills each cycle");
-        p.apply(&Cell::Grant {
-            output: 0,
-            go: false,
-        });
-        p.consume(0);
+        p.apply(
+            0,
+            &Cell::Grant {
+                output: 0,
+                go: false,
+            },
+        );
+        p.consume(0, 0);
         p.tick();
         assert!(!p.feasible(0), "rate 1/2: every other cycle");
         p.tick();
         assert!(p.feasible(0));
-        p.apply(&Cell::Grant {
-            output: 0,
-            go: false,
-        });
+        p.apply(
+            0,
+            &Cell::Grant {
+                output: 0,
+                go: false,
+            },
+        );
         p.tick();
         assert!(!p.feasible(0), "stopped above the last threshold");
-        p.apply(&Cell::Grant {
-            output: 0,
-            go: true,
-        });
+        p.apply(
+            0,
+            &Cell::Grant {
+                output: 0,
+                go: true,
+            },
+        );
         p.tick();
         assert!(p.feasible(0));
     }
@@ -285,14 +403,90 @@ mod tests {
         let fc = FlowControl::Absolute { regular: 5 };
         let mut p = Permission::new(&fc, 1, 9);
         for _ in 0..5 {
-            p.consume(0);
+            p.consume(0, 0);
         }
         assert!(!p.feasible(0));
-        p.apply(&Cell::Absolute { output: 0, free: 3 });
+        p.apply(0, &Cell::Absolute { output: 0, free: 3 });
         assert_eq!(p.credits(0), 3);
         assert_eq!(FlowControl::absolute_regular(127, 64), Some(64));
         assert_eq!(FlowControl::absolute_regular(64, 64), Some(1));
         assert_eq!(FlowControl::absolute_regular(13, 64), None);
         assert_eq!(FlowControl::grant_level(&[4, 8], 8), 2);
+    }
+
+    #[test]
+    fn grant_ot_starts_stopped_and_follows_its_slots() {
+        // Gramsamer §4.3.1: "at initialization feasibility information is absent".
+        let mut p = Permission::new(&FlowControl::GrantOt { window: 7 }, 2, 8);
+        assert!(!p.feasible(0) && !p.feasible(1));
+        assert!(p.apply(
+            3,
+            &Cell::Grant {
+                output: 1,
+                go: true
+            }
+        ));
+        assert!(p.feasible(1) && !p.feasible(0));
+        p.consume(3, 1);
+        assert!(
+            p.feasible(1),
+            "an on slot a cycle: the level holds until a stop"
+        );
+        p.apply(
+            4,
+            &Cell::Grant {
+                output: 1,
+                go: false,
+            },
+        );
+        assert!(!p.feasible(1));
+        assert!(!p.apply(5, &Cell::Absolute { output: 0, free: 1 }));
+    }
+
+    #[test]
+    fn abs_i_starts_at_what_it_counts_and_is_set_by_each_value() {
+        let fc = FlowControl::AbsoluteI {
+            counted: 3,
+            every: 2,
+        };
+        let mut p = Permission::new(&fc, 1, 10);
+        for t in 0..3 {
+            assert!(p.feasible(0));
+            p.consume(t, 0);
+        }
+        assert!(!p.feasible(0), "B_r + B_n spent, no value yet");
+        p.apply(9, &Cell::Absolute { output: 0, free: 2 });
+        assert_eq!(p.credits(0), 2);
+    }
+
+    #[test]
+    fn abs_b_stops_when_its_unseen_dispatches_reach_the_value() {
+        // Gramsamer §4.3.2, Abs B: RTT = 4 (window 3), M = 6. Dispatches at 0, 1, 5, 6;
+        // a value of 3 arriving at 8 was computed before the dispatches of cycles 5 to
+        // 7 arrived, so T = 2 of them count against it: one more packet may go.
+        let fc = FlowControl::AbsoluteB {
+            counted: 6,
+            every: 1,
+            window: 3,
+        };
+        let mut p = Permission::new(&fc, 1, 6);
+        for t in [0, 1, 5, 6] {
+            p.consume(t, 0);
+        }
+        assert_eq!(p.credits(0), 2);
+        p.apply(8, &Cell::Absolute { output: 0, free: 3 });
+        assert_eq!(p.credits(0), 1, "T = 2 ≥ value − 1");
+        p.consume(8, 0);
+        assert!(!p.feasible(0), "T = 3 ≥ value 3: stop");
+        // No value comes (the output is blocked): the stop holds however long, where a
+        // window that kept sliding would forget the dispatches and overflow.
+        assert!(!p.feasible(0));
+        // A value that saw them all: T counts only what it could not see.
+        p.apply(20, &Cell::Absolute { output: 0, free: 2 });
+        assert_eq!(p.credits(0), 2);
+        // A value of 1 arriving one cycle after a dispatch: T = 1 ≥ 1, stop.
+        p.consume(20, 0);
+        p.apply(21, &Cell::Absolute { output: 0, free: 1 });
+        assert!(!p.feasible(0));
     }
 }

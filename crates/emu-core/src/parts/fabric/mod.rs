@@ -6,8 +6,10 @@
 //! - [`protocol`]: the packet, the flow-control cells and the [`Fabric`] link protocol,
 //!   with the §7.4 invariant;
 //! - [`source`]: the traffic an input creates (Bernoulli, bursty on/off, batch, trace);
-//! - [`flow`]: relative credit, grant (single and multiple thresholds), absolute credit,
-//!   and the adapter's permission state;
+//! - [`flow`]: relative credit, grant (single and multiple thresholds, optimised),
+//!   absolute credit (on every departure, every n-th, without excess buffer), and the
+//!   adapter's permission state;
+//! - [`recent`]: events counted over the last cycles (Grant OT's and Abs B's T);
 //! - [`rxs`]: the reception scheduler and its strategies (RR, FIFO, HOF, LOF, LOF-CLIQ,
 //!   and the unconstrained Reference);
 //! - [`adapter`]: the input and output adapter;
@@ -83,6 +85,7 @@ pub mod bitset;
 pub mod config;
 pub mod flow;
 pub mod protocol;
+pub mod recent;
 pub mod rxs;
 pub mod source;
 pub mod switch;
@@ -249,7 +252,15 @@ impl Part<Fabric> for AdapterParams {
     /// packets are not counted: a VOQ grows with what is offered).
     fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
         let n = u64::from(self.ports);
+        // Abs B: per VOQ the dispatches of the last RTT − 1 cycles, at most one a cycle.
+        let recent = match self.flow_control {
+            FlowControl::AbsoluteB { window, .. } => {
+                n * std::mem::size_of::<recent::Recent>() as u64 + 8 * u64::from(window)
+            }
+            _ => 0,
+        };
         self.arrivals.memory()
+            + recent
             + std::mem::size_of::<AdapterNode>() as u64
             + n * (std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64 + 64)
             + (n + 1)
@@ -296,6 +307,19 @@ impl Part<Fabric> for SwitchParams {
         let crosspoint = std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64
             + 12 * 8
             + fill.entries(u64::from(self.memory.unwrap_or(0))) * packet;
-        std::mem::size_of::<SwitchNode>() as u64 + n * n * crosspoint + 2 * n * n / 8 + n * 128
+        // Abs I and Abs B count departures per crosspoint; Grant OT keeps the cycles of
+        // the on slots of its window, at most M of them (T + occupancy < M to grant).
+        let fc = match self.flow_control {
+            FlowControl::AbsoluteI { .. } | FlowControl::AbsoluteB { .. } => 8,
+            FlowControl::GrantOt { window } => {
+                std::mem::size_of::<recent::Recent>() as u64
+                    + 8 * u64::from(window.min(self.memory.unwrap_or(0)))
+            }
+            _ => 0,
+        };
+        std::mem::size_of::<SwitchNode>() as u64
+            + n * n * (crosspoint + fc)
+            + 2 * n * n / 8
+            + n * 128
     }
 }

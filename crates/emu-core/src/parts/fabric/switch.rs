@@ -13,14 +13,17 @@
 //!    is a flow-control violation), and their CLIQ header bits are written;
 //! 2. each output's OQS picks one crosspoint with a packet and the packet leaves; its
 //!    location becomes a credit in the absorption pool (relative credit), an absolute
-//!    credit value, or a threshold crossing (grant);
+//!    credit value (on every departure, or every n-th under Abs I and Abs B), or a
+//!    threshold crossing (grant);
 //! 3. each input returns its flow-control information: under relative credit at most one
 //!    credit per cycle picked by its reception scheduler, or every freed credit (the
-//!    Reference).
+//!    Reference); under Grant OT each crosspoint decides whether this cycle's slot is on
+//!    (Iliadis' potential function, Gramsamer §4.3.1) and signals when that changes.
 
 use super::bitset::Bitset;
 use super::flow::FlowControl;
 use super::protocol::{Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
+use super::recent::Recent;
 use super::rxs::{Rxs, Strategy, View};
 use super::{OutputScheduler, SwitchParams};
 use crate::ids::PortId;
@@ -61,6 +64,10 @@ pub struct SwitchNode {
     thresholds: Vec<u32>,
     /// Absolute credit: values to send per input this cycle.
     pending: Vec<Vec<Cell>>,
+    /// Abs I and Abs B: departures per crosspoint, for "every n-th departure".
+    departures_xp: Vec<u64>,
+    /// Grant OT: per crosspoint, the cycles of the on slots it granted lately (T).
+    on_slots: Vec<Recent>,
     /// Per crosspoint: packets received and credits sent (for the §7.4 invariant).
     received_xp: Vec<u64>,
     credits_sent_xp: Vec<u64>,
@@ -115,12 +122,22 @@ impl SwitchNode {
             absorb_total: vec![0; n],
             rxs: (0..n).map(|_| Rxs::new(strategy, n)).collect(),
             cliq: vec![false; n * n],
-            level: vec![0; n * n],
+            // Grant OT starts stopped ("at initialization feasibility information is
+            // absent", Gramsamer §4.3.1) and grants its first slots in cycle 0.
+            level: vec![u8::from(matches!(p.flow_control, FlowControl::GrantOt { .. })); n * n],
             thresholds: match &p.flow_control {
                 FlowControl::Grant { thresholds } => thresholds.clone(),
                 _ => Vec::new(),
             },
             pending: vec![Vec::new(); n],
+            departures_xp: match p.flow_control {
+                FlowControl::AbsoluteI { .. } | FlowControl::AbsoluteB { .. } => vec![0; n * n],
+                _ => Vec::new(),
+            },
+            on_slots: match p.flow_control {
+                FlowControl::GrantOt { .. } => vec![Recent::default(); n * n],
+                _ => Vec::new(),
+            },
             received_xp: vec![0; n * n],
             credits_sent_xp: vec![0; n * n],
             sent: vec![0; 2 * n],
@@ -264,8 +281,46 @@ impl SwitchNode {
                         free,
                     });
                 }
+                FlowControl::AbsoluteI { counted, every }
+                | FlowControl::AbsoluteB { counted, every, .. } => {
+                    // Gramsamer §4.3.2, Abs I: "the counter state is updated on every
+                    // n th packet departure".
+                    self.departures_xp[x] += 1;
+                    if self.departures_xp[x] % u64::from((*every).max(1)) == 0 {
+                        let free = counted.saturating_sub(self.occupancy[x]);
+                        self.pending[i].push(Cell::Absolute {
+                            output: j as u16,
+                            free,
+                        });
+                    }
+                }
                 FlowControl::Grant { .. } => self.signal_grant(i, j),
-                FlowControl::None => {}
+                FlowControl::GrantOt { .. } | FlowControl::None => {}
+            }
+        }
+    }
+
+    /// Grant OT: decides this cycle's slot of every crosspoint of input `i` (Gramsamer
+    /// §4.3.1: "If (T + value) ≥ B_r, a stop signal is generated", T the on slots of the
+    /// last RTT − 1 cycles, value the occupancy after this cycle's departure, B_r = M),
+    /// and queues a go or stop where the slot differs from the last one.
+    fn grant_slots(&mut self, now: Tick, i: usize, window: u32) {
+        let m = self.p.memory.unwrap_or(0);
+        let from = now.saturating_sub(Tick::from(window));
+        for j in 0..self.n {
+            let x = i * self.n + j;
+            let t = self.on_slots[x].count_from(from);
+            let on = self.occupancy[x].saturating_add(t) < m;
+            if on {
+                self.on_slots[x].push(now);
+            }
+            let was_on = self.level[x] == 0;
+            if on != was_on {
+                self.level[x] = u8::from(!on);
+                self.pending[i].push(Cell::Grant {
+                    output: j as u16,
+                    go: on,
+                });
             }
         }
     }
@@ -274,6 +329,9 @@ impl SwitchNode {
         let n = self.n;
         let window = self.in_window(now);
         for i in 0..n {
+            if let FlowControl::GrantOt { window } = self.p.flow_control {
+                self.grant_slots(now, i, window);
+            }
             let sent_before = self.sent[i];
             let k = self.departed[i].len();
             if window && k > 0 {
@@ -329,7 +387,11 @@ impl SwitchNode {
                     }
                 }
                 FlowControl::None => {}
-                FlowControl::Grant { .. } | FlowControl::Absolute { .. } => {
+                FlowControl::Grant { .. }
+                | FlowControl::GrantOt { .. }
+                | FlowControl::Absolute { .. }
+                | FlowControl::AbsoluteI { .. }
+                | FlowControl::AbsoluteB { .. } => {
                     for cell in self.pending[i].drain(..) {
                         out.send(i, cell, now);
                         self.sent[i] += 1;
@@ -363,7 +425,10 @@ impl Node<Fabric> for SwitchNode {
         self.return_flow_control(now, out);
         out.activity.add(&self.activity);
         self.activity = Activity::default();
-        let busy = self.stored > 0 || self.absorb_total.iter().any(|&a| a > 0);
+        // Grant OT decides a slot every cycle, packets or not.
+        let busy = self.stored > 0
+            || self.absorb_total.iter().any(|&a| a > 0)
+            || matches!(self.p.flow_control, FlowControl::GrantOt { .. });
         Ok(busy.then_some(now + 1))
     }
 
@@ -411,5 +476,161 @@ impl Node<Fabric> for SwitchNode {
                 ),
             ],
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testkit::Driver;
+
+    /// A 2-port switch of memory `m` under `fc`.
+    fn switch(m: u32, fc: FlowControl) -> Driver<Fabric, SwitchNode> {
+        Driver::new(SwitchNode::new(SwitchParams {
+            ports: 2,
+            memory: Some(m),
+            flow_control: fc,
+            output_scheduler: OutputScheduler::Rr,
+            window: (0, 1_000),
+            seed: 1,
+        }))
+    }
+
+    /// Packet `seq` from input `src` to output `dst`, dispatched at `dispatched`.
+    fn packet(src: u16, dst: u16, seq: u32, dispatched: Tick) -> Cell {
+        Cell::Packet(Packet {
+            src,
+            dst,
+            seq,
+            created: dispatched,
+            dispatched,
+            exit: 0,
+            last_of_voq: false,
+            nonempty: NO_VOQ,
+            journey: Default::default(),
+        })
+    }
+
+    /// The flow-control cells sent to input `i` about its crosspoint for output 0,
+    /// with their tick.
+    fn control_of(d: &Driver<Fabric, SwitchNode>, i: PortId) -> Vec<(Tick, Cell)> {
+        d.sent_on(i, |c| match *c {
+            Cell::Grant { output, .. } | Cell::Absolute { output, .. } => output == 0,
+            _ => false,
+        })
+        .into_iter()
+        .map(|e| (e.at, e.token))
+        .collect()
+    }
+
+    fn control(d: &Driver<Fabric, SwitchNode>) -> Vec<(Tick, Cell)> {
+        control_of(d, 0)
+    }
+
+    #[test]
+    fn abs_i_sends_its_value_on_every_nth_departure_only() {
+        // Gramsamer §4.3.2, Abs I: n = 3, B_r + B_n = 5. Packets arrive at ticks 0..=6
+        // and leave at once (output 0 is free): values at the 3rd and 6th departure.
+        let mut d = switch(
+            12,
+            FlowControl::AbsoluteI {
+                counted: 5,
+                every: 3,
+            },
+        );
+        for t in 0..7 {
+            d.arrive(t, 0, packet(0, 0, t as u32, 0));
+        }
+        d.run_until(10).expect("runs");
+        let free = |at| (at, Cell::Absolute { output: 0, free: 5 });
+        assert_eq!(control(&d), vec![free(2), free(5)]);
+    }
+
+    #[test]
+    fn abs_values_count_against_what_the_scheme_counts() {
+        // Input 1 holds output 0 for a cycle, so input 0's crosspoint keeps one packet:
+        // Abs I counts B_r + B_n (here 5), Abs B all of M (here 8).
+        for (fc, counted) in [
+            (
+                FlowControl::AbsoluteI {
+                    counted: 5,
+                    every: 1,
+                },
+                5,
+            ),
+            (
+                FlowControl::AbsoluteB {
+                    counted: 8,
+                    every: 1,
+                    window: 3,
+                },
+                8,
+            ),
+        ] {
+            let mut d = switch(8, fc);
+            d.arrive(0, 0, packet(0, 0, 0, 0));
+            d.arrive(0, 0, packet(0, 0, 1, 0));
+            d.run_until(3).expect("runs");
+            assert_eq!(
+                control(&d),
+                vec![
+                    (
+                        0,
+                        Cell::Absolute {
+                            output: 0,
+                            free: counted - 1
+                        }
+                    ),
+                    (
+                        1,
+                        Cell::Absolute {
+                            output: 0,
+                            free: counted
+                        }
+                    ),
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn grant_ot_grants_m_slots_per_window_with_nothing_stored() {
+        // Gramsamer §4.3.1, Grant OT: M = 3, RTT = 4 (T over the last 3 slots). Stopped
+        // at reset, it grants slots 0, 1, 2 (T + value = 0, 1, 2 < 3), stops slot 3
+        // (T = 3), grants slot 4 once slot 0 has left the window, and so on: 3 slots in
+        // 4, one go and one stop per round.
+        let mut d = switch(3, FlowControl::GrantOt { window: 3 });
+        d.run_until(12).expect("runs");
+        let go = |at, go| (at, Cell::Grant { output: 0, go });
+        assert_eq!(
+            control(&d),
+            vec![
+                go(0, true),
+                go(3, false),
+                go(4, true),
+                go(7, false),
+                go(8, true),
+                go(11, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn grant_ot_counts_stored_packets_in_the_potential() {
+        // M = 4, RTT = 4: with nothing stored T is at most 3 < M, so every slot is on.
+        // Two packets for output 0 arrive at tick 4, one from each input: input 0's
+        // leaves, input 1's stays (value 1), and with slots 1-3 in the window (T = 3)
+        // the potential 4 ≥ M stops input 1's slot 4; at tick 5 its packet has left and
+        // T = 2 (slots 2, 3): go again.
+        let mut d = switch(4, FlowControl::GrantOt { window: 3 });
+        d.arrive(4, 1, packet(1, 0, 0, 0));
+        d.arrive(4, 0, packet(0, 0, 0, 0));
+        d.run_until(6).expect("runs");
+        let go = |at, go| (at, Cell::Grant { output: 0, go });
+        assert_eq!(control(&d), vec![go(0, true)]);
+        assert_eq!(
+            control_of(&d, 1),
+            vec![go(0, true), go(4, false), go(5, true)]
+        );
     }
 }
