@@ -907,7 +907,7 @@ static CASES: &[Case] = &[
             "injection.kind=warp",
         ],
         Setup::None,
-        "--set injection.kind=warp: unknown name `warp`, expected one of `continuous`, `rate`, `batch`, `bursty`, `trace`",
+        "--set injection.kind=warp: unknown name `warp`, expected one of `continuous`, `rate`, `batch`, `bursty`, `bimodal`, `trace`",
     ),
     bad(
         "`--set pattern.kind=7`",

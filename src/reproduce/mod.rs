@@ -82,8 +82,14 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "fabric-buffers",
         section: "Gramsamer §4.3",
-        about: "Table 4.1's B measured: relative credit RTT, absolute 2RTT − 1, grant 2RTT",
+        about: "Table 4.1's B measured: relative credit RTT, absolute 2RTT − 1 (Abs I, B: + B_n), grant 2RTT, Grant OT RTT",
         run: fabric::buffers::run,
+    },
+    Experiment {
+        name: "fabric-bimodal",
+        section: "Gramsamer §2.5.1",
+        about: "bimodal frames (10/30 packets) vs on/off bursts: comparable to a modestly bursty source",
+        run: fabric::bimodal::run,
     },
     Experiment {
         name: "fabric-credit-fifo",

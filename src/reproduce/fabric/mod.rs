@@ -3,6 +3,7 @@
 //! document's precision, and one fabric run as the chapter sets it up.
 
 pub mod analytic;
+pub mod bimodal;
 pub mod buffers;
 pub mod columns;
 pub mod credit_fifo;

@@ -38,6 +38,9 @@ pub struct Point {
     pub strategy: Strategy,
     /// Mean burst size (1 = Bernoulli).
     pub burst: f64,
+    /// Bimodal frames (short, long packets, share of long frames) instead of on/off
+    /// bursts of mean `burst` (Gramsamer §2.5.1); `None`: bursty.
+    pub frames: Option<(u32, u32, f64)>,
     /// Offered load L.
     pub load: f64,
     /// Destinations.
@@ -71,6 +74,7 @@ impl Point {
             memory: 64,
             strategy,
             burst,
+            frames: None,
             load: 0.98,
             pattern: Pattern::Uniform,
             per_crosspoint: 16_000,
@@ -78,8 +82,18 @@ impl Point {
         }
     }
 
-    /// "N=16 RTT=64 M=64 BS=30 L=0.98 lof".
+    /// "N=16 RTT=64 M=64 BS=30 L=0.98 lof" (bimodal: "BS=10/30").
     pub fn label(&self) -> String {
+        if let Some((short, long, _)) = self.frames {
+            return format!(
+                "N={} RTT={} M={} BS={short}/{long} L={} {}",
+                self.ports,
+                self.rtt,
+                self.memory,
+                self.load,
+                self.strategy.name()
+            );
+        }
         format!(
             "N={} RTT={} M={} BS={} L={} {}",
             self.ports,
@@ -114,7 +128,10 @@ impl Point {
             seed,
             timeline: None,
         };
-        let arrivals = Arrivals::bursty(self.burst, self.load);
+        let arrivals = match self.frames {
+            Some((short, long, share)) => Arrivals::bimodal(short, long, share, self.load),
+            None => Arrivals::bursty(self.burst, self.load),
+        };
         let destinations = match self.pattern {
             Pattern::Uniform => Destinations::Uniform,
             Pattern::NonUniform(w) => Destinations::NonUniform { w },

@@ -106,6 +106,13 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
             "injection.load",
             text("a fraction of link capacity, more than 0 and at most 1"),
         ),
+        ("", "injection.short", whole(1, 1_000_000_000)),
+        (
+            "",
+            "injection.long",
+            text("a whole number of packets from short to 1,000,000,000"),
+        ),
+        ("", "injection.long_share", text("a fraction from 0 to 1")),
         (
             "",
             "injection.messages",

@@ -136,6 +136,7 @@ static TRAFFIC: &[(&str, &str)] = &[
         "bernoulli98",
         include_str!("../../../../traffic/bernoulli98.toml"),
     ),
+    ("bimodal", include_str!("../../../../traffic/bimodal.toml")),
     ("bitrev", include_str!("../../../../traffic/bitrev.toml")),
     (
         "bursty30",

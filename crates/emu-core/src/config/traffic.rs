@@ -143,6 +143,27 @@ pub enum InjectionConfig {
         /// Mean burst size BS in packets (≥ 1).
         burst: f64,
     },
+    /// Switch fabrics only: bimodal frames (Gramsamer §2.5.1, "Bimodal Traffic"): on/off
+    /// as `bursty`, but each burst is a frame of one of two lengths, `short` or `long`
+    /// packets (the long one with probability `long_share`), sent back to back to one
+    /// destination drawn when it begins; the off periods (geometric) make the offered
+    /// load `load`. The document gives no lengths (it cites its ref. \[72\]); the defaults,
+    /// 10 and 30 packets, are the burst sizes it maps from the Internet's two dominant
+    /// frame lengths, 565 and 1500 bytes, onto 64-byte packets (§2.5.1), and half the
+    /// frames are long (no mix is given): a mean frame of 20 packets.
+    Bimodal {
+        /// Offered load L as a fraction of the link (0 < load ≤ 1).
+        load: f64,
+        /// Packets in a short frame (default 10).
+        #[serde(default = "short_frame")]
+        short: u32,
+        /// Packets in a long frame (default 30), at least `short`.
+        #[serde(default = "long_frame")]
+        long: u32,
+        /// Probability that a frame is long (default 0.5), 0 to 1.
+        #[serde(default = "long_share")]
+        long_share: f64,
+    },
     /// Switch fabrics only: packets at the cycles a trace file gives, one line per
     /// packet or message: `cycle input output packets` (cycle counted from the start in
     /// packet cycles; `#` starts a comment). A relative path is read from the traffic
@@ -155,13 +176,35 @@ pub enum InjectionConfig {
 
 impl InjectionConfig {
     /// The same kind of injection at offered load `load`, for a load sweep: a bursty
-    /// process keeps its burst size; every other kind becomes Bernoulli (`rate`).
+    /// process keeps its burst size and a bimodal one its frames; every other kind
+    /// becomes Bernoulli (`rate`).
     pub fn at_load(&self, load: f64) -> InjectionConfig {
         match *self {
             InjectionConfig::Bursty { burst, .. } => InjectionConfig::Bursty { load, burst },
+            InjectionConfig::Bimodal {
+                short,
+                long,
+                long_share,
+                ..
+            } => InjectionConfig::Bimodal {
+                load,
+                short,
+                long,
+                long_share,
+            },
             _ => InjectionConfig::Rate { load },
         }
     }
+}
+
+fn short_frame() -> u32 {
+    10
+}
+fn long_frame() -> u32 {
+    30
+}
+fn long_share() -> f64 {
+    0.5
 }
 
 /// Largest message, in bytes (16 MiB: far past any packet study, small enough that a

@@ -315,6 +315,12 @@ pub fn check(
                 "bursty and trace injection apply to switch fabrics (network.kind = \"fabric\") only",
             ));
         }
+        InjectionConfig::Bimodal { .. } => {
+            return Err(traffic_err(
+                "injection.kind",
+                "bimodal injection applies to switch fabrics (network.kind = \"fabric\") only",
+            ));
+        }
     };
     let batch_run = matches!(injection, Injection::Batch(_));
     let phases = phases.with_batch(batch_run)?;

@@ -143,8 +143,9 @@ pub fn fabric(
 /// `seed`; `trace` is the parsed trace file when the injection is `trace`. Traffic is
 /// read as for every family, with a fabric's meanings (Gramsamer §2.4-2.5):
 /// - `rate` injection is Bernoulli with p = `load` per packet cycle, `bursty` the on/off
-///   process of App. D, `batch` that many packets per input at the start, `trace` the
-///   file's packets; `continuous` is refused (use `rate` with `load = 1`);
+///   process of App. D, `bimodal` its frames of two lengths (§2.5.1), `batch` that many
+///   packets per input at the start, `trace` the file's packets; `continuous` is refused
+///   (use `rate` with `load = 1`);
 /// - `uniform` destinations include an input's own output; `non_uniform` is Eq. 2.2;
 ///   the permutations and `fixed`/`table` send each input to one output;
 /// - `terminals.saturated` inputs create a packet every cycle;
@@ -201,6 +202,12 @@ pub fn fabric_from_config(
             }
             Arrivals::bursty(burst, load)
         }
+        &InjectionConfig::Bimodal {
+            load,
+            short,
+            long,
+            long_share,
+        } => bimodal(load, short, long, long_share)?,
         &InjectionConfig::Batch { messages } => {
             Arrivals::Batch(traffic_plan::batch_messages(messages, n)?)
         }
@@ -313,4 +320,45 @@ fn split_trace(lines: &[TraceLine], n: u32) -> Result<Vec<Arc<[TraceEvent]>>, Bu
             v.into()
         })
         .collect())
+}
+
+/// Most packets in a bimodal frame.
+const MAX_FRAME: u32 = 1_000_000_000;
+
+/// The bimodal frames of a traffic file, validated (Gramsamer §2.5.1).
+fn bimodal(load: f64, short: u32, long: u32, long_share: f64) -> Result<Arrivals, BuildError> {
+    if !(load > 0.0 && load <= 1.0) {
+        return Err(traffic_err(
+            "injection.load",
+            format!(
+                "{}: give a fraction of link capacity in (0, 1]",
+                crate::text::number(load)
+            ),
+        ));
+    }
+    if !(1..=MAX_FRAME).contains(&short) {
+        return Err(traffic_err(
+            "injection.short",
+            format!("{short}: give a short frame of 1 to 1,000,000,000 packets"),
+        ));
+    }
+    if !(short..=MAX_FRAME).contains(&long) {
+        return Err(traffic_err(
+            "injection.long",
+            format!(
+                "{long}: give a long frame of {} to 1,000,000,000 packets (at least short)",
+                crate::text::group(u64::from(short))
+            ),
+        ));
+    }
+    if !(0.0..=1.0).contains(&long_share) {
+        return Err(traffic_err(
+            "injection.long_share",
+            format!(
+                "{}: give the share of long frames, 0 to 1",
+                crate::text::number(long_share)
+            ),
+        ));
+    }
+    Ok(Arrivals::bimodal(short, long, long_share, load))
 }

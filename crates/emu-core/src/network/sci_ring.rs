@@ -168,6 +168,12 @@ fn sci_ring_of(
                 "bursty and trace injection apply to switch fabrics (network.kind = \"fabric\") only",
             ));
         }
+        InjectionConfig::Bimodal { .. } => {
+            return Err(traffic_err(
+                "injection.kind",
+                "bimodal injection applies to switch fabrics (network.kind = \"fabric\") only",
+            ));
+        }
     };
     let batch = matches!(arrivals, Arrivals::Batch(_));
     let phases = phases.with_batch(batch)?;

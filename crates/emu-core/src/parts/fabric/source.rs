@@ -9,6 +9,12 @@
 //!   BS/(BS + 1/p01 − 1): the printed D.6 has a sign misprint). Leaving OFF after zero
 //!   cycles is drawn in the cycle the burst ends (App. D: "it may be necessary to
 //!   immediately leave this state"). BS = 1 is the Bernoulli process.
+//! - **Bimodal** (§2.5.1, "Bimodal Traffic"): the on/off process with frames for bursts:
+//!   each burst is a frame of exactly `short` or `long` packets (long with probability
+//!   q), one per cycle to one destination; OFF as for bursty with the mean frame
+//!   F = (1 − q)·short + q·long for BS, p01 = 1/(F(1/L − 1) + 1), so the load is L.
+//!   A run starts in the stationary state: ON with probability L, in a frame drawn by
+//!   length (long with probability q·long/F) at a uniform position in it.
 //! - **Batch**: k packets at the start.
 //! - **Trace**: packets at the cycles a trace file gives.
 //!
@@ -33,6 +39,17 @@ pub enum Arrivals {
         /// Probability of ending a burst after each packet (1/BS).
         p10: f64,
         /// Probability of starting a burst (per OFF cycle, and at once after a burst).
+        p01: f64,
+    },
+    /// Bimodal frames (Gramsamer §2.5.1): bursts of exactly `short` or `long` packets.
+    Bimodal {
+        /// Packets in a short frame (≥ 1).
+        short: u32,
+        /// Packets in a long frame (≥ 1).
+        long: u32,
+        /// Probability that a frame is long.
+        long_share: f64,
+        /// Probability of starting a frame (per OFF cycle, and at once after a frame).
         p01: f64,
     },
     /// `k` packets at the start cycle.
@@ -60,6 +77,26 @@ impl Arrivals {
             p10: 1.0 / bs,
             p01: 1.0 / (bs * (1.0 / load - 1.0) + 1.0),
         }
+    }
+}
+
+impl Arrivals {
+    /// Bimodal frames of `short` and `long` packets, the long ones a share `long_share`
+    /// of the frames, at load `load` (0 < L ≤ 1): the off periods are those of the on/off
+    /// process whose mean burst is the mean frame.
+    pub fn bimodal(short: u32, long: u32, long_share: f64, load: f64) -> Arrivals {
+        let mean = Arrivals::mean_frame(short, long, long_share);
+        Arrivals::Bimodal {
+            short,
+            long,
+            long_share,
+            p01: 1.0 / (mean * (1.0 / load - 1.0) + 1.0),
+        }
+    }
+
+    /// The mean frame length in packets.
+    pub fn mean_frame(short: u32, long: u32, long_share: f64) -> f64 {
+        (1.0 - long_share) * f64::from(short) + long_share * f64::from(long)
     }
 }
 
@@ -97,8 +134,10 @@ pub struct Source {
     destinations: Destinations,
     input: u16,
     outputs: u16,
-    /// Bursty: in a burst, to this output.
+    /// Bursty and bimodal: in a burst, to this output.
     burst: Option<u16>,
+    /// Bimodal: packets of the current frame still to send.
+    left: u32,
     /// Trace: next event.
     next_event: usize,
     started: bool,
@@ -113,6 +152,7 @@ impl Source {
             input,
             outputs,
             burst: None,
+            left: 0,
             next_event: 0,
             started: false,
         }
@@ -166,6 +206,47 @@ impl Source {
                     self.burst = Some(self.destination(rng));
                 }
             }
+            &Arrivals::Bimodal {
+                short,
+                long,
+                long_share,
+                p01,
+            } => {
+                let q = long_share.clamp(0.0, 1.0);
+                if first {
+                    // The stationary state: ON with probability L, in a frame chosen by
+                    // length, at a uniform position in it.
+                    let mean = Arrivals::mean_frame(short, long, q);
+                    let load = mean / (mean + (1.0 - p01) / p01);
+                    if rng.random_bool(load.clamp(0.0, 1.0)) {
+                        let by_length = q * f64::from(long) / mean;
+                        let len = if rng.random_bool(by_length.clamp(0.0, 1.0)) {
+                            long
+                        } else {
+                            short
+                        };
+                        self.left = rng.random_range(1..=len.max(1));
+                        self.burst = Some(self.destination(rng));
+                    }
+                }
+                let frame =
+                    |rng: &mut ChaCha8Rng| if rng.random_bool(q) { long } else { short }.max(1);
+                if let Some(o) = self.burst {
+                    create(o);
+                    self.left -= 1;
+                    if self.left == 0 {
+                        // The frame ends; the OFF period may last zero cycles.
+                        self.burst = None;
+                        if rng.random_bool(p01.clamp(0.0, 1.0)) {
+                            self.left = frame(rng);
+                            self.burst = Some(self.destination(rng));
+                        }
+                    }
+                } else if rng.random_bool(p01.clamp(0.0, 1.0)) {
+                    self.left = frame(rng);
+                    self.burst = Some(self.destination(rng));
+                }
+            }
             &Arrivals::Batch(k) => {
                 if first {
                     for _ in 0..k {
@@ -207,7 +288,7 @@ impl Source {
         match &self.arrivals {
             Arrivals::None => None,
             Arrivals::Bernoulli(p) => (*p > 0.0).then_some(cycle + 1),
-            Arrivals::Bursty { .. } => Some(cycle + 1),
+            Arrivals::Bursty { .. } | Arrivals::Bimodal { .. } => Some(cycle + 1),
             Arrivals::Batch(_) => (!self.started).then_some(cycle),
             Arrivals::Trace(events) => events.get(self.next_event).map(|e| e.cycle.max(cycle + 1)),
         }
@@ -304,5 +385,43 @@ mod tests {
         assert!(out[1..6].iter().all(|&e| e == (2, 3)));
         assert_eq!(out[6], (9, 0));
         assert_eq!(s.next_cycle(12), None);
+    }
+
+    #[test]
+    fn bimodal_frames_have_two_lengths_and_keep_the_load() {
+        // Frames of 3 and 7 packets, half of them long, at 60 %: runs to one output
+        // separated by idle cycles are whole frames (or frames back to back).
+        let load = 0.6;
+        let mut s = Source::new(
+            Arrivals::bimodal(3, 7, 0.5, load),
+            Destinations::Uniform,
+            0,
+            64,
+        );
+        let cycles = 400_000;
+        let out = run(&mut s, cycles, 5);
+        let rate = out.len() as f64 / cycles as f64;
+        assert!((rate - load).abs() < 0.01, "rate {rate}");
+        // Frame lengths from the runs that an idle cycle ends on both sides and that
+        // keep one output (a new frame to another output splits a run).
+        let mut lengths = std::collections::BTreeMap::<u64, u64>::new();
+        let mut start = 0;
+        for k in 1..=out.len() {
+            let ends = k == out.len() || out[k].0 != out[k - 1].0 + 1 || out[k].1 != out[k - 1].1;
+            if ends {
+                if start > 0 && k < out.len() && out[start].0 > out[start - 1].0 + 1 {
+                    *lengths.entry((k - start) as u64).or_default() += 1;
+                }
+                start = k;
+            }
+        }
+        let short = lengths.get(&3).copied().unwrap_or(0);
+        let long = lengths.get(&7).copied().unwrap_or(0);
+        let all: u64 = lengths.values().sum();
+        // Two frames back to back to the same output (1/64) make longer runs.
+        assert!(short + long > all * 95 / 100, "{lengths:?}");
+        let share = long as f64 / (short + long) as f64;
+        assert!((share - 0.5).abs() < 0.03, "long share {share}");
+        assert!((Arrivals::mean_frame(10, 30, 0.5) - 20.0).abs() < 1e-12);
     }
 }
