@@ -18,9 +18,9 @@
 //!   gives the same delay. Two rows: the bimodal delay at least that of BS = 10 and at
 //!   most that of BS = 30, at the same load.
 //! - against the on/off source with the same mean burst, BS = 20: the bimodal frames
-//!   have the same mean but a smaller second moment (E[B²] = 500 packets² against
+//!   have the same mean but a smaller second moment (E\[B²\] = 500 packets² against
 //!   2·20² − 20 = 780 for geometric bursts). Waiting behind bursts grows with
-//!   E[B²]/E[B], 25 against 39 packets, so if all of the delay were such waiting the
+//!   E\[B²\]/E\[B\], 25 against 39 packets, so if all of the delay were such waiting the
 //!   bimodal one would be 36 % lower, and none of it makes it higher: the row passes
 //!   from 40 % below to 5 % above (the 5 % for the replications' noise; each mean is
 //!   known to about 3 %, the document's own precision).

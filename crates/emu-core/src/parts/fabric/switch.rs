@@ -286,7 +286,7 @@ impl SwitchNode {
                     // Gramsamer §4.3.2, Abs I: "the counter state is updated on every
                     // n th packet departure".
                     self.departures_xp[x] += 1;
-                    if self.departures_xp[x] % u64::from((*every).max(1)) == 0 {
+                    if self.departures_xp[x].is_multiple_of(u64::from((*every).max(1))) {
                         let free = counted.saturating_sub(self.occupancy[x]);
                         self.pending[i].push(Cell::Absolute {
                             output: j as u16,
