@@ -182,15 +182,7 @@ pub fn fabric_from_config(
             Arrivals::Bernoulli(traffic_plan::rate_load(&tr.injection)?.unwrap_or(0.0))
         }
         &InjectionConfig::Bursty { load, burst } => {
-            if !(load > 0.0 && load <= 1.0) {
-                return Err(traffic_err(
-                    "injection.load",
-                    format!(
-                        "{}: give a fraction of link capacity in (0, 1]",
-                        crate::text::number(load)
-                    ),
-                ));
-            }
+            on_off_load(load)?;
             if !(burst.is_finite() && (1.0..=1e9).contains(&burst)) {
                 return Err(traffic_err(
                     "injection.burst",
@@ -322,20 +314,27 @@ fn split_trace(lines: &[TraceLine], n: u32) -> Result<Vec<Arc<[TraceEvent]>>, Bu
         .collect())
 }
 
+/// Checks the offered load of an on/off source (bursty or bimodal): a fraction of the
+/// link in (0, 1], since the off periods are sized from it (Gramsamer App. D).
+fn on_off_load(load: f64) -> Result<(), BuildError> {
+    if load > 0.0 && load <= 1.0 {
+        return Ok(());
+    }
+    Err(traffic_err(
+        "injection.load",
+        format!(
+            "{}: give a fraction of link capacity in (0, 1]",
+            crate::text::number(load)
+        ),
+    ))
+}
+
 /// Most packets in a bimodal frame.
 const MAX_FRAME: u32 = 1_000_000_000;
 
 /// The bimodal frames of a traffic file, validated (Gramsamer §2.5.1).
 fn bimodal(load: f64, short: u32, long: u32, long_share: f64) -> Result<Arrivals, BuildError> {
-    if !(load > 0.0 && load <= 1.0) {
-        return Err(traffic_err(
-            "injection.load",
-            format!(
-                "{}: give a fraction of link capacity in (0, 1]",
-                crate::text::number(load)
-            ),
-        ));
-    }
+    on_off_load(load)?;
     if !(1..=MAX_FRAME).contains(&short) {
         return Err(traffic_err(
             "injection.short",
