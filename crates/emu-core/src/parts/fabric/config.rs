@@ -197,12 +197,16 @@ const FLOW_CONTROLS: [&str; 7] = [
 ];
 
 fn unknown_flow_control(name: &str) -> ConfigError {
+    let quoted: Vec<String> = FLOW_CONTROLS.iter().map(|f| format!("\"{f}\"")).collect();
+    let (last, rest) = quoted
+        .split_last()
+        .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
     err(
         "network.flow_control",
         format!(
-            "{}: give \"credit\", \"grant\", \"absolute\", \"grant-ot\", \"absolute-i\", \
-             \"absolute-b\" or \"none\"",
-            crate::text::excerpt(name)
+            "{}: give {} or {last}",
+            crate::text::excerpt(name),
+            rest.join(", ")
         ),
     )
 }
@@ -317,9 +321,9 @@ impl FabricConfig {
             },
             "absolute-i" => {
                 let m = memory.unwrap_or(self.rtt);
-                // B_r + B_n: what is left after the excess buffer of RTT − 1.
-                let counted = (m + 1).checked_sub(self.rtt).filter(|&c| c >= 1);
-                let Some(counted) = counted else {
+                // B_r + B_n: what is left after the excess buffer of RTT − 1, as B_r is
+                // for Credit Abs.
+                let Some(counted) = FlowControl::absolute_regular(m, self.rtt) else {
                     return Err(err(
                         "network.memory",
                         format!(

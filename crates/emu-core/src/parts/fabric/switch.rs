@@ -274,30 +274,30 @@ impl SwitchNode {
                     self.absorb_total[i] += 1;
                     self.waiting[i].put(j, true);
                 }
-                FlowControl::Absolute { regular } => {
-                    let free = regular.saturating_sub(self.occupancy[x]);
-                    self.pending[i].push(Cell::Absolute {
-                        output: j as u16,
-                        free,
-                    });
-                }
-                FlowControl::AbsoluteI { counted, every }
-                | FlowControl::AbsoluteB { counted, every, .. } => {
+                &FlowControl::Absolute { regular } => self.send_free(i, j, regular),
+                &FlowControl::AbsoluteI { counted, every }
+                | &FlowControl::AbsoluteB { counted, every, .. } => {
                     // Gramsamer §4.3.2, Abs I: "the counter state is updated on every
                     // n th packet departure".
                     self.departures_xp[x] += 1;
-                    if self.departures_xp[x].is_multiple_of(u64::from((*every).max(1))) {
-                        let free = counted.saturating_sub(self.occupancy[x]);
-                        self.pending[i].push(Cell::Absolute {
-                            output: j as u16,
-                            free,
-                        });
+                    if self.departures_xp[x].is_multiple_of(u64::from(every.max(1))) {
+                        self.send_free(i, j, counted);
                     }
                 }
                 FlowControl::Grant { .. } => self.signal_grant(i, j),
                 FlowControl::GrantOt { .. } | FlowControl::None => {}
             }
         }
+    }
+
+    /// Absolute credit (Gramsamer §4.3.2): queues for input `i` the free locations of its
+    /// crosspoint for output `j`, counted against `counted` locations.
+    fn send_free(&mut self, i: usize, j: usize, counted: u32) {
+        let free = counted.saturating_sub(self.occupancy[i * self.n + j]);
+        self.pending[i].push(Cell::Absolute {
+            output: j as u16,
+            free,
+        });
     }
 
     /// Grant OT: decides this cycle's slot of every crosspoint of input `i` (Gramsamer
