@@ -1,7 +1,8 @@
 //! `emu`: the command line of a cycle-accurate emulator of interconnection networks,
 //! and the front end it is built from: one run as the command line does it
 //! ([`session`]), load sweeps ([`sweep`]), the deadlock search ([`stress`]), the
-//! published experiments ([`reproduce`]), pictures ([`plot`]), many runs at once
+//! published experiments ([`reproduce`]), pictures ([`plot`]), timelines and
+//! waveforms of a watched run ([`timeline`], [`waveform`]), many runs at once
 //! ([`pool`], [`replicate`]) and progress bars ([`stats::progress`]).
 //!
 //! The model itself (parts, engines, networks, families, reports) is the `emu-core`
@@ -12,8 +13,8 @@
 #![warn(missing_docs)]
 
 pub use emu_core::{
-    config, deadlock, engine, family, ids, memory, model, network, parts, routing, terminal, text,
-    time, traffic,
+    config, deadlock, engine, family, ids, memory, model, network, observe, parts, routing,
+    terminal, text, time, traffic,
 };
 
 pub mod plot;
@@ -24,3 +25,5 @@ pub mod session;
 pub mod stats;
 pub mod stress;
 pub mod sweep;
+pub mod timeline;
+pub mod waveform;

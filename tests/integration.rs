@@ -21,6 +21,7 @@ mod memory_early;
 mod netlist;
 mod network;
 mod networks;
+mod observe;
 mod properties;
 mod reproduce;
 mod schema;

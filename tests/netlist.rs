@@ -60,6 +60,7 @@ fn every_message_is_delivered_once_with_the_credit_check_on() {
         deadlock_window: net.run().deadlock_window,
         check: true,
         memory_limit: None,
+        observe: None,
     };
     let o = sequential::run(&net, &ctl, None).expect("runs without deadlock");
     assert!(o.complete);

@@ -22,7 +22,7 @@ pub struct BareRun {
 
 /// Steps `net` from tick 0 until `end` (exclusive).
 pub fn run(net: &Network, end: Tick) -> Result<BareRun, String> {
-    let mut nodes = net.instantiate(false);
+    let mut nodes = net.instantiate(false, None);
     let dirs = net.directions();
     let map = net.port_map();
     let mut queues: Vec<VecDeque<(Tick, Token)>> = dirs

@@ -24,6 +24,7 @@ pub mod stress;
 pub mod stress_sci;
 pub mod sweep;
 pub mod verify;
+pub mod watch;
 
 pub use exit::Exit;
 use std::io::Write;

@@ -64,6 +64,9 @@ pub struct RunArgs {
     /// or a switch fabric).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["replications", "verify_engines"])]
     pub plot: Option<std::path::PathBuf>,
+    /// `--trace`, `--vcd` and their selections.
+    #[command(flatten)]
+    pub watch: super::watch::WatchArgs,
     /// Check the credit invariant of every link at every barrier (slower).
     #[arg(long)]
     pub check: bool,
@@ -115,7 +118,10 @@ pub fn run(a: &RunArgs) -> Exit {
         ("--json", a.output.json.as_deref()),
         ("--hgrm", a.hgrm.as_deref()),
         ("--plot", a.plot.as_deref()),
+        ("--trace", a.watch.trace.as_deref()),
+        ("--vcd", a.watch.vcd.as_deref()),
     ])
+    .and_then(|()| a.watch.check())
     .and_then(|()| super::check_output_file("--json", a.output.json.as_deref()))
     .and_then(|()| super::check_output_dir("--hgrm", a.hgrm.as_deref()))
     .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
@@ -138,6 +144,12 @@ pub fn run(a: &RunArgs) -> Exit {
         return fail(
             Exit::BadInput,
             "--ci-target applies to --replications auto only: give --replications auto",
+        );
+    }
+    if a.watch.any() && (a.replications.is_some() || a.verify_engines) {
+        return fail(
+            Exit::BadInput,
+            "--trace and --vcd watch one run: leave out --replications and --verify-engines",
         );
     }
     if let Some(text) = &a.replications {
@@ -229,6 +241,10 @@ fn run_case<P: LinkProtocol>(
     if let Err(code) = super::check_threads(a.case.runs.threads) {
         return code;
     }
+    ctl.observe = match a.watch.recorder(net) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
     if a.verify_engines {
         // One thread per core, even on a network too small to gain from them: the
         // check is about the engines agreeing, not speed.
@@ -257,7 +273,15 @@ fn run_case<P: LinkProtocol>(
     let wall_seconds = wall.elapsed().as_secs_f64();
     let outcome = match result {
         Ok(o) => o,
-        Err(e) => return engine_failure(&e, net, a, &case.topology, &case.traffic),
+        Err(e) => {
+            let code = engine_failure(&e, net, a, &case.topology, &case.traffic);
+            if let Some(r) = &ctl.observe
+                && let Err(c) = a.watch.write(net, r, e.tick(), &|l| eprintln!("{l}"))
+            {
+                return c;
+            }
+            return code;
+        }
     };
     let timing = if ctl.check {
         match emu::network::timing::check_journeys(net, &outcome.terminals) {
@@ -296,6 +320,13 @@ fn run_case<P: LinkProtocol>(
             Exit::Failure,
             format!("cannot write {}: {e}", path.display()),
         );
+    }
+    if let Some(r) = &ctl.observe
+        && let Err(code) = a
+            .watch
+            .write(net, r, Some(outcome.end_tick), &|l| emit(&format!("{l}\n")))
+    {
+        return code;
     }
     let metrics = case.family.latency_metrics();
     if let Some(dir) = &a.hgrm

@@ -96,6 +96,7 @@ pub mod ids;
 pub mod memory;
 pub mod model;
 pub mod network;
+pub mod observe;
 pub mod parts;
 pub mod routing;
 pub mod stats;

@@ -229,7 +229,11 @@ async fn coordinate<P: LinkProtocol>(
     let (done_tx, done_rx) = async_channel::unbounded::<Report<P>>();
     let mut commands = Vec::with_capacity(net.nodes().len());
     let mut handles = Vec::with_capacity(net.nodes().len());
-    for (id, node) in net.instantiate(ctl.check).into_iter().enumerate() {
+    for (id, node) in net
+        .instantiate(ctl.check, ctl.observe.as_ref())
+        .into_iter()
+        .enumerate()
+    {
         let wires = ActorWires {
             inputs: map[id]
                 .iter()

@@ -41,6 +41,9 @@ pub struct RunControl {
     /// Refuse to build a network that needs at least this many bytes
     /// ([`Network::memory_need`]; `None`: no limit).
     pub memory_limit: Option<u64>,
+    /// Record what crosses every node's ports into this recorder
+    /// ([`crate::observe`]); `None`: nothing is recorded, and nothing is spent on it.
+    pub observe: Option<std::sync::Arc<crate::observe::Recorder>>,
 }
 
 impl RunControl {
@@ -52,6 +55,7 @@ impl RunControl {
             deadlock_window: net.run().deadlock_window,
             check: false,
             memory_limit: crate::memory::tightest().map(|b| b.headroom()),
+            observe: None,
         }
     }
 
@@ -254,6 +258,23 @@ pub enum EngineError {
     /// The engine itself failed (a task panicked, a channel closed).
     #[error("engine failure: {0}")]
     Internal(String),
+}
+
+impl EngineError {
+    /// The tick at which the run stopped, where the error says.
+    pub fn tick(&self) -> Option<Tick> {
+        match self {
+            EngineError::Model { tick, .. }
+            | EngineError::ChannelFull { tick, .. }
+            | EngineError::Invariant { tick, .. }
+            | EngineError::Deadlock { tick, .. }
+            | EngineError::Panicked { tick, .. }
+            | EngineError::BlockedByFault { tick, .. } => Some(*tick),
+            EngineError::TooLarge(_) | EngineError::Threads { .. } | EngineError::Internal(_) => {
+                None
+            }
+        }
+    }
 }
 
 fn deadlock_message(partial: bool, since: Tick, tick: Tick, in_flight: u64) -> String {

@@ -597,7 +597,11 @@ pub fn run<P: LinkProtocol>(
     }
     let mut owned: Vec<Owned<P>> = (0..parts).map(|_| Vec::new()).collect();
     let mut index = vec![usize::MAX; net.nodes().len()];
-    for (n, node) in net.instantiate(ctl.check).into_iter().enumerate() {
+    for (n, node) in net
+        .instantiate(ctl.check, ctl.observe.as_ref())
+        .into_iter()
+        .enumerate()
+    {
         index[n] = owned[owner[n]].len();
         owned[owner[n]].push((n, node));
     }

@@ -12,6 +12,7 @@
 
 pub mod protocol;
 pub mod testkit;
+pub mod view;
 pub mod wait;
 
 pub use crate::ids::PortId;
@@ -19,6 +20,7 @@ pub use crate::terminal::Stamp;
 use crate::terminal::TerminalStats;
 use crate::time::Tick;
 pub use protocol::{LinkProtocol, Violation};
+pub use view::{Gauge, LineCode, PacketId, PacketTag, TokenView};
 pub use wait::{Wait, WaitReason};
 
 /// One token handed to the engine for sending; `T` is the link protocol's token.

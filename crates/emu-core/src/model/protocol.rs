@@ -50,6 +50,29 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     /// sender, none on the way back, none owed, and no room for more. A wait-for cycle
     /// whose every link is blocked for good is a permanent (partial) deadlock.
     fn blocked_for_good(tx: &Self::Counters, rx: &Self::Counters) -> bool;
+
+    /// How an observer sees `token` ([`super::view`]): its kind, time on the wire,
+    /// value and the packet it starts or ends. By default an opaque one-tick token, so
+    /// a protocol that says nothing shows no packets.
+    fn view(_token: &Self::Token) -> super::view::TokenView {
+        super::view::TokenView::OPAQUE
+    }
+
+    /// Tokens the port has sent since reset (every kind: a DS-Link's data, terminators
+    /// and FCTs, an SCI node's symbols, a fabric port's cells), as its counters hold
+    /// them: what a waveform of the port must show.
+    fn sent(counters: &Self::Counters) -> u64;
+
+    /// The values of `counters` a timeline draws as counters (a DS-Link port's credit
+    /// and buffered tokens), pushed onto `out`. None by default.
+    fn gauges(_counters: &Self::Counters, _out: &mut Vec<super::view::Gauge>) {}
+
+    /// How tokens travel as levels on the wires, bit by bit, if the protocol defines
+    /// it (the DS-Link's data-strobe lines); `None` by default, and a waveform then
+    /// shows each token's kind and value only.
+    fn line_code() -> Option<Box<dyn super::view::LineCode>> {
+        None
+    }
 }
 
 /// Conservation on one link direction A→B: what A sent and B has not received must be

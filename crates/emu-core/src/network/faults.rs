@@ -159,7 +159,7 @@ pub enum LinkNameError {
 impl<P: LinkProtocol> Network<P> {
     /// The index of the link attached to `NODE:PORT` (either end may be named, as the
     /// report names nodes, e.g. `c104[3]:2`).
-    pub(crate) fn link_named(&self, text: &str) -> Result<usize, LinkNameError> {
+    pub fn link_named(&self, text: &str) -> Result<usize, LinkNameError> {
         let (name, port) = text
             .trim()
             .rsplit_once(':')

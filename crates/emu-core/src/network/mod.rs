@@ -416,11 +416,18 @@ impl<P: LinkProtocol> Network<P> {
 impl<P: LinkProtocol> Network<P> {
     /// Creates the reset state machines of every node, in node order; with `check`,
     /// each keeps the records its own checks need ([`Node::enable_checks`]); with link
-    /// faults in the plan, each is told to expect them ([`Node::expect_link_faults`]).
-    pub fn instantiate(&self, check: bool) -> Vec<Box<dyn Node<P>>> {
+    /// faults in the plan, each is told to expect them ([`Node::expect_link_faults`]);
+    /// with a recorder, each is wrapped in an [`crate::observe::Observed`] node that
+    /// records into it.
+    pub fn instantiate(
+        &self,
+        check: bool,
+        observe: Option<&std::sync::Arc<crate::observe::Recorder>>,
+    ) -> Vec<Box<dyn Node<P>>> {
         self.nodes
             .iter()
-            .map(|n| {
+            .enumerate()
+            .map(|(i, n)| {
                 let mut node = n.part.instantiate();
                 if check {
                     node.enable_checks();
@@ -428,7 +435,15 @@ impl<P: LinkProtocol> Network<P> {
                 if self.faults.is_some() {
                     node.expect_link_faults();
                 }
-                node
+                match observe {
+                    Some(r) => Box::new(crate::observe::Observed::new(
+                        node,
+                        i,
+                        n.ports(),
+                        std::sync::Arc::clone(r),
+                    )),
+                    None => node,
+                }
             })
             .collect()
     }

@@ -8,6 +8,7 @@
 pub mod config;
 pub mod endpoint;
 pub mod protocol;
+pub mod signal;
 pub mod token;
 
 pub use endpoint::{Endpoint, LinkParams};

@@ -31,6 +31,22 @@ impl LinkProtocol for DsLink {
         slots + fill.packets(capacity as u64 / 2 + 1) * super::token::PACKET_INFO_BYTES
     }
 
+    fn sent(c: &PortCounters) -> u64 {
+        c.flow_sent + c.fct_sent
+    }
+
+    fn view(token: &Token) -> crate::model::TokenView {
+        super::signal::view(token)
+    }
+
+    fn gauges(counters: &PortCounters, out: &mut Vec<crate::model::Gauge>) {
+        super::signal::gauges(counters, out);
+    }
+
+    fn line_code() -> Option<Box<dyn crate::model::LineCode>> {
+        Some(super::signal::line_code())
+    }
+
     /// The sender has no credit, no FCT is on the way back or owed, and the receiver's
     /// buffer, with the tokens already on the wire, has no room for another batch, so
     /// it cannot grant one until it passes a token on (INMOS ch. 6 §6.2.1).

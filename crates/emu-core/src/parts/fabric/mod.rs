@@ -89,6 +89,7 @@ pub mod recent;
 pub mod rxs;
 pub mod source;
 pub mod switch;
+mod view;
 
 pub use adapter::AdapterNode;
 pub use flow::FlowControl;

@@ -132,6 +132,14 @@ impl LinkProtocol for Fabric {
     type Counters = FabricCounters;
     const NAME: &'static str = "fabric";
 
+    fn sent(c: &FabricCounters) -> u64 {
+        c.sent
+    }
+
+    fn view(token: &Cell) -> crate::model::TokenView {
+        super::view::view(token)
+    }
+
     fn check_direction(
         a: &FabricCounters,
         b: &FabricCounters,

@@ -40,6 +40,10 @@ impl LinkProtocol for Relay {
     type Counters = RelayCounters;
     const NAME: &'static str = "relay";
 
+    fn sent(c: &RelayCounters) -> u64 {
+        c.sent
+    }
+
     fn check_direction(
         a: &RelayCounters,
         b: &RelayCounters,

@@ -66,6 +66,7 @@ pub mod node;
 pub mod protocol;
 pub mod stripper;
 pub mod transmitter;
+mod view;
 
 pub use node::{Arrivals, SciNode};
 pub use protocol::{Sci, SciCounters, SciJourney, Symbol, SymbolKind};

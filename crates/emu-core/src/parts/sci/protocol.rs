@@ -161,6 +161,18 @@ impl LinkProtocol for Sci {
     type Counters = SciCounters;
     const NAME: &'static str = "SCI";
 
+    fn sent(c: &SciCounters) -> u64 {
+        c.sent
+    }
+
+    fn view(token: &Symbol) -> crate::model::TokenView {
+        super::view::view(token)
+    }
+
+    fn gauges(counters: &SciCounters, out: &mut Vec<crate::model::Gauge>) {
+        super::view::gauges(counters, out);
+    }
+
     fn check_direction(
         a: &SciCounters,
         b: &SciCounters,
