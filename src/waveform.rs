@@ -7,8 +7,8 @@
 //! - where the protocol defines a line code ([`crate::model::LineCode`]), its wires bit
 //!   by bit: a DS-Link's `D` and `S`, one tick being one bit period, with null tokens
 //!   filling the time between tokens as an idle link sends them;
-//! - `kind`: the token on the wire, decoded (the protocol's kind code; 0 between a
-//!   DS-Link's tokens, which is a null), and `value`: what it carries (a DS-Link's
+//! - `kind`: the token on the wire, decoded (the protocol's kind code; 0 while nothing
+//!   is sent, which on a DS-Link is a null), and `value`: what it carries (a DS-Link's
 //!   byte, an SCI symbol's target or position, a fabric cell's output);
 //! - `token`: the number of tokens started so far on the direction;
 //! - the sending port's counters (a DS-Link's `credit`, the tokens it may still send).
@@ -157,8 +157,9 @@ pub fn waveform<P: LinkProtocol>(
             put(w.start, value, w.view.value);
             put(w.start, count, n as u64 + 1);
             at = w.start + w.view.ticks;
-            if code.is_some() && tokens.get(n + 1).is_none_or(|next| next.start > at) {
-                // Back to nulls: the kind reads 0 until the next token.
+            if tokens.get(n + 1).is_none_or(|next| next.start > at) {
+                // Nothing on the wire (a DS-Link sends nulls): the kind reads 0 until
+                // the next token.
                 put(at, kind, 0);
                 put(at, value, 0);
             }

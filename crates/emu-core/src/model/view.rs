@@ -13,8 +13,8 @@ pub struct TokenView {
     /// Its kind, lower case, as waveforms and traces name it ("data", "eop", "fct";
     /// "idle", "send", "echo"; "packet", "credit").
     pub kind: &'static str,
-    /// Its kind as a small number, the same for the same `kind` (a waveform's decoded
-    /// kind signal).
+    /// Its kind as a small number from 1, the same for the same `kind` (a waveform's
+    /// decoded kind signal, which reads 0 while nothing is sent).
     pub code: u8,
     /// Ticks it takes on the wire: it starts `ticks` before the tick its last bit leaves.
     pub ticks: Tick,

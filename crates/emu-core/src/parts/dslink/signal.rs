@@ -4,8 +4,9 @@
 //!
 //! The token lengths are INMOS ch. 6 §6.1.1's (10 bits for a data token, 4 for a
 //! control token, 8 for the null token an idle link sends). The bit layout and the
-//! data-strobe code are not in the source documents; they are IEEE 1355's (its DS-DE
-//! links are the T9000's), as SpaceWire (ECSS-E-ST-50-12C §7.2-7.3) restates them:
+//! data-strobe code are not in the five source documents; they are `IEEE 1355`'s (its
+//! DS-DE links are the T9000's; docs/sources.md says why it is cited), as SpaceWire
+//! (ECSS-E-ST-50-12C §7.2-7.3) restates them:
 //! - every token starts with a parity bit and a flag bit (0 data, 1 control); a data
 //!   token then carries its byte, least significant bit first; a control token two
 //!   bits: FCT `00`, EOP `01`, EOM `10`, ESC `11` (as sent, after `P1`); a null token is

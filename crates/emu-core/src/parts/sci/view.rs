@@ -11,11 +11,11 @@ use super::protocol::{SciCounters, Symbol, SymbolKind};
 use crate::model::{Gauge, PacketId, PacketTag, TokenView};
 
 /// Kind codes of SCI symbols in a waveform's decoded kind signal.
-const STOP_IDLE: u8 = 0;
-const GO_IDLE: u8 = 1;
-const SEND: u8 = 2;
-const ECHO: u8 = 3;
-const NACK: u8 = 4;
+const STOP_IDLE: u8 = 1;
+const GO_IDLE: u8 = 2;
+const SEND: u8 = 3;
+const ECHO: u8 = 4;
+const NACK: u8 = 5;
 
 /// How an observer sees `s`.
 pub(crate) fn view(s: &Symbol) -> TokenView {
