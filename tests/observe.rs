@@ -499,3 +499,36 @@ fn a_trace_past_its_limit_is_not_written_and_says_how_to_narrow_it() {
     assert!(err.contains("--trace-window"), "{err}");
     assert!(!Path::new(&t).exists(), "nothing written");
 }
+
+#[test]
+fn timelines_and_waveforms_are_the_same_bytes_on_every_engine_and_thread_count() {
+    let dir = tmp();
+    let mut seen: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    for engine in [
+        &["--threads", "1"][..],
+        &["--threads", "2"][..],
+        &["--engine", "actors", "--threads", "2"][..],
+    ] {
+        let (t, w) = (path(&dir, "t.json"), path(&dir, "w.vcd"));
+        let mut args = vec![
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "-q",
+            "--trace",
+            &t,
+            "--trace-window",
+            "100:110",
+            "--vcd",
+            &w,
+            "--watch",
+            "c104[3]:1",
+        ];
+        args.extend_from_slice(engine);
+        let (code, _, err) = emu(&args);
+        assert_eq!(code, 0, "{engine:?}: {err}");
+        seen.push((std::fs::read(&t).unwrap(), std::fs::read(&w).unwrap()));
+    }
+    assert!(seen.windows(2).all(|p| p[0] == p[1]), "same bytes");
+}
