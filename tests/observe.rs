@@ -9,6 +9,13 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+/// Runs `emu -t hypercube6 -p uniform -q` with `more` flags.
+fn hypercube6(more: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["-t", "hypercube6", "-p", "uniform", "-q"];
+    args.extend_from_slice(more);
+    emu(&args)
+}
+
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
 }
@@ -116,17 +123,7 @@ fn check_structure(ev: &[Value]) {
 fn a_hypercube_timeline_names_every_packet_once_and_tiles_its_journeys() {
     let dir = tmp();
     let t = path(&dir, "t.json");
-    let (code, out, err) = emu(&[
-        "-t",
-        "hypercube6",
-        "-p",
-        "uniform",
-        "-q",
-        "--trace",
-        &t,
-        "--trace-window",
-        "100:110",
-    ]);
+    let (code, out, err) = hypercube6(&["--trace", &t, "--trace-window", "100:110"]);
     assert_eq!(code, 0, "{err}");
     let ev = events(&t);
     let printed = number_after(&out, "trace ", " packets");
@@ -197,14 +194,9 @@ fn a_whole_run_timeline_delivers_every_message_the_report_counts() {
 fn the_report_is_the_same_with_a_trace_and_a_waveform() {
     let dir = tmp();
     let (a, b) = (path(&dir, "a.json"), path(&dir, "b.json"));
-    let (code, _, err) = emu(&["-t", "hypercube6", "-p", "uniform", "-q", "--json", &a]);
+    let (code, _, err) = hypercube6(&["--json", &a]);
     assert_eq!(code, 0, "{err}");
-    let (code, _, err) = emu(&[
-        "-t",
-        "hypercube6",
-        "-p",
-        "uniform",
-        "-q",
+    let (code, _, err) = hypercube6(&[
         "--json",
         &b,
         "--trace",
@@ -309,17 +301,7 @@ fn decode_ds(file: &Path, scope: &str, bit_ps: u64) -> Decoded {
 fn a_ds_link_waveform_decodes_to_the_tokens_the_port_counted() {
     let dir = tmp();
     let w = dir.path().join("w.vcd");
-    let (code, out, err) = emu(&[
-        "-t",
-        "hypercube6",
-        "-p",
-        "uniform",
-        "-q",
-        "--vcd",
-        &w.display().to_string(),
-        "--watch",
-        "c104[0]:6",
-    ]);
+    let (code, out, err) = hypercube6(&["--vcd", &w.display().to_string(), "--watch", "c104[0]:6"]);
     assert_eq!(code, 0, "{err}");
     for (scope, key) in [
         ("c104_0_6__t9000_0_0", "c104[0]:6 → "),
@@ -467,9 +449,7 @@ fn bad_watch_flags_exit_2_with_one_line() {
         (vec!["--trace", &t, "--trace-limit", "0"], "--trace-limit 0"),
         (vec!["--trace", &t, "--replications", "2"], "watch one run"),
     ] {
-        let mut all = vec!["-t", "hypercube6", "-p", "uniform", "-q"];
-        all.extend(args.iter().copied());
-        let (code, _, err) = emu(&all);
+        let (code, _, err) = hypercube6(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
@@ -483,17 +463,7 @@ fn bad_watch_flags_exit_2_with_one_line() {
 fn a_trace_past_its_limit_is_not_written_and_says_how_to_narrow_it() {
     let dir = tmp();
     let t = path(&dir, "t.json");
-    let (code, _, err) = emu(&[
-        "-t",
-        "hypercube6",
-        "-p",
-        "uniform",
-        "-q",
-        "--trace",
-        &t,
-        "--trace-limit",
-        "1000",
-    ]);
+    let (code, _, err) = hypercube6(&["--trace", &t, "--trace-limit", "1000"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("more than 1,000 records"), "{err}");
     assert!(err.contains("--trace-window"), "{err}");
@@ -511,11 +481,6 @@ fn timelines_and_waveforms_are_the_same_bytes_on_every_engine_and_thread_count()
     ] {
         let (t, w) = (path(&dir, "t.json"), path(&dir, "w.vcd"));
         let mut args = vec![
-            "-t",
-            "hypercube6",
-            "-p",
-            "uniform",
-            "-q",
             "--trace",
             &t,
             "--trace-window",
@@ -526,7 +491,7 @@ fn timelines_and_waveforms_are_the_same_bytes_on_every_engine_and_thread_count()
             "c104[3]:1",
         ];
         args.extend_from_slice(engine);
-        let (code, _, err) = emu(&args);
+        let (code, _, err) = hypercube6(&args);
         assert_eq!(code, 0, "{engine:?}: {err}");
         seen.push((std::fs::read(&t).unwrap(), std::fs::read(&w).unwrap()));
     }
