@@ -19,6 +19,8 @@ Examples:
       dimension order with single wrap links: prints a cycle of channels (exit 3)
   emu check -t hypercube6-universal --set network.link_sets=1 --json cdg.json
       universal routing forced onto one link set, result also written as JSON
+  emu check -t torus8-single --plot pictures
+      the cycle drawn on the torus in pictures/cdg-cycle.svg (exit 3)
 
 A channel is a link direction; c1 depends on c2 when a packet arriving on c1 can be
 routed out on c2 (interval tables, header deletion, random headers and groups
@@ -40,12 +42,19 @@ pub struct CheckArgs {
     /// `--json FILE`: the answer (counts and the cycle, or why it cannot deadlock).
     #[command(flatten)]
     pub output: JsonArg,
+    /// Draw the cycle of channels, if one is found, as SVG in DIR (created if
+    /// missing): cdg-cycle.svg, the network in its natural layout with the cycle's
+    /// link directions numbered in order. Example: --plot pictures
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// Runs `emu check`; returns the process exit code.
 pub fn main(a: &CheckArgs) -> Exit {
     let json = a.output.json.as_deref();
-    let checked = super::check_output_file("--json", json)
+    let checked = super::check_distinct_outputs(&[("--json", json), ("--plot", a.plot.as_deref())])
+        .and_then(|()| super::check_output_file("--json", json))
+        .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
         .and_then(|()| Ok((a.network.topology()?, a.network.memory_limit()?)));
     let (topology, memory_limit) = match checked {
         Ok(args) => args,
@@ -69,6 +78,12 @@ pub fn main(a: &CheckArgs) -> Exit {
             Exit::Failure,
             format!("cannot write {}: {e}", path.display()),
         );
+    }
+    if let (Some(dir), Some(cycle)) = (&a.plot, &report.cycle) {
+        let title = format!("channel dependency cycle · {}", net.name());
+        if let Err(e) = super::draw::cdg_cycle(dir, &title, &net, cycle) {
+            return fail(Exit::Failure, e);
+        }
     }
     if report.cycle.is_some() {
         Exit::Deadlock

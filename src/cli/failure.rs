@@ -71,6 +71,16 @@ pub fn engine_failure<P: LinkProtocol>(
                 }
             }
             eprintln!("reproduce with: {repro}");
+            if let Some(dir) = &a.plot {
+                let title = format!(
+                    "deadlock · {} · {} · tick {tick}",
+                    net.name(),
+                    traf.file.name
+                );
+                if let Err(err) = super::draw::deadlock(dir, &title, net, cycle.as_deref(), stuck) {
+                    eprintln!("error: {err}");
+                }
+            }
             if let Some(path) = &a.output.json {
                 let doc = serde_json::json!({
                     "schema": 1,

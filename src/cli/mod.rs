@@ -11,6 +11,7 @@ macro_rules! say {
 
 pub mod args;
 pub mod check;
+pub mod draw;
 pub mod exit;
 pub mod failure;
 pub mod guard;

@@ -7,8 +7,11 @@
 //! Every function returns the SVG text; the same input always gives the same bytes, so
 //! a merged sweep's plot is identical to the single process's.
 
+pub mod deadlock;
 pub mod heatmap;
+pub mod layout;
 pub mod link_bars;
+pub(crate) mod map;
 pub mod percentiles;
 pub mod sweep;
 pub mod terminals;

@@ -239,6 +239,7 @@ impl Checked {
             .map(|n| {
                 n.with_flows(self.flows.clone())
                     .with_senders(self.senders.clone())
+                    .with_geometry(family::geometry(&self.layout))
             })
             .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))?;
         super::faults::link_faults(net, &self.faults, self.seed)

@@ -158,6 +158,7 @@ impl<P: LinkProtocol> Builder<P> {
             flows: Vec::new(),
             senders: Vec::new(),
             faults: None,
+            geometry: super::Geometry::Free,
         })
     }
 }

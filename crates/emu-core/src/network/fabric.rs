@@ -137,6 +137,7 @@ pub fn fabric(
         units,
         plan_run,
     )
+    .map(|net| net.with_geometry(super::Geometry::Star { hub: switch }))
 }
 
 /// Builds the fabric of `topology` (`kind = "fabric"`) under `traffic` with run seed

@@ -300,6 +300,24 @@ pub(super) fn build(parts: &mut Parts, layout: &Layout, tables: Vec<IntervalTabl
     }
 }
 
+/// Where the nodes of `layout` sit when drawn (the switches are nodes `0..` in the
+/// order each builder places them).
+pub(super) fn geometry(layout: &Layout) -> super::Geometry {
+    use super::Geometry;
+    match *layout {
+        Layout::Netlist(_) => Geometry::Free,
+        Layout::Hypercube { n, .. } => Geometry::Hypercube { n },
+        Layout::Ring { switches } => Geometry::Ring { nodes: switches },
+        Layout::Kary(shape) => Geometry::Kary {
+            k: shape.k,
+            n: shape.n,
+            wrap: shape.wrap != Wrap::None,
+        },
+        Layout::Crossbar { .. } => Geometry::Star { hub: 0 },
+        Layout::Min(_) => Geometry::Stages,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::config::{TopologyConfig, TrafficConfig};

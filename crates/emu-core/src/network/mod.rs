@@ -8,6 +8,7 @@ mod crossbar;
 mod fabric;
 mod family;
 pub mod faults;
+mod geometry;
 mod hypercube;
 mod kary;
 mod min;
@@ -30,6 +31,7 @@ pub use build::{BuildError, Checked, build, check};
 pub use builder::{Builder, PlanError};
 pub use fabric::{FabricRun, fabric, fabric_from_config};
 pub use faults::{FaultPlan, LinkNameError};
+pub use geometry::Geometry;
 pub use relay_ring::relay_ring;
 pub use sci_ring::{CYCLE_NS, SciRing, sci_ring, sci_ring_from_config};
 use std::sync::Arc;
@@ -168,6 +170,7 @@ pub struct Network<P: LinkProtocol = DsLink> {
     flows: Vec<(u32, u32)>,
     senders: Vec<bool>,
     faults: Option<Arc<FaultPlan>>,
+    geometry: Geometry,
 }
 
 impl<P: LinkProtocol> Network<P> {
@@ -176,6 +179,18 @@ impl<P: LinkProtocol> Network<P> {
     pub fn with_faults(mut self, faults: FaultPlan) -> Self {
         self.faults = Some(Arc::new(faults));
         self
+    }
+
+    /// The plan with the natural drawing of its nodes (see [`Geometry`]); a plan
+    /// without one is [`Geometry::Free`].
+    pub fn with_geometry(mut self, geometry: Geometry) -> Self {
+        self.geometry = geometry;
+        self
+    }
+
+    /// Where its family's nodes sit when the network is drawn.
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
     }
 
     /// The link faults, if any were configured.

@@ -63,4 +63,9 @@ pub fn relay_ring(
         units,
         run,
     )
+    .map(|net| {
+        net.with_geometry(super::Geometry::Ring {
+            nodes: nodes as u32,
+        })
+    })
 }

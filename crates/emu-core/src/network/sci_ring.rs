@@ -104,6 +104,7 @@ fn named_sci_ring(
     };
     let run = RunPlan::new(ring.start, ring.window, ring.batch, ring.drain, 100_000);
     plan.finish(name, TimeBase { tick_ns: 2.0 }, 0, units, run)
+        .map(|net| net.with_geometry(super::Geometry::Ring { nodes: ring.nodes }))
 }
 
 /// One SCI cycle in nanoseconds: "a 2 ns clock" (SCI §2.1, §4).
