@@ -2116,8 +2116,8 @@ fn plot_draws_each_latency_distribution_the_terminals_and_the_links() {
         "x",
     ]));
     assert_eq!(r.code, 2, "{}", r.stderr);
-    // An SCI ring has no switch-to-switch links: its links are drawn as bars, one per
-    // ring link; and it records message latency only.
+    // An SCI ring's links are drawn round the ring, each direction named in its
+    // tooltip by its transmitter and port; and it records message latency only.
     let (out, names) = svgs("s", "sci-ring4", "sci-uniform");
     assert_eq!(names, ["latency-message.svg", "links.svg", "terminals.svg"]);
     let links = std::fs::read_to_string(out.join("links.svg")).unwrap();

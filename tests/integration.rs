@@ -11,6 +11,7 @@ mod bad_input;
 mod check;
 mod cli;
 mod deadlock;
+mod deadlock_picture;
 mod engines;
 mod fabric;
 mod families;

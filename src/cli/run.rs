@@ -59,9 +59,10 @@ pub struct RunArgs {
     /// Draw the run as SVG in DIR (created if missing): latency-message.svg,
     /// latency-network.svg, latency-source_queue.svg (percentile distributions; SCI and
     /// relay rings: message latency only),
-    /// terminals.svg (throughput per terminal) and links.svg (link utilisation: a heat
-    /// map of the switch-to-switch links, or one bar per link direction on an SCI ring
-    /// or a switch fabric).
+    /// terminals.svg (throughput per terminal) and links.svg (link utilisation: each
+    /// link direction coloured on the network in its natural layout, or for a netlist
+    /// a switch × switch heat map). A run that deadlocks writes deadlock.svg instead:
+    /// the network with the wait-for cycle numbered and its packets listed.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["replications", "verify_engines"])]
     pub plot: Option<std::path::PathBuf>,
     /// `--trace`, `--vcd` and their selections.
@@ -335,7 +336,7 @@ fn run_case<P: LinkProtocol>(
         return fail(Exit::Failure, e);
     }
     if let Some(dir) = &a.plot
-        && let Err(e) = write_plots(dir, &report, &outcome, metrics)
+        && let Err(e) = write_plots(dir, net, &report, &outcome, metrics)
     {
         return fail(Exit::Failure, e);
     }
@@ -364,13 +365,14 @@ fn check_line(s: &emu::network::timing::TimingSummary) -> String {
 }
 
 /// Draws the run's pictures in `dir` (see `--plot`).
-fn write_plots(
+fn write_plots<P: LinkProtocol>(
     dir: &std::path::Path,
+    net: &emu::network::Network<P>,
     report: &emu::stats::Report,
     outcome: &engine::RunOutcome,
     metrics: &[&str],
 ) -> Result<(), String> {
-    use emu::plot::{heatmap, link_bars, percentiles, terminals};
+    use emu::plot::{heatmap, link_bars, links_map, percentiles, terminals};
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = format!("{} · {}", report.topology.name, report.traffic.name);
     let total = emu::terminal::TerminalStats::total(&outcome.terminals);
@@ -396,10 +398,13 @@ fn write_plots(
     ));
     if let Some(links) = &report.links {
         let title = format!("link utilisation · {name}");
-        let svg = match heatmap::heatmap_svg(&title, links).map_err(|e| e.to_string())? {
-            Some(svg) => Some(svg),
-            None => link_bars::link_bars_svg(&title, links).map_err(|e| e.to_string())?,
-        };
+        let mut svg = links_map::links_map_svg(&title, net, links).map_err(|e| e.to_string())?;
+        if svg.is_none() {
+            svg = heatmap::heatmap_svg(&title, links).map_err(|e| e.to_string())?;
+        }
+        if svg.is_none() {
+            svg = link_bars::link_bars_svg(&title, links).map_err(|e| e.to_string())?;
+        }
         if let Some(svg) = svg {
             files.push(("links.svg".into(), svg));
         }

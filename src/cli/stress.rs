@@ -23,6 +23,8 @@ Examples:
       first deadlock is shrunk and printed as a traffic file with the command to rerun it
   emu stress -t torus8-single --buffers small --out deadlock.toml --json stress.json
       smallest legal buffers; the shrunk case written to deadlock.toml, everything to JSON
+  emu stress -t torus8-single --plot pictures
+      the shrunk case's wait-for cycle drawn on the torus in pictures/deadlock.svg
   emu stress -t hypercube6 --seeds 32 --buffers small
       a deadlock-free network: reports how many cases and ticks were tried
   emu stress -t sci-ring4 --out starved.toml
@@ -77,6 +79,11 @@ pub struct StressArgs {
     /// Write the shrunk deadlocking traffic file here.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Draw the shrunk case's deadlock as SVG in DIR (created if missing):
+    /// deadlock.svg, the network with the printed wait-for cycle numbered in order.
+    /// Example: --plot pictures
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<PathBuf>,
     /// No progress on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -91,10 +98,16 @@ impl StressArgs {
 
 /// Runs the search; returns the process exit code.
 pub fn main(a: &StressArgs) -> Exit {
-    let checked = super::check_output_file("--json", a.output.json.as_deref())
-        .and_then(|()| super::check_output_file("--out", a.out.as_deref()))
-        .and_then(|()| a.network.topology().map(|_| ()))
-        .and_then(|()| a.network.memory_limit());
+    let checked = super::check_distinct_outputs(&[
+        ("--json", a.output.json.as_deref()),
+        ("--out", a.out.as_deref()),
+        ("--plot", a.plot.as_deref()),
+    ])
+    .and_then(|()| super::check_output_file("--json", a.output.json.as_deref()))
+    .and_then(|()| super::check_output_file("--out", a.out.as_deref()))
+    .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
+    .and_then(|()| a.network.topology().map(|_| ()))
+    .and_then(|()| a.network.memory_limit());
     let memory_limit = match checked {
         Ok(limit) => limit,
         Err(code) => return code,
@@ -139,6 +152,15 @@ pub fn main(a: &StressArgs) -> Exit {
     }
     match family.stress(&topo.config) {
         StressSearch::Deadlock => {}
+        StressSearch::Starvation { .. } if a.plot.is_some() => {
+            return fail(
+                Exit::BadInput,
+                format!(
+                    "--plot draws a deadlock, and {} cannot deadlock (it searches for starved nodes): leave --plot out",
+                    family.name()
+                ),
+            );
+        }
         StressSearch::Starvation { nodes } => return super::stress_sci::main(a, &topo, nodes),
         StressSearch::Refused(why) => {
             return fail(
@@ -257,7 +279,24 @@ pub fn main(a: &StressArgs) -> Exit {
         Ok(s) => s,
         Err(e) => return fail(super::exit::of_stress(&e), e),
     };
-    report_shrunk(a, &name, &sets, &found, case.kind.name(), &shrunk)
+    let code = report_shrunk(a, &name, &sets, &found, case.kind.name(), &shrunk);
+    if let Some(dir) = &a.plot {
+        // The shrunk case's plan, built as its reproduce command builds it.
+        let drawn =
+            emu::family::build_within(&topo, &shrunk.traffic, None, shrunk.seed, memory_limit)
+                .map_err(|e| e.to_string())
+                .and_then(|net| {
+                    let title = format!(
+                        "deadlock · {name} · emu stress shrunk case · tick {}",
+                        shrunk.found.tick
+                    );
+                    super::draw::deadlock(dir, &title, &net, shrunk.found.cycle.as_deref(), &[])
+                });
+        if let Err(e) = drawn {
+            return fail(Exit::Failure, e);
+        }
+    }
+    code
 }
 
 /// One line per case for `--verbose`.

@@ -229,7 +229,14 @@ fn stages(nb: &[BTreeSet<usize>], leaf: &[bool], pos: &mut [Point]) {
     for (i, &c) in column.iter().enumerate() {
         members[c].push(i);
     }
-    let height = members.iter().map(Vec::len).max().unwrap_or(1).max(1) as f64;
+    // Terminals a quarter spacing apart, so that switches are not specks beside them.
+    let height = members
+        .iter()
+        .map(|m| {
+            let leaves = m.iter().filter(|&&i| leaf[i]).count();
+            (leaves as f64 * LEAF_STEP).max((m.len() - leaves) as f64)
+        })
+        .fold(1.0, f64::max);
     // Columns far enough apart that the picture is not a thin strip.
     let gap = (height / 3.0).max(2.0);
     for (c, m) in members.iter().enumerate() {
@@ -242,6 +249,9 @@ fn stages(nb: &[BTreeSet<usize>], leaf: &[bool], pos: &mut [Point]) {
         }
     }
 }
+
+/// Distance between the terminals of a multistage network's first column, in spacings.
+const LEAF_STEP: f64 = 0.25;
 
 /// Rounds of the force layout.
 const FORCE_ROUNDS: usize = 400;

@@ -189,8 +189,10 @@ fn route(a: usize, b: usize, lay: &Layout, centre: Point) -> Curve {
 const MAX_W: f64 = 900.0;
 const MAX_H: f64 = 760.0;
 const MAX_SCALE: f64 = 110.0;
-/// Room round the network for labels and arcs.
+/// Room round the network for labels and arcs (more on the left, where the names of
+/// the first column of switches end).
 const MARGIN: f64 = 46.0;
+const MARGIN_LEFT: f64 = 72.0;
 
 /// A network laid out and routed, in pixels.
 pub(crate) struct Map {
@@ -263,7 +265,7 @@ impl Map {
             .min(MAX_SCALE);
         let to_px = |p: Point| {
             pt(
-                MARGIN + (p.x - lo.x) * scale,
+                MARGIN_LEFT + (p.x - lo.x) * scale,
                 top + MARGIN + (p.y - lo.y) * scale,
             )
         };
@@ -298,7 +300,7 @@ impl Map {
             ends,
             parallel,
             scale,
-            size: (w * scale + 2.0 * MARGIN, h * scale + 2.0 * MARGIN),
+            size: (w * scale + MARGIN_LEFT + MARGIN, h * scale + 2.0 * MARGIN),
             node_r: (scale * 0.11).clamp(2.5, 11.0),
             lane: (scale * 0.035).clamp(1.2, 3.5),
         }

@@ -11,6 +11,7 @@ pub mod deadlock;
 pub mod heatmap;
 pub mod layout;
 pub mod link_bars;
+pub mod links_map;
 pub(crate) mod map;
 pub mod percentiles;
 pub mod sweep;

@@ -3550,6 +3550,38 @@ pub static CASES: &[Case] = &[
         Setup::Dir("adir"),
         "--json adir: is a directory, give a file",
     ),
+    bad(
+        "`emu check --plot` under /proc",
+        &["check", "-t", "torus4-single", "--plot", "/proc/emu-plot"],
+        Setup::None,
+        "--plot /proc/emu-plot: cannot create the directory: No such file or directory",
+    ),
+    bad(
+        "`emu check --json` and `--plot` to the same path",
+        &[
+            "check",
+            "-t",
+            "torus4-single",
+            "--json",
+            "same",
+            "--plot",
+            "same",
+        ],
+        Setup::None,
+        "--json and --plot both name same: give each output its own path",
+    ),
+    bad(
+        "`emu stress --plot` under /proc",
+        &["stress", "-t", "ring4", "--plot", "/proc/emu-plot"],
+        Setup::None,
+        "--plot /proc/emu-plot: cannot create the directory: No such file or directory",
+    ),
+    bad(
+        "`emu stress --plot` on an SCI ring",
+        &["stress", "-t", "sci-ring4", "--plot", "pictures"],
+        Setup::None,
+        "--plot draws a deadlock, and an SCI ring cannot deadlock (it searches for starved nodes): leave --plot out",
+    ),
     after_run(
         "`emu check --json /dev/full`",
         &["check", "-t", "sci-ring4", "--json", "/dev/full"],
