@@ -419,6 +419,92 @@ mod tests {
         assert_eq!(kary_point(16, 4, 3), Point { x: 5.0, y: 0.0 });
     }
 
+    fn plan(topology: &str) -> (Network, Layout) {
+        let case = crate::session::Case::load(topology, "uniform", &[], 1)
+            .unwrap_or_else(|e| panic!("{topology}: {e}"));
+        let l = layout(&case.net);
+        (case.net, l)
+    }
+
+    fn dist(a: Point, b: Point) -> f64 {
+        a.sub(b).len()
+    }
+
+    #[test]
+    fn a_torus_is_a_grid_with_each_terminal_beside_its_switch() {
+        let (net, l) = plan("torus4-single");
+        for s in 0..16 {
+            assert_eq!(
+                l.pos[s],
+                Point {
+                    x: (s % 4) as f64,
+                    y: (s / 4) as f64
+                }
+            );
+            assert!(!l.leaf[s]);
+        }
+        for (label, &t) in net.terminals().iter().enumerate() {
+            assert!(l.leaf[t], "terminal {label} hangs beside its switch");
+            let d = dist(l.pos[t], l.pos[label]);
+            assert!((d - BESIDE).abs() < 1e-9, "{d}");
+            // Below and right of it, clear of the grid's lines.
+            assert!(l.pos[t].x > l.pos[label].x && l.pos[t].y > l.pos[label].y);
+        }
+    }
+
+    #[test]
+    fn a_multistage_network_is_in_columns_terminals_first() {
+        let (net, l) = plan("min64");
+        let xs: std::collections::BTreeSet<i64> = l
+            .pos
+            .iter()
+            .map(|p| (p.x * 1000.0).round() as i64)
+            .collect();
+        assert_eq!(xs.len(), 3, "terminals, left switches, right switches");
+        let first = l.pos[net.terminals()[0]].x;
+        assert!(
+            net.terminals()
+                .iter()
+                .all(|&t| l.pos[t].x == first && l.leaf[t])
+        );
+        assert!(l.pos.iter().all(|p| p.x >= first));
+        // Terminals in label order down the column.
+        assert!(
+            net.terminals()
+                .windows(2)
+                .all(|w| l.pos[w[0]].y < l.pos[w[1]].y)
+        );
+    }
+
+    #[test]
+    fn a_crossbar_is_its_switch_with_the_terminals_round_it() {
+        let (net, l) = plan("crossbar32");
+        let hub = l.pos[0];
+        let r: Vec<f64> = net
+            .terminals()
+            .iter()
+            .map(|&t| dist(l.pos[t], hub))
+            .collect();
+        assert!(
+            r.iter().all(|d| (d - r[0]).abs() < 1e-9 && *d >= 1.5),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn a_netlist_lays_out_the_same_way_every_time_with_links_near_one_spacing() {
+        let (net, a) = plan("netlist-tree");
+        let (_, b) = plan("netlist-tree");
+        assert_eq!(a, b);
+        for link in net.links() {
+            let (x, y) = (link.a.node, link.b.node);
+            if !a.leaf[x] && !a.leaf[y] {
+                let d = dist(a.pos[x], a.pos[y]);
+                assert!((0.99..4.0).contains(&d), "{d}");
+            }
+        }
+    }
+
     #[test]
     fn ring_points_are_one_spacing_apart() {
         let m = 16;
