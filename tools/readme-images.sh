@@ -16,6 +16,11 @@ cp "$tmp/hc8/latency-message.svg" "$out/latency-hypercube8-bitrev.svg"
 cp "$tmp/hc8/terminals.svg" "$out/terminals-hypercube8-bitrev.svg"
 "$emu" -t grid8 -p uniform-rate --set injection.load=0.4 -q --plot "$tmp/g8" > /dev/null
 cp "$tmp/g8/links.svg" "$out/links-grid8-uniform40.svg"
+# emu stress exits 3 when it finds (and draws) a deadlock.
+code=0
+"$emu" stress -t torus8-single -q --plot "$tmp/t8" > /dev/null || code=$?
+[ "$code" = 3 ] || { echo "emu stress -t torus8-single: exit $code, expected 3" >&2; exit 1; }
+cp "$tmp/t8/deadlock.svg" "$out/deadlock-torus8-single.svg"
 rm -rf "$tmp"
 if [ $look = 1 ]; then
     for f in "$out"/*.svg; do

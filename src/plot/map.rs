@@ -8,7 +8,7 @@
 use super::PlotError;
 use super::layout::{Layout, Point, layout};
 use crate::model::LinkProtocol;
-use crate::network::{End, Network};
+use crate::network::{End, Geometry, Network};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -216,6 +216,9 @@ pub(crate) struct Map {
     pub node_r: f64,
     /// Distance between two lanes.
     pub lane: f64,
+    /// For a ring or a star, the middle of the picture, pixels: names go outward
+    /// from it.
+    pub radial: Option<Point>,
 }
 
 impl Map {
@@ -303,6 +306,11 @@ impl Map {
             size: (w * scale + MARGIN_LEFT + MARGIN, h * scale + 2.0 * MARGIN),
             node_r: (scale * 0.11).clamp(2.5, 11.0),
             lane: (scale * 0.035).clamp(1.2, 3.5),
+            radial: matches!(
+                net.geometry(),
+                Geometry::Ring { .. } | Geometry::Star { .. }
+            )
+            .then(|| to_px(centre)),
         }
     }
 
@@ -447,14 +455,37 @@ pub(crate) fn draw_names(svg: &mut Svg, map: &Map, always: &[usize]) {
         } else {
             ("#777777", "")
         };
-        svg.text(
-            p.x - map.node_r * 0.7,
-            p.y - map.node_r - 3.0,
-            size,
-            "end",
-            &format!("fill=\"{fill}\"{weight}"),
-            &map.names[i],
-        );
+        let attrs = format!("fill=\"{fill}\"{weight}");
+        match map.radial.and_then(|c| unit(sub(*p, c))) {
+            // Round a ring, outward from the middle.
+            Some(u) => {
+                let at = add(*p, mul(u, map.node_r + 6.0));
+                let anchor = if u.x > 0.3 {
+                    "start"
+                } else if u.x < -0.3 {
+                    "end"
+                } else {
+                    "middle"
+                };
+                svg.text(
+                    at.x,
+                    at.y + size * 0.35 + u.y * size * 0.3,
+                    size,
+                    anchor,
+                    &attrs,
+                    &map.names[i],
+                );
+            }
+            // On a grid, above and left of the node, clear of its links.
+            None => svg.text(
+                p.x - map.node_r * 0.7,
+                p.y - map.node_r - 3.0,
+                size,
+                "end",
+                &attrs,
+                &map.names[i],
+            ),
+        }
     }
     svg.raw("</g>");
 }

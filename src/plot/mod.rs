@@ -1,8 +1,11 @@
 //! Pictures of results, as self-contained SVG (text is left to the viewer's
 //! sans-serif font: no font files are read): a sweep's load–throughput and load–delay
 //! curves with confidence bars, a run's latency percentile distributions, its
-//! per-terminal throughput and its link utilisation (a heat map of the switch-to-switch
-//! links, or bars per link direction where there are none: SCI rings, fabrics).
+//! per-terminal throughput and its link utilisation (each link direction coloured on
+//! the network in its natural layout, [`links_map`]; for a netlist a heat map of the
+//! switch-to-switch links, [`heatmap`]), and a deadlock drawn on the network
+//! ([`deadlock`]). The charts use plotters' SVG backend; the network pictures
+//! ([`layout`] places the nodes) are written directly.
 //!
 //! Every function returns the SVG text; the same input always gives the same bytes, so
 //! a merged sweep's plot is identical to the single process's.
