@@ -75,7 +75,7 @@ pub fn engine_failure<P: LinkProtocol>(
                 let title = format!(
                     "deadlock · {} · {} · tick {tick}",
                     net.name(),
-                    traf.file.name
+                    emu::session::stem(&traf.file.name)
                 );
                 if let Err(err) = super::draw::deadlock(dir, &title, net, cycle.as_deref(), stuck) {
                     eprintln!("error: {err}");

@@ -235,6 +235,9 @@ fn draw_cycle<P: LinkProtocol>(
     draw_names(&mut svg, &map, on_cycle);
     svg.raw("<g class=\"numbers\">");
     let mut placed: Vec<super::layout::Point> = Vec::new();
+    let names: Vec<_> = (0..map.pos.len())
+        .filter_map(|i| super::map::name_box(&map, i, on_cycle))
+        .collect();
     for (k, lane) in lanes.iter().enumerate() {
         // Beside the lane, on its right, where it covers no node and no other number.
         let at = |t: f64| {
@@ -246,6 +249,12 @@ fn draw_cycle<P: LinkProtocol>(
             map.pos
                 .iter()
                 .all(|p| (p.x - c.x).hypot(p.y - c.y) > map.node_r + badge)
+                && names.iter().all(|(lo, hi)| {
+                    c.x < lo.x - badge
+                        || c.x > hi.x + badge
+                        || c.y < lo.y - badge
+                        || c.y > hi.y + badge
+                })
                 && placed
                     .iter()
                     .all(|p| (p.x - c.x).hypot(p.y - c.y) > 2.0 * badge + 1.0)

@@ -439,53 +439,68 @@ pub(crate) fn draw_nodes(
     svg.raw("</g>");
 }
 
-/// Names the switches beside their dots (above and left of each), in `colour`, if
-/// there are few enough to read; `always` names are written whatever the count, bold.
-pub(crate) fn draw_names(svg: &mut Svg, map: &Map, always: &[usize]) {
+/// Where node `i`'s name is written, if it is (see [`draw_names`]): the text's
+/// anchor point, its anchor (start, middle, end) and font size.
+pub(crate) fn name_at(map: &Map, i: usize, always: &[usize]) -> Option<(Point, &'static str, f64)> {
     let hubs = map.leaf.iter().filter(|l| !**l).count();
     let size = (map.scale * 0.16).clamp(9.0, 12.0);
-    svg.raw("<g class=\"names\">");
-    for (i, p) in map.pos.iter().enumerate() {
-        let bold = always.contains(&i);
-        if !bold && (map.leaf[i] || hubs > 64 || map.scale < 40.0) {
-            continue;
-        }
-        let (fill, weight) = if bold {
-            ("#000000", " font-weight=\"bold\"")
-        } else {
-            ("#777777", "")
-        };
-        let attrs = format!("fill=\"{fill}\"{weight}");
-        match map.radial.and_then(|c| unit(sub(*p, c))) {
-            // Round a ring, outward from the middle.
-            Some(u) => {
-                let at = add(*p, mul(u, map.node_r + 6.0));
-                let anchor = if u.x > 0.3 {
-                    "start"
-                } else if u.x < -0.3 {
-                    "end"
-                } else {
-                    "middle"
-                };
-                svg.text(
-                    at.x,
-                    at.y + size * 0.35 + u.y * size * 0.3,
-                    size,
-                    anchor,
-                    &attrs,
-                    &map.names[i],
-                );
-            }
-            // On a grid, above and left of the node, clear of its links.
-            None => svg.text(
-                p.x - map.node_r * 0.7,
-                p.y - map.node_r - 3.0,
+    if !always.contains(&i) && (map.leaf[i] || hubs > 64 || map.scale < 40.0) {
+        return None;
+    }
+    let p = map.pos[i];
+    Some(match map.radial.and_then(|c| unit(sub(p, c))) {
+        // Round a ring, outward from the middle.
+        Some(u) => {
+            let at = add(p, mul(u, map.node_r + 6.0));
+            let anchor = if u.x > 0.3 {
+                "start"
+            } else if u.x < -0.3 {
+                "end"
+            } else {
+                "middle"
+            };
+            (
+                pt(at.x, at.y + size * 0.35 + u.y * size * 0.3),
+                anchor,
                 size,
-                "end",
-                &attrs,
-                &map.names[i],
-            ),
+            )
         }
+        // On a grid, above and left of the node, clear of its links.
+        None => (
+            pt(p.x - map.node_r * 0.7, p.y - map.node_r - 3.0),
+            "end",
+            size,
+        ),
+    })
+}
+
+/// The box (top left, bottom right) node `i`'s name covers, if it is written.
+pub(crate) fn name_box(map: &Map, i: usize, always: &[usize]) -> Option<(Point, Point)> {
+    let (at, anchor, size) = name_at(map, i, always)?;
+    let w = text_width(&map.names[i], size);
+    let left = match anchor {
+        "start" => at.x,
+        "middle" => at.x - w / 2.0,
+        _ => at.x - w,
+    };
+    Some((pt(left, at.y - size), pt(left + w, at.y + size * 0.25)))
+}
+
+/// Names the switches beside their dots (above and left of each on a grid, outward
+/// round a ring), in grey, if there are few enough to read; `always` names are
+/// written whatever the count, in bold black.
+pub(crate) fn draw_names(svg: &mut Svg, map: &Map, always: &[usize]) {
+    svg.raw("<g class=\"names\">");
+    for i in 0..map.pos.len() {
+        let Some((at, anchor, size)) = name_at(map, i, always) else {
+            continue;
+        };
+        let attrs = if always.contains(&i) {
+            "fill=\"#000000\" font-weight=\"bold\""
+        } else {
+            "fill=\"#777777\""
+        };
+        svg.text(at.x, at.y, size, anchor, attrs, &map.names[i]);
     }
     svg.raw("</g>");
 }
