@@ -48,7 +48,8 @@ impl Tolerance {
         }
     }
 
-    fn label(self, unit: &str) -> String {
+    /// The tolerance as the tables print it, e.g. `±5%`, `±2 µs`, `≤ +3%`.
+    pub fn label(self, unit: &str) -> String {
         match self {
             Tolerance::Relative(f) => format!("±{}%", pct(f)),
             Tolerance::Absolute(a) => format!("±{} {unit}", num(a)),
@@ -332,14 +333,19 @@ impl Report {
                 let _ = writeln!(s, "  note: {n}");
             }
         }
+        let _ = writeln!(s, "\n{}: {}", self.experiment, self.verdict());
+        s
+    }
+
+    /// How the experiment went, e.g. `12 of 14 rows pass, 2 known misses` (then
+    /// ` — FAILED` if a row is not as expected).
+    pub fn verdict(&self) -> String {
         let fails = self.failures().len();
         let rows = || self.tables.iter().flat_map(|t| &t.rows);
         let passed = rows().filter(|r| r.pass()).count();
         let misses = rows().filter(|r| r.verdict() == "MISS").count();
-        let _ = writeln!(
-            s,
-            "\n{}: {} of {} rows pass{}{}",
-            self.experiment,
+        format!(
+            "{} of {} rows pass{}{}",
             passed,
             self.row_count(),
             if misses > 0 {
@@ -351,8 +357,7 @@ impl Report {
                 String::new()
             },
             if fails > 0 { " — FAILED" } else { "" }
-        );
-        s
+        )
     }
 }
 

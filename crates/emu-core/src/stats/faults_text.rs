@@ -2,37 +2,32 @@
 //! the tokens they lost (docs/architecture.md "Link faults").
 
 use super::format::group;
-use super::text::line;
 use crate::engine::faults::FaultReport;
 
-/// Writes one line per link that died, or one saying that none did.
-pub(crate) fn write_faults(out: &mut String, f: &FaultReport) {
+/// One (label, text) line per link that died, or one saying that none did.
+pub(crate) fn fault_lines(f: &FaultReport) -> Vec<(&'static str, String)> {
     if f.links_down.is_empty() {
         let scheduled = match f.scheduled {
             0 => String::new(),
             n => format!("{n} scheduled by faults.link_down, none before the run ended; "),
         };
-        line(
-            out,
+        return vec![(
             "faults",
-            &format!(
+            format!(
                 "no link died ({scheduled}token error rate {})",
                 f.token_error_rate
             ),
-        );
-        return;
+        )];
     }
-    line(
-        out,
+    let mut lines = vec![(
         "faults",
-        &format!(
+        format!(
             "{} link{} died, {} tokens lost",
             f.links_down.len(),
             if f.links_down.len() == 1 { "" } else { "s" },
             group(f.tokens_lost)
         ),
-    );
-    for l in &f.links_down {
-        line(out, "", &l.to_string());
-    }
+    )];
+    lines.extend(f.links_down.iter().map(|l| ("", l.to_string())));
+    lines
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::format::{fixed, group};
+use super::format::{Align, fixed, group};
 use super::latency::LatencySummary;
 use super::report::Report;
 use serde::Serialize;
@@ -27,23 +27,51 @@ impl Report {
     /// The human summary, ending with a newline.
     pub fn render_text(&self, info: &RunInfo) -> String {
         let mut out = String::new();
-        self.write_header(&mut out, info);
+        for (label, text) in self.header_lines(Some(info)) {
+            line(&mut out, label, &text);
+        }
         out.push('\n');
-        self.write_latency_table(&mut out);
-        if let Some(journey) = &self.journey {
+        super::format::write_aligned(
+            &mut out,
+            &self.latency_rows(),
+            |c| if c < 2 { Align::Left } else { Align::Right },
+            "",
+        );
+        for table in self.section_tables() {
             out.push('\n');
-            journey.write_table(&mut out, self.latency.message_latency.ticks.mean);
+            out.push_str(&table);
+        }
+        let warnings = self.warnings();
+        if !warnings.is_empty() {
+            out.push('\n');
+        }
+        for w in warnings {
+            writeln!(out, "WARNING: {w}").unwrap();
+        }
+        out
+    }
+
+    /// The tables the text report prints after the latency table, each as its aligned
+    /// text ending with a newline: where latency went (journey), the per-node table
+    /// (SCI rings), then the family's own sections (switch fabrics, relay rings).
+    pub fn section_tables(&self) -> Vec<String> {
+        let mut tables = Vec::new();
+        if let Some(journey) = &self.journey {
+            let mut t = String::new();
+            journey.write_table(&mut t, self.latency.message_latency.ticks.mean);
+            tables.push(t);
         }
         if let Some(nodes) = &self.nodes {
-            out.push('\n');
-            nodes.write_table(&mut out);
+            let mut t = String::new();
+            nodes.write_table(&mut t);
+            tables.push(t);
         }
         for section in &self.family.0 {
-            out.push('\n');
-            section.write_table(&mut out);
+            let mut t = String::new();
+            section.write_table(&mut t);
+            tables.push(t);
         }
-        self.write_warnings(&mut out);
-        out
+        tables
     }
 
     /// The header lines of the first family section that has any.
@@ -55,7 +83,13 @@ impl Report {
             .find(|lines| !lines.is_empty())
     }
 
-    fn write_header(&self, out: &mut String, info: &RunInfo) {
+    /// The header's lines as (label, text), as the text report prints them: the run,
+    /// the `--set` overrides, simulated time, messages, throughput and fairness (or the
+    /// family's lines in their place), completion, token hops and link faults. Without
+    /// `info` (wall time, engine, threads, overrides: what varies between runs of one
+    /// seed) the "simulated" line gives virtual time and emu's version only.
+    pub fn header_lines(&self, info: Option<&RunInfo>) -> Vec<(&'static str, String)> {
+        let mut out: Vec<(&'static str, String)> = Vec::new();
         let (topo, traffic) = (&self.topology, &self.traffic);
         let packets = traffic.packets.clone();
         let mut load = vec![
@@ -79,10 +113,9 @@ impl Report {
                 if senders == 1 { "" } else { "s" }
             ));
         }
-        line(
-            out,
+        out.push((
             "run",
-            &format!(
+            format!(
                 "{} ({} terminals, {} switches) · traffic {}: {} · seed {}",
                 topo.name,
                 group(topo.terminals as u64),
@@ -91,26 +124,33 @@ impl Report {
                 load.join(", "),
                 self.seed
             ),
-        );
-        if !info.overrides.is_empty() {
-            line(out, "overrides", &info.overrides.join(" · "));
+        ));
+        if let Some(info) = info
+            && !info.overrides.is_empty()
+        {
+            out.push(("overrides", info.overrides.join(" · ")));
         }
         let run = &self.run;
-        line(
-            out,
-            "simulated",
-            &format!(
-                "{} µs ({} ticks of {} ns) in {} wall time · engine {}, {} thread{} · emu {}",
-                fixed(run.end_us, 3),
-                group(run.end_tick),
-                run.tick_ns,
-                wall(info.wall_seconds),
-                info.engine,
-                info.threads,
-                if info.threads == 1 { "" } else { "s" },
-                self.emu_version
-            ),
+        let virtual_time = format!(
+            "{} µs ({} ticks of {} ns)",
+            fixed(run.end_us, 3),
+            group(run.end_tick),
+            run.tick_ns
         );
+        out.push((
+            "simulated",
+            match info {
+                Some(info) => format!(
+                    "{virtual_time} in {} wall time · engine {}, {} thread{} · emu {}",
+                    wall(info.wall_seconds),
+                    info.engine,
+                    info.threads,
+                    if info.threads == 1 { "" } else { "s" },
+                    self.emu_version
+                ),
+                None => format!("{virtual_time} · emu {}", self.emu_version),
+            },
+        ));
         let m = &self.messages;
         let mut msgs = format!(
             "{} created, {} delivered · measured: {} created, {} delivered, {} undelivered · {} out of order",
@@ -124,42 +164,39 @@ impl Report {
         if m.acks_received > 0 {
             write!(msgs, " · {} acks", group(m.acks_received)).unwrap();
         }
-        line(out, "messages", &msgs);
+        out.push(("messages", msgs));
         if let Some(nodes) = &self.nodes {
-            line(out, "throughput", &nodes.throughput_line());
-            line(out, "fairness", &nodes.fairness_line());
+            out.push(("throughput", nodes.throughput_line()));
+            out.push(("fairness", nodes.fairness_line()));
         } else if let Some(lines) = self.family_header_lines() {
-            for (label, text) in lines {
-                line(out, label, &text);
-            }
+            out.extend(lines);
         } else {
-            self.write_capacity_line(out);
-            self.write_fairness_line(out);
+            out.push(("throughput", self.capacity_line()));
+            out.extend(self.fairness_line().map(|l| ("fairness", l)));
         }
         if let Some(c) = &self.completion {
-            line(
-                out,
+            out.push((
                 "completion",
-                &format!("{} µs ({} ticks)", fixed(c.us, 3), group(c.ticks)),
-            );
+                format!("{} µs ({} ticks)", fixed(c.us, 3), group(c.ticks)),
+            ));
         } else if self.run.batch {
-            line(
-                out,
+            out.push((
                 "completion",
-                &format!(
+                format!(
                     "not reached: {} measured messages undelivered when the run stopped",
                     group(self.messages.undelivered)
                 ),
-            );
+            ));
         }
-        line(out, "token hops", &group(self.token_hops));
+        out.push(("token hops", group(self.token_hops)));
         if let Some(f) = &self.faults {
-            super::faults_text::write_faults(out, f);
+            out.extend(super::faults_text::fault_lines(f));
         }
+        out
     }
 
     /// Throughput as a percentage of link data capacity per terminal.
-    fn write_capacity_line(&self, out: &mut String) {
+    fn capacity_line(&self) -> String {
         let t = &self.throughput;
         let span = if self.completion.is_some() {
             " up to completion"
@@ -173,43 +210,38 @@ impl Report {
         } else {
             ""
         };
-        line(
-            out,
-            "throughput",
-            &format!(
-                "{} % of link data capacity per terminal{span} (min {} %, max {} %); offered {} %{sample}; \
-                 packet-format maximum {} %",
-                fixed(t.delivered_pct.mean, 1),
-                fixed(t.delivered_pct.min, 1),
-                fixed(t.delivered_pct.max, 1),
-                fixed(t.offered_pct.mean, 1),
-                fixed(t.format_max_pct, 1)
-            ),
-        );
+        format!(
+            "{} % of link data capacity per terminal{span} (min {} %, max {} %); offered {} %{sample}; \
+             packet-format maximum {} %",
+            fixed(t.delivered_pct.mean, 1),
+            fixed(t.delivered_pct.min, 1),
+            fixed(t.delivered_pct.max, 1),
+            fixed(t.offered_pct.mean, 1),
+            fixed(t.format_max_pct, 1)
+        )
     }
 
     /// Jain's index, the COV and the extremes of delivered throughput over terminals.
-    fn write_fairness_line(&self, out: &mut String) {
+    fn fairness_line(&self) -> Option<String> {
         let f = &self.fairness;
         let (Some(jain), Some(cov), Some(lo), Some(hi)) =
             (f.jain, f.cov, f.min_terminal, f.max_terminal)
         else {
-            return;
+            return None;
         };
-        line(
-            out,
-            "fairness",
-            &format!(
-                "Jain {} · COV {} · least terminal {lo} ({} %), most terminal {hi} ({} %)",
-                fixed(jain, 3),
-                fixed(cov, 3),
-                fixed(f.min, 1),
-                fixed(f.max, 1)
-            ),
-        );
+        Some(format!(
+            "Jain {} · COV {} · least terminal {lo} ({} %), most terminal {hi} ({} %)",
+            fixed(jain, 3),
+            fixed(cov, 3),
+            fixed(f.min, 1),
+            fixed(f.max, 1)
+        ))
     }
 
-    fn write_latency_table(&self, out: &mut String) {
+    /// The latency table's cells, its header first: per metric (message, network,
+    /// source queue; per-node networks leave out those they do not measure) one row in
+    /// ticks, one in µs and one in the delay unit, as the text report prints them.
+    pub fn latency_rows(&self) -> Vec<Vec<String>> {
         let header = [
             "latency", "", "mean", "p50", "p90", "p99", "p99.9", "max", "count",
         ];
@@ -228,14 +260,7 @@ impl Report {
             }
             rows.extend(self.metric_rows(name, s));
         }
-        use super::format::{Align, write_aligned};
-        // The metric's name and its unit are text; the numbers line up on the right.
-        write_aligned(
-            out,
-            &rows,
-            |c| if c < 2 { Align::Left } else { Align::Right },
-            "",
-        );
+        rows
     }
 
     /// Three rows (ticks, µs, header times) for one metric.
@@ -304,7 +329,9 @@ impl Report {
         ))
     }
 
-    fn write_warnings(&self, out: &mut String) {
+    /// The warnings the text report ends with (each printed after `WARNING: `):
+    /// undelivered or out-of-order messages, starved sources, the family's own.
+    pub fn warnings(&self) -> Vec<String> {
         let m = &self.messages;
         let mut warnings = Vec::new();
         if m.undelivered > 0 {
@@ -342,12 +369,7 @@ impl Report {
         for section in &self.family.0 {
             warnings.extend(section.warnings());
         }
-        if !warnings.is_empty() {
-            out.push('\n');
-        }
-        for w in warnings {
-            writeln!(out, "WARNING: {w}").unwrap();
-        }
+        warnings
     }
 }
 
