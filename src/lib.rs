@@ -1,9 +1,9 @@
 //! `emu`: the command line of a cycle-accurate emulator of interconnection networks,
 //! and the front end it is built from: one run as the command line does it
 //! ([`session`]), load sweeps ([`sweep`]), the deadlock search ([`stress`]), the
-//! published experiments ([`reproduce`]), pictures ([`plot`]), timelines and
-//! waveforms of a watched run ([`timeline`], [`waveform`]), many runs at once
-//! ([`pool`], [`replicate`]) and progress bars ([`stats::progress`]).
+//! published experiments ([`reproduce`]), pictures ([`plot`]), one-file HTML reports
+//! ([`html`]), timelines and waveforms of a watched run ([`timeline`], [`waveform`]),
+//! many runs at once ([`pool`], [`replicate`]) and progress bars ([`stats::progress`]).
 //!
 //! The model itself (parts, engines, networks, families, reports) is the `emu-core`
 //! crate, re-exported here under the same paths (`emu::engine`, `emu::network`, …) so
@@ -17,6 +17,7 @@ pub use emu_core::{
     terminal, text, time, traffic,
 };
 
+pub mod html;
 pub mod plot;
 pub mod pool;
 pub mod replicate;

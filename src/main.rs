@@ -16,6 +16,8 @@ Examples:
       the chapter 7 worst case, full report written as JSON
   emu --topology ring4 --traffic uniform
       a network whose routing can deadlock: emu stops and shows what is stuck
+  emu -t hypercube8 -p bitrev --report run.html
+      the report, its pictures and a sortable per-terminal table on one offline HTML page
   emu --topology hypercube6 --traffic shuffle --verify-engines
       run with both engines and every thread count, and check the reports are identical
   emu list

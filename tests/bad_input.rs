@@ -1328,6 +1328,27 @@ static CASES: &[Case] = &[
         Setup::None,
         "--watch",
     ),
+    bad(
+        "`--report` naming a directory",
+        &["-t", "hypercube6", "-p", "uniform", "--report", "adir"],
+        Setup::Dir("adir"),
+        "--report adir: is a directory, give a file",
+    ),
+    bad(
+        "`--report` and `--json` naming one file",
+        &[
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--report",
+            "r.out",
+            "--json",
+            "r.out",
+        ],
+        Setup::None,
+        "--json and --report both name r.out: give each output its own path",
+    ),
     // ---- Bad netlists ----
     bad(
         "netlist: a link to a port that does not exist",

@@ -17,6 +17,7 @@ mod fabric;
 mod families;
 mod faults;
 mod fuzz_regressions;
+mod html_report;
 mod layers;
 mod memory_early;
 mod netlist;

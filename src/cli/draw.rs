@@ -27,6 +27,34 @@ pub fn deadlock<P: LinkProtocol>(
     write(dir, DEADLOCK_SVG, &svg)
 }
 
+/// The title of a deadlocked run's picture: network, traffic and tick.
+pub fn deadlock_title<P: LinkProtocol>(net: &Network<P>, traffic: &str, tick: u64) -> String {
+    format!(
+        "deadlock · {} · {} · tick {tick}",
+        net.name(),
+        emu::session::stem(traffic)
+    )
+}
+
+/// The picture of a run that failed with `e`, if it deadlocked (for `--report`); a
+/// picture that cannot be drawn is printed and left out.
+pub fn deadlock_picture<P: LinkProtocol>(
+    net: &Network<P>,
+    traffic: &str,
+    e: &emu::engine::EngineError,
+) -> Option<String> {
+    let emu::engine::EngineError::Deadlock {
+        tick, cycle, stuck, ..
+    } = e
+    else {
+        return None;
+    };
+    let title = deadlock_title(net, traffic, *tick);
+    emu::plot::deadlock::deadlock_svg(&title, net, cycle.as_deref().unwrap_or_default(), stuck)
+        .map_err(|err| eprintln!("error: {err}"))
+        .ok()
+}
+
 /// Draws `emu check`'s cycle of channels in `dir/cdg-cycle.svg`; an error is the
 /// message to print.
 pub fn cdg_cycle<P: LinkProtocol>(

@@ -18,6 +18,7 @@ pub mod guard;
 pub mod list;
 pub mod merge;
 pub mod replications;
+pub mod report_html;
 pub mod reproduce;
 pub mod run;
 pub mod shrunk;

@@ -23,6 +23,8 @@ Examples:
       8-cube (long: the 1,024-terminal networks; the wall time goes to stderr)
   emu reproduce sci-hot-sender
       SCI Fig. 9: a saturated node's rate without and with go-bit flow control
+  emu reproduce dslink-latency --report dslink.html
+      the tables, pass and miss marked, on one self-contained HTML page
   emu reproduce fabric-buffers
       Gramsamer Table 4.1: the buffer each flow-control scheme needs
   emu reproduce all --quick
@@ -44,6 +46,11 @@ pub struct ReproduceArgs {
     /// Write the results as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write every experiment's tables (pass and miss marked) and curves as one
+    /// self-contained HTML page (no network needed to read it). Example:
+    /// --report repro.html
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// The scaled-down version (fewer points, shorter runs) that the tests run.
     #[arg(long)]
     pub quick: bool,
@@ -62,7 +69,13 @@ fn names() -> String {
 
 /// Runs `emu reproduce`; returns the process exit code.
 pub fn main(a: &ReproduceArgs) -> Exit {
-    if let Err(code) = super::check_output_file("--json", a.json.as_deref()) {
+    if let Err(code) = super::check_distinct_outputs(&[
+        ("--json", a.json.as_deref()),
+        ("--report", a.report.as_deref()),
+    ])
+    .and_then(|()| super::check_output_file("--json", a.json.as_deref()))
+    .and_then(|()| super::check_output_file("--report", a.report.as_deref()))
+    {
         return code;
     }
     if a.list {
@@ -154,6 +167,12 @@ pub fn main(a: &ReproduceArgs) -> Exit {
         };
         if let Err(e) = std::fs::write(path, text + "\n") {
             return fail(Exit::BadInput, format!("--json {}: {e}", path.display()));
+        }
+    }
+    if let Some(path) = &a.report {
+        let page = emu::html::reproduce_page(&super::report_html::invocation(), &reports);
+        if let Err(code) = super::report_html::write(path, &page) {
+            return code;
         }
     }
     let mut failed = false;

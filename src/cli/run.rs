@@ -68,6 +68,13 @@ pub struct RunArgs {
     /// `--trace`, `--vcd` and their selections.
     #[command(flatten)]
     pub watch: super::watch::WatchArgs,
+    /// Write the run as one self-contained HTML page (no network needed to read it):
+    /// the command that reproduces it, the summary, latency and journey tables, every
+    /// picture of --plot, and a per-terminal table sortable by a click on its header;
+    /// a run that deadlocks still gets its page, with the wait-for cycle.
+    /// Example: --report run.html
+    #[arg(long, value_name = "FILE.html", conflicts_with_all = ["replications", "verify_engines"])]
+    pub report: Option<std::path::PathBuf>,
     /// Check the credit invariant of every link at every barrier (slower).
     #[arg(long)]
     pub check: bool,
@@ -121,9 +128,11 @@ pub fn run(a: &RunArgs) -> Exit {
         ("--plot", a.plot.as_deref()),
         ("--trace", a.watch.trace.as_deref()),
         ("--vcd", a.watch.vcd.as_deref()),
+        ("--report", a.report.as_deref()),
     ])
     .and_then(|()| a.watch.check())
     .and_then(|()| super::check_output_file("--json", a.output.json.as_deref()))
+    .and_then(|()| super::check_output_file("--report", a.report.as_deref()))
     .and_then(|()| super::check_output_dir("--hgrm", a.hgrm.as_deref()))
     .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
     {
@@ -276,6 +285,9 @@ fn run_case<P: LinkProtocol>(
         Ok(o) => o,
         Err(e) => {
             let code = engine_failure(&e, net, a, &case.topology, &case.traffic);
+            if let Some(path) = &a.report {
+                super::report_html::failure(path, a, case, &e, threads);
+            }
             if let Some(r) = &ctl.observe
                 && let Err(c) = a.watch.write(net, r, e.tick(), &|l| eprintln!("{l}"))
             {
@@ -340,6 +352,11 @@ fn run_case<P: LinkProtocol>(
     {
         return fail(Exit::Failure, e);
     }
+    if let Some(path) = &a.report
+        && let Err(code) = super::report_html::run(path, a, case, &report, &outcome, threads)
+    {
+        return code;
+    }
     Exit::Ok
 }
 
@@ -372,43 +389,9 @@ fn write_plots<P: LinkProtocol>(
     outcome: &engine::RunOutcome,
     metrics: &[&str],
 ) -> Result<(), String> {
-    use emu::plot::{heatmap, link_bars, links_map, percentiles, terminals};
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let name = format!("{} · {}", report.topology.name, report.traffic.name);
-    let total = emu::terminal::TerminalStats::total(&outcome.terminals);
-    let unit = report.run.delay_unit_ticks as f64;
-    let mut files = Vec::new();
-    for (file, what, metric) in [
-        ("message", "message latency", &total.message_latency),
-        ("network", "network latency", &total.network_latency),
-        ("source_queue", "source queueing", &total.source_queueing),
-    ] {
-        if !metrics.contains(&file) {
-            continue;
-        }
-        let title = format!("{what} · {name}");
-        let svg = percentiles::percentile_svg(&title, metric, unit, report.run.delay_unit_name)
-            .map_err(|e| e.to_string())?;
-        files.push((format!("latency-{file}.svg"), svg));
-    }
-    let title = format!("throughput per terminal · {name}");
-    files.push((
-        "terminals.svg".into(),
-        terminals::terminals_svg(&title, &report.terminals).map_err(|e| e.to_string())?,
-    ));
-    if let Some(links) = &report.links {
-        let title = format!("link utilisation · {name}");
-        let mut svg = links_map::links_map_svg(&title, net, links).map_err(|e| e.to_string())?;
-        if svg.is_none() {
-            svg = heatmap::heatmap_svg(&title, links).map_err(|e| e.to_string())?;
-        }
-        if svg.is_none() {
-            svg = link_bars::link_bars_svg(&title, links).map_err(|e| e.to_string())?;
-        }
-        if let Some(svg) = svg {
-            files.push(("links.svg".into(), svg));
-        }
-    }
+    let files =
+        emu::plot::run::run_plots(report, outcome, metrics, net).map_err(|e| e.to_string())?;
     for (file, svg) in files {
         let path = dir.join(file);
         std::fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))?;

@@ -6,6 +6,7 @@ use super::args::{CaseArgs, JsonArg};
 use super::exit::Exit;
 use super::fail;
 use emu::config::{self, traffic::InjectionConfig};
+use emu::html::sweep_page;
 use emu::plot::sweep::sweep_svg;
 use emu::pool::{default_threads, run_all};
 use emu::session::{shell_quote, stem};
@@ -25,6 +26,8 @@ Examples:
       the grid's worst case, three seeds per load, every run written to grid8.csv
   emu sweep -t min64-universal -p uniform --load 0.3:0.8:0.1 --set message.bytes=64
       64-byte messages (two packets) through the universally routed 64-way MIN
+  emu sweep -t hypercube6 -p uniform --load 0.1:0.9:0.2 --report sweep.html
+      the table and the curves on one self-contained HTML page
 
 On several machines or processes (the merged result is byte for byte the same):
   parallel emu sweep -t hypercube8 -p uniform --shard {}/4 --out part{}.jsonl ::: 1 2 3 4
@@ -87,6 +90,10 @@ pub struct OutputArgs {
     /// and the saturation point, as an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Write the table and the curves as one self-contained HTML page (no network
+    /// needed to read it). Example: --report sweep.html
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// `--json FILE`: the sweep's description, every run, the table's rows and the
     /// saturation point.
     #[command(flatten)]
@@ -111,11 +118,15 @@ pub fn main(a: &SweepArgs) -> Exit {
     };
     let f = &a.outputs;
     if a.shard.is_some()
-        && (f.csv.is_some() || f.table_csv.is_some() || f.plot.is_some() || f.output.json.is_some())
+        && (f.csv.is_some()
+            || f.table_csv.is_some()
+            || f.plot.is_some()
+            || f.report.is_some()
+            || f.output.json.is_some())
     {
         return fail(
             Exit::BadInput,
-            "--shard writes the slice's runs only: give --csv, --table-csv, --plot and --json to `emu merge`",
+            "--shard writes the slice's runs only: give --csv, --table-csv, --plot, --report and --json to `emu merge`",
         );
     }
     if let Some(plan) = &a.plan {
@@ -219,11 +230,13 @@ pub fn check_outputs(o: &OutputArgs) -> Result<(), Exit> {
         ("--csv", o.csv.as_deref()),
         ("--table-csv", o.table_csv.as_deref()),
         ("--plot", o.plot.as_deref()),
+        ("--report", o.report.as_deref()),
         ("--json", o.output.json.as_deref()),
     ])?;
     super::check_output_file("--csv", o.csv.as_deref())?;
     super::check_output_file("--table-csv", o.table_csv.as_deref())?;
     super::check_output_file("--plot", o.plot.as_deref())?;
+    super::check_output_file("--report", o.report.as_deref())?;
     super::check_output_file("--json", o.output.json.as_deref())
 }
 
@@ -242,10 +255,18 @@ pub fn finish(header: &Header, points: &[Point], out: &OutputArgs) -> Exit {
     if let Some(path) = &out.table_csv {
         files.push((path, summary_csv(t, p, unit, &rows)));
     }
-    if let Some(path) = &out.plot {
-        match sweep_svg(&header.title(), &rows, &sat, unit) {
-            Ok(svg) => files.push((path, svg)),
+    if out.plot.is_some() || out.report.is_some() {
+        let svg = match sweep_svg(&header.title(), &rows, &sat, unit) {
+            Ok(svg) => svg,
             Err(e) => return fail(Exit::Failure, e),
+        };
+        if let Some(path) = &out.report {
+            let plots = [("curve.svg".to_string(), svg.clone())];
+            let command = super::report_html::invocation();
+            files.push((path, sweep_page(&command, header, &rows, &sat, &plots)));
+        }
+        if let Some(path) = &out.plot {
+            files.push((path, svg));
         }
     }
     for (path, text) in files {

@@ -17,6 +17,7 @@ pub mod link_bars;
 pub mod links_map;
 pub(crate) mod map;
 pub mod percentiles;
+pub mod run;
 pub mod sweep;
 pub mod terminals;
 
