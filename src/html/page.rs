@@ -31,7 +31,7 @@ h1{font-size:1.5em;margin:.4em 0 .2em}
 h2{font-size:1.2em;margin:1.6em 0 .5em;padding-bottom:.2em;border-bottom:1px solid #ddd}
 h3{font-size:1em;margin:1.2em 0 .4em}
 .box{overflow-x:auto;max-width:100%}
-.tall{max-height:460px;overflow-y:auto;border:1px solid #ddd}
+.tall{max-height:460px;overflow-y:auto;border:1px solid #ddd;display:inline-block}
 table{border-collapse:collapse;font-size:.9em;margin:.2em 0}
 th,td{padding:3px 10px;border-bottom:1px solid #e4e4e4;text-align:left;white-space:nowrap}
 th{background:#f0f3f6;position:sticky;top:0}

@@ -50,8 +50,8 @@ impl RunHeader {
 
 /// The page of a finished run: `header`, then the report's summary lines, warnings,
 /// latency table, journey, per-node and family tables (as the text report gives them),
-/// the pictures `plots` (file name, SVG text: what `--plot` writes) and the
-/// per-terminal throughput table, sortable by a click on a column header.
+/// the per-terminal throughput table, sortable by a click on a column header, and the
+/// pictures `plots` (file name, SVG text: what `--plot` writes).
 pub fn run_page(header: &RunHeader, report: &Report, plots: &[(String, String)]) -> String {
     let mut page = Page::new(&format!(
         "emu · {} · {}",
@@ -81,10 +81,6 @@ pub fn run_page(header: &RunHeader, report: &Report, plots: &[(String, String)])
             page.pre(t);
         }
     }
-    if !plots.is_empty() {
-        page.heading(2, "Pictures");
-        page.figures(plots, &["links.svg"]);
-    }
     page.heading(2, "Per terminal");
     page.paragraph(
         "Throughput of each terminal, % of link data capacity over the measured span: \
@@ -92,6 +88,10 @@ pub fn run_page(header: &RunHeader, report: &Report, plots: &[(String, String)])
          Click a column header to sort.",
     );
     page.table(&terminal_table(report));
+    if !plots.is_empty() {
+        page.heading(2, "Pictures");
+        page.figures(plots, &["links.svg"]);
+    }
     page.finish()
 }
 
