@@ -316,7 +316,7 @@ mod tests {
     #[test]
     fn a_page_escapes_its_text() {
         let mut p = Page::new("a <b> & c");
-        p.table(&Table::new(&["x"], vec![vec!["</td>".into()]], 0));
+        p.table(&Table::new(&["x"], vec![vec!["</td>".into()]], 1));
         let html = p.finish();
         assert!(html.contains("<title>a &lt;b&gt; &amp; c</title>"));
         assert!(html.contains("<td>&lt;/td&gt;</td>"));

@@ -150,7 +150,9 @@ pub fn failure_page(
     page.note("error", &failure.headline);
     if let Some((intro, places)) = &failure.cycle {
         page.heading(3, intro);
-        page.pre(&places.join("\n"));
+        if !places.is_empty() {
+            page.pre(&places.join("\n"));
+        }
     }
     if let Some(svg) = deadlock_svg {
         page.figures(&[("deadlock.svg".to_string(), svg)], &["deadlock.svg"]);
