@@ -349,6 +349,14 @@ fn a_deadlocked_run_still_writes_its_page() {
         assert!(page.contains(&escaped(text)), "{text:?} is not on the page");
     }
     assert!(page.contains("<h3>stuck nodes ("));
+    // The cycle drawn on the network, one highlighted link per link of the text.
+    let links: usize = cycle[0]
+        .split(", ")
+        .nth(1)
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the cycle's link count");
+    assert_eq!(page.matches("class=\"cycle-link\"").count(), links, "{}", cycle[0]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
