@@ -356,7 +356,12 @@ fn a_deadlocked_run_still_writes_its_page() {
         .and_then(|l| l.split(' ').next())
         .and_then(|n| n.parse().ok())
         .expect("the cycle's link count");
-    assert_eq!(page.matches("class=\"cycle-link\"").count(), links, "{}", cycle[0]);
+    assert_eq!(
+        page.matches("class=\"cycle-link\"").count(),
+        links,
+        "{}",
+        cycle[0]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
