@@ -62,18 +62,7 @@ pub fn reproduce_page(command: &str, reports: &[Report]) -> String {
 
 /// One experiment table: a row per comparison, misses and failures marked.
 fn rows_table(t: &crate::reproduce::Table) -> Table {
-    let head = [
-        "parameter",
-        "reference",
-        "source",
-        "emulated",
-        "unit",
-        "diff",
-        "tolerance",
-        "verdict",
-        "note",
-    ];
-    let mut table = Table::new(&head, Vec::new(), usize::MAX);
+    let mut table = Table::new(&crate::reproduce::table::COLUMNS, Vec::new(), usize::MAX);
     for c in [1, 3, 5] {
         table.numeric[c] = true;
     }

@@ -131,21 +131,12 @@ pub fn cdg_cycle_svg<P: LinkProtocol>(
             }
         }
         hops.push((d.from, d.to));
-        let header = if c.then.random {
-            format!("a packet with random header {}", c.then.label)
-        } else {
-            format!("a packet for terminal {}", c.then.label)
-        };
-        let last = if i + 1 == cycle.len() {
-            " the first"
-        } else {
-            ""
-        };
         legend.push((
             Some(i + 1),
             format!(
-                "{} port {} → {} port {}: {header} there waits for{last}",
-                c.from_node, c.from_port, c.to_node, c.to_port
+                "{}: {}",
+                c.channel_text(),
+                c.waits_text(i + 1 == cycle.len())
             ),
         ));
     }

@@ -287,17 +287,9 @@ impl Report {
         let _ = writeln!(s, "== {} ({})", self.experiment, self.section);
         for t in &self.tables {
             let _ = writeln!(s, "\n{}", t.title);
-            let head = [
-                "parameter",
-                "reference",
-                "source",
-                "emulated",
-                "unit",
-                "diff",
-                "tolerance",
-                "",
-                "note",
-            ];
+            // The verdict column's marks need no heading in text.
+            let mut head = COLUMNS;
+            head[VERDICT_COLUMN] = "";
             let mut cells: Vec<Vec<String>> = vec![head.map(String::from).to_vec()];
             for r in &t.rows {
                 let diff = r.diff_text();
@@ -451,6 +443,23 @@ pub fn num(v: f64) -> String {
         s
     }
 }
+
+/// The columns of an experiment's table, as the text report and the HTML page head
+/// them (the text leaves the verdict's heading empty).
+pub const COLUMNS: [&str; 9] = [
+    "parameter",
+    "reference",
+    "source",
+    "emulated",
+    "unit",
+    "diff",
+    "tolerance",
+    "verdict",
+    "note",
+];
+
+/// The index of the verdict column in [`COLUMNS`].
+pub const VERDICT_COLUMN: usize = 7;
 
 #[cfg(test)]
 mod tests {

@@ -105,23 +105,14 @@ impl CheckReport {
                 ));
                 let width = cycle
                     .iter()
-                    .map(|c| channel_text(c).chars().count())
+                    .map(|c| c.channel_text().chars().count())
                     .max()
                     .unwrap_or(0);
                 for (i, c) in cycle.iter().enumerate() {
-                    let header = if c.then.random {
-                        format!("a packet with random header {}", c.then.label)
-                    } else {
-                        format!("a packet for terminal {}", c.then.label)
-                    };
-                    let last = if i + 1 == cycle.len() {
-                        " the first"
-                    } else {
-                        ""
-                    };
                     s.push_str(&format!(
-                        "  {:<width$}   {header} there waits for{last}\n",
-                        channel_text(c)
+                        "  {:<width$}   {}\n",
+                        c.channel_text(),
+                        c.waits_text(i + 1 == cycle.len())
                     ));
                 }
                 s.push_str(&format!(
@@ -145,9 +136,26 @@ impl CheckReport {
     }
 }
 
-fn channel_text(c: &CycleChannel) -> String {
-    format!(
-        "{} port {} → {} port {}",
-        c.from_node, c.from_port, c.to_node, c.to_port
-    )
+impl CycleChannel {
+    /// The channel as the cycle names it: `c104[1] port 3 → c104[9] port 4`.
+    pub fn channel_text(&self) -> String {
+        format!(
+            "{} port {} → {} port {}",
+            self.from_node, self.from_port, self.to_node, self.to_port
+        )
+    }
+
+    /// What waits on the channel, for the next one (for the first, if `last`): `a packet
+    /// for terminal 5 there waits for`.
+    pub fn waits_text(&self, last: bool) -> String {
+        let header = if self.then.random {
+            format!("a packet with random header {}", self.then.label)
+        } else {
+            format!("a packet for terminal {}", self.then.label)
+        };
+        format!(
+            "{header} there waits for{}",
+            if last { " the first" } else { "" }
+        )
+    }
 }
