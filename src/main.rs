@@ -18,6 +18,12 @@ Examples:
       a network whose routing can deadlock: emu stops and shows what is stuck
   emu -t hypercube8 -p bitrev --report run.html
       the report, its pictures and a sortable per-terminal table on one offline HTML page
+  emu -t hypercube6 -p uniform --trace t.json --trace-window 100:110
+      every packet's hops from 100 to 110 µs as a timeline for Perfetto UI or chrome://tracing
+  emu -t hypercube6 -p uniform --vcd link.vcd --watch 'c104[0]:6'
+      one DS-Link's D and S wires bit by bit, with token kinds and credit, for GTKWave
+  emu -t torus4-single -p torus4-ring --plot pictures
+      a deadlock, drawn: pictures/deadlock.svg shows the wait-for cycle on the torus
   emu --topology hypercube6 --traffic shuffle --verify-engines
       run with both engines and every thread count, and check the reports are identical
   emu list
@@ -37,7 +43,8 @@ Examples:
   emu stress --topology ring4 --buffers small --out deadlock.toml
       search many seeds and patterns for a deadlock; shrink it to a rerunnable traffic file
 
-Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control violation.";
+Exit codes: 0 ok, 1 other failure, 2 bad input, 3 deadlock, 4 flow-control violation,
+5 blocked by a link fault.";
 
 /// Emulates DS-Link / IMS C104 / T9000 interconnection networks, token by token.
 #[derive(Parser, Debug)]

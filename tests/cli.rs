@@ -352,6 +352,10 @@ fn help_mentions_examples_and_exit_codes() {
         "2 bad input",
         "3 deadlock",
         "4 flow-control violation",
+        "5 blocked by a link fault",
+        "--trace t.json",
+        "--vcd link.vcd",
+        "--report run.html",
     ]);
 }
 
