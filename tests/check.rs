@@ -1,4 +1,4 @@
-//! Static deadlock check (issue 6 part 2): the channel dependency graph of each
+//! Static deadlock check: the channel dependency graph of each
 //! routing is acyclic exactly where the routing is deadlock-free, and the runtime
 //! agrees — a network with a CDG cycle really deadlocks on a traffic that loads the
 //! cycle, the wait-for cycle it reports is a cycle of the CDG, and the same traffic

@@ -1,4 +1,4 @@
-//! Deadlock diagnosis (issue 6): a network that deadlocks is explained by a closed
+//! Deadlock diagnosis: a network that deadlocks is explained by a closed
 //! wait-for cycle whose links form a cycle of channels; a saturated network that keeps
 //! moving is never reported.
 
@@ -201,7 +201,7 @@ const RING5: &str = "[network]\nkind = \"netlist\"\nswitches = [4, 4, 4, 4, 4]\n
     links = [[0, 0, 1, 1], [1, 0, 2, 1], [2, 0, 3, 1], [3, 0, 4, 1], [4, 0, 0, 1]]\n\
     [link]\nbuffer_tokens = 8\n[c104]\noutput_buffer_tokens = 1\n[vcp]\nacknowledge = false\n";
 
-/// Issue 16, item 4, the long form: a corpus of configurations known to deadlock
+/// The long form: a corpus of configurations known to deadlock
 /// (single-wrap tori, the ring of four routed one way, the one-set universal cube, and
 /// a ring netlist with computed tables), each under ten seeds of saturating uniform
 /// traffic. Every run must end in a reported deadlock (of the whole network, or at the

@@ -199,7 +199,7 @@ proptest! {
         std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48)
     ))]
 
-    /// Issue 16, item 1: a lone message in an idle hypercube of 1 to 6 dimensions, from
+    /// A lone message in an idle hypercube of 1 to 6 dimensions, from
     /// any terminal to any other, of 0 to 200 bytes, created at any tick, takes exactly
     /// the closed form's latency (zero ticks of tolerance).
     #[test]

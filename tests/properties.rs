@@ -1,4 +1,4 @@
-//! Properties over random small networks and random traffic (issue 16, item 1): every
+//! Properties over random small networks and random traffic: every
 //! message created is delivered exactly once and in order; the credit invariant holds
 //! at every barrier (`--check`); every message's latency is its path's uncontended
 //! delay plus the waits its journey measured, to the tick; both engines on one and two threads give
@@ -222,7 +222,7 @@ proptest! {
         }
         prop_assert!(c.delivered <= c.created, "more delivered than created");
         // Every delivered message's latency is its path's uncontended delay plus the
-        // waits its journey measured, to the tick (issue 16 item 8).
+        // waits its journey measured, to the tick.
         let timing = emu::network::timing::check_journeys(&case.net, &o.terminals);
         prop_assert!(timing.is_ok(), "{}", timing.err().map(|e| e.to_string()).unwrap_or_default());
         let timing = timing.unwrap_or_default();

@@ -192,7 +192,7 @@ fn hot_sender_rate(nodes: u32, cold: f64, flow_control: bool) -> f64 {
 fn flow_control_slows_the_hot_sender() {
     // SCI §4.3, Fig. 9: 0.643 → 0.517 bytes/ns on 4 nodes (cold nodes at 0.177), and
     // 0.511 → 0.264 on 16 (cold nodes at 0.044). Here only the direction is asserted;
-    // the published values are for `emu reproduce` (issue 12).
+    // the published values are for `emu reproduce`.
     for (nodes, cold) in [(4, 0.177), (16, 0.044)] {
         let free = hot_sender_rate(nodes, cold, false);
         let controlled = hot_sender_rate(nodes, cold, true);

@@ -1,4 +1,4 @@
-//! `emu stress` (issue 6, part 3): the search finds the deadlock of a network whose
+//! `emu stress`: the search finds the deadlock of a network whose
 //! routing can deadlock, the shrinker turns it into a case no larger that still
 //! deadlocks when rerun from the printed traffic file, a deadlock-free network is
 //! reported clean with its case and tick counts, and the exit codes.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test (issue 16, item 3): one long run, its resident memory sampled every
+# Soak test: one long run, its resident memory sampled every
 # INTERVAL seconds, to show that memory stays flat once the run has warmed up.
 #
 #   tools/soak.sh [MEASURE_US] [OUT.csv]

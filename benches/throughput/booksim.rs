@@ -1,4 +1,4 @@
-//! BookSim 2 comparison (issue 14), optional: only when the `BOOKSIM` environment variable
+//! BookSim 2 comparison, optional: only when the `BOOKSIM` environment variable
 //! names a BookSim 2 binary. The same 256-node binary hypercube, uniform traffic at 30 % of
 //! link capacity, run by BookSim on `hc256.booksim` and by emu's engines on `hypercube8`,
 //! both moving the same wire work (BENCHMARKS.md "BookSim 2 comparison" says how the run

@@ -1,4 +1,4 @@
-//! Switch-fabric speed (issue 13): the design point of Gramsamer §7.6.1 (CICQ, RTT = 64,
+//! Switch-fabric speed: the design point of Gramsamer §7.6.1 (CICQ, RTT = 64,
 //! M = 64, bursty BS = 30 at 98 %) on 16 and 32 ports with LOF and the Reference, a run
 //! of the document's length (16,000 packets per crosspoint after 1,600 per port; 16.4 M
 //! packets on 32 ports), on the sharded engine with 1 and 2 threads. Reported: packet

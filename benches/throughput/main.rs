@@ -1,5 +1,5 @@
 //! Throughput benchmarks: both engines and the bare loop, on the binary 6-, 8- and
-//! 10-cube (docs/architecture.md "Layout": benches/; issue 3's targets).
+//! 10-cube (docs/architecture.md "Layout": benches/; the speed targets it checks).
 //!
 //! A custom harness (`harness = false`). Every case is one whole simulation,
 //! assembled the way `emu` assembles a run (config → `network::build` →
@@ -436,7 +436,7 @@ fn print_table(rows: &[serde_json::Value]) {
     }
 }
 
-/// Switch fabrics: packet cycles, packets per second, peak memory (issue 13).
+/// Switch fabrics: packet cycles, packets per second, peak memory.
 fn print_fabric_table(rows: &[serde_json::Value]) {
     let f: Vec<&serde_json::Value> = rows.iter().filter(|r| r["fabric"] == true).collect();
     if f.is_empty() {
@@ -460,7 +460,7 @@ fn print_fabric_table(rows: &[serde_json::Value]) {
     }
 }
 
-/// SCI rings: cycles, node-cycles and symbols per second (issue 12).
+/// SCI rings: cycles, node-cycles and symbols per second.
 fn print_sci_table(rows: &[serde_json::Value]) {
     let sci: Vec<&serde_json::Value> = rows.iter().filter(|r| r["sci"] == true).collect();
     if sci.is_empty() {

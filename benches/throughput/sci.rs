@@ -1,4 +1,4 @@
-//! SCI ring speed (issue 12): rings of 16 and 64 nodes at saturation (every node always
+//! SCI ring speed: rings of 16 and 64 nodes at saturation (every node always
 //! has a packet, uniform destinations, 80/20 mix), without and with go-bit flow
 //! control, on the sharded engine (1 and 2 threads) and the actors engine (1 thread).
 //!

@@ -1,6 +1,5 @@
 //! `emu check`: proves a topology's routing deadlock-free from its channel dependency
-//! graph, or prints one cycle of channels (docs/architecture.md "Deadlock"; issue 6
-//! part 2). Exit 0 for no cycle, 3 for a cycle, 2 for bad input (one line naming the
+//! graph, or prints one cycle of channels (docs/architecture.md "Deadlock"). Exit 0 for no cycle, 3 for a cycle, 2 for bad input (one line naming the
 //! flag or key), 1 if the routing tables cannot be followed or the network is too
 //! large for the analysis.
 

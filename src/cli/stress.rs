@@ -1,4 +1,4 @@
-//! `emu stress`: the command-line front end of the deadlock search (issue 6, part 3).
+//! `emu stress`: the command-line front end of the deadlock search.
 //! Bad input gets one line naming the flag or key and exit code 2; a deadlock found
 //! exits 3, a flow-control violation 4, a clean search 0.
 

@@ -1,7 +1,7 @@
 //! `emu stress`: a search for deadlocks by running many seeds and traffic patterns at
 //! saturation, and a shrinker that reduces the first deadlock found to the smallest
 //! case that still deadlocks, written out as a traffic file the user can rerun
-//! (issue 6, part 3; docs/architecture.md "Deadlock").
+//! (docs/architecture.md "Deadlock").
 //!
 //! One job per file: [`case`] generates the cases, [`run`] runs them over the cores
 //! and stops at the first deadlock, [`shrink`](mod@shrink) reduces it, and

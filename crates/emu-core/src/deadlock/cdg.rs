@@ -1,6 +1,6 @@
 //! The channel dependency graph (CDG) of a built network's routing function, and one
 //! cycle of it if it has one (docs/architecture.md "Deadlock": `emu check` proves or
-//! refutes deadlock freedom statically; issue 6 part 2).
+//! refutes deadlock freedom statically).
 //!
 //! A *channel* is a link direction, numbered as [`Network::directions`]. Virtual lanes
 //! and link sets are separate physical links in these C104 networks (the doubled torus

@@ -1,5 +1,5 @@
 //! The wait-for graph of a stuck network, and the cycle that explains a deadlock
-//! (docs/architecture.md "Deadlock"; issue 6).
+//! (docs/architecture.md "Deadlock").
 //!
 //! Vertices are the places a packet can hold: a node's *input* (the receive buffer of
 //! a port, with the packet at its head) and a node's *output* (a port's transmitter

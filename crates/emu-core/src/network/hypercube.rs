@@ -8,7 +8,7 @@
 //! n + k, the terminal is port 2n and its link generates the random header
 //! ([`crate::routing::universal`]). With `network.link_sets = 1` both journeys share
 //! one cube, ports 0..n, terminal n: the variant whose channel dependencies have
-//! cycles (`emu check`, issue 6).
+//! cycles (`emu check`).
 
 use super::build::Parts;
 use crate::routing::{ecube, universal};

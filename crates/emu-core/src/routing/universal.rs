@@ -14,7 +14,7 @@
 //! Ports: `k` is the first network's dimension-k link, `n + k` the second's, `2n` the
 //! terminal. [`table_on`] with one link set routes both journeys on ports `0..n`
 //! (terminal `n`): the two e-cube journeys then depend on each other's links in a
-//! cycle, which `emu check` finds (issue 6).
+//! cycle, which `emu check` finds.
 
 use super::{IntervalTable, RouteAction, table};
 use crate::model::PortId;
