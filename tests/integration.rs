@@ -12,6 +12,7 @@ mod check;
 mod cli;
 mod deadlock;
 mod deadlock_picture;
+mod doc_links;
 mod engines;
 mod fabric;
 mod families;
