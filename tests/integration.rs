@@ -13,6 +13,7 @@ mod cli;
 mod deadlock;
 mod deadlock_picture;
 mod doc_links;
+mod doc_lists;
 mod engines;
 mod fabric;
 mod families;

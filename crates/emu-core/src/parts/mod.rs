@@ -11,6 +11,7 @@
 //! | [`c104`] | IMS C104 routing switch | DS-Link |
 //! | [`t9000`] | T9000: virtual channel processor + terminal process | DS-Link |
 //! | [`sci`] | SCI ring node: stripper, ring buffer, go bits, echoes | [`sci::Sci`] |
+//! | [`fabric`] | switch adapter (VOQs, data-path scheduler, output adapter) and switch core (crosspoint queues, output and reception schedulers) | [`fabric::Fabric`] |
 //! | [`relay`] | a protocol-free test part: balls passed round a ring | [`relay::Relay`] |
 //!
 //! Adding a part is a new folder here with its state machine, its parameters (which

@@ -2,7 +2,7 @@
 //! JSON schema (docs/architecture.md "Output").
 //!
 //! The report depends only on its [`ReportInput`], so the same seed gives the same
-//! bytes whatever engine, thread count or machine ran it (DESIGN.md "Determinism").
+//! bytes whatever engine, thread count or machine ran it (docs/architecture.md "Determinism and randomness").
 //! Things that do vary (wall time, engine, threads) live in
 //! [`RunInfo`](super::text::RunInfo) and are shown on stdout only.
 //!
