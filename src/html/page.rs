@@ -4,22 +4,7 @@
 
 use std::fmt::Write as _;
 
-/// `text` with `&`, `<`, `>`, `"` and `'` replaced by their character references, safe
-/// inside an element and inside a quoted attribute.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::plot::escape;
 
 /// The page's style: readable tables, numbers aligned, wide content scrolled inside its
 /// box rather than stretching the page.

@@ -206,9 +206,9 @@ fn draw_cycle<P: LinkProtocol>(
             lane.path(),
             num(stroke),
             k + 1,
-            super::map::esc(&map.names[from.node]),
+            super::escape(&map.names[from.node]),
             from.port,
-            super::map::esc(&map.names[to.node]),
+            super::escape(&map.names[to.node]),
             to.port
         ));
         svg.raw(&arrowhead(lane, 0.62, (stroke * 2.4).max(7.0), CYCLE));

@@ -9,8 +9,9 @@
 //! switch × switch matrix ([`super::heatmap`]) reads better than a force layout.
 
 use super::PlotError;
+use super::escape;
 use super::heatmap::colour;
-use super::map::{Map, Svg, draw_names, draw_nodes, esc, num};
+use super::map::{Map, Svg, draw_names, draw_nodes, num};
 use crate::model::LinkProtocol;
 use crate::network::{End, Geometry, Network};
 use crate::stats::links::LinkUse;
@@ -95,7 +96,7 @@ pub fn links_map_svg<P: LinkProtocol>(
                 "<path class=\"lane\" d=\"{}\" stroke=\"{stroke_colour}\" stroke-width=\"{}\"><title>{}</title></path>",
                 lane.path(),
                 num(stroke),
-                esc(&format!(
+                escape(&format!(
                     "{}:{} → {}:{}: {tip}",
                     map.names[from.node], from.port, map.names[to.node], to.port
                 ))

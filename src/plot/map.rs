@@ -5,8 +5,8 @@
 //! hypercube's long dimensions), a lane per link direction beside it, and the
 //! nodes. The deadlock picture and the link heat map draw on it.
 
-use super::PlotError;
 use super::layout::{Layout, Point, layout};
+use super::{PlotError, escape};
 use crate::model::LinkProtocol;
 use crate::network::{End, Geometry, Network};
 use std::collections::BTreeMap;
@@ -99,14 +99,6 @@ pub(crate) fn right_of(d: Point) -> Point {
 pub(crate) fn num(v: f64) -> String {
     let s = format!("{:.1}", if v.is_finite() { v } else { 0.0 });
     if s == "-0.0" { "0.0".into() } else { s }
-}
-
-/// `text` escaped for SVG text and attributes.
-pub(crate) fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// Closest distance from `p` to the polyline through `pts`.
@@ -382,7 +374,7 @@ impl Svg {
             num(y),
             num(size),
             if attrs.is_empty() { "" } else { " " },
-            esc(s)
+            escape(s)
         );
     }
 
@@ -402,7 +394,7 @@ pub(crate) fn draw_links(svg: &mut Svg, map: &Map, colour: &str, width: f64) {
             "<path d=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\"><title>{}</title></path>",
             c.path(),
             num(width),
-            esc(&format!(
+            escape(&format!(
                 "{} port {} – {} port {}",
                 map.names[a.node], a.port, map.names[b.node], b.port
             ))
@@ -433,7 +425,7 @@ pub(crate) fn draw_nodes(
             num(p.y),
             num(r),
             num(w),
-            esc(&map.names[i])
+            escape(&map.names[i])
         ));
     }
     svg.raw("</g>");
@@ -601,6 +593,6 @@ mod tests {
     fn coordinates_and_text_are_written_safely() {
         assert_eq!(num(-0.04), "0.0");
         assert_eq!(num(f64::NAN), "0.0");
-        assert_eq!(esc("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+        assert_eq!(escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
     }
 }

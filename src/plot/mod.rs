@@ -21,6 +21,23 @@ pub mod run;
 pub mod sweep;
 pub mod terminals;
 
+/// `text` with `&`, `<`, `>`, `"` and `'` replaced by their character references, safe
+/// inside an element and inside a quoted attribute, of an SVG picture or an HTML page.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Why a picture could not be drawn (a drawing-backend failure; the inputs are
 /// validated before).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

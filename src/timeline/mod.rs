@@ -28,7 +28,7 @@ use crate::network::Network;
 use crate::observe::NodeRecord;
 use crate::time::Tick;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What a timeline holds, for the line the run prints.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -133,14 +133,15 @@ pub fn timeline<P: LinkProtocol>(
     let lanes = lanes::assign(&slices);
     let mut events: Vec<Value> = Vec::new();
     // Track names, in node and port order.
-    let mut tracks: BTreeMap<(usize, usize, usize, usize), ()> = BTreeMap::new();
-    for (s, &lane) in slices.iter().zip(&lanes) {
-        tracks.insert((s.node, s.port, s.dir, lane), ());
-    }
+    let tracks: BTreeSet<(usize, usize, usize, usize)> = slices
+        .iter()
+        .zip(&lanes)
+        .map(|(s, &lane)| (s.node, s.port, s.dir, lane))
+        .collect();
     let ports = net.port_map();
     let directions = net.directions();
     let name_of = |node: usize| net.nodes()[node].name.clone();
-    let mut named_nodes = std::collections::BTreeSet::new();
+    let mut named_nodes = BTreeSet::new();
     for r in records {
         if !(r.hops.is_empty() && r.arrivals.is_empty() && r.held.is_empty() && r.gauges.is_empty())
         {
@@ -157,7 +158,7 @@ pub fn timeline<P: LinkProtocol>(
             "args": {"sort_index": node}}),
         );
     }
-    for &(node, port, dir, lane) in tracks.keys() {
+    for &(node, port, dir, lane) in &tracks {
         let wires = ports[node].get(port).copied().unwrap_or_default();
         let peer = if dir == 0 {
             wires.out.map(|d| directions[d].to)
@@ -214,7 +215,7 @@ pub fn timeline<P: LinkProtocol>(
     for (i, s) in slices.iter().enumerate() {
         by_packet.entry(s.packet).or_default().push(i);
     }
-    for (flow, (packet, mut ids)) in by_packet.iter().map(|(p, v)| (p, v.clone())).enumerate() {
+    for (flow, (packet, ids)) in by_packet.iter_mut().enumerate() {
         ids.sort_by_key(|&i| (slices[i].start, slices[i].dir, slices[i].end));
         if ids.len() < 2 {
             continue;
@@ -249,7 +250,7 @@ pub fn timeline<P: LinkProtocol>(
         delivered: records
             .iter()
             .flat_map(|r| r.arrivals.iter().map(|a| a.packet))
-            .collect::<std::collections::BTreeSet<_>>()
+            .collect::<BTreeSet<_>>()
             .len(),
         slices: slices.len(),
         events: events.len(),

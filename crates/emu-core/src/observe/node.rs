@@ -20,8 +20,10 @@ const REMEMBERED: usize = 4096;
 pub struct Observed<P: LinkProtocol> {
     inner: Box<dyn Node<P>>,
     watcher: Watcher,
-    /// The counters last seen per port (when counters are watched).
+    /// The counters last seen per port, for the timeline (when counters are watched).
     gauges: Vec<Vec<Gauge>>,
+    /// The counters last seen per port, for the waveform (watched ports only).
+    wire_gauges: Vec<Vec<Gauge>>,
     /// True once the counters have been sampled inside the window.
     sampled: bool,
     scratch: Vec<Gauge>,
@@ -55,6 +57,7 @@ impl<P: LinkProtocol> Observed<P> {
                 },
             },
             gauges: vec![Vec::new(); ports],
+            wire_gauges: vec![Vec::new(); ports],
             sampled: false,
             scratch: Vec::new(),
         }
@@ -70,34 +73,29 @@ impl<P: LinkProtocol> Observed<P> {
         for port in 0..self.gauges.len() {
             self.scratch.clear();
             P::gauges(&self.inner.port_counters(port), &mut self.scratch);
-            for (i, &(name, value)) in self.scratch.iter().enumerate() {
-                let last = self.gauges[port].get(i).map(|g| g.1);
-                if (!self.sampled || last != Some(value)) && self.watcher.recorder.admit(now) {
-                    self.watcher.record.gauges.push(GaugeSample {
-                        port,
-                        tick: now,
-                        name,
-                        value,
-                    });
-                }
-            }
-            std::mem::swap(&mut self.gauges[port], &mut self.scratch);
+            let all = !self.sampled;
+            record_changes(
+                &self.watcher.recorder,
+                &mut self.gauges[port],
+                &mut self.scratch,
+                all,
+                (port, now),
+                &mut self.watcher.record.gauges,
+            );
         }
         self.sampled = true;
     }
-}
 
-impl<P: LinkProtocol> Observed<P> {
     /// Records the watched ports' tokens sent so far and their counters' changes
     /// (from the start of the run to the window's end).
     fn sample_wires(&mut self, now: Tick) {
-        if !self.watcher.watched.iter().any(|&w| w) {
-            return;
-        }
-        let record = &mut self.watcher.record;
-        for port in (0..self.watcher.watched.len()).filter(|&p| self.watcher.watched[p]) {
+        for port in 0..self.watcher.watched.len() {
+            if !self.watcher.watched[port] {
+                continue;
+            }
             let counters = self.inner.port_counters(port);
             let sent = P::sent(&counters);
+            let record = &mut self.watcher.record;
             match record.sent.iter_mut().find(|(p, _)| *p == port) {
                 Some(s) => s.1 = sent,
                 None => record.sent.push((port, sent)),
@@ -107,24 +105,41 @@ impl<P: LinkProtocol> Observed<P> {
             }
             self.scratch.clear();
             P::gauges(&counters, &mut self.scratch);
-            for &(name, value) in &self.scratch {
-                let last = record
-                    .wire_gauges
-                    .iter()
-                    .rev()
-                    .find(|g| g.port == port && g.name == name)
-                    .map(|g| g.value);
-                if last != Some(value) && self.watcher.recorder.admit(now) {
-                    record.wire_gauges.push(GaugeSample {
-                        port,
-                        tick: now,
-                        name,
-                        value,
-                    });
-                }
-            }
+            record_changes(
+                &self.watcher.recorder,
+                &mut self.wire_gauges[port],
+                &mut self.scratch,
+                false,
+                (port, now),
+                &mut record.wire_gauges,
+            );
         }
     }
+}
+
+/// Pushes onto `out` each counter of `fresh` (a port's, at tick `at.1`) that differs
+/// from `last`, or every one if `all`, while the recorder admits them; `fresh` then
+/// becomes `last` (and `fresh` the old values, to reuse).
+fn record_changes(
+    recorder: &Recorder,
+    last: &mut Vec<Gauge>,
+    fresh: &mut Vec<Gauge>,
+    all: bool,
+    (port, tick): (PortId, Tick),
+    out: &mut Vec<GaugeSample>,
+) {
+    for (i, &(name, value)) in fresh.iter().enumerate() {
+        let before = last.get(i).map(|g| g.1);
+        if (all || before != Some(value)) && recorder.admit(tick) {
+            out.push(GaugeSample {
+                port,
+                tick,
+                name,
+                value,
+            });
+        }
+    }
+    std::mem::swap(last, fresh);
 }
 
 /// The packet a port is receiving.
