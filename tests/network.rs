@@ -389,7 +389,8 @@ fn acknowledged_channels_deliver_everything_and_several_channels_help() {
 fn continuous_random_traffic_on_the_6_cube_is_in_the_chapter_7_range() {
     // Table 7.1 (INMOS ch. 7): 64-node cube, random traffic, 78.8 % throughput, mean delay 48
     // header times. Chapter 7 states neither packet size nor buffer depths exactly, so
-    // this only guards the order of magnitude (issue: reproduce chapter 7 tightens it).
+    // this only guards the order of magnitude (`emu reproduce c104-networks` holds the
+    // whole table to its bands).
     let net = plan(
         "hypercube6",
         "uniform",

@@ -332,7 +332,7 @@ fn systematic_traffic_on_the_6_cube_is_within_2_points_of_table_7_2() {
 fn figure_7_8_shape_on_the_6_cube_deterministic_varies_universal_does_not() {
     // INMOS ch. 7 §7.7 on the 8-cube: deterministic completion time of the 20-permutation
     // varies with the shuffle rotation (rotate 3 takes twice rotate 2), universal stays
-    // roughly constant. Scaled down to the 6-cube for CI; the bands: ≥ 2×
+    // roughly constant. Scaled down to the 6-cube for CI; the bands: ≥ 2×
     // variation, universal within ±15 % of its mean.
     let finish = |topo: &str, r: u32| {
         let rotate = format!("pattern.rotate={r}");

@@ -49,7 +49,7 @@ pub fn is_booksim(case: &str) -> bool {
     case.starts_with("booksim/")
 }
 
-/// The emu engine the issue calls the default: sharded, one thread per core (`emu run`
+/// The emu engine that runs by default: sharded, one thread per core (`emu run`
 /// without `--threads`).
 pub fn default_engine() -> String {
     format!("sharded-{}t", default_threads())

@@ -15,7 +15,7 @@
 //! CAMINOS=/path/to/caminos cargo bench --bench throughput -- caminos   # vs CAMINOS
 //! ```
 //!
-//! Output: an aligned table, one `BENCH_JSON {...}` line per case, and the issue's
+//! Output: an aligned table, one `BENCH_JSON {...}` line per case, and the speed
 //! targets evaluated from the measured numbers.
 
 mod bare;
@@ -491,7 +491,7 @@ fn print_sci_table(rows: &[serde_json::Value]) {
     }
 }
 
-/// The issue's targets, evaluated from whichever cases were run (none if only SCI
+/// The speed targets, evaluated from whichever cases were run (none if only SCI
 /// rings were).
 fn print_targets(rows: &[serde_json::Value]) {
     if rows.iter().all(|r| r["sci"] == true || r["fabric"] == true) {

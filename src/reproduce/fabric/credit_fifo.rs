@@ -3,7 +3,8 @@
 //! FIFO strategy), how many credits wait on average. The document prints two values
 //! for N = 16, M = 64 (100 % RTT), BS = 30: "at an offered load of 95%, the length is on
 //! average 56.3 credits. At an offered load of 98%, this length even increases to
-//! 110.6"; the band is ±20 % (the issue's; read off a figure's text). It also states
+//! 110.6"; the band is ±20 % (emu's choice: the values are read off
+//! a figure's text). It also states
 //! lower bounds over every memory size, system size and load it measured: "For burst
 //! sizes of BS = 10 the length of the credit FIFOs is at least FL ≥ 5 … For BS = 30 …
 //! FL ≥ 10", checked here at the smallest memory (M = 13, 20 % RTT) and load (80 %).
