@@ -8,6 +8,7 @@
 mod common;
 
 mod bad_input;
+mod book;
 mod check;
 mod cli;
 mod deadlock;
