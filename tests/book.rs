@@ -9,18 +9,22 @@
 //! line's varying text (a wall time, a thread count) and a line `...` for any number
 //! of lines: [trycmd](https://docs.rs/trycmd)'s syntax, which runs the pages.
 //!
-//! Each page runs in a fresh directory of its own, holding copies of the files in
+//! Each page runs, with the emu under test first on `PATH`, in a fresh directory of its own, holding copies of the files in
 //! `book/inputs/PAGE/` (for example the topology file a page writes out and then runs).
 //! So a command that writes a file leaves nothing in the repository.
 //!
 //! A `$ ` line outside a console block, or an `emu` command in a `sh` block, would be
-//! shown without being run: both fail the test.
+//! shown without being run: both fail the test. So does a command that trycmd skips
+//! (a program other than emu and [`OTHER_PROGRAMS`]).
 //!
 //! `EMU_BOOK_PAGES=files-sci,running` runs only the pages whose name (the path under
 //! `book/src` with `/` as `-`, or `README`) contains one of those words.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// The programs besides emu that a page may run (GNU parallel plays a cluster).
+const OTHER_PROGRAMS: &[&str] = &["parallel", "ls", "cat", "head", "tail", "wc", "grep"];
 
 /// The Markdown pages whose commands run: the README and every page of the guide.
 fn pages(root: &Path) -> Vec<PathBuf> {
@@ -63,6 +67,19 @@ fn console_blocks(text: &str) -> Result<String, Vec<String>> {
                 if info.contains("ignore") {
                     unrun.push(format!("line {}: a console block marked ignore", n + 1));
                 }
+                if let Some(command) = line.strip_prefix("$ ") {
+                    let program = command
+                        .split_whitespace()
+                        .find(|word| !word.contains('='))
+                        .unwrap_or("");
+                    if program != "emu" && !OTHER_PROGRAMS.contains(&program) {
+                        unrun.push(format!(
+                            "line {}: `{program}` is not a program the test runs (emu, {})",
+                            n + 1,
+                            OTHER_PROGRAMS.join(", ")
+                        ));
+                    }
+                }
                 out.push_str(line);
             }
             Some((info, false)) => {
@@ -91,9 +108,27 @@ fn every_command_in_the_guide_runs_and_prints_what_the_page_shows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sandbox = tempfile::tempdir().expect("a temporary directory");
     let cases = trycmd::TestCases::new();
+    let emu = Path::new(env!("CARGO_BIN_EXE_emu"));
+    // The binary's directory first on PATH, so that a command such as GNU parallel
+    // finds the emu under test.
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::iter::once(emu.parent().expect("a directory").to_path_buf())
+        .chain(std::env::split_paths(&path));
+    let path = std::env::join_paths(dirs).expect("a PATH");
     cases
-        .register_bin("emu", Path::new(env!("CARGO_BIN_EXE_emu")))
+        .register_bin("emu", emu)
+        .env("PATH", path.to_string_lossy())
         .timeout(Duration::from_secs(300));
+    // trycmd skips a command whose program it was not given: the other programs the
+    // pages run, from PATH.
+    for tool in OTHER_PROGRAMS {
+        if let Some(found) = std::env::split_paths(&path)
+            .map(|dir| dir.join(tool))
+            .find(|p| p.is_file())
+        {
+            cases.register_bin(*tool, found);
+        }
+    }
     let only = std::env::var("EMU_BOOK_PAGES").ok();
     let mut unrun = Vec::new();
     let mut commands = 0;
