@@ -86,8 +86,8 @@ enum Command {
 }
 
 /// The command line, or the exit code of a bad one: clap's message cut to its first
-/// line (bad input is one line, README "Exit codes"), `--help` and `--version` as clap
-/// prints them.
+/// line (bad input is one line; exit codes as the guide's "Getting started" lists
+/// them), `--help` and `--version` as clap prints them.
 fn parse() -> Result<Cli, ExitCode> {
     use clap::error::ErrorKind;
     match Cli::try_parse() {

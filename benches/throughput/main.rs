@@ -9,7 +9,7 @@
 //! ```text
 //! cargo bench                                         # every case
 //! cargo bench --bench throughput -- --quick           # every case, short phases
-//! cargo bench --bench throughput -- hypercube8/sat    # cases whose name contains it
+//! cargo bench --bench throughput -- hypercube8/uniform-sat   # cases whose name contains it
 //! cargo bench --bench throughput -- --list            # the case names
 //! BOOKSIM=/path/to/booksim cargo bench --bench throughput -- booksim   # vs BookSim 2
 //! CAMINOS=/path/to/caminos cargo bench --bench throughput -- caminos   # vs CAMINOS

@@ -1,5 +1,5 @@
-//! The process exit codes, in one place (README "Exit codes"). The library's errors
-//! carry no codes; this module maps them.
+//! The process exit codes, in one place (the table in the guide's "Getting started").
+//! The library's errors carry no codes; this module maps them.
 
 use emu::engine::EngineError;
 use emu::stress::StressError;

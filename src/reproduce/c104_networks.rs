@@ -78,14 +78,15 @@ pub fn measure(p: &Published, sets: &[String]) -> Result<Measured, ReproduceErro
     })
 }
 
-/// Why a cell misses, measured by the helper that shipped the families (README,
-/// Validation, chapter 7); shown in the notes column only for a row that fails.
+/// Why a cell misses, as measured when the chapter-7 families were built (the guide's
+/// "What is modelled, and where it differs"); shown in the notes column only for a row
+/// that fails.
 fn miss_reason(p: &Published, delay: bool) -> &'static str {
     match (p.family, p.kind, delay) {
         (Family::Cube, Kind::Systematic, true) => {
             "throughput sits on the contention bound, random-traffic delays agree: the delay of a \
              saturated permutation depends on how many packets wait at each source, which §7.6 \
-             does not state (2-packet messages raise it, README)"
+             does not state (2-packet messages raise it)"
         }
         (Family::Min, _, _) => {
             "the MIN routing tables are our reading of Figures 7.1-7.4, which the text lacks; the \

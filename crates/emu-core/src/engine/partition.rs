@@ -46,8 +46,10 @@ pub fn partition<P: LinkProtocol>(net: &Network<P>, parts: usize) -> (Vec<usize>
 /// The fewest nodes a part needs for its own thread to pay. Every window costs each
 /// thread two synchronisations, and a node runs at most once in a window, so a part
 /// of a few nodes has too little work per window to cover them. Measured on the
-/// project's 2-core machine (BENCHMARKS.md): on a quiet machine an SCI ring of 16
-/// nodes ran 7 % slower on two threads than on one and of 32 nodes equally fast; with
+/// project's 2-core machine on 2026-11-26 (docs/architecture.md "The sharded engine:
+/// partition rule, shards and phases"; BENCHMARKS.md "Default threads on a quiet and a
+/// busy machine"): on a quiet machine an SCI ring of 16 nodes ran 1.07× slower on two
+/// threads than on one and of 32 nodes equally fast; with
 /// another process busy beside it, the 70-node min64 ran 1.11-1.21x slower on two
 /// threads, while every network of 128 nodes or more ran within 5 % of one thread or
 /// faster.

@@ -1,5 +1,5 @@
 //! The check that a netlist's routing tables, given or computed, take every label from
-//! every switch to its terminal (README "Network families": a label with no route, a
+//! every switch to its terminal (the guide's "C104 networks on DS-Links": a label with no route, a
 //! loop, a wrong terminal or an unconnected port is an error naming `network.tables`).
 
 use super::{Peer, Wiring};

@@ -577,7 +577,7 @@ impl Node<Sci> for SciNode {
 
     /// A dead link cuts packets short and loses echoes: a packet for this node cut short
     /// is dropped, and a send packet whose echo is overdue waits instead of failing the
-    /// run (module documentation of [`crate::parts::sci`], README "Link faults").
+    /// run (module documentation of [`crate::parts::sci`], the guide's "Link faults").
     fn expect_link_faults(&mut self) {
         self.lossy = true;
         self.stripper.expect_cuts();
