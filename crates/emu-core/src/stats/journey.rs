@@ -1,6 +1,6 @@
 //! The journey breakdown of a report: where measured messages' latency went. DS-Link
 //! networks split it from the journeys of the packets that completed each message
-//! (Proteus §MTime; docs/journeys.md): message latency = source wait + path + input
+//! (Proteus §MTime; book/src/journeys.md): message latency = source wait + path + input
 //! wait + output wait + transfer. Other families record their own named parts
 //! ([`JourneyParts`]: an SCI ring's source queue, idle source, ring buffer and fixed
 //! delay, SCI §4.8; a fabric's VOQ, credit wait, link, crosspoint queue and output

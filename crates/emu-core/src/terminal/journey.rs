@@ -1,7 +1,7 @@
 //! Journey statistics: where measured messages spent their time (Proteus §MTime and
 //! §Message Timing), and, under `--check`, the records
 //! that let the run check every message's timing identity against the uncontended
-//! latency of its path (docs/journeys.md).
+//! latency of its path (book/src/journeys.md).
 
 use super::metric::Metric;
 use super::packet::{Arrival, Stamp};

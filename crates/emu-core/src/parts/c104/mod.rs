@@ -35,7 +35,7 @@
 //! input that generates the header) to the grant of its output, and its output wait,
 //! from the grant to the first token starting on the link. With these, a packet's
 //! latency is the uncontended latency of its path plus its waits, tick for tick
-//! (docs/journeys.md); the switch's behaviour does not depend on them.
+//! (book/src/journeys.md); the switch's behaviour does not depend on them.
 
 pub mod config;
 
