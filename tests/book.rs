@@ -24,7 +24,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The programs besides emu that a page may run (GNU parallel plays a cluster).
-const OTHER_PROGRAMS: &[&str] = &["parallel", "ls", "cat", "head", "tail", "wc", "grep"];
+const OTHER_PROGRAMS: &[&str] = &[
+    "parallel", "sh", "ls", "cat", "head", "tail", "wc", "grep", "cmp", "diff",
+];
 
 /// The Markdown pages whose commands run: the README and every page of the guide.
 fn pages(root: &Path) -> Vec<PathBuf> {
