@@ -1,4 +1,4 @@
-//! Every family's generic report figures mean one thing (docs/report.md "throughput"):
+//! Every family's generic report figures mean one thing (book/src/report.md "The JSON report"):
 //! payload delivered and offered per terminal, as a percentage of one link's data
 //! capacity, counted by what arrived inside the measurement window. Each shipped
 //! topology runs past saturation with a traffic of its family, and the generic figures
