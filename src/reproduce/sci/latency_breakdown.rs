@@ -12,7 +12,7 @@
 //! size is increased from 4 to 16. For very large rings, transmission delay becomes
 //! dominant except when the ring is very close to saturation."
 //!
-//! emu measures the parts of every packet's latency (docs/journeys.md "SCI rings"):
+//! emu measures the parts of every packet's latency (book/src/journeys.md "SCI rings"):
 //! source queue, idle source, ring buffer, fixed. The model ([`crate::parts::sci::mg1`])
 //! is computed here from its equations. Two accounting differences are moved to the
 //! model's side of the rows: the model counts a packet's separator idle in its length
