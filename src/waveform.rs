@@ -1,5 +1,5 @@
 //! A watched link's two directions as a Value Change Dump (IEEE 1364 §18), the
-//! waveform format GTKWave and every logic-simulation tool read (docs/observing.md
+//! waveform format GTKWave and every logic-simulation tool read (book/src/observing.md
 //! "Waveforms").
 //!
 //! One scope per link direction, named after its sending and receiving ports

@@ -1,5 +1,5 @@
 //! Watching a run: `--trace` timelines in the Trace Event Format and `--vcd`
-//! waveforms (docs/observing.md). The waveform is read back by an independent VCD
+//! waveforms (book/src/observing.md). The waveform is read back by an independent VCD
 //! reader (the `vcd` crate), whose D and S wires are decoded bit by bit into tokens
 //! here; the timeline is read as JSON and its slices checked against each other and
 //! the report.

@@ -1,5 +1,5 @@
 //! `--trace`, `--vcd` and their selections: what a plain run records of its packets
-//! and links, and the files written from it (docs/observing.md).
+//! and links, and the files written from it (book/src/observing.md).
 
 use super::exit::Exit;
 use super::fail;

@@ -1,5 +1,5 @@
 //! A watched run's packets as a timeline in the Trace Event Format (`{"traceEvents":
-//! […]}`), which Perfetto UI and chrome://tracing open (docs/observing.md
+//! […]}`), which Perfetto UI and chrome://tracing open (book/src/observing.md
 //! "Timelines").
 //!
 //! - One process per node (named as the report names it), one track per port and

@@ -1,7 +1,7 @@
 //! What an observer sees of a token, in terms no engine or writer has to learn per
 //! protocol: its kind, its time on the wire, its value, and, on a packet's first token,
 //! which packet it starts and how long that packet has waited so far
-//! (docs/observing.md). A link protocol says how its tokens look
+//! (book/src/observing.md). A link protocol says how its tokens look
 //! ([`crate::model::LinkProtocol::view`]); the observer ([`crate::observe`]) turns what
 //! it sees into packet hops, link waveforms and counters.
 

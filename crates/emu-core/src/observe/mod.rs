@@ -1,6 +1,6 @@
 //! Watching a run from outside its parts: what each packet did at every node, how
 //! each watched link's wires moved, and how ports' credit and buffers changed
-//! (docs/observing.md).
+//! (book/src/observing.md).
 //!
 //! Observation costs nothing when it is not asked for: the engines know nothing of it.
 //! A run that is watched has its nodes wrapped, when they are built

@@ -1,6 +1,6 @@
 //! A DS-Link's tokens as the levels of its two wires, bit by bit: what an observer
 //! sees of a link ([`crate::model::LinkProtocol::view`]) and its data-strobe line code
-//! (docs/observing.md "Waveforms").
+//! (book/src/observing.md "Waveforms").
 //!
 //! The token lengths are INMOS ch. 6 §6.1.1's (10 bits for a data token, 4 for a
 //! control token, 8 for the null token an idle link sends). The bit layout and the

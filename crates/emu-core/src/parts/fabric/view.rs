@@ -1,4 +1,4 @@
-//! How an observer sees a fabric cell (docs/observing.md): one packet cycle on the
+//! How an observer sees a fabric cell (book/src/observing.md): one packet cycle on the
 //! link, its kind (a packet on the data path; a relative credit, a grant or an absolute
 //! credit on the control path), and on a packet cell the packet with its waits so far
 //! (the credit wait at its VOQ's head, Gramsamer §4.1; the crosspoint queue). A waveform

@@ -1,6 +1,6 @@
-//! How an observer sees an SCI symbol (docs/observing.md): one 2 ns cycle on the link,
-//! its kind (idle, send, echo), and on a packet's first symbol the packet with its
-//! waits so far (SCI §4.8's breakdown: idle source, ring buffer).
+//! How an observer sees an SCI symbol (book/src/observing.md): one 2 ns cycle on the
+//! link, its kind (idle, send, echo), and on a packet's first symbol the packet with
+//! its waits so far (SCI §4.8's breakdown: idle source, ring buffer).
 //!
 //! emu models which packet a symbol belongs to, not the packet's bits, so the value a
 //! waveform shows is what the model has: a first symbol carries its target's node id
