@@ -10,8 +10,9 @@
 //! *should* do; they are run for information only (what emu does now is printed) and
 //! are not asserted.
 //!
-//! The same run renders `docs/bad-input.md` (the table with each row's actual first
-//! line) and checks the file is up to date; `EMU_WRITE_BAD_INPUT_TABLE=1` rewrites it.
+//! The same run renders `book/src/bad-input.md` (the user guide's page: the table with
+//! each row's actual first line) and checks the file is up to date;
+//! `EMU_WRITE_BAD_INPUT_TABLE=1` rewrites it.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -27,7 +28,7 @@ const EMU: &str = env!("CARGO_BIN_EXE_emu");
 const TIME_LIMIT: Duration = Duration::from_secs(60);
 
 /// The generated document, relative to the crate.
-const DOC: &str = "docs/bad-input.md";
+const DOC: &str = "book/src/bad-input.md";
 
 /// Messages longer than this are cut in the document.
 const DOC_MESSAGE_CHARS: usize = 180;
@@ -1877,27 +1878,37 @@ fn input_cell(case: &Case) -> String {
 }
 
 const INTRO: &str = "\
-# Bad input: what emu says
+# Every bad input and its message
 
-Every kind of bad input tried on `emu` (empty and binary files, syntax errors, wrong
-types, extreme numbers, NaN and infinity, huge sizes, bad netlists and traffic tables,
-bad `--set`s and flags, directories, FIFOs, missing and unreadable files,
+emu meets a mistake with one line on stderr, starting `error: `, that names the file,
+line, column and key (or the `--set`, flag or path) and says what would be right, and
+exit code 2, before anything runs. This page lists every kind of bad input the tests try
+and the first line of the message each gets: empty and binary files, syntax errors,
+wrong types, extreme numbers, NaN and infinity, huge sizes, bad netlists and traffic
+tables, bad `--set`s and flags, directories, FIFOs, missing and unreadable files,
 subcommands; SCI rings and switch fabrics key by key, traces, sweeps, shards and
-`emu merge`, replications, output paths, link faults, memory and time limits), with
-the exit code and the first line of the message each gets. Exit code 2 is bad input
-(README, \"Exit codes\"); the rows with exit code 1 are outputs that pass the checks
-before a run but cannot be written after it (a full disk), whose report is printed
-first.
+`emu merge`, replications, output paths, link faults, memory and time limits.
 
-`tests/bad_input.rs` runs every row (each in a fresh temporary directory holding the
-row's files, stdin null, 60 s limit) and checks the exit code, that stdout is empty,
-that stderr is one line starting with `error: `, and that nothing panicked. It also
-generates this file and fails when it is out of date: regenerate it with
-`EMU_WRITE_BAD_INPUT_TABLE=1 cargo test --release --test integration bad_input::`. Table made
-2026-11-24, the newer surfaces added 2026-11-26 (`tests/bad_input/surfaces.rs`). Long messages are cut (…). Rows marked **bug** are what emu does today
-where that is wrong; they are listed under [Known problems](#known-problems) and the
-test does not assert them. The unreadable-file row cannot be run as root (mode 000 does
-not stop root reading); the test then skips it and keeps the row as it was.
+Exit code 2 is bad input ([exit codes](getting-started.md#when-something-is-wrong)).
+The rows with exit code 1 are outputs that pass the checks before a run but cannot be
+written after it (a full disk, `/dev/full`): the report is printed first, then the
+error.
+
+To find your message, search this page for a word of it. Long messages are cut (…).
+
+## How the table is made
+
+`tests/bad_input.rs` runs every row, each in a fresh temporary directory holding the
+row's files, stdin null, with a 60 s limit. It checks the exit code, that stdout is
+empty, that stderr is one line starting with `error: `, and that nothing panicked. The
+same test writes this page and fails when the page is out of date; regenerate it with
+`EMU_WRITE_BAD_INPUT_TABLE=1 cargo test --release --test integration bad_input::`.
+Rows marked **bug** are what emu does today where that is wrong; they are listed under
+[Known problems](#known-problems) and the test does not assert them. The
+unreadable-file row cannot be run as root (mode 000 does not stop root reading); the
+test then skips it and keeps the row as it was.
+
+## The table
 ";
 
 /// The document, given each case's row cells (exit code, message) where it ran, and
@@ -1932,10 +1943,16 @@ fn render(cells: &[Option<(String, String)>], previous: &str) -> String {
         }
     }
     doc.push_str("\n## Known problems\n\n");
-    doc.push_str(
-        "Each with what emu should do (the row's exit code and message) and the command.\n\n",
-    );
-    for case in cases() {
+    let bugs: Vec<&Case> = cases()
+        .into_iter()
+        .filter(|c| c.expected_bug.is_some())
+        .collect();
+    doc.push_str(if bugs.is_empty() {
+        "None: every row above is what emu should do.\n"
+    } else {
+        "Each with what emu should do (the row's exit code and message) and the command.\n\n"
+    });
+    for case in bugs {
         if let Some(why) = case.expected_bug {
             writeln!(
                 doc,
@@ -2047,7 +2064,7 @@ fn every_bad_input_gets_its_exit_code_and_one_line() {
     let previous = std::fs::read_to_string(&doc_path).unwrap_or_default();
     let doc = render(&cells, &previous);
     if std::env::var_os("EMU_WRITE_BAD_INPUT_TABLE").is_some_and(|v| v == "1") {
-        std::fs::write(&doc_path, &doc).expect("write docs/bad-input.md");
+        std::fs::write(&doc_path, &doc).expect("write book/src/bad-input.md");
         println!("wrote {}", doc_path.display());
     } else if doc != previous {
         let first = doc
