@@ -9,6 +9,7 @@ mod common;
 
 mod bad_input;
 mod book;
+mod book_reference;
 mod check;
 mod cli;
 mod deadlock;

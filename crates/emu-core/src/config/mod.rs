@@ -26,6 +26,7 @@ pub use error::ConfigError;
 pub use load::{Loaded, load_topology, load_traffic, stem};
 pub use lookup::find_source;
 pub use overrides::validate_sets;
+pub use ranges::takes;
 pub use shipped::{ListEntry, list_shipped, shipped, shipped_topologies, shipped_traffic};
 pub use source::{FileKind, Origin, SourceFile};
 pub use topology::TopologyConfig;

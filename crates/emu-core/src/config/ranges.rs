@@ -150,14 +150,16 @@ pub(super) fn for_key(root: &DeTable<'_>, key: &str, message: &str) -> String {
         .and_then(|t| t.get("kind"))
         .and_then(|k| k.get_ref().as_str())
         .unwrap_or("");
-    match range(kind, key) {
+    match takes(kind, key) {
         Some(words) => format!("{}, expected {words}", &message[..at]),
         None => message.to_string(),
     }
 }
 
-/// What `key` takes in a network of `kind`, if the table says.
-fn range(kind: &str, key: &str) -> Option<String> {
+/// What `key` takes in a network of `kind` (`""` for a traffic key, or any kind), if
+/// the table says: the words a type error at that key uses. The user guide's reference
+/// lists them too (`emu_core::network::bounds`).
+pub fn takes(kind: &str, key: &str) -> Option<String> {
     ranges().into_iter().find_map(|(k, name, words)| {
         let kind_ok = k.is_empty() || k == kind;
         // A list's items are reported at the list's key; a table's keys at their own.
@@ -177,20 +179,20 @@ mod tests {
     #[test]
     fn keys_find_their_range_by_family() {
         assert_eq!(
-            range("sci_ring", "network.nodes").as_deref(),
+            takes("sci_ring", "network.nodes").as_deref(),
             Some("a whole number from 2 to 4,096")
         );
-        assert_eq!(range("fabric", "network.nodes"), None);
+        assert_eq!(takes("fabric", "network.nodes"), None);
         assert_eq!(
-            range("fabric", "network.thresholds[0]"),
-            range("fabric", "network.thresholds")
+            takes("fabric", "network.thresholds[0]"),
+            takes("fabric", "network.thresholds")
         );
         assert_eq!(
-            range("sci_ring", "network.mix.data64").as_deref(),
+            takes("sci_ring", "network.mix.data64").as_deref(),
             Some("a fraction from 0 to 1")
         );
         assert_eq!(
-            range("grid", "terminals.saturated[3]").as_deref(),
+            takes("grid", "terminals.saturated[3]").as_deref(),
             Some("a terminal number from 0")
         );
     }

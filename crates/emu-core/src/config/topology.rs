@@ -146,7 +146,7 @@ pub enum NetworkConfig {
     /// Binary n-cube of C104s, one terminal per switch, e-cube routing highest
     /// dimension first (INMOS ch. 7 §7.3.1).
     Hypercube {
-        /// n: the cube has 2^n switches and 2^n terminals (1..=20).
+        /// n: the cube has 2^n switches and 2^n terminals.
         dimensions: u32,
         /// `deterministic` (e-cube) or `universal`: two parallel cubes, the first to
         /// a random intermediate switch, the second from it to the destination
@@ -163,13 +163,13 @@ pub enum NetworkConfig {
     /// simplest network whose channel dependency graph has a cycle, so it can
     /// deadlock (INMOS ch. 7 §7.3.2 on why wrap-around links need doubling).
     Ring {
-        /// Number of switches (2..=4096).
+        /// Number of switches, and of terminals.
         switches: u32,
     },
     /// A square 2-D grid of C104s, one terminal per switch, edge links unused,
     /// routed first in y then in x (INMOS ch. 7 §7.3.2). Terminal label = y·side + x.
     Grid {
-        /// Switches per side (2..=256); the grid has side² switches and terminals.
+        /// Switches per side; the grid has side² switches and terminals.
         side: u32,
         /// `deterministic` (y then x) or `universal`: first to a random column of the
         /// same row over an extra set of x links, then y then x (INMOS ch. 7 §7.5).
@@ -179,18 +179,20 @@ pub enum NetworkConfig {
     /// A k-ary 2-cube (2-D torus), one terminal per switch, dimension-order routing
     /// (y then x) the shorter way round each ring (INMOS ch. 7 §7.3.2 on wrap-around links).
     Torus {
-        /// Switches per side (2..=256).
+        /// Switches per side; the torus has side² switches and terminals.
         side: u32,
         /// `single` (one set of wrap-around links: can deadlock) or `doubled`.
         #[serde(default)]
         wrap: Wrap,
     },
     /// A general k-ary n-cube (or, with `wrap = "none"`, an n-dimensional mesh), one
-    /// terminal per switch, dimension-order routing highest dimension first.
+    /// terminal per switch, dimension-order routing highest dimension first: emu's
+    /// generalisation of the grids and tori of INMOS ch. 7 §7.3.2 (n = 1 is a
+    /// bidirectional ring routed the short way).
     KaryNcube {
-        /// Switches per dimension (2..=256).
+        /// Switches per dimension.
         k: u32,
-        /// Dimensions (1..=15, within a C104's 32 links).
+        /// Dimensions: the network has k^n switches and terminals.
         n: u32,
         /// `none` (a mesh), `single` or `doubled`.
         #[serde(default)]
@@ -199,14 +201,14 @@ pub enum NetworkConfig {
     /// One C104 with a terminal on each of `terminals` links: a single-stage crossbar
     /// network (Proteus, crossbar networks; INMOS ch. 7 §7.1).
     Crossbar {
-        /// Terminals (1..=32, the C104's links).
+        /// Terminals, one on each of the first `terminals` links.
         terminals: u32,
     },
     /// The indirect multistage network of INMOS ch. 7 §7.2-7.3.3 (Figures 7.1-7.4): a left
     /// column of C104s with 16 terminal links and 16 links to a right column; 1024
     /// terminals use 64-way networks as centre stages.
     Min {
-        /// 32, 64, 128, 256, 512 or 1024.
+        /// Terminals, 16 on each left-hand C104.
         terminals: u32,
         /// `deterministic` (a fixed right-hand switch per source switch and
         /// destination), `universal` (a random right-hand link) or `adaptive` (grouped
@@ -216,19 +218,24 @@ pub enum NetworkConfig {
     },
     /// A network drawn by the user: C104 switches, terminals and links listed
     /// explicitly, routing tables given as intervals or computed as shortest paths
-    /// (interval labelling, INMOS ch. 7 §7.1). See [`NetlistConfig`].
+    /// (interval labelling, INMOS ch. 7 §7.1). Every table, given or computed, is walked
+    /// for every label before the run: a label with no route, a loop or a wrong terminal
+    /// is refused naming the key.
     Netlist(NetlistConfig),
     /// A ring of SCI nodes (SCI §2, Figure 1): no C104s, its own link protocol of 16-bit
-    /// symbols every 2 ns, go-bit flow control. The `[link]`, `[packet]`, `[c104]`, `[vcp]`
-    /// and `[faults]` sections do not apply. See [`SciRingConfig`].
+    /// symbols every 2 ns, go-bit flow control. The `[link]`, `[packet]`, `[c104]` and
+    /// `[vcp]` sections do not apply; `[faults]` gives its link faults.
     SciRing(SciRingConfig),
     /// A single-stage switch fabric with its adapters (Gramsamer ch. 2, 7): adapters with
     /// virtual output queues, links of a round trip of RTT packet cycles, a CICQ or CIOQ
-    /// switch core, credit or grant flow control. The `[link]`, `[packet]`, `[c104]`,
-    /// `[vcp]` and `[faults]` sections do not apply. See [`FabricConfig`].
+    /// switch core, credit or grant flow control. One tick is one packet cycle. The
+    /// `[link]`, `[packet]`, `[c104]` and `[vcp]` sections do not apply; `[faults]` gives
+    /// its link faults.
     Fabric(FabricConfig),
-    /// A ring of relay nodes passing balls (a protocol-free toy family, the example of
-    /// how a family plugs in). See [`RelayRingConfig`].
+    /// A ring of relay nodes passing balls: a protocol-free toy family with no hardware
+    /// and no source document, the worked example of how a family plugs in
+    /// (docs/architecture.md "Adding a family"). It reads only `[injection]` of a
+    /// traffic file: batch, `messages` balls per node.
     RelayRing(RelayRingConfig),
 }
 
@@ -239,7 +246,7 @@ pub enum NetworkConfig {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NetlistConfig {
-    /// Port count of each C104 switch (1..=32); switch i is the i-th entry.
+    /// Port count of each C104 switch; switch i is the i-th entry.
     pub switches: Vec<u32>,
     /// `[switch, port]` of each terminal; terminal i has label i.
     pub terminals: Vec<[u32; 2]>,

@@ -27,6 +27,7 @@ pub struct TrafficConfig {
     /// target answers it at once with a 64-byte read response (SCI §4.7). The
     /// `[message]` size does not apply.
     #[serde(default, skip_serializing_if = "is_false")]
+    #[schemars(extend("default" = false))]
     pub request_response: bool,
 }
 
@@ -50,7 +51,8 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// Destination patterns. The bit patterns need a power-of-two number of terminals.
+/// Destination patterns. The bit patterns (`shuffle`, `bitrev`, `bitcomp`,
+/// `transpose`) need a power-of-two number of terminals.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[non_exhaustive]
@@ -71,7 +73,7 @@ pub enum PatternConfig {
     /// Perfect shuffle: destination = source address rotated left by `rotate` bits
     /// (INMOS ch. 7 §7.7; rotation 0 is the identity: every terminal sends to itself).
     Shuffle {
-        /// Bits to rotate by (0..=address bits).
+        /// Bits to rotate by.
         #[serde(default = "one")]
         rotate: u32,
     },
@@ -79,15 +81,17 @@ pub enum PatternConfig {
     /// sub-cube at one end of a middle-dimension link swapped with the one at the other
     /// end, giving 4/8/16-way contention on the 6/8/10-cube (INMOS ch. 7 §7.6.1).
     Systematic,
-    /// Destination = source address with its bits reversed.
+    /// Destination = source address with its bits reversed (a standard permutation
+    /// that emu adds; the documents do not use it).
     Bitrev,
-    /// Destination = source address with every bit complemented.
+    /// Destination = source address with every bit complemented (a standard
+    /// permutation that emu adds).
     Bitcomp,
-    /// Destination = source address with its upper and lower halves swapped (an even
-    /// number of address bits).
+    /// Destination = source address with its upper and lower halves swapped, for an
+    /// even number of address bits (a standard permutation that emu adds).
     Transpose,
-    /// Every message goes to one terminal (a hot spot, or with `terminals.senders` a
-    /// single source-destination pair).
+    /// Every message goes to one terminal: a hot spot, or with `terminals.senders` a
+    /// single source-destination pair (emu's addition).
     Fixed {
         /// The destination terminal.
         destination: u32,
@@ -96,12 +100,13 @@ pub enum PatternConfig {
     /// probability w + (1 − w)/N and uniformly otherwise (Gramsamer Eq. 2.2: w = 0 is
     /// uniform, w = 1 sends every input to its own output).
     NonUniform {
-        /// The unbalance w in [0, 1].
+        /// The unbalance w.
         w: f64,
     },
     /// An explicit destination per source: terminal i sends every message to
     /// `destinations[i]` (one entry per terminal). For a traffic that loads exactly
-    /// the channels of a dependency cycle found by `emu check`, or a shrunk case.
+    /// the channels of a dependency cycle found by `emu check`, or a case `emu stress`
+    /// shrank (emu's addition).
     Table {
         /// Index = source terminal, value = its destination.
         destinations: Vec<u32>,
@@ -112,7 +117,7 @@ fn one() -> u32 {
     1
 }
 
-/// Injection processes.
+/// Injection processes: when each terminal creates its messages.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[non_exhaustive]
@@ -121,15 +126,17 @@ pub enum InjectionConfig {
     /// always has a message waiting (INMOS ch. 7 §7.4.1, saturating load).
     Continuous,
     /// Bernoulli arrivals: each tick a message is created with a probability that makes
-    /// the offered load `load` × link data capacity (one byte per data-token time).
+    /// the offered load `load` × link data capacity (one byte per data-token time; on
+    /// an SCI ring, of a link's 1 byte/ns; on a fabric, of one packet per cycle:
+    /// Gramsamer §2.5.1's Bernoulli traffic).
     Rate {
-        /// Offered load as a fraction of link data capacity (0 < load ≤ 1).
+        /// Offered load as a fraction of link data capacity.
         load: f64,
     },
     /// Each terminal sends `messages` messages, all queued at the start; the run ends
     /// when every one is delivered and reports the completion time (INMOS ch. 7 §7.7).
     Batch {
-        /// Messages per sending terminal.
+        /// Messages per sending terminal (on a relay ring: balls per node).
         messages: u32,
     },
     /// Switch fabrics only: on/off bursts (Gramsamer Fig. 2.9, App. D): each burst sends
@@ -138,9 +145,9 @@ pub enum InjectionConfig {
     /// offered load is `load` (p10 = 1/BS, p01 = 1/(BS(1/L − 1) + 1)). `burst = 1` is
     /// Bernoulli.
     Bursty {
-        /// Offered load L as a fraction of the link (0 < load ≤ 1).
+        /// Offered load L as a fraction of the link.
         load: f64,
-        /// Mean burst size BS in packets (≥ 1).
+        /// Mean burst size BS in packets.
         burst: f64,
     },
     /// Switch fabrics only: bimodal frames (Gramsamer §2.5.1, "Bimodal Traffic"): on/off
@@ -152,15 +159,15 @@ pub enum InjectionConfig {
     /// frame lengths, 565 and 1500 bytes, onto 64-byte packets (§2.5.1), and half the
     /// frames are long (no mix is given): a mean frame of 20 packets.
     Bimodal {
-        /// Offered load L as a fraction of the link (0 < load ≤ 1).
+        /// Offered load L as a fraction of the link.
         load: f64,
-        /// Packets in a short frame (default 10).
+        /// Packets in a short frame.
         #[serde(default = "short_frame")]
         short: u32,
-        /// Packets in a long frame (default 30), at least `short`.
+        /// Packets in a long frame, at least `short`.
         #[serde(default = "long_frame")]
         long: u32,
-        /// Probability that a frame is long (default 0.5), 0 to 1.
+        /// Probability that a frame is long.
         #[serde(default = "long_share")]
         long_share: f64,
     },
@@ -211,11 +218,14 @@ fn long_share() -> f64 {
 /// batch of them is counted before it is queued).
 pub(crate) const MAX_MESSAGE_BYTES: u32 = 1 << 24;
 
-/// Message size.
+/// Message size (INMOS ch. 6 §6.1.1: a message is sent as packets of at most
+/// `packet.max_data_bytes`). Networks of C104s only: an SCI ring's and a fabric's
+/// packet lengths come from the topology.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct MessageConfig {
-    /// Payload bytes per message (split into packets by the VCP).
+    /// Payload bytes per message, split by the VCP into packets of at most
+    /// `packet.max_data_bytes`.
     pub bytes: u32,
 }
 
@@ -225,7 +235,9 @@ impl Default for MessageConfig {
     }
 }
 
-/// Run phases, in microseconds of virtual time (converted to the nearest tick).
+/// Run phases, in microseconds of virtual time (converted to the nearest tick): a
+/// warm-up whose messages are not measured, then a measurement window, then a drain
+/// (as the warm-up, running and ending phases of Gramsamer §2.4).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PhasesConfig {
@@ -252,7 +264,8 @@ impl Default for PhasesConfig {
     }
 }
 
-/// Which terminals send.
+/// Which terminals send, and which always have a message waiting (emu's addition,
+/// for the hot-sender workload of SCI §4.3 and for tests).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TerminalsConfig {

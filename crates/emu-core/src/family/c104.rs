@@ -45,6 +45,19 @@ impl Family for C104s {
         "a network of C104s"
     }
 
+    fn kinds(&self) -> &'static [&'static str] {
+        &[
+            "hypercube",
+            "ring",
+            "grid",
+            "torus",
+            "kary_ncube",
+            "crossbar",
+            "min",
+            "netlist",
+        ]
+    }
+
     fn owns(&self, network: &NetworkConfig) -> bool {
         matches!(
             network,

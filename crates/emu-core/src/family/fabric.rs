@@ -41,6 +41,10 @@ impl Family for Fabrics {
         "a switch fabric"
     }
 
+    fn kinds(&self) -> &'static [&'static str] {
+        &["fabric"]
+    }
+
     fn owns(&self, network: &NetworkConfig) -> bool {
         matches!(network, NetworkConfig::Fabric(_))
     }

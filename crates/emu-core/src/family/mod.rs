@@ -16,6 +16,7 @@ mod c104;
 mod case;
 pub mod check;
 mod fabric;
+pub mod reference;
 mod relay_ring;
 mod sci;
 
@@ -61,6 +62,9 @@ pub trait Family: ReportFamily + Sync {
     fn name(&self) -> &'static str;
     /// True if `network` (a topology's `[network]` section) is of this family.
     fn owns(&self, network: &NetworkConfig) -> bool;
+    /// The `network.kind`s of its networks, as a topology file writes them (the
+    /// networks [`Family::owns`]).
+    fn kinds(&self) -> &'static [&'static str];
     /// The traffic-file sections its networks read, of [`TRAFFIC_SECTIONS`] (default:
     /// all). Any other that differs from its default is an error naming the family
     /// ([`unread_traffic`]). A section listed here whose values the family refuses in
@@ -295,6 +299,35 @@ mod tests {
                 .filter(|f| f.owns(&topo.config.network))
                 .count();
             assert_eq!(owners, 1, "{}", entry.0);
+            let kind = serde_json::to_value(&topo.config.network).expect("serialises")["kind"]
+                .as_str()
+                .map(str::to_string)
+                .expect("a kind");
+            assert!(
+                of(&topo.config.network).kinds().contains(&kind.as_str()),
+                "{}: {kind}",
+                entry.0
+            );
+        }
+    }
+
+    /// Every `network.kind` the configuration types have is one family's.
+    #[test]
+    fn every_network_kind_is_one_familys() {
+        let schema = schemars::schema_for!(NetworkConfig).to_value();
+        let kinds: Vec<&str> = schema["oneOf"]
+            .as_array()
+            .expect("variants")
+            .iter()
+            .filter_map(|v| v["properties"]["kind"]["const"].as_str())
+            .collect();
+        assert!(kinds.len() >= 11, "{kinds:?}");
+        for kind in kinds {
+            let owners = FAMILIES
+                .iter()
+                .filter(|f| f.kinds().contains(&kind))
+                .count();
+            assert_eq!(owners, 1, "{kind}");
         }
     }
 }

@@ -22,7 +22,7 @@ pub(super) struct RelayRings;
 /// Most balls per node.
 const MAX_BALLS: u32 = 1_000_000;
 
-/// The relay ring's section of a report.
+/// The relay ring's section of a report (relay rings only).
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RelaySection {
     /// Balls put into play.
@@ -117,6 +117,10 @@ impl ReportFamily for RelayRings {
 impl Family for RelayRings {
     fn name(&self) -> &'static str {
         "a relay ring"
+    }
+
+    fn kinds(&self) -> &'static [&'static str] {
+        &["relay_ring"]
     }
 
     fn owns(&self, network: &NetworkConfig) -> bool {

@@ -43,6 +43,10 @@ impl Family for SciRings {
         "an SCI ring"
     }
 
+    fn kinds(&self) -> &'static [&'static str] {
+        &["sci_ring"]
+    }
+
     fn owns(&self, network: &NetworkConfig) -> bool {
         matches!(network, NetworkConfig::SciRing(_))
     }

@@ -184,7 +184,7 @@ pub fn fabric_from_config(
         }
         &InjectionConfig::Bursty { load, burst } => {
             on_off_load(load)?;
-            if !(burst.is_finite() && (1.0..=1e9).contains(&burst)) {
+            if !(burst.is_finite() && (1.0..=f64::from(MAX_FRAME)).contains(&burst)) {
                 return Err(traffic_err(
                     "injection.burst",
                     format!(
@@ -330,8 +330,8 @@ fn on_off_load(load: f64) -> Result<(), BuildError> {
     ))
 }
 
-/// Most packets in a bimodal frame.
-const MAX_FRAME: u32 = 1_000_000_000;
+/// Most packets in a bimodal frame, and the longest mean burst.
+pub(super) const MAX_FRAME: u32 = 1_000_000_000;
 
 /// The bimodal frames of a traffic file, validated (Gramsamer §2.5.1).
 fn bimodal(load: f64, short: u32, long: u32, long_share: f64) -> Result<Arrivals, BuildError> {

@@ -13,6 +13,30 @@ use crate::routing::min::{Min, SIZES};
 /// Links on one C104 (INMOS ch. 7 §7.1: "a 32-way crossbar switch").
 pub(crate) const C104_LINKS: u32 = 32;
 
+/// Most switches on a ring (`network.switches`, `kind = "ring"`).
+pub(crate) const MAX_RING_SWITCHES: u32 = 4096;
+
+/// Fewest and most switches per side or per dimension (`network.side`, `network.k`).
+pub(crate) const SIDES: std::ops::RangeInclusive<u32> = 2..=256;
+
+/// Most dimensions of a hypercube under universal routing: it uses 2n + 1 of a C104's
+/// 32 links.
+pub(crate) const MAX_UNIVERSAL_DIMENSIONS: u32 = 15;
+
+/// Most switches (and terminals) of a k-ary n-cube: what 2-byte headers address.
+pub(crate) const MAX_KARY_SWITCHES: u32 = 65_536;
+
+/// The routing modes of a hypercube and of a grid (INMOS ch. 7 §7.5).
+pub(crate) const CUBE_ROUTING: &[RoutingMode] =
+    &[RoutingMode::Deterministic, RoutingMode::Universal];
+
+/// The routing modes of a multistage network (INMOS ch. 7 §7.5, last paragraph).
+pub(crate) const MIN_ROUTING: &[RoutingMode] = &[
+    RoutingMode::Deterministic,
+    RoutingMode::Universal,
+    RoutingMode::Adaptive,
+];
+
 /// A validated `[network]` section: the family and its checked parameters, which
 /// [`build`] consumes without checking again.
 #[derive(Debug)]
@@ -83,10 +107,14 @@ fn kary_shape(
     universal: bool,
     k_key: &str,
 ) -> Result<Kary, BuildError> {
-    if !(2..=256).contains(&k) {
+    if !SIDES.contains(&k) {
         return Err(topo_err(
             k_key,
-            format!("{k}: give 2..=256 switches per side"),
+            format!(
+                "{k}: give {}..={} switches per side",
+                SIDES.start(),
+                SIDES.end()
+            ),
         ));
     }
     let shape = Kary {
@@ -107,17 +135,17 @@ fn kary_shape(
         ));
     }
     match k.checked_pow(n) {
-        Some(size) if size <= 65_536 => Ok(shape),
+        Some(size) if size <= MAX_KARY_SWITCHES => Ok(shape),
         _ => Err(topo_err(
             k_key,
-            format!("{k}^{n} switches: at most 65536 terminals (2-byte headers)"),
+            format!("{k}^{n} switches: at most {MAX_KARY_SWITCHES} terminals (2-byte headers)"),
         )),
     }
 }
 
 /// Checks `net` and says how many terminals and labels it has.
 pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
-    use RoutingMode::{Adaptive, Deterministic, Universal};
+    use RoutingMode::Universal;
     Ok(match *net {
         NetworkConfig::Netlist(ref n) => {
             let valid = netlist::validate(n)?;
@@ -134,11 +162,11 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             routing,
             link_sets,
         } => {
-            only("network.routing", routing, &[Deterministic, Universal])?;
+            only("network.routing", routing, CUBE_ROUTING)?;
             let universal = routing == Universal;
             let sets = hypercube_link_sets(universal, link_sets)?;
             let max = if universal {
-                15
+                MAX_UNIVERSAL_DIMENSIONS
             } else {
                 crate::config::topology::MAX_DIMENSIONS
             };
@@ -166,10 +194,10 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             }
         }
         NetworkConfig::Ring { switches } => {
-            if !(2..=4096).contains(&switches) {
+            if !(2..=MAX_RING_SWITCHES).contains(&switches) {
                 return Err(topo_err(
                     "network.switches",
-                    format!("{switches}: give 2..=4096 switches"),
+                    format!("{switches}: give 2..={MAX_RING_SWITCHES} switches"),
                 ));
             }
             Shape {
@@ -180,7 +208,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             }
         }
         NetworkConfig::Grid { side, routing } => {
-            only("network.routing", routing, &[Deterministic, Universal])?;
+            only("network.routing", routing, CUBE_ROUTING)?;
             let s = kary_shape(side, 2, Wrap::None, routing == Universal, "network.side")?;
             mesh_shape(s)
         }
@@ -214,11 +242,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             }
         }
         NetworkConfig::Min { terminals, routing } => {
-            only(
-                "network.routing",
-                routing,
-                &[Deterministic, Universal, Adaptive],
-            )?;
+            only("network.routing", routing, MIN_ROUTING)?;
             if !SIZES.contains(&terminals) {
                 return Err(topo_err(
                     "network.terminals",

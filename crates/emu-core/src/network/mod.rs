@@ -2,6 +2,7 @@
 //! routing tables and the parameters of every part (docs/architecture.md "Layers",
 //! config / build). All validation happens while building it, before any tick runs.
 
+pub mod bounds;
 pub mod build;
 mod builder;
 mod crossbar;

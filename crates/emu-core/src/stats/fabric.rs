@@ -12,7 +12,8 @@ use super::format::{fixed, group};
 use super::report::ReportInput;
 use crate::model::PartStats;
 
-/// The fabric section of a report.
+/// The fabric section of a report (switch fabrics only): per port and in total, the
+/// throughput, credit underflow and queues of Gramsamer ch. 7.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FabricSection {
     /// One row per port (adapter i and output i), in port order.

@@ -72,10 +72,11 @@ pub struct LatencySummary {
     pub ticks: TickStats,
     /// In microseconds.
     pub us: ScaledStats,
-    /// In the family's delay unit (`run.delay_unit_name`: C104 header times, SCI cycles,
+    /// In the family's delay unit (`run.delay_unit`: C104 header times, SCI cycles,
     /// fabric packet cycles; 0 when the unit is 0 ticks).
     pub delay_units: ScaledStats,
-    /// Value at each of [`LIST_QUANTILES`].
+    /// Value at each of the quantiles [`LIST_QUANTILES`]: 0 to 1 in tenths, then 0.95,
+    /// 0.99, 0.999 and 0.9999.
     pub percentiles: Vec<PercentilePoint>,
 }
 

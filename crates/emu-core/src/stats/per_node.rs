@@ -66,13 +66,13 @@ pub struct Fairness {
     /// Jain's index (Σx)² / (n·Σx²) over the nodes that offered traffic: 1 when all get
     /// the same, 1/n when one gets everything; `null` if none delivered anything.
     pub jain: Option<f64>,
-    /// The sending node with the least throughput, and its bytes/ns.
+    /// The sending node with the least throughput.
     pub min_node: Option<usize>,
-    /// Its throughput in bytes/ns.
+    /// `min_node`'s throughput in bytes/ns.
     pub min_bytes_per_ns: f64,
     /// The sending node with the most throughput.
     pub max_node: Option<usize>,
-    /// Its throughput in bytes/ns.
+    /// `max_node`'s throughput in bytes/ns.
     pub max_bytes_per_ns: f64,
 }
 

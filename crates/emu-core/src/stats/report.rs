@@ -162,7 +162,8 @@ impl<'a> ReportInput<'a> {
 /// The whole report. Field order is the JSON order.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Report {
-    /// JSON schema version ([`SCHEMA_VERSION`]).
+    /// The report's schema version ([`SCHEMA_VERSION`]); docs/report.md says what
+    /// changed between versions.
     #[schemars(extend("const" = SCHEMA_VERSION))]
     pub schema: u32,
     /// Version of emu that produced the report.
@@ -186,7 +187,8 @@ pub struct Report {
     pub token_hops: u64,
     /// Latency distributions of measured messages, all terminals merged.
     pub latency: Latencies,
-    /// Where measured messages' latency went (DS-Link networks); absent otherwise.
+    /// Where measured messages' latency went, in the family's own parts (every family
+    /// but relay rings); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub journey: Option<super::journey::JourneySection>,
     /// Throughput of each terminal.
@@ -196,7 +198,7 @@ pub struct Report {
     /// Sources that sent less than a tenth of the mean per-source throughput.
     pub starvation: super::shares::Starvation,
     /// Utilisation of each link direction, for families whose parts count wire time
-    /// (DS-Link networks); absent otherwise.
+    /// (every family but relay rings); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Vec<super::links::LinkUse>>,
     /// Per-flow throughput and latency for permutation traffic; absent otherwise.

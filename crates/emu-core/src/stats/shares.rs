@@ -80,13 +80,13 @@ pub struct Spread {
     /// Coefficient of variation: population standard deviation over the mean; `null`
     /// for a zero mean.
     pub cov: Option<f64>,
-    /// The terminal with the least (the first of equals), and its value.
+    /// The terminal with the least (the first of equals).
     pub min_terminal: Option<usize>,
-    /// Its value.
+    /// The least value: `min_terminal`'s.
     pub min: f64,
     /// The terminal with the most (the first of equals).
     pub max_terminal: Option<usize>,
-    /// Its value.
+    /// The most: `max_terminal`'s.
     pub max: f64,
 }
 

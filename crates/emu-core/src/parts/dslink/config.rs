@@ -40,7 +40,8 @@ impl Default for LinkConfig {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PacketConfig {
-    /// Routing header length in bytes: 1 or 2.
+    /// Routing header length in bytes: 2 when the header labels do not fit in one
+    /// byte (universal routing needs extra labels for its random headers).
     pub header_bytes: u32,
     /// Largest packet payload; messages are split into packets of at most this many
     /// bytes (the T9000 uses 32).
@@ -56,29 +57,34 @@ impl Default for PacketConfig {
     }
 }
 
-/// Fault injection: deliberate misconfigurations that break the hardware's rules, so
-/// that the emulator's flow-control checks can be seen to work, and link faults for
-/// stress-testing (a link that goes down, parity errors). Off by default. The link
-/// faults are emu's decision, not the documents' (docs/architecture.md "Link faults");
-/// they are read by [`crate::network::build()`], which knows the node names.
+/// Fault injection, off by default: deliberate misconfigurations that break the
+/// hardware's rules, so that the emulator's flow-control checks can be seen to work
+/// (networks of C104s only), and link faults for stress-testing: a link that goes
+/// down, parity errors (every family but relay rings). The link faults are emu's
+/// decision, not the documents' (docs/architecture.md "Link faults"); the network
+/// builder reads them, as it knows the node names.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FaultConfig {
     /// Links that go down, each dead in both directions from its time on, as a cut
-    /// cable would be: every token arriving from then on is lost.
+    /// cable would be: every token arriving from then on is lost. For example
+    /// `[{ link = "c104[3]:2", at_us = 100.0 }]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("default" = []))]
     pub link_down: Vec<LinkDown>,
-    /// Probability (0 ≤ p ≤ 1) that a token arriving on a link has a parity error,
-    /// which brings that link down from the arrival of that token (itself lost).
+    /// Probability that a token arriving on a link has a parity error, which brings
+    /// that link down from the arrival of that token (itself lost). 0: none, and the
+    /// run is that of a file without the key, byte for byte.
     #[serde(skip_serializing_if = "is_zero")]
+    #[schemars(extend("default" = 0.0))]
     pub token_error_rate: f64,
     /// Every receiver grants this many tokens of credit beyond its buffer at start-up,
     /// as a misprogrammed link would. Any value > 0 eventually overflows a buffer.
     pub extra_initial_credit: u32,
     /// Accept an input buffer smaller than the flow-control batch. Such a link can never
-    /// grant a whole FCT, so no data ever moves (INMOS ch. 6 §6.2.1); the
-    /// check in [`crate::network::build()`] rejects it unless this is set, and
-    /// `emu reproduce dslink-latency` sets it to show the stall.
+    /// grant a whole FCT, so no data ever moves (INMOS ch. 6 §6.2.1); emu refuses such
+    /// a buffer unless this is set, and `emu reproduce dslink-latency` sets it to show
+    /// the stall.
     pub allow_buffer_below_batch: bool,
 }
 
@@ -227,6 +233,12 @@ pub(crate) fn ns_to_ticks(
 /// cannot ask for gigabytes.
 pub(crate) const MAX_BUFFER_TOKENS: u32 = 1 << 20;
 
+/// The fastest link, in Mbit/s (`link.bit_rate_mbit_s`): a tick of 1 ps.
+pub(crate) const MAX_BIT_RATE_MBIT_S: u32 = 1_000_000;
+
+/// The largest packet payload, in bytes (`packet.max_data_bytes`; the T9000's is 32).
+pub(crate) const MAX_DATA_BYTES: u32 = 65_536;
+
 /// The most extra credit `faults.extra_initial_credit` accepts, in tokens.
 pub(crate) const MAX_EXTRA_CREDIT: u32 = 1 << 16;
 
@@ -237,10 +249,10 @@ pub fn validate(
     faults: &FaultConfig,
 ) -> Result<DsLinkSpec, ConfigError> {
     let rate = link.bit_rate_mbit_s;
-    if rate == 0 || rate > 1_000_000 {
+    if rate == 0 || rate > MAX_BIT_RATE_MBIT_S {
         return Err(ConfigError::new(
             "link.bit_rate_mbit_s",
-            format!("{rate} is not a link rate: give Mbit/s in 1..=1000000"),
+            format!("{rate} is not a link rate: give Mbit/s in 1..={MAX_BIT_RATE_MBIT_S}"),
         ));
     }
     let time = TimeBase {
@@ -261,10 +273,10 @@ pub fn validate(
         ));
     }
     let max_data = packet.max_data_bytes;
-    if !(1..=65_536).contains(&max_data) {
+    if !(1..=MAX_DATA_BYTES).contains(&max_data) {
         return Err(ConfigError::new(
             "packet.max_data_bytes",
-            format!("{max_data}: give 1..=65536 bytes"),
+            format!("{max_data}: give 1..={MAX_DATA_BYTES} bytes"),
         ));
     }
     let packet_tokens = hb + max_data + 1;

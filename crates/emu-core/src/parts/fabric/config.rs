@@ -23,12 +23,16 @@ pub(crate) const MIN_LINK_GBPS: f64 = 0.001;
 pub(crate) const MAX_LINK_GBPS: f64 = 10_000.0;
 /// Most packets an adapter's VOQs may hold together.
 pub(crate) const MAX_VOQ_CAP: u64 = 100_000_000;
+/// The values of `network.architecture`.
+pub(crate) const ARCHITECTURES: [&str; 2] = ["cicq", "cioq"];
+/// The values of `network.output_scheduler`.
+pub(crate) const OUTPUT_SCHEDULERS: [&str; 2] = ["rr", "ocf"];
 
 /// A single-stage N × N switch fabric with its adapters (Gramsamer ch. 2, 7).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FabricConfig {
-    /// N: switch ports, one adapter each (1..=256).
+    /// N: switch ports, one adapter each (Gramsamer §7.6 studies up to 64).
     pub ports: u32,
     /// Round trip of a link in packet cycles: RTT/2 on the data path, RTT/2 back on the
     /// control path (§2.3; 64 is the document's design point, 4 its short links).
@@ -185,8 +189,8 @@ fn err(key: &'static str, message: impl Into<String>) -> ConfigError {
     ConfigError::new(key, message)
 }
 
-/// The values of `network.flow_control`.
-const FLOW_CONTROLS: [&str; 7] = [
+/// The values of `network.flow_control` (Gramsamer Table 4.1, and `none`).
+pub(crate) const FLOW_CONTROLS: [&str; 7] = [
     "credit",
     "grant",
     "absolute",
@@ -494,6 +498,21 @@ mod tests {
         assert_eq!(s.output_scheduler, OutputScheduler::Rr);
         assert!((s.cycle_ns - 51.2).abs() < 1e-9);
         assert_eq!((s.data_cycles(), s.control_cycles()), (32, 32));
+    }
+
+    /// The value lists the reference prints are the ones the validator takes.
+    #[test]
+    fn every_listed_architecture_and_scheduler_is_taken() {
+        for a in ARCHITECTURES {
+            for o in OUTPUT_SCHEDULERS {
+                let c = FabricConfig {
+                    architecture: a.into(),
+                    output_scheduler: Some(o.into()),
+                    ..base()
+                };
+                assert!(c.validate().is_ok(), "{a} {o}");
+            }
+        }
     }
 
     #[test]

@@ -9,18 +9,21 @@ use serde::{Deserialize, Serialize};
 /// Most nodes on one relay ring.
 pub const MAX_NODES: u32 = 4096;
 
+/// Most hops per ball, and the longest latency and think time in ticks.
+pub const MAX_STEPS: u64 = 1_000_000;
+
 /// A ring of relay nodes, each passing balls to the next after a random think time.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RelayRingConfig {
-    /// Nodes on the ring (2..=4096).
+    /// Nodes on the ring.
     pub nodes: u32,
-    /// Hops every ball makes before it is retired (1..=1000000).
+    /// Hops every ball makes before it is retired.
     pub hops: u32,
-    /// Link latency in ticks (1..=1000000).
+    /// Link latency in ticks.
     #[serde(default = "one")]
     pub latency: Tick,
-    /// Longest think time in ticks (1..=1000000): each ball waits 1..=max_think ticks
+    /// Longest think time in ticks: each ball waits 1 to `max_think` ticks (uniformly)
     /// at each node.
     #[serde(default = "one")]
     pub max_think: Tick,
@@ -40,10 +43,10 @@ impl RelayRingConfig {
             ));
         }
         let within = |key: &'static str, v: u64| {
-            if (1..=1_000_000).contains(&v) {
+            if (1..=MAX_STEPS).contains(&v) {
                 Ok(())
             } else {
-                Err(ConfigError::new(key, format!("{v}: give 1..=1000000")))
+                Err(ConfigError::new(key, format!("{v}: give 1..={MAX_STEPS}")))
             }
         };
         within("network.hops", u64::from(self.hops))?;

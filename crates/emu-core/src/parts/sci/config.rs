@@ -18,7 +18,7 @@ pub const MAX_ACTIVE_BUFFERS: u32 = 65_535;
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SciRingConfig {
-    /// Nodes on the ring (2..=4096).
+    /// Nodes on the ring (the paper studies 2 to 64, SCI §4.1 Fig. 5).
     pub nodes: u32,
     /// Go-bit flow control (SCI §2.2). Off by default, as in the paper's base case
     /// (Fig. 3).
@@ -32,7 +32,8 @@ pub struct SciRingConfig {
     /// 1.0; default 1).
     #[serde(default = "one")]
     pub sink_rate: f64,
-    /// The send-packet mix.
+    /// The send-packet mix (SCI §4): the fractions of address, 64-byte and 256-byte
+    /// data packets, which must sum to 1.
     #[serde(default)]
     pub mix: MixConfig,
 }

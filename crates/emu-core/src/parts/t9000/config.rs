@@ -3,6 +3,9 @@
 use crate::parts::ConfigError;
 use serde::{Deserialize, Serialize};
 
+/// Most virtual channels a terminal may have sending at once (`vcp.channels`).
+pub(crate) const MAX_CHANNELS: u32 = 4096;
+
 /// T9000 virtual channel processor parameters (INMOS ch. 6 §6.2.3).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -12,7 +15,8 @@ pub struct VcpConfig {
     /// chapter 7 (INMOS ch. 7: "we have separated issues of protocol overhead ... from issues of
     /// network performance").
     pub acknowledge: bool,
-    /// Virtual channels a terminal may have sending at once (one message each).
+    /// Virtual channels a terminal may have sending at once, one message each (the VCP
+    /// multiplexes its channels over the link, INMOS ch. 6 §6.2.3).
     pub channels: u32,
 }
 
@@ -28,10 +32,10 @@ impl Default for VcpConfig {
 impl VcpConfig {
     /// Checks the section.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.channels == 0 || self.channels > 4096 {
+        if self.channels == 0 || self.channels > MAX_CHANNELS {
             return Err(ConfigError::new(
                 "vcp.channels",
-                format!("{}: give 1..=4096 channels", self.channels),
+                format!("{}: give 1..={MAX_CHANNELS} channels", self.channels),
             ));
         }
         Ok(())
