@@ -25,7 +25,7 @@ use std::time::Duration;
 
 /// The programs besides emu that a page may run (GNU parallel plays a cluster).
 const OTHER_PROGRAMS: &[&str] = &[
-    "parallel", "sh", "ls", "cat", "head", "tail", "wc", "grep", "cmp", "diff",
+    "parallel", "sh", "ls", "cat", "head", "tail", "wc", "grep", "cmp", "diff", "cut",
 ];
 
 /// The Markdown pages whose commands run: the README and every page of the guide.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Regenerates the screenshots of `--report` pages in docs/images/report-*.png: a
+# Regenerates the screenshots of `--report` pages in book/src/images/report-*.png: a
 # hypercube run, a deadlocked torus, an SCI ring, a switch fabric and a sweep, each
 # rendered offline by tools/render-report.sh (headless Chromium) at 1200 pixels wide
 # and cut to the height given here: tools/report-images.sh [EMU]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 emu=$(realpath "${1:-target/release/emu}")
-out=docs/images
+out=book/src/images
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"

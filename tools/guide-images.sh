@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Regenerates the pictures in the README (docs/images/*.svg) with the emulator, and with
+# Regenerates the pictures of the guide (book/src/images/*.svg) with the emulator, and with
 # --look renders each to PNG in headless Chromium (Debian's chromium package) so that
-# they can be looked at: tools/readme-images.sh [--look] [EMU]
+# they can be looked at: tools/guide-images.sh [--look] [EMU]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 look=0; [ "${1:-}" = --look ] && { look=1; shift; }
 emu=${1:-target/release/emu}
-out=docs/images
+out=book/src/images
 mkdir -p "$out"
 "$emu" sweep -t hypercube8 -p uniform --load 0.1:0.9:0.1 --replications 5 --quiet \
     --plot "$out/sweep-hypercube8-uniform.svg" > /dev/null
