@@ -34,3 +34,4 @@ mod schema;
 mod sci;
 mod stress;
 mod sweep;
+mod validation_pages;

@@ -15,6 +15,7 @@ pub mod dslink_bandwidth;
 pub mod dslink_latency;
 pub mod error;
 pub mod fabric;
+pub mod pages;
 pub mod sci;
 pub mod setups;
 pub mod table;

@@ -3,11 +3,11 @@
 //! tolerance; rendered as text or JSON.
 
 use crate::stats::format::{Align, write_aligned};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// How far an emulated value may be from its reference and still pass.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Tolerance {
     /// |emulated − reference| ≤ this fraction of |reference|.
@@ -63,8 +63,9 @@ impl Tolerance {
 }
 
 /// One comparison: a parameter point, the reference value (a number the paper prints,
-/// or one computed from its formula), the emulated value and the tolerance.
-#[derive(Clone, Debug, Serialize)]
+/// or one computed from its formula), the emulated value and the tolerance. Read back
+/// from the JSON form (which spells out more fields) by the validation pages.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Row {
     /// The parameter point, e.g. `s=1 uni m=17`.
     pub parameter: String,
@@ -82,6 +83,7 @@ pub struct Row {
     pub note: String,
     /// A row known to miss its tolerance, with the explanation: it is shown as MISS,
     /// and fails the experiment only if it stops missing (then the mark must go).
+    #[serde(default)]
     pub expected_miss: Option<String>,
 }
 
@@ -353,6 +355,9 @@ impl Report {
     }
 }
 
+/// The `schema` field of the JSON form: its name and version.
+pub const SCHEMA: &str = "emu-reproduce/1";
+
 /// The JSON form of a set of reports (one stable schema, with each row's difference and
 /// pass/fail spelled out).
 pub fn json(reports: &[Report]) -> serde_json::Value {
@@ -406,7 +411,7 @@ pub fn json(reports: &[Report]) -> serde_json::Value {
         })
         .collect();
     serde_json::json!({
-        "schema": "emu-reproduce/1",
+        "schema": SCHEMA,
         "emu_version": env!("CARGO_PKG_VERSION"),
         "reports": rep,
     })
