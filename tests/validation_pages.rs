@@ -233,3 +233,16 @@ fn inputs_the_renderer_cannot_use_are_errors() {
         PagesError::Toml(_)
     ));
 }
+
+#[test]
+fn the_readme_shows_the_counts_of_the_stored_results() {
+    let json = std::fs::read_to_string(root().join(pages::INPUTS).join("results.json"))
+        .expect("the stored results");
+    let results = Results::parse(&json).expect("valid stored results");
+    let table = pages::counts_table(&results, "book/src/validation/");
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("the README");
+    assert!(
+        readme.contains(table.trim_end()),
+        "README.md's validation table is not the one the stored results give; paste:\n{table}"
+    );
+}

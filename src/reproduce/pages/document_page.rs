@@ -88,10 +88,16 @@ pub(super) fn page(d: &DocumentResults, emu_version: &str, p: &Provenance) -> St
     let names: Vec<&str> = d.reports.iter().map(|r| r.experiment.as_str()).collect();
     s.push_str(&provenance(emu_version, p, &names));
     let c = Counts::of_document(d);
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let _ = writeln!(
         s,
-        "**{} experiments, {} rows: {} pass, {} known misses, {} failures.**\n",
-        c.experiments, c.rows, c.passes, c.known_misses, c.failures
+        "**{}, {}: {} pass, {}, {}.**\n",
+        count(c.experiments, "experiment", "experiments"),
+        count(c.rows, "row", "rows"),
+        c.passes,
+        count(c.known_misses, "known miss", "known misses"),
+        count(c.failures, "failure", "failures")
     );
     let _ = writeln!(
         s,
