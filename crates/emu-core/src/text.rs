@@ -15,6 +15,12 @@ pub fn group(n: u64) -> String {
     out
 }
 
+/// A key's whole-number range as messages and the guide word it: "a whole number from
+/// 2 to 4,096".
+pub fn whole_range(lo: u64, hi: u64) -> String {
+    format!("a whole number from {} to {}", group(lo), group(hi))
+}
+
 /// Most characters of user text a message quotes.
 const EXCERPT_CHARS: usize = 40;
 

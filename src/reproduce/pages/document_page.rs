@@ -3,8 +3,9 @@
 
 use super::index::Counts;
 use super::input::{DocumentResults, Form, Provenance};
-use super::markdown::{self, Align};
+use super::markdown;
 use crate::reproduce::table::{COLUMNS, Report, Row, Table, num};
+use crate::stats::format::{Align, write_markdown};
 use std::fmt::Write as _;
 
 /// The comment at the top of every page that says it is generated.
@@ -160,14 +161,14 @@ fn table(s: &mut String, t: &Table) {
             ]
         })
         .collect();
-    let align = std::array::from_fn::<Align, 9, _>(|c| {
+    // Reference, emulated and diff are numbers.
+    write_markdown(s, &COLUMNS, &rows, |c| {
         if matches!(c, 1 | 3 | 5) {
             Align::Right
         } else {
             Align::Left
         }
     });
-    markdown::table(s, &COLUMNS, &align, &rows);
     if !t.notes.is_empty() {
         let _ = writeln!(s, "Notes:\n");
         for n in &t.notes {

@@ -1,7 +1,5 @@
-//! Plain CommonMark for the pages: text escaped for a table cell or a line, and
-//! tables with a header row and an alignment per column.
-
-use std::fmt::Write as _;
+//! Plain CommonMark for the pages: text escaped for a table cell or a line (tables
+//! are written by [`crate::stats::format::write_markdown`]).
 
 /// `text` as literal Markdown inline text: characters that could start a table
 /// border, code, emphasis, strikethrough, a link or an HTML tag are escaped with a
@@ -33,36 +31,4 @@ pub(super) fn text(text: &str) -> String {
         }
     }
     out
-}
-
-/// How a column's cells line up.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Align {
-    /// Text.
-    Left,
-    /// Numbers.
-    Right,
-}
-
-/// A table: `head` and `rows` are Markdown already (escape text with [`text`]).
-pub(super) fn table(out: &mut String, head: &[&str], align: &[Align], rows: &[Vec<String>]) {
-    let line = |out: &mut String, cells: &mut dyn Iterator<Item = &str>| {
-        out.push('|');
-        for c in cells {
-            let _ = write!(out, " {c} |");
-        }
-        out.push('\n');
-    };
-    line(out, &mut head.iter().copied());
-    line(
-        out,
-        &mut align.iter().map(|a| match a {
-            Align::Left => "---",
-            Align::Right => "--:",
-        }),
-    );
-    for r in rows {
-        line(out, &mut r.iter().map(String::as_str));
-    }
-    out.push('\n');
 }

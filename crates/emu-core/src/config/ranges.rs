@@ -15,7 +15,7 @@ use toml::de::DeTable;
 /// ranges come from the validators' own bounds.
 fn ranges() -> Vec<(&'static str, &'static str, String)> {
     use crate::parts::{dslink, fabric, relay, sci};
-    let whole = |lo: u64, hi: u64| format!("a whole number from {} to {}", group(lo), group(hi));
+    let whole = crate::text::whole_range;
     let text = |t: &str| t.to_string();
     vec![
         (

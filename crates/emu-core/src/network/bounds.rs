@@ -21,7 +21,7 @@ use crate::parts::fabric::config::{ARCHITECTURES, FLOW_CONTROLS, MAX_MEMORY, OUT
 use crate::parts::relay::config::MAX_STEPS;
 use crate::parts::t9000::config::MAX_CHANNELS;
 use crate::routing::min::SIZES;
-use crate::text::group;
+use crate::text::{group, whole_range as whole};
 use crate::time::MAX_DURATION_US;
 
 /// What `key` takes in a network of `kind` (`""` for a traffic key or a key of a
@@ -44,11 +44,6 @@ fn matches(name: &str, key: &str) -> bool {
         Some(_) => key.starts_with(name),
         None => key == name,
     }
-}
-
-/// `lo` to `hi` as a whole-number range.
-fn whole(lo: u64, hi: u64) -> String {
-    format!("a whole number from {} to {}", group(lo), group(hi))
 }
 
 /// `"a"`, `"b"` or `"c"`.

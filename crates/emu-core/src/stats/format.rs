@@ -26,6 +26,38 @@ pub enum Align {
     Right,
 }
 
+/// The one Markdown table writer (the guide's generated pages): `head` and `rows` are
+/// Markdown already, one line per cell; column `c` is marked left (`---`) or right
+/// (`--:`) as `align(c)` says; a blank line follows the table.
+pub fn write_markdown(
+    out: &mut String,
+    head: &[&str],
+    rows: &[Vec<String>],
+    align: impl Fn(usize) -> Align,
+) {
+    let line = |out: &mut String, cells: &mut dyn Iterator<Item = &str>| {
+        out.push('|');
+        for c in cells {
+            out.push(' ');
+            out.push_str(c);
+            out.push_str(" |");
+        }
+        out.push('\n');
+    };
+    line(out, &mut head.iter().copied());
+    line(
+        out,
+        &mut (0..head.len()).map(|c| match align(c) {
+            Align::Left => "---",
+            Align::Right => "--:",
+        }),
+    );
+    for r in rows {
+        line(out, &mut r.iter().map(String::as_str));
+    }
+    out.push('\n');
+}
+
 /// The one table renderer of the text outputs: writes `rows` (the first is usually the
 /// header) as columns two spaces apart, each as wide as its widest cell, column `c`
 /// aligned as `align(c)`, every line prefixed by `indent`, trailing blanks trimmed and

@@ -2,15 +2,17 @@
 //! escaped and rustdoc's links turned into plain code.
 
 /// A table with `header` and one row per entry of `rows`, each cell passed through
-/// [`cell`]; a blank line after it.
+/// [`cell`], every column left-aligned; a blank line after it.
 pub(super) fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
-    let mut out = line(header.iter().map(|h| cell(h)).collect());
-    out.push_str(&line(header.iter().map(|_| "---".to_string()).collect()));
-    for row in rows {
-        out.push_str(&line(row.iter().map(|c| cell(c)).collect()));
-    }
-    out.push('\n');
+    use crate::stats::format::{Align, write_markdown};
+    let head: Vec<String> = header.iter().map(|h| cell(h)).collect();
+    let head: Vec<&str> = head.iter().map(String::as_str).collect();
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| row.iter().map(|c| cell(c)).collect())
+        .collect();
+    let mut out = String::new();
+    write_markdown(&mut out, &head, &rows, |_| Align::Left);
     out
 }
 
