@@ -1,6 +1,7 @@
 //! `emu` command line: argument parsing, exit codes and printing only (the
 //! subcommands are in [`cli`]).
 
+#[macro_use]
 mod cli;
 
 use clap::{Parser, Subcommand};
@@ -88,7 +89,7 @@ enum Command {
 /// The command line, or the exit code of a bad one: clap's message cut to its first
 /// line (bad input is one line; exit codes as the guide's "Getting started" lists
 /// them), `--help` and `--version` as clap prints them.
-fn parse() -> Result<Cli, ExitCode> {
+fn parse() -> Result<Cli, cli::Exit> {
     use clap::error::ErrorKind;
     match Cli::try_parse() {
         Ok(cli) => Ok(cli),
@@ -100,14 +101,17 @@ fn parse() -> Result<Cli, ExitCode> {
                     | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             ) =>
         {
-            e.exit()
+            // Help and version go to standard output through the same accounting as
+            // every other write: `emu --help > /dev/full` is exit 1, not 0.
+            cli::emit(&e.render().to_string());
+            Err(cli::Exit::Ok)
         }
         Err(e) => {
-            eprintln!(
+            note!(
                 "{} (see emu --help)",
                 emu::config::plain::plain(&one_line(&e.to_string()))
             );
-            Err(cli::Exit::BadInput.into())
+            Err(cli::Exit::BadInput)
         }
     }
 }
@@ -144,7 +148,7 @@ fn one_line(text: &str) -> String {
 fn main() -> ExitCode {
     let args = match parse() {
         Ok(args) => args,
-        Err(code) => return code,
+        Err(code) => return cli::streams::finish(code).into(),
     };
     let code = match args.command {
         Some(Command::List) => cli::list::list(),
@@ -155,5 +159,5 @@ fn main() -> ExitCode {
         Some(Command::Stress(a)) => cli::stress::main(&a),
         None => cli::run::run(&args.run),
     };
-    ExitCode::from(code)
+    cli::streams::finish(code).into()
 }

@@ -51,6 +51,10 @@ enum Setup {
     Unreadable(&'static str, &'static str),
     /// Several files, each (name, text).
     Files(&'static [(&'static str, &'static str)]),
+    /// A symbolic link (name, target).
+    Symlink(&'static str, &'static str),
+    /// A hard link (name, existing file).
+    HardLink(&'static str, &'static str),
     /// Each of these set-ups in turn (e.g. a traffic file and the FIFO it names as its
     /// trace).
     All(&'static [Setup]),
@@ -70,9 +74,6 @@ struct Case {
     /// Some: emu does not behave as `code` and `message` say yet; the reason. The case
     /// is run for information and not asserted.
     expected_bug: Option<&'static str>,
-    /// The run may print its report before it fails (an output that cannot be
-    /// written once the run is done).
-    stdout_allowed: bool,
 }
 
 /// A case expected to give exit 2 and a message containing `message`.
@@ -89,22 +90,7 @@ const fn bad(
         code: 2,
         message,
         expected_bug: None,
-        stdout_allowed: false,
     }
-}
-
-/// An output that passes the checks before the run but cannot be written after it
-/// (a full disk): exit 1, the report already printed, one line naming the file.
-const fn after_run(
-    input: &'static str,
-    args: &'static [&'static str],
-    setup: Setup,
-    message: &'static str,
-) -> Case {
-    let mut case = bad(input, args, setup, message);
-    case.code = 1;
-    case.stdout_allowed = true;
-    case
 }
 
 /// A case emu gets wrong today: `bug` says how. No row uses it while every known
@@ -124,7 +110,6 @@ const fn bug(
         code: 2,
         message,
         expected_bug: Some(bug),
-        stdout_allowed: false,
     }
 }
 
@@ -153,11 +138,18 @@ const HC: &str = "[network]\nkind = \"hypercube\"\n";
 /// switch fabrics, traces, sweeps and shards, replications, outputs, faults, limits:
 /// `bad_input/surfaces.rs`).
 fn cases() -> Vec<&'static Case> {
-    CASES.iter().chain(surfaces::CASES.iter()).collect()
+    CASES
+        .iter()
+        .chain(surfaces::CASES.iter())
+        .chain(outputs::CASES.iter())
+        .collect()
 }
 
 #[path = "bad_input/surfaces.rs"]
 mod surfaces;
+
+#[path = "bad_input/outputs.rs"]
+mod outputs;
 
 static CASES: &[Case] = &[
     // ---- Empty and binary files, syntax ----
@@ -1746,7 +1738,7 @@ impl Verdict for Outcome {
         if self.code != case.code {
             p.push(format!("exit code {}, expected {}", self.code, case.code));
         }
-        if !case.stdout_allowed && !self.stdout.is_empty() {
+        if !self.stdout.is_empty() {
             p.push("stdout is not empty".to_string());
         }
         let lines: Vec<&str> = self.stderr.lines().collect();
@@ -1802,6 +1794,12 @@ fn set_up(dir: &Path, setup: Setup) -> Result<(), String> {
                 set_up(dir, *setup)?;
             }
         }
+        Setup::Symlink(name, target) => {
+            std::os::unix::fs::symlink(target, dir.join(name)).expect("symlink");
+        }
+        Setup::HardLink(name, target) => {
+            std::fs::hard_link(dir.join(target), dir.join(name)).expect("hard link");
+        }
         Setup::Fifo(name) => {
             let status = Command::new("mkfifo")
                 .arg(dir.join(name))
@@ -1825,6 +1823,42 @@ fn set_up(dir: &Path, setup: Setup) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The regular files directly in `dir` that can be read, with their bytes.
+fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .filter_map(|e| Some((e.path(), std::fs::read(e.path()).ok()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// What a refused command changed in its directory: every file set up for it must
+/// keep its bytes (an input is never replaced by an output), and no temporary file of
+/// an output may be left behind.
+fn untouched(dir: &Path, before: &[(std::path::PathBuf, Vec<u8>)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (path, bytes) in before {
+        match std::fs::read(path) {
+            Ok(now) if &now == bytes => {}
+            Ok(_) => problems.push(format!("{} was changed", path.display())),
+            Err(e) => problems.push(format!("{} is gone: {e}", path.display())),
+        }
+    }
+    for (path, _) in snapshot(dir) {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name.ends_with(".part") || name.starts_with(".emu-check-") {
+            problems.push(format!("a temporary file was left: {name}"));
+        }
+    }
+    problems
 }
 
 /// Runs emu for `case` in `dir`, stdin null, output captured in files (no pipe can
@@ -1995,6 +2029,7 @@ fn every_bad_input_gets_its_exit_code_and_one_line() {
             cells.push(None);
             continue;
         }
+        let before = snapshot(dir.path());
         let Some(outcome) = run(dir.path(), capture.path(), case) else {
             let msg = format!(
                 "case {:?}: emu {} did not finish within {TIME_LIMIT:?}",
@@ -2015,7 +2050,8 @@ fn every_bad_input_gets_its_exit_code_and_one_line() {
             outcome.code.to_string(),
             message_cell(outcome.first_line(), more),
         )));
-        let problems = outcome.problems(case);
+        let mut problems = outcome.problems(case);
+        problems.extend(untouched(dir.path(), &before));
         match case.expected_bug {
             Some(why) => {
                 bugs += 1;

@@ -28,6 +28,7 @@ mod netlist;
 mod network;
 mod networks;
 mod observe;
+mod outputs;
 mod properties;
 mod reproduce;
 mod schema;

@@ -51,9 +51,15 @@ pub struct CheckArgs {
 /// Runs `emu check`; returns the process exit code.
 pub fn main(a: &CheckArgs) -> Exit {
     let json = a.output.json.as_deref();
-    let checked = super::check_distinct_outputs(&[("--json", json), ("--plot", a.plot.as_deref())])
-        .and_then(|()| super::check_output_file("--json", json))
-        .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
+    let checked = super::output::Outputs::new()
+        .file("--json", json)
+        .dir("--plot", a.plot.as_deref())
+        .inputs(super::output::case_inputs(
+            a.network.topology.as_deref(),
+            None,
+            &a.network.sets,
+        ))
+        .check()
         .and_then(|()| Ok((a.network.topology()?, a.network.memory_limit()?)));
     let (topology, memory_limit) = match checked {
         Ok(args) => args,
@@ -69,14 +75,11 @@ pub fn main(a: &CheckArgs) -> Exit {
         Ok(r) => r,
         Err(e) => return fail(Exit::Failure, format!("{}: {e}", net.name())),
     };
-    print!("{}", report.render_text());
+    super::emit(&report.render_text());
     if let Some(path) = json
-        && let Err(e) = std::fs::write(path, report.to_json())
+        && let Err(code) = super::output::write_or_fail(path, report.to_json())
     {
-        return fail(
-            Exit::Failure,
-            format!("cannot write {}: {e}", path.display()),
-        );
+        return code;
     }
     if let (Some(dir), Some(cycle)) = (&a.plot, &report.cycle) {
         let title = format!("channel dependency cycle · {}", net.name());

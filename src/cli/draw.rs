@@ -51,7 +51,7 @@ pub fn deadlock_picture<P: LinkProtocol>(
     };
     let title = deadlock_title(net, traffic, *tick);
     emu::plot::deadlock::deadlock_svg(&title, net, cycle.as_deref().unwrap_or_default(), stuck)
-        .map_err(|err| eprintln!("error: {err}"))
+        .map_err(|err| note!("error: {err}"))
         .ok()
 }
 
@@ -70,5 +70,5 @@ pub fn cdg_cycle<P: LinkProtocol>(
 fn write(dir: &Path, file: &str, svg: &str) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(file);
-    std::fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    super::output::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

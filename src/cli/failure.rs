@@ -31,11 +31,11 @@ pub fn engine_failure<P: LinkProtocol>(
             cycle,
         } => {
             print_deadlock(&failure_text(e, net, &repro));
-            eprintln!("reproduce with: {repro}");
+            note!("reproduce with: {repro}");
             if let Some(dir) = &a.plot {
                 let title = super::draw::deadlock_title(net, &traf.file.name, *tick);
                 if let Err(err) = super::draw::deadlock(dir, &title, net, cycle.as_deref(), stuck) {
-                    eprintln!("error: {err}");
+                    note!("error: {err}");
                 }
             }
             if let Some(path) = &a.output.json {
@@ -57,8 +57,8 @@ pub fn engine_failure<P: LinkProtocol>(
                     })).collect::<Vec<_>>(),
                 });
                 let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-                if let Err(err) = std::fs::write(path, text + "\n") {
-                    eprintln!("error: cannot write {}: {err}", path.display());
+                if let Err(err) = super::output::write(path, text + "\n") {
+                    note!("error: cannot write {}: {err}", path.display());
                 }
             }
         }
@@ -69,8 +69,8 @@ pub fn engine_failure<P: LinkProtocol>(
             blocked,
             ..
         } => {
-            eprintln!("error: {e}");
-            eprintln!("reproduce with: {repro}");
+            note!("error: {e}");
+            note!("reproduce with: {repro}");
             if let Some(path) = &a.output.json {
                 let doc = serde_json::json!({
                     "schema": 1,
@@ -85,16 +85,16 @@ pub fn engine_failure<P: LinkProtocol>(
                     "blocked": blocked.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
                 });
                 let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-                if let Err(err) = std::fs::write(path, text + "\n") {
-                    eprintln!("error: cannot write {}: {err}", path.display());
+                if let Err(err) = super::output::write(path, text + "\n") {
+                    note!("error: cannot write {}: {err}", path.display());
                 }
             }
         }
         other => {
-            eprintln!("error: {other}");
+            note!("error: {other}");
             if code == Exit::FlowControl {
                 let check = if a.check { "" } else { " --check" };
-                eprintln!("reproduce with: {repro}{check}");
+                note!("reproduce with: {repro}{check}");
             }
         }
     }
@@ -187,11 +187,11 @@ pub fn failure_text<P: LinkProtocol>(
 
 /// Prints a deadlock's explanation on stderr (all but the reproduce line).
 fn print_deadlock(f: &FailureText) {
-    eprintln!("error: {}", f.headline);
+    note!("error: {}", f.headline);
     for (intro, lines) in [&f.cycle, &f.stuck].into_iter().flatten() {
-        eprintln!("{intro}");
+        note!("{intro}");
         for line in lines {
-            eprintln!("  {line}");
+            note!("  {line}");
         }
     }
 }

@@ -28,11 +28,21 @@ pub struct MergeArgs {
     /// The files to write, as for `emu sweep`.
     #[command(flatten)]
     pub outputs: OutputArgs,
+    /// Quiet, as for `emu sweep` (a merge shows no progress: it runs nothing), so that
+    /// a sweep's flags carry over.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// Merges; returns the process exit code.
 pub fn main(a: &MergeArgs) -> Exit {
-    if let Err(code) = super::sweep::check_outputs(&a.outputs) {
+    let shards: Vec<(String, PathBuf)> = a
+        .files
+        .iter()
+        .filter(|f| !super::output::is_stdout(f))
+        .map(|f| ("shard file".to_string(), f.clone()))
+        .collect();
+    if let Err(code) = super::sweep::outputs(&a.outputs).inputs(shards).check() {
         return code;
     }
     let mut texts = Vec::with_capacity(a.files.len());

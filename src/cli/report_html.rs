@@ -23,7 +23,7 @@ pub fn invocation() -> String {
 /// Writes the page to `path`; a file that cannot be written is printed and
 /// [`Exit::Failure`].
 pub fn write(path: &Path, html: &str) -> Result<(), Exit> {
-    std::fs::write(path, html).map_err(|e| {
+    super::output::write(path, html).map_err(|e| {
         fail(
             Exit::Failure,
             format!("--report: cannot write {}: {e}", path.display()),

@@ -69,12 +69,10 @@ fn names() -> String {
 
 /// Runs `emu reproduce`; returns the process exit code.
 pub fn main(a: &ReproduceArgs) -> Exit {
-    if let Err(code) = super::check_distinct_outputs(&[
-        ("--json", a.json.as_deref()),
-        ("--report", a.report.as_deref()),
-    ])
-    .and_then(|()| super::check_output_file("--json", a.json.as_deref()))
-    .and_then(|()| super::check_output_file("--report", a.report.as_deref()))
+    if let Err(code) = super::output::Outputs::new()
+        .file("--json", a.json.as_deref())
+        .file("--report", a.report.as_deref())
+        .check()
     {
         return code;
     }
@@ -137,7 +135,7 @@ pub fn main(a: &ReproduceArgs) -> Exit {
                 reports.push(r);
             }
             Err(msg) => {
-                eprintln!("error: {}: run failed: {msg}", e.name);
+                note!("error: {}: run failed: {msg}", e.name);
                 broken = true;
             }
         }
@@ -165,8 +163,11 @@ pub fn main(a: &ReproduceArgs) -> Exit {
             Ok(t) => t,
             Err(e) => return fail(Exit::Failure, format!("--json: {e}")),
         };
-        if let Err(e) = std::fs::write(path, text + "\n") {
-            return fail(Exit::BadInput, format!("--json {}: {e}", path.display()));
+        if let Err(e) = super::output::write(path, text + "\n") {
+            return fail(
+                Exit::Failure,
+                format!("cannot write {}: {e}", super::output::shown(path)),
+            );
         }
     }
     if let Some(path) = &a.report {
@@ -179,7 +180,7 @@ pub fn main(a: &ReproduceArgs) -> Exit {
     for r in &reports {
         for (title, row) in r.failures() {
             failed = true;
-            eprintln!(
+            note!(
                 "FAIL {}: {} — {}: emulated {} {} vs {} ({}), tolerance {:?}",
                 r.experiment,
                 title,

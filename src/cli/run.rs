@@ -122,20 +122,21 @@ pub fn run(a: &RunArgs) -> Exit {
         Ok(files) => files,
         Err(code) => return code,
     };
-    if let Err(code) = super::check_distinct_outputs(&[
-        ("--json", a.output.json.as_deref()),
-        ("--hgrm", a.hgrm.as_deref()),
-        ("--plot", a.plot.as_deref()),
-        ("--trace", a.watch.trace.as_deref()),
-        ("--vcd", a.watch.vcd.as_deref()),
-        ("--report", a.report.as_deref()),
-    ])
-    .and_then(|()| a.watch.check())
-    .and_then(|()| super::check_output_file("--json", a.output.json.as_deref()))
-    .and_then(|()| super::check_output_file("--report", a.report.as_deref()))
-    .and_then(|()| super::check_output_dir("--hgrm", a.hgrm.as_deref()))
-    .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
-    {
+    if let Err(code) = a.watch.check().and_then(|()| {
+        super::output::Outputs::new()
+            .file("--json", a.output.json.as_deref())
+            .file("--trace", a.watch.trace.as_deref())
+            .file("--vcd", a.watch.vcd.as_deref())
+            .file("--report", a.report.as_deref())
+            .dir("--hgrm", a.hgrm.as_deref())
+            .dir("--plot", a.plot.as_deref())
+            .inputs(super::output::case_inputs(
+                Some(topology),
+                Some(traffic),
+                &a.case.network.sets,
+            ))
+            .check()
+    }) {
         return code;
     }
     let memory_limit = match a.case.network.memory_limit() {
@@ -289,7 +290,7 @@ fn run_case<P: LinkProtocol>(
                 super::report_html::failure(path, a, case, &e, threads);
             }
             if let Some(r) = &ctl.observe
-                && let Err(c) = a.watch.write(net, r, e.tick(), &|l| eprintln!("{l}"))
+                && let Err(c) = a.watch.write(net, r, e.tick(), &|l| note!("{l}"))
             {
                 return c;
             }
@@ -300,7 +301,7 @@ fn run_case<P: LinkProtocol>(
         match emu::network::timing::check_journeys(net, &outcome.terminals) {
             Ok(s) => Some(s),
             Err(e) => {
-                eprintln!(
+                note!(
                     "reproduce with: {}",
                     reproduce_line(a, &case.topology, &case.traffic)
                 );
@@ -321,18 +322,15 @@ fn run_case<P: LinkProtocol>(
         emit(&check_line(&s));
     }
     if report.nodes.as_ref().is_some_and(|n| !n.starved.is_empty()) {
-        eprintln!(
+        note!(
             "reproduce with: {}",
             reproduce_line(a, &case.topology, &case.traffic)
         );
     }
     if let Some(path) = &a.output.json
-        && let Err(e) = std::fs::write(path, report.to_json())
+        && let Err(code) = super::output::write_or_fail(path, report.to_json())
     {
-        return fail(
-            Exit::Failure,
-            format!("cannot write {}: {e}", path.display()),
-        );
+        return code;
     }
     if let Some(r) = &ctl.observe
         && let Err(code) = a
@@ -394,7 +392,8 @@ fn write_plots<P: LinkProtocol>(
         emu::plot::run::run_plots(report, outcome, metrics, net).map_err(|e| e.to_string())?;
     for (file, svg) in files {
         let path = dir.join(file);
-        std::fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        super::output::write(&path, svg)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
 }
@@ -418,7 +417,7 @@ fn write_hgrm(
             continue;
         }
         let path = dir.join(format!("{name}.hgrm"));
-        std::fs::write(&path, emu::stats::hgrm::hgrm(metric, tick_ns))
+        super::output::write(&path, emu::stats::hgrm::hgrm(metric, tick_ns))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())

@@ -93,7 +93,7 @@ pub fn report_shrunk(
     }
     let _ = std::io::stdout().flush();
     if let Some(p) = &a.out
-        && let Err(e) = std::fs::write(p, &text)
+        && let Err(e) = super::output::write(p, &text)
     {
         return fail(Exit::Failure, format!("cannot write {}: {e}", p.display()));
     }
@@ -134,7 +134,7 @@ pub fn write_json(a: &StressArgs, doc: &serde_json::Value) -> Exit {
         return Exit::Ok;
     };
     let text = serde_json::to_string_pretty(doc).unwrap_or_default();
-    match std::fs::write(p, text + "\n") {
+    match super::output::write(p, text + "\n") {
         Ok(()) => Exit::Ok,
         Err(e) => fail(Exit::Failure, format!("cannot write {}: {e}", p.display())),
     }

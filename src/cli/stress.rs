@@ -98,16 +98,18 @@ impl StressArgs {
 
 /// Runs the search; returns the process exit code.
 pub fn main(a: &StressArgs) -> Exit {
-    let checked = super::check_distinct_outputs(&[
-        ("--json", a.output.json.as_deref()),
-        ("--out", a.out.as_deref()),
-        ("--plot", a.plot.as_deref()),
-    ])
-    .and_then(|()| super::check_output_file("--json", a.output.json.as_deref()))
-    .and_then(|()| super::check_output_file("--out", a.out.as_deref()))
-    .and_then(|()| super::check_output_dir("--plot", a.plot.as_deref()))
-    .and_then(|()| a.network.topology().map(|_| ()))
-    .and_then(|()| a.network.memory_limit());
+    let checked = super::output::Outputs::new()
+        .file("--json", a.output.json.as_deref())
+        .file("--out", a.out.as_deref())
+        .dir("--plot", a.plot.as_deref())
+        .inputs(super::output::case_inputs(
+            a.network.topology.as_deref(),
+            None,
+            &a.network.sets,
+        ))
+        .check()
+        .and_then(|()| a.network.topology().map(|_| ()))
+        .and_then(|()| a.network.memory_limit());
     let memory_limit = match checked {
         Ok(limit) => limit,
         Err(code) => return code,

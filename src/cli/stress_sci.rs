@@ -88,7 +88,7 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> Exit {
     };
     let path = match &a.out {
         Some(p) => {
-            if let Err(e) = std::fs::write(p, &text) {
+            if let Err(e) = super::output::write(p, &text) {
                 return fail(Exit::Failure, format!("cannot write {}: {e}", p.display()));
             }
             p.display().to_string()

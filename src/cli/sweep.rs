@@ -163,12 +163,9 @@ pub fn main(a: &SweepArgs) -> Exit {
                 super::emit(&text);
                 Exit::Ok
             }
-            Some(path) => match std::fs::write(path, text) {
+            Some(path) => match super::output::write_or_fail(path, text) {
                 Ok(()) => Exit::Ok,
-                Err(e) => fail(
-                    Exit::Failure,
-                    format!("cannot write {}: {e}", path.display()),
-                ),
+                Err(code) => code,
             },
         };
     }
@@ -179,9 +176,15 @@ pub fn main(a: &SweepArgs) -> Exit {
 /// Checks the arguments and loads the files into the sweep's description, or prints
 /// the error and gives the exit code.
 fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
-    check_outputs(&a.outputs)?;
-    super::check_output_file("--out", a.out.as_deref())?;
-    super::check_output_file("--plan", a.plan.as_deref())?;
+    outputs(&a.outputs)
+        .file("--out", a.out.as_deref())
+        .file("--plan", a.plan.as_deref())
+        .inputs(super::output::case_inputs(
+            a.case.network.topology.as_deref(),
+            a.case.traffic.as_deref(),
+            &a.case.network.sets,
+        ))
+        .check()?;
     let loads = parse_loads(&a.load)
         .map_err(|e| fail(Exit::BadInput, format!("--load {}: {e}", a.load)))?;
     super::check_threads(a.case.runs.threads)?;
@@ -224,20 +227,15 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
     Ok(spec)
 }
 
-/// Checks before any run that the output files can be written (exit 2 if not).
-pub fn check_outputs(o: &OutputArgs) -> Result<(), Exit> {
-    super::check_distinct_outputs(&[
-        ("--csv", o.csv.as_deref()),
-        ("--table-csv", o.table_csv.as_deref()),
-        ("--plot", o.plot.as_deref()),
-        ("--report", o.report.as_deref()),
-        ("--json", o.output.json.as_deref()),
-    ])?;
-    super::check_output_file("--csv", o.csv.as_deref())?;
-    super::check_output_file("--table-csv", o.table_csv.as_deref())?;
-    super::check_output_file("--plot", o.plot.as_deref())?;
-    super::check_output_file("--report", o.report.as_deref())?;
-    super::check_output_file("--json", o.output.json.as_deref())
+/// The output files of a finished sweep, to check before any run
+/// ([`super::output::Outputs::check`]) with the command's own.
+pub fn outputs(o: &OutputArgs) -> super::output::Outputs<'_> {
+    super::output::Outputs::new()
+        .file("--csv", o.csv.as_deref())
+        .file("--table-csv", o.table_csv.as_deref())
+        .file("--plot", o.plot.as_deref())
+        .file("--report", o.report.as_deref())
+        .file("--json", o.output.json.as_deref())
 }
 
 /// Prints the table of a whole sweep (run here or merged) and writes the files asked
@@ -270,11 +268,8 @@ pub fn finish(header: &Header, points: &[Point], out: &OutputArgs) -> Exit {
         }
     }
     for (path, text) in files {
-        if let Err(e) = std::fs::write(path, text) {
-            return fail(
-                Exit::Failure,
-                format!("cannot write {}: {e}", path.display()),
-            );
+        if let Err(code) = super::output::write_or_fail(path, text) {
+            return code;
         }
     }
     if let Some(path) = &out.output.json {
@@ -337,15 +332,12 @@ fn write_plan(a: &SweepArgs, spec: &SweepSpec, plan: &Path) -> Exit {
     let text: String = (1..=runs)
         .map(|i| format!("{line} --shard {i}/{runs}\n"))
         .collect();
-    if let Err(e) = std::fs::write(plan, text) {
-        return fail(
-            Exit::Failure,
-            format!("cannot write {}: {e}", plan.display()),
-        );
+    if let Err(code) = super::output::write_or_fail(plan, text) {
+        return code;
     }
-    eprintln!(
+    note!(
         "{runs} runs written to {}: run them (e.g. `parallel < {0} > runs.jsonl`), then `emu merge runs.jsonl`",
-        plan.display()
+        super::output::shown(plan)
     );
     Exit::Ok
 }

@@ -28,6 +28,8 @@ pub fn verify_engines<P: LinkProtocol>(
         cases.extend([(EngineKind::Sharded, 1), (EngineKind::Actors, 1)]);
     }
     let mut results: Vec<(String, String)> = Vec::new();
+    // The exit code of the first engine's failure, if it failed.
+    let mut failed: Option<Exit> = None;
     for (engine, t) in cases {
         let label = format!(
             "{} on {t} thread{}",
@@ -39,9 +41,14 @@ pub fn verify_engines<P: LinkProtocol>(
             Ok(o) => case.report(&o).to_json(),
             // Not a result of the case: nothing to compare.
             Err(e @ EngineError::Threads { .. }) => return fail(Exit::Failure, e),
-            Err(e) => failure_text(&e),
+            Err(e) => {
+                if results.is_empty() {
+                    failed = Some(super::exit::of_engine(&e));
+                }
+                failure_text(&e)
+            }
         };
-        eprintln!(
+        say!(
             "{label}: {:.2} s, {} bytes of report",
             wall.elapsed().as_secs_f64(),
             text.len()
@@ -58,36 +65,42 @@ pub fn verify_engines<P: LinkProtocol>(
                 .zip(text.lines())
                 .position(|(x, y)| x != y)
                 .unwrap_or_else(|| reference.lines().count().min(text.lines().count()));
-            println!(
+            say!(
                 "DIFFER: {label} and {ref_label} first differ at line {}:",
                 line + 1
             );
-            println!(
+            say!(
                 "  {ref_label}: {}",
                 reference.lines().nth(line).unwrap_or("(end)")
             );
-            println!("  {label}: {}", text.lines().nth(line).unwrap_or("(end)"));
+            say!("  {label}: {}", text.lines().nth(line).unwrap_or("(end)"));
         }
     }
-    if same {
-        let names: Vec<&str> = results.iter().map(|(l, _)| l.as_str()).collect();
-        println!(
-            "engines agree: {} gave byte-identical results ({} bytes)",
+    if !same {
+        return Exit::Failure;
+    }
+    let names: Vec<&str> = results.iter().map(|(l, _)| l.as_str()).collect();
+    if let Some(code) = failed {
+        // The engines agree that the case fails: the failure is the answer, and its
+        // code the exit code (a deadlock is exit 3 whether or not it was verified).
+        say!(
+            "engines agree: {} failed the same way ({} bytes of failure)",
             names.join(", "),
             reference.len()
         );
-        if let Some(path) = &a.output.json
-            && let Err(e) = std::fs::write(path, reference)
-        {
-            return fail(
-                Exit::Failure,
-                format!("cannot write {}: {e}", path.display()),
-            );
-        }
-        Exit::Ok
-    } else {
-        Exit::Failure
+        return fail(code, reference.lines().next().unwrap_or_default());
     }
+    say!(
+        "engines agree: {} gave byte-identical results ({} bytes)",
+        names.join(", "),
+        reference.len()
+    );
+    if let Some(path) = &a.output.json
+        && let Err(code) = super::output::write_or_fail(path, reference)
+    {
+        return code;
+    }
+    Exit::Ok
 }
 
 /// A failed run as text: the error, and what every stuck node waits for.

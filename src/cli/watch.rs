@@ -57,11 +57,9 @@ impl WatchArgs {
         self.trace.is_some() || self.vcd.is_some()
     }
 
-    /// Checks the flags that need no network: the output files and the selections'
-    /// form. `Err` is the exit code, after one line naming the flag.
+    /// Checks the flags that need no network: the selections' form (the output files
+    /// are checked with the command's others, [`super::output::Outputs`]). `Err` is the exit code, after one line naming the flag.
     pub fn check(&self) -> Result<(), Exit> {
-        super::check_output_file("--trace", self.trace.as_deref())?;
-        super::check_output_file("--vcd", self.vcd.as_deref())?;
         if !self.any() {
             for (flag, given) in [
                 ("--trace-window", self.trace_window.is_some()),
@@ -218,12 +216,7 @@ impl WatchArgs {
 }
 
 fn write_file(path: &std::path::Path, text: &str) -> Result<(), Exit> {
-    std::fs::write(path, text).map_err(|e| {
-        fail(
-            Exit::Failure,
-            format!("cannot write {}: {e}", path.display()),
-        )
-    })
+    super::output::write_or_fail(path, text)
 }
 
 /// `FROM_US:TO_US` in ticks of `net`'s time base.

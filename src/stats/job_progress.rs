@@ -4,6 +4,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::io::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -67,7 +68,11 @@ impl JobProgress {
     pub fn note(&self, line: &str) {
         match &self.bar {
             Some(b) => b.println(line),
-            None => eprintln!("{line}"),
+            // Progress is chatter: a standard error that cannot take it loses nothing
+            // the run produced, and must not stop it.
+            None => {
+                let _ = writeln!(std::io::stderr(), "{line}");
+            }
         }
     }
 
@@ -83,7 +88,8 @@ impl JobProgress {
         self.clear();
         if self.summary {
             let done = self.done.load(Ordering::Relaxed);
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "{}: {done} {} in {:.1} s",
                 self.what,
                 self.unit,

@@ -2,7 +2,7 @@
 //! traces, sweeps, shards and `emu merge`, replications, output options, link faults,
 //! and the memory and time limits. Same rules as the table in `bad_input.rs`.
 
-use super::{Case, Setup, after_run, bad};
+use super::{Case, Setup, bad};
 
 /// An SCI ring's `[network]` table with `rest` appended.
 macro_rules! sci {
@@ -3348,8 +3348,8 @@ pub static CASES: &[Case] = &[
         Setup::None,
         "--plot /proc/emu-plot: cannot create the directory: No such file or directory",
     ),
-    after_run(
-        "`--json /dev/full`",
+    bad(
+        "`--json /dev/full` (a device)",
         &[
             "-t",
             "sci-ring4",
@@ -3359,7 +3359,7 @@ pub static CASES: &[Case] = &[
             "/dev/full",
         ],
         Setup::None,
-        "cannot write /dev/full: No space left on device",
+        "--json /dev/full: is a device, not a regular file",
     ),
     bad(
         "`--json` under a file (not a directory)",
@@ -3441,8 +3441,8 @@ pub static CASES: &[Case] = &[
         Setup::Dir("adir"),
         "--plot adir: is a directory, give a file",
     ),
-    after_run(
-        "`emu sweep --csv /dev/full`",
+    bad(
+        "`emu sweep --csv /dev/full` (a device)",
         &[
             "sweep",
             "-t",
@@ -3456,7 +3456,7 @@ pub static CASES: &[Case] = &[
             "/dev/full",
         ],
         Setup::None,
-        "cannot write /dev/full: No space left on device",
+        "--csv /dev/full: is a device, not a regular file",
     ),
     bad(
         "`emu sweep --json` and `--csv` to the same file",
@@ -3513,8 +3513,8 @@ pub static CASES: &[Case] = &[
         Setup::None,
         "--out nodir/p.jsonl: cannot write: No such file or directory",
     ),
-    after_run(
-        "`emu sweep --shard --out /dev/full`",
+    bad(
+        "`emu sweep --shard --out /dev/full` (a device)",
         &[
             "sweep",
             "-t",
@@ -3530,7 +3530,7 @@ pub static CASES: &[Case] = &[
             "/dev/full",
         ],
         Setup::None,
-        "cannot write /dev/full: No space left on device",
+        "--out /dev/full: is a device, not a regular file",
     ),
     bad(
         "`emu stress --out` naming a directory",
@@ -3582,11 +3582,11 @@ pub static CASES: &[Case] = &[
         Setup::None,
         "--plot draws a deadlock, and an SCI ring cannot deadlock (it searches for starved nodes): leave --plot out",
     ),
-    after_run(
-        "`emu check --json /dev/full`",
+    bad(
+        "`emu check --json /dev/full` (a device)",
         &["check", "-t", "sci-ring4", "--json", "/dev/full"],
         Setup::None,
-        "cannot write /dev/full: No space left on device",
+        "--json /dev/full: is a device, not a regular file",
     ),
     bad(
         "`emu reproduce --json` naming a directory",

@@ -16,6 +16,19 @@ static TRACES: &[(&str, &str)] = &[(
     include_str!("../../../../traffic/fabric-small.trace"),
 )];
 
+/// The trace file on disk that `traffic` names, if its injection is a trace read from
+/// a file (a shipped traffic file's trace is embedded, not on disk): a relative path is
+/// taken from the traffic file's directory.
+pub fn trace_path(traffic: &Loaded<TrafficConfig>) -> Option<std::path::PathBuf> {
+    let InjectionConfig::Trace { file } = &traffic.config.injection else {
+        return None;
+    };
+    match &traffic.file.origin {
+        Origin::Shipped => None,
+        Origin::Path(p) => Some(p.parent().unwrap_or(Path::new("")).join(file)),
+    }
+}
+
 /// The parsed trace of `traffic` if its injection is a trace, else `None`. Errors name
 /// the trace file and line.
 pub(crate) fn load_trace(
@@ -45,8 +58,8 @@ pub(crate) fn load_trace(
                 })?;
             (file.clone(), text)
         }
-        Origin::Path(p) => {
-            let path = p.parent().unwrap_or(Path::new("")).join(file);
+        Origin::Path(_) => {
+            let path = trace_path(traffic).unwrap_or_default();
             let shown = path.display().to_string();
             let text = read_file(&path, &shown, TRACE).map_err(|e| {
                 ConfigError::new(format!("{}: injection.file: {e}", traffic.file.name))
