@@ -114,7 +114,8 @@ impl CaseArgs {
 /// `--json FILE`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct JsonArg {
-    /// Also write the result as JSON to this file (a run: the full report).
+    /// Also write the result as JSON to this file (a run: the full report; `-`:
+    /// standard output, the text report then going to standard error).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 }
