@@ -35,6 +35,8 @@ Examples:
       chapter 7's C104 networks next to Tables 7.1-7.9 and Figure 7.8 (scaled down)
   emu --topology netlist-tree --traffic uniform
       a network drawn by hand: switches, terminals and links listed in the file
+  emu -t fabric16-cicq-lof -p bernoulli98 --set network.memory=16 --replications 10 --compare network.strategy=fifo
+      two credit return strategies on the same ten seeds: each figure's paired difference, 90 % interval
   emu sweep --topology grid8 --traffic uniform --load 0.05:0.6:0.05 --csv grid8.csv
       load sweep in parallel: throughput/delay table, saturation point, CSV
   emu sweep -t hypercube8 -p uniform --load 0.1:0.9:0.1 --replications 5 --plot curve.svg

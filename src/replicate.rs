@@ -3,6 +3,11 @@
 //! of the mean latency to be within a target fraction of it (Gramsamer §2.4: 3 %), with
 //! at least [`MIN_AUTO`] and at most [`MAX_AUTO`] runs (the Student-t regime).
 //!
+//! Two configurations can be compared on the same seeds ([`compare`]): each figure's
+//! paired differences, seed by seed, have their own Student-t interval, far narrower
+//! than the two sides' intervals when the seeds' randomness moves both sides alike
+//! (common random numbers).
+//!
 //! Replications run in rounds on a pool of threads; a round is as many seeds as there
 //! are threads, and the stopping rule looks at the results in seed order, so the seeds
 //! used, and every number, depend only on the seeds and the rule, never on the number
@@ -38,6 +43,8 @@ pub struct Sample {
     pub mean_latency: f64,
     /// 99th-percentile message latency, in the family's delay unit.
     pub p99_latency: f64,
+    /// 99.9th-percentile message latency, in the family's delay unit.
+    pub p999_latency: f64,
 }
 
 /// The replications and their intervals.
@@ -57,6 +64,8 @@ pub struct Replicated {
     pub mean_latency: Interval,
     /// p99 latency over the runs.
     pub p99_latency: Interval,
+    /// p99.9 latency over the runs.
+    pub p999_latency: Interval,
 }
 
 impl Replicated {
@@ -67,6 +76,7 @@ impl Replicated {
         Replicated {
             throughput_pct: of(|s| s.throughput_pct),
             p99_latency: of(|s| s.p99_latency),
+            p999_latency: of(|s| s.p999_latency),
             mean_latency,
             reached,
             target,
@@ -117,6 +127,74 @@ pub fn replicate<E: Send>(
     Ok(Replicated::new(seeds, samples, target))
 }
 
+/// The paired differences B − A of each figure over the seeds, with their intervals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Differences {
+    /// Throughput, % of link capacity per terminal.
+    pub throughput_pct: Interval,
+    /// Mean latency.
+    pub mean_latency: Interval,
+    /// p99 latency.
+    pub p99_latency: Interval,
+    /// p99.9 latency.
+    pub p999_latency: Interval,
+}
+
+/// Two configurations, A and B, run on the same seeds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Paired {
+    /// The seeds run, in order (the same for both).
+    pub seeds: Vec<u64>,
+    /// Configuration A's replications.
+    pub a: Replicated,
+    /// Configuration B's replications.
+    pub b: Replicated,
+    /// B − A seed by seed, and the interval of its mean: a paired comparison, whose
+    /// interval holds 0 when the runs cannot tell the two apart.
+    pub difference: Differences,
+}
+
+impl Paired {
+    /// The comparison of `a` and `b`, run on the same seeds.
+    fn new(a: Replicated, b: Replicated) -> Paired {
+        let diff = |f: fn(&Sample) -> f64| {
+            let d: Vec<f64> = a
+                .samples
+                .iter()
+                .zip(&b.samples)
+                .map(|(x, y)| f(y) - f(x))
+                .collect();
+            Interval::of(&d)
+        };
+        Paired {
+            seeds: a.seeds.clone(),
+            difference: Differences {
+                throughput_pct: diff(|s| s.throughput_pct),
+                mean_latency: diff(|s| s.mean_latency),
+                p99_latency: diff(|s| s.p99_latency),
+                p999_latency: diff(|s| s.p999_latency),
+            },
+            a,
+            b,
+        }
+    }
+}
+
+/// Runs `run_a(seed)` and `run_b(seed)` on the same `runs` seeds `first`, `first + 1`,
+/// …, `threads` at a time, and pairs them; stops at the first error (A's seeds first,
+/// each side in seed order).
+pub fn compare<E: Send>(
+    runs: usize,
+    first: u64,
+    threads: usize,
+    run_a: impl Fn(u64) -> Result<Sample, E> + Sync,
+    run_b: impl Fn(u64) -> Result<Sample, E> + Sync,
+) -> Result<Paired, E> {
+    let a = replicate(Plan::Fixed(runs), first, threads, run_a)?;
+    let b = replicate(Plan::Fixed(runs), first, threads, run_b)?;
+    Ok(Paired::new(a, b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +206,7 @@ mod tests {
             throughput_pct: 50.0 + wobble / 10.0,
             mean_latency: 100.0 + wobble,
             p99_latency: 300.0 + 2.0 * wobble,
+            p999_latency: 400.0 + 3.0 * wobble,
         })
     }
 
@@ -161,6 +240,48 @@ mod tests {
         let r = replicate(Plan::Until { target: 1e-9 }, 0, 3, fake).unwrap();
         assert_eq!(r.samples.len(), MAX_AUTO);
         assert!(!r.reached);
+    }
+
+    #[test]
+    fn p99_9_has_its_interval_like_the_other_figures() {
+        let r = replicate(Plan::Fixed(4), 0, 2, fake).unwrap();
+        let x: Vec<f64> = (0..4).map(|s| fake(s).unwrap().p999_latency).collect();
+        assert_eq!(r.p999_latency, Interval::of(&x));
+        assert!(r.p999_latency.half_width_90 > 0.0);
+    }
+
+    #[test]
+    fn identical_sides_differ_by_exactly_zero() {
+        let p = compare(5, 3, 2, fake, fake).unwrap();
+        assert_eq!(p.seeds, vec![3, 4, 5, 6, 7]);
+        for d in [
+            p.difference.throughput_pct,
+            p.difference.mean_latency,
+            p.difference.p99_latency,
+            p.difference.p999_latency,
+        ] {
+            assert_eq!((d.n, d.mean, d.half_width_90), (5, 0.0, 0.0));
+        }
+    }
+
+    #[test]
+    fn a_constant_shift_is_the_difference_with_no_width_and_the_sides_keep_theirs() {
+        let shifted = |s| {
+            fake(s).map(|x| Sample {
+                mean_latency: x.mean_latency + 7.0,
+                ..x
+            })
+        };
+        let p = compare(6, 0, 3, fake, shifted).unwrap();
+        let d = p.difference.mean_latency;
+        assert!(
+            (d.mean - 7.0).abs() < 1e-9 && d.half_width_90 < 1e-9,
+            "{d:?}"
+        );
+        // Each side alone has a wide interval: pairing removes the seeds' common part.
+        assert!(p.a.mean_latency.half_width_90 > 1.0);
+        assert!((p.b.mean_latency.mean - p.a.mean_latency.mean - 7.0).abs() < 1e-9);
+        assert_eq!(p.difference.throughput_pct.mean, 0.0);
     }
 
     #[test]

@@ -142,6 +142,7 @@ fn cases() -> Vec<&'static Case> {
         .iter()
         .chain(surfaces::CASES.iter())
         .chain(outputs::CASES.iter())
+        .chain(compare::CASES.iter())
         .collect()
 }
 
@@ -150,6 +151,8 @@ mod surfaces;
 
 #[path = "bad_input/outputs.rs"]
 mod outputs;
+#[path = "bad_input/compare.rs"]
+mod compare;
 
 static CASES: &[Case] = &[
     // ---- Empty and binary files, syntax ----

@@ -3,7 +3,8 @@
 //! (exit 5); a link nobody uses dies harmlessly (the report says so); a token error rate
 //! of 1 kills every link at its first token; no fault configured (no key, or rate 0)
 //! changes no byte of the report. On an SCI ring and a switch fabric: the same keys, the
-//! same exit 5 naming the link, every engine agreeing.
+//! same exit 5 naming the link, every engine agreeing. Packets lost on a dead link are
+//! not counted as in flight.
 
 use super::common::emu;
 use emu::engine::{self, EngineError, RunOutcome};
@@ -240,6 +241,29 @@ fn a_fabric_egress_link_down_loses_the_packets_for_its_output() {
     ] {
         assert!(err.contains(want), "{want:?} not in\n{err}");
     }
+}
+
+#[test]
+fn packets_lost_on_a_dead_link_are_not_counted_in_flight() {
+    // A batch on the fabric with output 3's link dead from 5 µs: every packet for
+    // output 3 is lost on it (each is one cell), every other is delivered, so nothing
+    // is left in flight, although more packets were injected than ejected.
+    let (code, err) = failing_run(
+        "fabric16-cicq-lof",
+        "uniform",
+        &[
+            "phases.drain_limit_us=300",
+            "injection.kind=batch",
+            "injection.messages=50",
+            r#"faults.link_down=[{ link = "adapter[3]:1", at_us = 5.0 }]"#,
+        ],
+    );
+    assert_eq!(code, 5, "{err}");
+    assert!(
+        err.contains("lost to a link fault") && err.contains(": 0 packets in flight;"),
+        "{err}"
+    );
+    assert!(err.contains("; 12 tokens lost"), "{err}");
 }
 
 #[test]

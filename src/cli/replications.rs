@@ -1,9 +1,14 @@
 //! `emu --topology T --traffic P --replications N|auto`: the case run with seeds seed,
-//! seed + 1, … (independent replications), and the mean of throughput and of mean and
-//! p99 latency over the runs with 90 % and 95 % Student-t intervals
+//! seed + 1, … (independent replications), and the mean of throughput and of mean, p99
+//! and p99.9 latency over the runs with 90 % and 95 % Student-t intervals
 //! ([`emu::replicate`]). `auto` runs until the 90 % half-width of the mean latency is
 //! within `--ci-target` percent of it (3 by default, as Gramsamer §2.4 does), from 3 to
 //! 30 runs.
+//!
+//! With `--compare KEY=VALUE …` and `--replications N`, the case as given (A) and the
+//! case with those keys set as well (B) run on the same N seeds, and each figure is
+//! reported for both sides with the paired difference B − A and its 90 % interval
+//! ([`emu::replicate::compare`]).
 
 use super::args::CaseArgs;
 use super::exit::Exit;
@@ -11,7 +16,7 @@ use super::{emit, fail};
 use emu::engine::{self, RunControl};
 use emu::model::LinkProtocol;
 use emu::pool::default_threads;
-use emu::replicate::{Plan, Replicated, Sample, replicate};
+use emu::replicate::{Paired, Plan, Replicated, Sample, compare, replicate};
 use emu::session::{AnyCase, Case, CaseVisitor};
 use emu::stats::confidence::Interval;
 use emu::stats::format::{fixed, write_columns};
@@ -88,6 +93,7 @@ fn sample<P: LinkProtocol>(case: &Case<P>) -> Result<(Sample, &'static str), Fai
             throughput_pct: report.throughput.delivered_pct.mean,
             mean_latency: lat.delay_units.mean,
             p99_latency: lat.delay_units.p99,
+            p999_latency: lat.delay_units.p99_9,
         },
         report.run.delay_unit_name,
     ))
@@ -194,6 +200,175 @@ pub fn render(r: &Replicated, unit: &str) -> String {
         row("throughput (% of link)", &r.throughput_pct, 2),
         row(&format!("mean latency ({unit})"), &r.mean_latency, 2),
         row(&format!("p99 latency ({unit})"), &r.p99_latency, 2),
+        row(&format!("p99.9 latency ({unit})"), &r.p999_latency, 2),
+    ];
+    write_columns(&mut out, &rows);
+    out
+}
+
+/// The JSON written by `--json` with `--replications` and `--compare`.
+#[derive(Serialize)]
+struct ComparisonJson<'a> {
+    topology: &'a str,
+    traffic: &'a str,
+    latency_unit: &'a str,
+    /// The `KEY=VALUE` settings that make B of A.
+    compare: &'a [String],
+    #[serde(flatten)]
+    paired: &'a Paired,
+}
+
+/// `--compare KEY=VALUE`'s error for a load error of side B: the loader names the
+/// setting as `--set KEY=VALUE`, which the user wrote as `--compare`.
+fn compare_error(e: impl std::fmt::Display, compare: &[String]) -> String {
+    let text = e.to_string();
+    for c in compare {
+        if let Some(rest) = text.strip_prefix(&format!("--set {c}")) {
+            return format!("--compare {c}{rest}");
+        }
+    }
+    text
+}
+
+/// Runs the case `a` names as given (A) and with the `compare` settings (B) on the
+/// same `runs` seeds, each run refused if it would need more than `memory_limit`
+/// bytes; prints both sides and their paired differences; returns the exit code.
+pub fn compare_main(
+    a: &CaseArgs,
+    (topology, traffic): (&str, &str),
+    runs: usize,
+    compare_sets: &[String],
+    memory_limit: Option<u64>,
+    json: Option<&std::path::Path>,
+) -> Exit {
+    let (sets_a, first_seed, threads) = (&a.network.sets, a.runs.seed, a.runs.threads);
+    let sets_b: Vec<String> = sets_a.iter().chain(compare_sets).cloned().collect();
+    if let Err(e) = check_seeds(Plan::Fixed(runs), first_seed) {
+        return fail(Exit::BadInput, e);
+    }
+    // Load both once to report bad input before any run.
+    if let Err(e) = AnyCase::load_within(topology, traffic, sets_a, first_seed, memory_limit) {
+        return fail(Exit::BadInput, e);
+    }
+    if let Err(e) = AnyCase::load_within(topology, traffic, &sets_b, first_seed, memory_limit) {
+        return fail(Exit::BadInput, compare_error(e, compare_sets));
+    }
+    let threads = threads.unwrap_or_else(default_threads).max(1);
+    let unit = std::sync::Mutex::new("ticks");
+    let side = |sets: &[String], seed: u64| -> Result<Sample, Failed> {
+        let case = AnyCase::load_within(topology, traffic, sets, seed, memory_limit)
+            .map_err(|e| Failed(compare_error(e, compare_sets), Exit::BadInput))?;
+        let (s, u) = case.visit(Sampler)?;
+        if let Ok(mut g) = unit.lock() {
+            *g = u;
+        }
+        Ok(s)
+    };
+    let result = compare(
+        runs,
+        first_seed,
+        threads,
+        |seed| side(sets_a, seed),
+        |seed| {
+            side(&sets_b, seed).map_err(|Failed(msg, code)| {
+                Failed(format!("B ({}): {msg}", compare_sets.join(" ")), code)
+            })
+        },
+    );
+    let p = match result {
+        Ok(p) => p,
+        Err(Failed(msg, code)) => return fail(code, msg),
+    };
+    let unit = unit.lock().map_or("ticks", |g| *g);
+    emit(&render_paired(&p, compare_sets, unit));
+    if let Some(path) = json {
+        let doc = ComparisonJson {
+            topology,
+            traffic,
+            latency_unit: unit,
+            compare: compare_sets,
+            paired: &p,
+        };
+        if let Err(code) = super::write_json_file(path, &doc) {
+            return code;
+        }
+    }
+    Exit::Ok
+}
+
+/// What a difference's 90 % interval says: whether B is above or below A beyond it.
+fn verdict(d: &Interval) -> &'static str {
+    if d.mean == 0.0 && d.half_width_90 == 0.0 {
+        "identical"
+    } else if d.mean.abs() <= d.half_width_90 {
+        "no clear difference"
+    } else if d.mean > 0.0 {
+        "B higher"
+    } else {
+        "B lower"
+    }
+}
+
+/// The table printed for a comparison.
+pub fn render_paired(p: &Paired, compare_sets: &[String], unit: &str) -> String {
+    let mut out = String::new();
+    let seeds = match (p.seeds.first(), p.seeds.last()) {
+        (Some(a), Some(b)) => format!("seeds {a}-{b}"),
+        _ => "no seeds".into(),
+    };
+    out.push_str(&format!(
+        "comparison  {} runs of each side on the same seeds ({seeds})\n",
+        p.seeds.len()
+    ));
+    out.push_str("A           the case as given\n");
+    out.push_str(&format!(
+        "B           with {}\n\n",
+        compare_sets.join(" · ")
+    ));
+    let row = |name: &str, a: &Interval, b: &Interval, d: &Interval| {
+        vec![
+            name.to_string(),
+            fixed(a.mean, 2),
+            fixed(b.mean, 2),
+            fixed(d.mean, 2),
+            format!("± {}", fixed(d.half_width_90, 2)),
+            verdict(d).to_string(),
+        ]
+    };
+    let d = &p.difference;
+    let rows = vec![
+        vec![
+            "metric".into(),
+            "A".into(),
+            "B".into(),
+            "B − A".into(),
+            "90 % interval".into(),
+            "at 90 %".into(),
+        ],
+        row(
+            "throughput (% of link)",
+            &p.a.throughput_pct,
+            &p.b.throughput_pct,
+            &d.throughput_pct,
+        ),
+        row(
+            &format!("mean latency ({unit})"),
+            &p.a.mean_latency,
+            &p.b.mean_latency,
+            &d.mean_latency,
+        ),
+        row(
+            &format!("p99 latency ({unit})"),
+            &p.a.p99_latency,
+            &p.b.p99_latency,
+            &d.p99_latency,
+        ),
+        row(
+            &format!("p99.9 latency ({unit})"),
+            &p.a.p999_latency,
+            &p.b.p999_latency,
+            &d.p999_latency,
+        ),
     ];
     write_columns(&mut out, &rows);
     out

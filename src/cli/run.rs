@@ -100,6 +100,11 @@ pub struct RunArgs {
     /// latency, in percent of it (default 3).
     #[arg(long, value_name = "PERCENT")]
     pub ci_target: Option<f64>,
+    /// With --replications N: also run the case with this key set (as --set does; repeat
+    /// for several) on the same seeds, and print each figure for both and their paired
+    /// difference with its 90 % interval. Example: --compare network.strategy=fifo
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub compare: Vec<String>,
 }
 
 /// The longest `--time-limit`, in minutes (about two years).
@@ -163,6 +168,12 @@ pub fn run(a: &RunArgs) -> Exit {
             "--trace and --vcd watch one run: leave out --replications and --verify-engines",
         );
     }
+    if !a.compare.is_empty() && a.replications.is_none() {
+        return fail(
+            Exit::BadInput,
+            "--compare runs both sides on the same seeds: give --replications N too",
+        );
+    }
     if let Some(text) = &a.replications {
         if a.verify_engines || a.check {
             return fail(
@@ -180,6 +191,21 @@ pub fn run(a: &RunArgs) -> Exit {
             );
         }
         return match super::replications::parse_plan(text, a.ci_target.unwrap_or(3.0)) {
+            Ok(emu::replicate::Plan::Fixed(runs)) if !a.compare.is_empty() => {
+                super::replications::compare_main(
+                    &a.case,
+                    (topology, traffic),
+                    runs,
+                    &a.compare,
+                    memory_limit,
+                    a.output.json.as_deref(),
+                )
+            }
+            Ok(emu::replicate::Plan::Until { .. }) if !a.compare.is_empty() => fail(
+                Exit::BadInput,
+                "--compare runs both sides on the same seeds: give a number of runs, \
+                 --replications N, not auto",
+            ),
             Ok(plan) => super::replications::main(
                 &a.case,
                 topology,

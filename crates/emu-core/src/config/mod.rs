@@ -5,6 +5,7 @@ mod decode;
 pub mod error;
 pub mod input;
 mod keypath;
+pub mod kind_defaults;
 pub mod load;
 mod locate;
 pub mod lookup;

@@ -76,7 +76,7 @@ impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
         };
         loop {
             let (arrival, token) = self.inputs[port].as_mut()?.pop_due_wire(t)?;
-            if !faults[port].lose_arrived(arrival) {
+            if !faults[port].lose_arrived(arrival, P::loses_packet(&token)) {
                 return Some(token);
             }
         }
@@ -93,7 +93,7 @@ impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
         };
         let arrival = at + out.latency;
         if let Some(f) = self.faults.as_mut()
-            && f[port].lose_sent(arrival)
+            && f[port].lose_sent(arrival, P::loses_packet(&token))
         {
             return Ok(None);
         }

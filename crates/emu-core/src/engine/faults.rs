@@ -49,6 +49,9 @@ pub struct EndFault {
     lost: u64,
     /// Tokens sent into the link so far (lost ones included).
     sent: u64,
+    /// Of the lost tokens, those whose loss lost their packet for good
+    /// ([`crate::model::LinkProtocol::loses_packet`]).
+    packets_lost: u64,
 }
 
 impl EndFault {
@@ -59,34 +62,45 @@ impl EndFault {
         parity: None,
         lost: 0,
         sent: 0,
+        packets_lost: 0,
     };
 
     /// A token leaves this end and would arrive at `arrival`: true if it is lost.
+    /// `ends` says whether losing it loses its packet
+    /// ([`crate::model::LinkProtocol::loses_packet`]).
     #[inline]
-    pub(super) fn lose_sent(&mut self, arrival: Tick) -> bool {
+    pub(super) fn lose_sent(&mut self, arrival: Tick, ends: bool) -> bool {
         self.sent += 1;
         if arrival >= self.dead_from {
-            self.lost += 1;
+            self.count_lost(ends);
             return true;
         }
         if self.intact == 0 {
             self.dead_from = arrival;
             self.parity = Some(self.sent);
-            self.lost += 1;
+            self.count_lost(ends);
             return true;
         }
         self.intact -= 1;
         false
     }
 
-    /// A token arrives at this end at `arrival`: true if it is lost.
+    /// A token arrives at this end at `arrival`: true if it is lost. `ends` as for
+    /// [`Self::lose_sent`].
     #[inline]
-    pub(super) fn lose_arrived(&mut self, arrival: Tick) -> bool {
+    pub(super) fn lose_arrived(&mut self, arrival: Tick, ends: bool) -> bool {
         if arrival >= self.dead_from {
-            self.lost += 1;
+            self.count_lost(ends);
             return true;
         }
         false
+    }
+
+    /// Counts one lost token, and its packet if the token ended one.
+    #[inline]
+    fn count_lost(&mut self, ends: bool) {
+        self.lost += 1;
+        self.packets_lost += u64::from(ends);
     }
 
     /// Tokens this end lost so far.
@@ -187,6 +201,10 @@ pub struct FaultReport {
     pub links_down: Vec<DeadLink>,
     /// Tokens lost on all of them.
     pub tokens_lost: u64,
+    /// Packets lost for good on all of them (their last token was lost, so they never
+    /// reach their terminal): no longer in flight. Not in the JSON.
+    #[serde(skip)]
+    pub packets_lost: u64,
 }
 
 impl FaultReport {
@@ -210,10 +228,12 @@ impl FaultReport {
             port: e.port,
         };
         let mut links_down = Vec::new();
+        let mut packets_lost = 0;
         for (i, l) in net.links().iter().enumerate() {
             let (va, vb) = (view(l.a), view(l.b));
             let since = va.dead_from.min(vb.dead_from);
             let lost = va.lost + vb.lost;
+            packets_lost += va.packets_lost + vb.packets_lost;
             if since > now && lost == 0 {
                 continue;
             }
@@ -242,6 +262,7 @@ impl FaultReport {
             token_error_rate: plan.rate(),
             scheduled: plan.scheduled().len(),
             tokens_lost: links_down.iter().map(|l| l.tokens_lost).sum(),
+            packets_lost,
             links_down,
         }
     }

@@ -451,7 +451,8 @@ fn conclude<P: LinkProtocol>(
         })
         .collect();
     let cycle = crate::deadlock::find_cycle(net, &live);
-    let in_flight = sched.in_flight();
+    // A packet whose last token was lost on a dead link is lost, not in flight.
+    let in_flight = sched.in_flight().saturating_sub(report.packets_lost);
     match end {
         Err((since, at)) => {
             if cycle.is_some() {

@@ -90,7 +90,7 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
                 },
                 Lane::To(_) | Lane::Elsewhere => return None,
             };
-            if !faults[port].lose_arrived(arrival) {
+            if !faults[port].lose_arrived(arrival, P::loses_packet(&token)) {
                 return Some(token);
             }
         }
@@ -139,7 +139,7 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
         let dir = &self.dirs[d];
         let arrival = at + dir.latency;
         if let Some(f) = self.faults.as_deref_mut()
-            && f[port].lose_sent(arrival)
+            && f[port].lose_sent(arrival, P::loses_packet(&token))
         {
             return Ok(None);
         }

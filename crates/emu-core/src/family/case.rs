@@ -240,6 +240,7 @@ impl<P: LinkProtocol> Case<P> {
             outcome,
         );
         input.family = self.family;
+        input.defaults = crate::config::kind_defaults::header_line(&self.topology);
         Report::new(&input)
     }
 }

@@ -12,7 +12,7 @@ use crate::network::Network;
 #[non_exhaustive]
 pub enum CheckPlan {
     /// A network of C104s: its channel dependency graph decides.
-    Channels(Network),
+    Channels(Box<Network>),
     /// A network of a family that cannot deadlock, built whole with a placeholder
     /// traffic of its family (so every key was checked).
     Impossible(Impossible),
@@ -59,7 +59,7 @@ pub fn check_plan(
     match family.deadlock_check() {
         DeadlockCheck::Channels => {
             super::build_within(&topo, &traffic.config, None, 1, memory_limit)
-                .map(CheckPlan::Channels)
+                .map(|net| CheckPlan::Channels(Box::new(net)))
         }
         DeadlockCheck::Impossible(why) => {
             let location = topo.locate("network.kind");
@@ -94,7 +94,7 @@ pub fn check_plan(
 /// [`CaseError::CannotDeadlock`].
 pub fn topology_plan(spec: &str, sets: &[String]) -> Result<Network, CaseError> {
     match check_plan(spec, sets, None)? {
-        CheckPlan::Channels(net) => Ok(net),
+        CheckPlan::Channels(net) => Ok(*net),
         CheckPlan::Impossible(i) => Err(CaseError::CannotDeadlock {
             location: i.location,
             why: i.why,

@@ -58,6 +58,13 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
         super::view::TokenView::OPAQUE
     }
 
+    /// True if losing `token` on a dead link loses its packet for good, so that the
+    /// packet no longer counts as in flight: by default, if it is the last token of a
+    /// packet ([`super::view::TokenView::ends`]), which then never reaches its terminal.
+    fn loses_packet(token: &Self::Token) -> bool {
+        Self::view(token).ends
+    }
+
     /// Tokens the port has sent since reset (every kind: a DS-Link's data, terminators
     /// and FCTs, an SCI node's symbols, a fabric port's cells), as its counters hold
     /// them: what a waveform of the port must show.

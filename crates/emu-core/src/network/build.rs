@@ -225,8 +225,9 @@ impl Checked {
     /// Builds the routing tables (a netlist's computed or given tables are checked by
     /// walking every label from every switch) and the plan.
     pub fn build(self) -> Result<Network, BuildError> {
-        let tables = family::tables(&self.layout)?;
+        let (tables, warnings) = family::tables(&self.layout)?;
         self.finish(self.parts.fresh(false), tables)
+            .map(|net| net.with_warnings(warnings))
     }
 
     fn finish(&self, mut parts: Parts, tables: Vec<IntervalTable>) -> Result<Network, BuildError> {

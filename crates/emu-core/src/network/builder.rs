@@ -159,6 +159,7 @@ impl<P: LinkProtocol> Builder<P> {
             senders: Vec::new(),
             faults: None,
             geometry: super::Geometry::Free,
+            warnings: Vec::new(),
         })
     }
 }

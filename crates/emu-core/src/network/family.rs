@@ -302,12 +302,13 @@ fn mesh_shape(s: Kary) -> Shape {
 }
 
 /// The routing tables of `layout` that can fail: a netlist's, given or computed, walked
-/// for every source and destination. Empty for the other families, whose tables
-/// [`build`] makes as it places each switch.
-pub(super) fn tables(layout: &Layout) -> Result<Vec<IntervalTable>, BuildError> {
+/// for every source and destination, with the warnings they give (links no route
+/// crosses). Empty for the other families, whose tables [`build`] makes as it places
+/// each switch.
+pub(super) fn tables(layout: &Layout) -> Result<(Vec<IntervalTable>, Vec<String>), BuildError> {
     match layout {
         Layout::Netlist(n) => netlist::tables(n),
-        _ => Ok(Vec::new()),
+        _ => Ok((Vec::new(), Vec::new())),
     }
 }
 

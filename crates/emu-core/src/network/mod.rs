@@ -172,9 +172,22 @@ pub struct Network<P: LinkProtocol = DsLink> {
     senders: Vec<bool>,
     faults: Option<Arc<FaultPlan>>,
     geometry: Geometry,
+    warnings: Vec<String>,
 }
 
 impl<P: LinkProtocol> Network<P> {
+    /// The plan with `warnings` about the network itself, each one line that the
+    /// report ends with (a netlist's links that no route crosses).
+    pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
+        self.warnings = warnings;
+        self
+    }
+
+    /// The warnings about the network itself (see [`Network::with_warnings`]).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
     /// The plan with link faults (docs/architecture.md "Link faults"): the engines
     /// discard the tokens that would cross a dead link. Any family may add them.
     pub fn with_faults(mut self, faults: FaultPlan) -> Self {

@@ -69,6 +69,13 @@ pub struct ReportInput<'a> {
     pub senders: Vec<bool>,
     /// What the network's family adds to the report ([`Generic`]: nothing).
     pub family: &'a dyn ReportFamily,
+    /// Warnings about the network itself, from its plan (a netlist's links that no
+    /// route crosses): each one line.
+    pub warnings: Vec<String>,
+    /// The defaults the topology file leaves in place where the shipped files of its
+    /// kind set other values, as one line (see
+    /// [`crate::config::kind_defaults::differences`]); `None` if there are none.
+    pub defaults: Option<String>,
 }
 
 /// What a network family contributes to its runs' reports. The front end's family
@@ -155,6 +162,8 @@ impl<'a> ReportInput<'a> {
             flows: net.flows().to_vec(),
             senders: net.senders().to_vec(),
             family: &Generic,
+            warnings: net.warnings().to_vec(),
+            defaults: None,
         }
     }
 }
@@ -234,6 +243,15 @@ pub struct TopologySection {
     /// The sections of `config` the JSON echoes: the family's own.
     #[schemars(skip)]
     pub echoed: &'static [&'static str],
+    /// Warnings about the network itself ([`ReportInput::warnings`]); the text report
+    /// ends with them, the JSON leaves them out (they follow from `config`).
+    #[schemars(skip)]
+    pub warnings: Vec<String>,
+    /// The defaults left in place that the shipped files of this kind set otherwise
+    /// ([`ReportInput::defaults`]): a line of the text report's header, not in the JSON
+    /// (it follows from `config` and the file).
+    #[schemars(skip)]
+    pub defaults: Option<String>,
 }
 
 impl Serialize for TopologySection {
@@ -438,6 +456,8 @@ impl Report {
                 switches: input.switches,
                 config: input.topology.clone(),
                 echoed: input.family.topology_sections(),
+                warnings: input.warnings.clone(),
+                defaults: input.defaults.clone(),
             },
             traffic: TrafficSection {
                 name: input.traffic_name.to_string(),
@@ -638,6 +658,8 @@ pub(crate) mod tests {
             flows: vec![(0, 1), (1, 0)],
             senders: Vec::new(),
             family: &Generic,
+            warnings: Vec::new(),
+            defaults: None,
         }
     }
 

@@ -84,7 +84,8 @@ impl Report {
     }
 
     /// The header's lines as (label, text), as the text report prints them: the run,
-    /// the `--set` overrides, simulated time, messages, throughput and fairness (or the
+    /// the `--set` overrides, the defaults the file leaves where the shipped files of
+    /// its kind differ, simulated time, messages, throughput and fairness (or the
     /// family's lines in their place), completion, token hops and link faults. Without
     /// `info` (wall time, engine, threads, overrides: what varies between runs of one
     /// seed) the "simulated" line gives virtual time and emu's version only.
@@ -129,6 +130,9 @@ impl Report {
             && !info.overrides.is_empty()
         {
             out.push(("overrides", info.overrides.join(" · ")));
+        }
+        if let Some(d) = &self.topology.defaults {
+            out.push(("defaults", d.clone()));
         }
         let run = &self.run;
         let virtual_time = format!(
@@ -330,7 +334,8 @@ impl Report {
     }
 
     /// The warnings the text report ends with (each printed after `WARNING: `):
-    /// undelivered or out-of-order messages, starved sources, the family's own.
+    /// undelivered or out-of-order messages, starved sources, the family's own, then
+    /// those about the network itself (a netlist's unused links).
     pub fn warnings(&self) -> Vec<String> {
         let m = &self.messages;
         let mut warnings = Vec::new();
@@ -369,6 +374,7 @@ impl Report {
         for section in &self.family.0 {
             warnings.extend(section.warnings());
         }
+        warnings.extend(self.topology.warnings.iter().cloned());
         warnings
     }
 }

@@ -5,17 +5,22 @@
 //! A C104 routes by interval labelling (INMOS ch. 7 §7.1): each output
 //! link owns intervals of header labels. Here a terminal's label is its index in
 //! `network.terminals`. A computed table sends label d along a shortest path (in switch
-//! hops) to d's switch, taking the lowest-numbered port among equally short ones, and
-//! is then compressed into intervals ([`crate::routing::table::from_fn`]): runs of
-//! consecutive labels with the same output become one interval. That is always a
+//! hops) to d's switch. Where several ports lead equally short, the destinations are
+//! spread over them ([`spread`]), so that parallel paths (the spines of a leaf-spine
+//! network, doubled links) all carry traffic; the choice depends on the destination
+//! only, so that every switch still has a single next hop per label, and keeps each
+//! destination switch's labels in at most as many runs as there are equal ports. The
+//! table is then compressed into intervals ([`crate::routing::table::from_fn`]): runs
+//! of consecutive labels with the same output become one interval. That is always a
 //! correct table; it is a compact interval labelling only as far as the user numbered
 //! the terminals so that neighbours share outputs (renumbering is not attempted).
 //! Shortest-path routing on an irregular network can have cyclic channel
 //! dependencies and deadlock under load (INMOS ch. 7 §7.3.2 on wrap-around links); the run's
-//! deadlock diagnosis reports it.
+//! deadlock diagnosis reports it, and `emu check` finds the cycle from the tables.
 //!
 //! Every table, given or computed, is walked for every (switch, label) before the run:
-//! it must reach the label's terminal in fewer hops than there are switches.
+//! it must reach the label's terminal in fewer hops than there are switches. The links
+//! no route crosses are then named in a warning ([`usage`]).
 
 use super::build::{BuildError, Parts, topo_err};
 use super::family::C104_LINKS;
@@ -24,6 +29,7 @@ use crate::routing::{IntervalTable, RouteAction, table};
 use std::collections::VecDeque;
 use walk::walk;
 
+mod usage;
 mod walk;
 
 /// What is on the far side of one switch port.
@@ -152,7 +158,51 @@ fn distances(w: &Wiring, target: usize) -> Vec<Option<u32>> {
     d
 }
 
-/// Shortest-path tables, lowest port first among equals.
+/// Where each terminal sits among the terminals, for [`spread`]: the rank of its
+/// switch among the switches that have terminals (in switch order), its index among
+/// its switch's terminals (in label order), and how many its switch has.
+struct Places {
+    rank: Vec<usize>,
+    index: Vec<usize>,
+    count: Vec<usize>,
+}
+
+impl Places {
+    fn of(w: &Wiring) -> Places {
+        let switches = w.ports.len();
+        let mut rank_of = vec![None; switches];
+        let mut count_of = vec![0usize; switches];
+        let mut index = Vec::with_capacity(w.at.len());
+        let mut ranks = 0;
+        for &(s, _) in &w.at {
+            if rank_of[s].is_none() {
+                rank_of[s] = Some(ranks);
+                ranks += 1;
+            }
+            index.push(count_of[s]);
+            count_of[s] += 1;
+        }
+        Places {
+            rank: w.at.iter().map(|&(s, _)| rank_of[s].unwrap_or(0)).collect(),
+            count: w.at.iter().map(|&(s, _)| count_of[s]).collect(),
+            index,
+        }
+    }
+}
+
+/// Which of `k` equally short ports (in port order) label `t` takes: its switch's
+/// terminals are cut into `k` consecutive blocks, one per port, starting at the port
+/// given by the switch's rank, so that consecutive destination switches start on
+/// different ports (destination-based round robin). A function of the destination
+/// alone: the table stays a single next hop per label, and a switch's terminals,
+/// numbered consecutively, take at most `k` intervals.
+fn spread(places: &Places, t: usize, k: usize) -> usize {
+    let k = k.max(1);
+    let block = places.index[t] * k / places.count[t].max(1);
+    (places.rank[t] + block) % k
+}
+
+/// Shortest-path tables, destinations spread over equally short ports ([`spread`]).
 fn computed(w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
     let labels = w.at.len() as u32;
     let switches = w.ports.len();
@@ -163,6 +213,8 @@ fn computed(w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
             dist[s] = Some(distances(w, s));
         }
     }
+    let places = Places::of(w);
+    let mut equal: Vec<u8> = Vec::new();
     // Ports are below 32 (a C104), so a byte holds one.
     let mut next = vec![vec![0u8; labels as usize]; switches];
     for (t, &(ts, tp)) in w.at.iter().enumerate() {
@@ -179,10 +231,20 @@ fn computed(w: &Wiring) -> Result<Vec<IntervalTable>, BuildError> {
                         ),
                     ));
                 };
-                w.ports[s]
-                    .iter()
-                    .position(|p| matches!(*p, Peer::Switch(n, _) if d[n] == Some(here - 1)))
-                    .unwrap_or(0) as u8
+                equal.clear();
+                equal.extend(
+                    w.ports[s]
+                        .iter()
+                        .enumerate()
+                        .filter(
+                            |&(_, p)| matches!(*p, Peer::Switch(n, _) if d[n] == Some(here - 1)),
+                        )
+                        .map(|(i, _)| i as u8),
+                );
+                equal
+                    .get(spread(&places, t, equal.len()))
+                    .copied()
+                    .unwrap_or(0)
             };
         }
     }
@@ -270,8 +332,9 @@ pub(super) fn validate(n: &NetlistConfig) -> Result<ValidNetlist, BuildError> {
 }
 
 /// The routing tables of `n`, one per switch: given or computed, and walked for every
-/// source and destination.
-pub(super) fn tables(n: &ValidNetlist) -> Result<Vec<IntervalTable>, BuildError> {
+/// source and destination; with them, the warnings about the network they make: the
+/// links no route crosses ([`usage::unused_note`]).
+pub(super) fn tables(n: &ValidNetlist) -> Result<(Vec<IntervalTable>, Vec<String>), BuildError> {
     let w = &n.wiring;
     let t = if n.given.is_empty() {
         computed(w)?
@@ -279,7 +342,11 @@ pub(super) fn tables(n: &ValidNetlist) -> Result<Vec<IntervalTable>, BuildError>
         given(&n.given, w)?
     };
     walk(w, &t)?;
-    Ok(t)
+    let unused = usage::unused_links(w, &n.links, &t);
+    let notes = usage::unused_note(&n.links, &unused, n.given.is_empty())
+        .into_iter()
+        .collect();
+    Ok((t, notes))
 }
 
 /// Adds the switches (routed by `tables`, from [`tables`]), processors and links of

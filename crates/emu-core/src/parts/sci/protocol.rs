@@ -169,6 +169,13 @@ impl LinkProtocol for Sci {
         super::view::view(token)
     }
 
+    /// Never: a source keeps each send packet in its active buffer until the echo
+    /// comes back (SCI §2.1), and counts it in flight until then, so a packet or echo
+    /// lost on a dead link leaves the packet held there, blocked, not lost.
+    fn loses_packet(_token: &Symbol) -> bool {
+        false
+    }
+
     fn gauges(counters: &SciCounters, out: &mut Vec<crate::model::Gauge>) {
         super::view::gauges(counters, out);
     }
