@@ -60,7 +60,7 @@ pub fn main(a: &CheckArgs) -> Exit {
         Err(code) => return code,
     };
     let net = match check_plan(topology, &a.network.sets, memory_limit) {
-        Ok(CheckPlan::Channels(n)) => n,
+        Ok(CheckPlan::Channels(n)) => *n,
         Ok(CheckPlan::Impossible(i)) => return cannot_deadlock(&i, json),
         Ok(other) => return fail(Exit::Failure, format!("no analysis for {other:?}")),
         Err(e) => return fail(Exit::BadInput, e),

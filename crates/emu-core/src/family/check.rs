@@ -11,8 +11,9 @@ use crate::network::Network;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CheckPlan {
-    /// A network of C104s: its channel dependency graph decides.
-    Channels(Network),
+    /// A network of C104s: its channel dependency graph decides (boxed: a network's
+    /// plan is several times the size of the other variant).
+    Channels(Box<Network>),
     /// A network of a family that cannot deadlock, built whole with a placeholder
     /// traffic of its family (so every key was checked).
     Impossible(Impossible),
@@ -59,7 +60,7 @@ pub fn check_plan(
     match family.deadlock_check() {
         DeadlockCheck::Channels => {
             super::build_within(&topo, &traffic.config, None, 1, memory_limit)
-                .map(CheckPlan::Channels)
+                .map(|net| CheckPlan::Channels(Box::new(net)))
         }
         DeadlockCheck::Impossible(why) => {
             let location = topo.locate("network.kind");
@@ -94,7 +95,7 @@ pub fn check_plan(
 /// [`CaseError::CannotDeadlock`].
 pub fn topology_plan(spec: &str, sets: &[String]) -> Result<Network, CaseError> {
     match check_plan(spec, sets, None)? {
-        CheckPlan::Channels(net) => Ok(net),
+        CheckPlan::Channels(net) => Ok(*net),
         CheckPlan::Impossible(i) => Err(CaseError::CannotDeadlock {
             location: i.location,
             why: i.why,
