@@ -6,7 +6,9 @@
 //! Every row runs the built `emu` in a fresh temporary directory (its files written
 //! there first), stdin null, with a 60 s limit, and checks the exit code, that stdout is
 //! empty, that stderr is one line starting with `error: ` and containing the row's
-//! message, and that nothing panicked. Rows with an `expected_bug` describe what emu
+//! message, that the message has none of Rust's or serde's words (`..`, "expected",
+//! `u32`, "map", "unit", "invalid type", outside the user's own text:
+//! `bad_input/words.rs`), and that nothing panicked. Rows with an `expected_bug` describe what emu
 //! *should* do; they are run for information only (what emu does now is printed) and
 //! are not asserted.
 //!
@@ -136,18 +138,21 @@ const HC: &str = "[network]\nkind = \"hypercube\"\n";
 
 /// Every case: the DS-Link surface's ([`CASES`]), then the newer surfaces' (SCI rings,
 /// switch fabrics, traces, sweeps and shards, replications, outputs, faults, limits:
-/// `bad_input/surfaces.rs`).
+/// `bad_input/surfaces.rs`), then the wording's (`bad_input/words.rs`).
 fn cases() -> Vec<&'static Case> {
     CASES
         .iter()
         .chain(surfaces::CASES.iter())
         .chain(outputs::CASES.iter())
         .chain(compare::CASES.iter())
+        .chain(words::CASES.iter())
         .collect()
 }
 
 #[path = "bad_input/surfaces.rs"]
 mod surfaces;
+#[path = "bad_input/words.rs"]
+mod words;
 
 #[path = "bad_input/outputs.rs"]
 mod outputs;
@@ -193,7 +198,7 @@ static CASES: &[Case] = &[
         "TOML syntax error: `[network` unclosed",
         &["-t", "syntax.toml", "-p", "uniform"],
         Setup::Text("syntax.toml", "[network\nkind = \"hypercube\"\n"),
-        "syntax.toml:1:9: network: unclosed table, expected `]`",
+        "syntax.toml:1:9: network: unclosed table: write `]` here",
     ),
     bad(
         "duplicate key: `kind` twice",
@@ -224,13 +229,13 @@ static CASES: &[Case] = &[
                 "dimensions = \"six\"\n"
             ),
         ),
-        "t.toml:3:14: network.dimensions: invalid type: the text \"six\"",
+        "t.toml:3:14: network.dimensions: the text \"six\": give a whole number from 1 to 20",
     ),
     bad(
         "number for a string: `kind = 6`",
         &["-t", "t.toml", "-p", "uniform"],
         Setup::Text("t.toml", "[network]\nkind = 6\ndimensions = 6\n"),
-        "t.toml:2:8: network.kind: invalid type: the number `6`, expected a name in quotes, one of `hypercube`",
+        "t.toml:2:8: network.kind: the number `6`: give a name in quotes, one of `hypercube`, `ring`, `grid`, `torus`, `kary_ncube`, `crossbar`, `min`, `netlist`, `sci_ring`, `fabric`, `relay_ring`",
     ),
     bad(
         "list for a table: `network = [\"hypercube\", 6]`",
@@ -265,7 +270,7 @@ static CASES: &[Case] = &[
             "network.dimensions={a=1}",
         ],
         Setup::None,
-        "invalid type: a table, expected a whole number",
+        "--set network.dimensions={a=1}: a table: give a whole number from 1 to 20",
     ),
     bad(
         "list for a number: `--set network.dimensions=[6]`",
@@ -278,7 +283,7 @@ static CASES: &[Case] = &[
             "network.dimensions=[6]",
         ],
         Setup::None,
-        "invalid type: a list, expected a whole number",
+        "--set network.dimensions=[6]: a list: give a whole number from 1 to 20",
     ),
     bad(
         "quoted number: `--set message.bytes=\"32\"`",
@@ -291,7 +296,7 @@ static CASES: &[Case] = &[
             "message.bytes=\"32\"",
         ],
         Setup::None,
-        "invalid type: the text \"32\", expected a whole number",
+        "--set message.bytes=\"32\": the text \"32\": give a whole number from 0 to 16,777,216",
     ),
     // ---- Negative, fractional, huge numbers ----
     bad(
@@ -301,7 +306,7 @@ static CASES: &[Case] = &[
             "t.toml",
             concat!("[network]\nkind = \"hypercube\"\n", "dimensions = -3\n"),
         ),
-        "t.toml:3:14: network.dimensions: invalid value: the number `-3`",
+        "t.toml:3:14: network.dimensions: the number `-3`: give a whole number from 1 to 20",
     ),
     bad(
         "`--set message.bytes=-1`",
@@ -314,7 +319,7 @@ static CASES: &[Case] = &[
             "message.bytes=-1",
         ],
         Setup::None,
-        "invalid value: the number `-1`, expected a whole number",
+        "--set message.bytes=-1: the number `-1`: give a whole number from 0 to 16,777,216",
     ),
     bad(
         "float for an integer: `dimensions = 6.5`",
@@ -323,7 +328,7 @@ static CASES: &[Case] = &[
             "t.toml",
             concat!("[network]\nkind = \"hypercube\"\n", "dimensions = 6.5\n"),
         ),
-        "t.toml:3:14: network.dimensions: invalid type: the number `6.5`",
+        "t.toml:3:14: network.dimensions: the number `6.5`: give a whole number from 1 to 20",
     ),
     bad(
         "float for an integer: `--set message.bytes=1e9`",
@@ -336,7 +341,7 @@ static CASES: &[Case] = &[
             "message.bytes=1e9",
         ],
         Setup::None,
-        "invalid type: the number `1000000000.0`, expected a whole number",
+        "--set message.bytes=1e9: the number `1000000000.0`: give a whole number from 0 to 16,777,216",
     ),
     bad(
         "integer beyond u64: `dimensions = 99999999999999999999999`",
@@ -348,7 +353,7 @@ static CASES: &[Case] = &[
                 "dimensions = 99999999999999999999999\n"
             ),
         ),
-        "network.dimensions: invalid type: the number `99999999999999999999999` (too large)",
+        "t.toml:3:14: network.dimensions: the number `99999999999999999999999` (too large): give a whole number from 1 to 20",
     ),
     bad(
         "`--set link.buffer_tokens=18446744073709551616` (2^64)",
@@ -361,7 +366,7 @@ static CASES: &[Case] = &[
             "link.buffer_tokens=18446744073709551616",
         ],
         Setup::None,
-        "(too large), expected a number of tokens or \"packet\"",
+        "--set link.buffer_tokens=18446744073709551616: the number `18446744073709551616` (too large): give tokens from link.fct_batch_tokens to 1,048,576, or \"packet\"",
     ),
     bad(
         "`--set link.buffer_tokens=18446744073709551615` (2^64 − 1)",
@@ -443,7 +448,7 @@ static CASES: &[Case] = &[
             "t.toml",
             "[network]\nkind = \"hypercube\"\ndimensions = 2\n[faults]\nlink_down = [{ link = \"c104[1]:7\", at_us = 5.0 }]\n",
         ),
-        "faults.link_down[0].link: c104[1] has ports 0..3, not 7",
+        "t.toml:5:16: faults.link_down[0].link: c104[1] has ports 0 to 2, not 7",
     ),
     bad(
         "link fault on a port with nothing attached",
@@ -490,7 +495,7 @@ static CASES: &[Case] = &[
             "t.toml",
             "[network]\nkind = \"hypercube\"\ndimensions = 2\n[faults]\nlink_down = [{ link = \"c104[1]:0\", at_us = 1e9 }]\n",
         ),
-        "faults.link_down[0].at_us: 1000000000 µs is not a time of the run: give 0 to 10600 µs",
+        "t.toml:5:36: faults.link_down[0].at_us: 1e9 µs is not a time of the run: give 0 to 10,600 µs (the run's hard stop)",
     ),
     bad(
         "`--set faults.token_error_rate=1.5`",
@@ -525,7 +530,7 @@ static CASES: &[Case] = &[
             "t.toml",
             "[network]\nkind = \"sci_ring\"\nnodes = 4\n[faults]\nlink_down = [{ link = \"sci[0]:2\", at_us = 5.0 }]\n",
         ),
-        "t.toml:5:16: faults.link_down[0].link: sci[0] has ports 0..2, not 2",
+        "t.toml:5:16: faults.link_down[0].link: sci[0] has ports 0 to 1, not 2",
     ),
     bad(
         "`--set faults.token_error_rate=2` on a switch fabric",
@@ -565,7 +570,7 @@ static CASES: &[Case] = &[
             "network.thresholds=[999]",
         ],
         Setup::None,
-        "--set network.thresholds=[999]: [999]: each threshold must lie in 1..=65",
+        "--set network.thresholds=[999]: [999]: each threshold must be from 1 to 65 (M − RTT + 1, so that the RTT − 1 packets still on their way after a stop fit)",
     ),
     bad(
         "`--set message.bytes=64` on an SCI ring (its packet lengths come from its mix)",
@@ -630,7 +635,7 @@ static CASES: &[Case] = &[
             "network.dimensions=0",
         ],
         Setup::None,
-        "0: give 1..=20",
+        "--set network.dimensions=0: 0: give a whole number from 1 to 20",
     ),
     bad(
         "`--set network.dimensions=21`",
@@ -643,7 +648,7 @@ static CASES: &[Case] = &[
             "network.dimensions=21",
         ],
         Setup::None,
-        "21: give 1..=20",
+        "--set network.dimensions=21: 21: give a whole number from 1 to 20",
     ),
     bad(
         "`--set link.bit_rate_mbit_s=0`",
@@ -865,7 +870,7 @@ static CASES: &[Case] = &[
             "link.bit_rate_mbit_s=nan",
         ],
         Setup::None,
-        "invalid type: the number `NaN`, expected a whole number",
+        "--set link.bit_rate_mbit_s=nan: the number `NaN`: give a whole number from 1 to 1,000,000",
     ),
     // ---- Unknown keys and kinds, missing keys ----
     bad(
@@ -884,13 +889,13 @@ static CASES: &[Case] = &[
         "unknown network kind: `kind = \"moebius\"`",
         &["-t", "t.toml", "-p", "uniform"],
         Setup::Text("t.toml", "[network]\nkind = \"moebius\"\ndimensions = 6\n"),
-        "t.toml:2:8: network.kind: unknown name `moebius`, expected one of `hypercube`, `ring`, `grid`, `torus`, `kary_ncube`, `crossbar`, `min`, `netlist`, `sci_ring`, `fabric`, `relay_ring`",
+        "t.toml:2:8: network.kind: unknown name `moebius`: give one of `hypercube`, `ring`, `grid`, `torus`, `kary_ncube`, `crossbar`, `min`, `netlist`, `sci_ring`, `fabric`, `relay_ring`",
     ),
     bad(
         "unknown pattern kind: `kind = \"zipf\"`",
         &["-t", "hypercube6", "-p", "p.toml"],
         Setup::Text("p.toml", traffic!("[pattern]\nkind = \"zipf\"\n")),
-        "p.toml:4:8: pattern.kind: unknown name `zipf`, expected one of `uniform`, `starved`, `shuffle`, `systematic`, `bitrev`, `bitcomp`, `transpose`, `fixed`, `non_uniform`, `table`",
+        "p.toml:4:8: pattern.kind: unknown name `zipf`: give one of `uniform`, `starved`, `shuffle`, `systematic`, `bitrev`, `bitcomp`, `transpose`, `fixed`, `non_uniform`, `table`",
     ),
     bad(
         "`--set injection.kind=warp`",
@@ -903,7 +908,7 @@ static CASES: &[Case] = &[
             "injection.kind=warp",
         ],
         Setup::None,
-        "--set injection.kind=warp: unknown name `warp`, expected one of `continuous`, `rate`, `batch`, `bursty`, `bimodal`, `trace`",
+        "--set injection.kind=warp: unknown name `warp`: give one of `continuous`, `rate`, `batch`, `bursty`, `bimodal`, `trace`",
     ),
     bad(
         "`--set pattern.kind=7`",
@@ -916,7 +921,7 @@ static CASES: &[Case] = &[
             "pattern.kind=7",
         ],
         Setup::None,
-        "invalid type: the number `7`, expected a name in quotes, one of `uniform`, `starved`",
+        "--set pattern.kind=7: the number `7`: give a name in quotes, one of `uniform`, `starved`, `shuffle`, `systematic`, `bitrev`, `bitcomp`, `transpose`, `fixed`, `non_uniform`, `table`",
     ),
     bad(
         "missing required key: hypercube without `dimensions`",
@@ -948,7 +953,7 @@ static CASES: &[Case] = &[
         "`--set injection` (no `=`)",
         &["-t", "hypercube6", "-p", "uniform", "--set", "injection"],
         Setup::None,
-        "--set injection: expected KEY=VALUE",
+        "--set injection: give KEY=VALUE",
     ),
     bad(
         "`--set bogus.key=1` (unknown section)",
@@ -967,7 +972,7 @@ static CASES: &[Case] = &[
             "network.dimensions=abc",
         ],
         Setup::None,
-        "invalid type: the text \"abc\", expected a whole number",
+        "--set network.dimensions=abc: the text \"abc\": give a whole number from 1 to 20",
     ),
     bad(
         "`--set network.dimensions=` (empty value)",
@@ -980,7 +985,7 @@ static CASES: &[Case] = &[
             "network.dimensions=",
         ],
         Setup::None,
-        "invalid type: the text \"\", expected a whole number",
+        "--set network.dimensions=: the text \"\": give a whole number from 1 to 20",
     ),
     bad(
         "`--set =5` (empty key)",
@@ -1280,7 +1285,7 @@ static CASES: &[Case] = &[
             "20:10",
         ],
         Setup::None,
-        "--trace-window 20:10: give FROM_US:TO_US",
+        "--trace-window 20:10: the window is empty: give FROM below TO, e.g. --trace-window 100:110",
     ),
     bad(
         "`--trace-window` without `--trace`",
@@ -1301,7 +1306,7 @@ static CASES: &[Case] = &[
             "64",
         ],
         Setup::None,
-        "--trace-terminals 64: 64 is not a terminal: give labels 0..64, comma-separated",
+        "--trace-terminals 64: 64 is not a terminal: give labels 0 to 63, comma-separated",
     ),
     bad(
         "`--watch` naming no node",
@@ -1350,7 +1355,7 @@ static CASES: &[Case] = &[
         "netlist: a link to a port that does not exist",
         &["-t", "n.toml", "-p", "uniform"],
         Setup::Text("n.toml", netlist!("links = [[0, 2, 1, 9]]\n")),
-        "n.toml:5:1: network.links: link 0 [0, 2, 1, 9]: switch 1 has ports 0..4, not 9",
+        "n.toml:5:1: network.links: link 0 [0, 2, 1, 9]: switch 1 has ports 0 to 3, not 9",
     ),
     bad(
         "netlist: a link to a switch that does not exist",
@@ -1446,13 +1451,13 @@ static CASES: &[Case] = &[
                 "terminals = [[0, 0], [0, 1], [1, 0], [1, 1]]\nlinks = [[0, 2, 1, 2]]\n"
             ),
         ),
-        "n.toml:3:1: network.switches: switch 1 has 40 ports: a C104 has 1..=32 links",
+        "n.toml:3:1: network.switches: switch 1 has 40 ports: a C104 has 1 to 32 links",
     ),
     bad(
         "netlist: a link of five numbers",
         &["-t", "n.toml", "-p", "uniform"],
         Setup::Text("n.toml", netlist!("links = [[0, 2, 1, 2, 5]]\n")),
-        "n.toml:5:10: network.links: invalid length 5, expected 4 entries in the list",
+        "n.toml:5:10: network.links: 5 entries in the list: give 4 entries",
     ),
     bad(
         "netlist: a terminal of one number",
@@ -1464,7 +1469,7 @@ static CASES: &[Case] = &[
                 "terminals = [[0, 0], [0, 1], [1, 0], [1]]\nlinks = [[0, 2, 1, 2]]\n"
             ),
         ),
-        "n.toml:4:38: network.terminals: invalid length 1, expected an array of length 2",
+        "n.toml:4:38: network.terminals: 1 entry in the list: give a list of 2",
     ),
     bad(
         "a 256 × 256 grid with a 0.5 GB limit (refused before its routing tables are built)",
@@ -1514,7 +1519,7 @@ static CASES: &[Case] = &[
             "p.toml",
             traffic!("[pattern]\nkind = \"table\"\ndestinations = [1, 0, 3, 9]\n"),
         ),
-        "p.toml:5:1: pattern.destinations: entry 3 is 9, which is not a terminal (0..4)",
+        "p.toml:5:1: pattern.destinations: entry 3 is 9, which is not a terminal (0 to 3)",
     ),
     bad(
         "`fixed` pattern to an out-of-range terminal",
@@ -1530,7 +1535,7 @@ static CASES: &[Case] = &[
             "p.toml",
             traffic!("[pattern]\nkind = \"fixed\"\ndestination = 4\n"),
         ),
-        "p.toml:5:1: pattern.destination: destination 4 is not a terminal (0..4)",
+        "p.toml:5:1: pattern.destination: destination 4 is not a terminal (0 to 3)",
     ),
     bad(
         "`terminals.senders = []`",
@@ -1555,7 +1560,7 @@ static CASES: &[Case] = &[
             "p.toml",
             traffic!("[pattern]\nkind = \"uniform\"\n[terminals]\nsenders = [0, 7]\n"),
         ),
-        "p.toml:6:1: terminals.senders: 7 is not a terminal (0..4)",
+        "p.toml:6:1: terminals.senders: 7 is not a terminal (0 to 3)",
     ),
     // ---- Subcommands ----
     bad(
@@ -1598,7 +1603,7 @@ static CASES: &[Case] = &[
             "0.1:0.5:0",
         ],
         Setup::None,
-        "--load 0.1:0.5:0: step 0 must be positive",
+        "--load 0.1:0.5:0: step 0: give a step more than 0",
     ),
     bad(
         "`emu sweep --load nan:1:0.1`",
@@ -1626,7 +1631,7 @@ static CASES: &[Case] = &[
             "0",
         ],
         Setup::None,
-        "invalid value '0' for '--seeds <SEEDS>': 0 is not in 1..=1000 (see emu --help)",
+        "invalid value '0' for '--seeds <SEEDS>': 0 is not from 1 to 1000 (see emu --help)",
     ),
     bad(
         "`emu sweep --shard 3/2`",
@@ -1660,7 +1665,7 @@ static CASES: &[Case] = &[
         "`emu stress --seeds 0`",
         &["stress", "-t", "hypercube6", "--seeds", "0"],
         Setup::None,
-        "invalid value '0' for '--seeds <SEEDS>': 0 is not in 1..=100000 (see emu --help)",
+        "invalid value '0' for '--seeds <SEEDS>': 0 is not from 1 to 100000 (see emu --help)",
     ),
     bad(
         "`emu check` on a missing file",
@@ -2074,6 +2079,14 @@ fn every_bad_input_gets_its_exit_code_and_one_line() {
             }
             None => {
                 checked += 1;
+                let rust = words::leftover_rust_words(outcome.first_line(), case);
+                if !rust.is_empty() {
+                    failures.push(format!(
+                        "the message says {rust:?} (Rust's or serde's words, not emu's): {}\n  emu {}",
+                        outcome.first_line(),
+                        shell_words(case.args)
+                    ));
+                }
                 if !problems.is_empty() {
                     failures.push(format!(
                         "{}\n{}",

@@ -147,7 +147,7 @@ fn bad_lists_name_their_key() {
             "ports",
             "switches = [33]\nterminals = [[0, 0]]\n",
             "network.switches",
-            "1..=32",
+            "1 to 32",
         ),
         (
             "noswitch",

@@ -187,7 +187,7 @@ fn bad_input_exits_2_naming_the_flag_or_key() {
     for (args, says) in [
         (
             vec!["stress", "-t", "ring4", "--seeds", "0"],
-            "0 is not in 1..=100000",
+            "0 is not from 1 to 100000",
         ),
         (vec!["stress", "-t", "ring4", "--run-us", "0"], "--run-us 0"),
         (vec!["stress", "-t", "nosuch"], "nosuch"),

@@ -250,6 +250,30 @@ impl CaseVisitor for Runner<'_> {
 /// The longest `--deadlock-window-us` accepted (10⁹ µs).
 pub const MAX_DEADLOCK_WINDOW_US: f64 = emu::time::MAX_DURATION_US;
 
+/// Refuses a deadlock window of `ticks` (`us` as given) shorter than the longest a
+/// healthy network of this plan goes without moving a token ([`emu::network::RunPlan`]'s
+/// `silence`, which each family derives from its timing): such a window calls a
+/// working network deadlocked.
+fn window_fits<P: LinkProtocol>(
+    ticks: u64,
+    us: f64,
+    net: &emu::network::Network<P>,
+) -> Result<(), String> {
+    let silence = net.run().silence;
+    if ticks >= silence.ticks {
+        return Ok(());
+    }
+    let least_us = silence.ticks as f64 * net.time().tick_ns / 1000.0;
+    Err(format!(
+        "--deadlock-window-us {}: {} may go {} µs without moving a token and still be working ({}): give at least {}",
+        emu::text::number(us),
+        net.name(),
+        emu::text::decimal_up(least_us),
+        silence.why,
+        emu::text::decimal_up(least_us)
+    ))
+}
+
 /// Runs a loaded case of any family with the memory it may use (`memory_limit`, from
 /// `--memory-limit`); returns the process exit code.
 fn run_case<P: LinkProtocol>(
@@ -273,6 +297,9 @@ fn run_case<P: LinkProtocol>(
             );
         }
         ctl.deadlock_window = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
+        if let Err(e) = window_fits(ctl.deadlock_window, us, net) {
+            return fail(Exit::BadInput, e);
+        }
     }
     ctl.memory_limit = memory_limit;
     if let Err(code) = super::check_threads(a.case.runs.threads) {

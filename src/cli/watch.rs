@@ -228,15 +228,28 @@ fn window<P: LinkProtocol>(text: &str, net: &Network<P>) -> Result<(Tick, Tick),
         )
     };
     let (a, b) = text.split_once(':').ok_or_else(bad)?;
-    let us = |s: &str| {
-        s.trim()
+    let us = |s: &str| -> Result<f64, String> {
+        let v = s
+            .trim()
             .parse::<f64>()
             .ok()
-            .filter(|v| v.is_finite() && *v >= 0.0 && *v <= emu::time::MAX_DURATION_US)
+            .filter(|v| !v.is_nan())
+            .ok_or_else(bad)?;
+        if (0.0..=emu::time::MAX_DURATION_US).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!(
+                "--trace-window {text}: {} µs is not a time a run reaches: give times from 0 to {} µs",
+                emu::text::number(v),
+                emu::text::group(emu::time::MAX_DURATION_US as u64)
+            ))
+        }
     };
-    let (from, to) = (us(a).ok_or_else(bad)?, us(b).ok_or_else(bad)?);
+    let (from, to) = (us(a)?, us(b)?);
     if from >= to {
-        return Err(bad());
+        return Err(format!(
+            "--trace-window {text}: the window is empty: give FROM below TO, e.g. --trace-window 100:110"
+        ));
     }
     let tick = |v: f64| (v * 1000.0 / net.time().tick_ns) as Tick;
     Ok((tick(from), tick(to).max(tick(from) + 1)))

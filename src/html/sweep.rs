@@ -26,10 +26,10 @@ pub fn sweep_page(
         (
             "runs".into(),
             format!(
-                "{} loads × {} seeds (from seed {}), each a single-threaded run with \
+                "{} × {} (from seed {}), each a single-threaded run with \
                  Bernoulli arrivals at that load",
-                header.loads.len(),
-                header.seeds,
+                crate::text::count(header.loads.len() as u64, "load", "loads"),
+                crate::text::count(header.seeds.into(), "seed", "seeds"),
                 header.seed
             ),
         ),

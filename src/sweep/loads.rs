@@ -1,4 +1,9 @@
-//! Parsing a `--load FROM:TO:STEP` range of offered loads.
+//! Parsing a `--load FROM:TO:STEP` range of offered loads. A range gives at least
+//! one load and at most [`MAX_LOADS`]: a step so small that the count is absurd (or
+//! would wrap to nothing) is refused, never swept as zero loads.
+
+/// Most loads one sweep takes.
+pub const MAX_LOADS: usize = 10_000;
 
 /// Why a `--load` range is not one.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -7,25 +12,54 @@ pub enum LoadsError {
     #[error("\"{0}\" is not a number")]
     NotANumber(String),
     /// The step is zero, negative or not finite.
-    #[error("step {0} must be positive")]
+    #[error("step {}: give a step more than 0", emu_core::text::number(*.0))]
     Step(f64),
     /// `TO` is below `FROM` (or one of them is not a number).
-    #[error("{to} is below {from}")]
+    #[error("{} is below {}", emu_core::text::number(*.to), emu_core::text::number(*.from))]
     Descending {
         /// The first load.
         from: f64,
         /// The last load.
         to: f64,
     },
-    /// The range holds more than 10,000 loads.
-    #[error("{0} loads is too many (at most 10000)")]
-    TooMany(usize),
+    /// The range holds more than [`MAX_LOADS`] loads (`count`, as a real number: a tiny
+    /// step gives more than any integer holds).
+    #[error(
+        "{} loads from {} to {} in steps of {} is too many: give a step that makes at most {} loads",
+        count_words(*.count),
+        emu_core::text::number(*.from),
+        emu_core::text::number(*.to),
+        emu_core::text::number(*.step),
+        emu_core::text::group(MAX_LOADS as u64)
+    )]
+    TooMany {
+        /// Loads the range would hold.
+        count: f64,
+        /// The first load.
+        from: f64,
+        /// The last load.
+        to: f64,
+        /// The step.
+        step: f64,
+    },
     /// Neither `FROM:TO:STEP` nor one load.
     #[error("give FROM:TO:STEP (e.g. 0.05:1.0:0.05) or one load")]
     Malformed,
     /// A load outside (0, 1].
-    #[error("load {0} is not a fraction of link capacity in (0, 1]")]
+    #[error(
+        "load {} is not a fraction of link capacity: give more than 0 and at most 1",
+        emu_core::text::number(*.0)
+    )]
     OutOfRange(f64),
+}
+
+/// A count that may be beyond any integer, for a message: "12,001", "about 4e299".
+fn count_words(count: f64) -> String {
+    if count < 1e15 {
+        emu_core::text::group(count as u64)
+    } else {
+        format!("about {count:.0e}")
+    }
 }
 
 /// The loads `from, from + step, …` up to `to` (inclusive, within rounding), each a
@@ -49,10 +83,16 @@ pub fn parse_loads(spec: &str) -> Result<Vec<f64>, LoadsError> {
             if to.is_nan() || from.is_nan() || to < from {
                 return Err(LoadsError::Descending { from, to });
             }
-            let count = ((to - from) / step + 1e-9).floor() as usize + 1;
-            if count > 10_000 {
-                return Err(LoadsError::TooMany(count));
+            let count = ((to - from) / step + 1e-9).floor() + 1.0;
+            if count.is_nan() || count > MAX_LOADS as f64 {
+                return Err(LoadsError::TooMany {
+                    count,
+                    from,
+                    to,
+                    step,
+                });
             }
+            let count = count as usize;
             (0..count)
                 .map(|i| ((from + i as f64 * step) * 1e9).round() / 1e9)
                 .collect()
@@ -97,5 +137,21 @@ mod tests {
         assert_eq!(e.to_string(), "0.1 is below 0.5");
         let e = parse_loads("0.5:x:0.1").unwrap_err();
         assert_eq!(e.to_string(), "\"x\" is not a number");
+    }
+
+    #[test]
+    fn a_tiny_step_is_too_many_loads_not_none() {
+        // (0.5 − 0.1) / 1e-300 loads overflow any integer: refused, not swept as 0.
+        let e = parse_loads("0.1:0.5:1e-300").unwrap_err();
+        assert!(matches!(e, LoadsError::TooMany { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "about 4e299 loads from 0.1 to 0.5 in steps of 1e-300 is too many: give a step that makes at most 10,000 loads"
+        );
+        assert!(matches!(
+            parse_loads("0.1:0.5:0.00001"),
+            Err(LoadsError::TooMany { .. })
+        ));
+        assert_eq!(parse_loads("0.1:0.5:1").map(|l| l.len()), Ok(1));
     }
 }

@@ -58,11 +58,11 @@ impl Header {
     /// The table's title line.
     pub fn title(&self) -> String {
         format!(
-            "sweep       {} · traffic {} · {} loads × {} seeds (from seed {})",
+            "sweep       {} · traffic {} · {} × {} (from seed {})",
             self.topology,
             self.traffic,
-            self.loads.len(),
-            self.seeds,
+            emu_core::text::count(self.loads.len() as u64, "load", "loads"),
+            emu_core::text::count(self.seeds.into(), "seed", "seeds"),
             self.seed
         )
     }
@@ -162,7 +162,9 @@ pub enum MergeError {
         line: usize,
     },
     /// A header of another format version.
-    #[error("{file}:{line}: format \"{found}\", expected \"{FORMAT}\"")]
+    #[error(
+        "{file}:{line}: format \"{found}\" is not this emu's \"{FORMAT}\": make the shard again with this emu"
+    )]
     Format {
         /// File name.
         file: String,

@@ -43,18 +43,31 @@ fn deserialize<T: DeserializeOwned + Serialize>(
 ) -> Result<T, (Option<Range<usize>>, String)> {
     let config =
         T::deserialize(Deserializer::from(Spanned::new(span, root.clone()))).map_err(|e| {
+            let message = super::variants::with_names::<T>(root, e.span(), e.message());
+            let message = dates_by_name(root, e.span(), &message);
             (
                 e.span(),
-                super::ranges::with_range(
-                    root,
-                    e.span(),
-                    &super::variants::with_names::<T>(root, e.span(), e.message()),
-                ),
+                super::ranges::with_range(root, e.span(), &message),
             )
         })?;
     match first_unused(root, &config) {
         Some(unused) => Err((Some(unused.span), unused.message)),
         None => Ok(config),
+    }
+}
+
+/// serde reads a TOML date or time as a table: "invalid type: map" at a date is said
+/// as "a date".
+fn dates_by_name(root: &DeTable<'_>, span: Option<Range<usize>>, message: &str) -> String {
+    if !message.starts_with("invalid type: map") {
+        return message.to_string();
+    }
+    let site = error_site(root, span, message);
+    match super::keypath::node(root, &site.path).map(|v| v.get_ref()) {
+        Some(toml::de::DeValue::Datetime(_)) => {
+            message.replacen("invalid type: map", "invalid type: a date", 1)
+        }
+        _ => message.to_string(),
     }
 }
 
@@ -72,15 +85,66 @@ fn regions(text_len: usize, overrides: &[Override]) -> Vec<Range<usize>> {
 }
 
 /// `NAME:LINE:COL: KEY: message` for a file that is not valid TOML.
+///
+/// A list whose `]` is missing at the end of its line is reported there, at its own
+/// key: toml only notices at the next line's first value, which it takes for the
+/// list's next entry without a comma between.
 fn syntax_error(file: &SourceFile, e: &toml::de::Error) -> ConfigError {
     let Some(span) = e.span() else {
-        return ConfigError::new(format!("{}: {}", file.name, e.message()));
+        return ConfigError::new(format!("{}: {}", file.name, syntax_words(e.message())));
     };
-    let (line, col) = line_col(&file.text, span.start);
-    let key = syntax_key(&file.text, span.start)
+    let (offset, message) = match unclosed_list_end(&file.text, span.start, e.message()) {
+        Some(end) => (
+            end,
+            "unclosed list: write `]` here (or `,` if the list goes on)".to_string(),
+        ),
+        None => (span.start, syntax_words(e.message())),
+    };
+    let (line, col) = line_col(&file.text, offset);
+    let key = syntax_key(&file.text, offset)
         .map(|k| format!("{k}: "))
         .unwrap_or_default();
-    ConfigError::new(format!("{}:{line}:{col}: {key}{}", file.name, e.message()))
+    ConfigError::new(format!("{}:{line}:{col}: {key}{message}", file.name))
+}
+
+/// toml's "missing comma between array elements" at the first value of a line: the end
+/// of the line before (its last character that is not blank or a comment), where the
+/// list's `]` belongs.
+fn unclosed_list_end(text: &str, at: usize, message: &str) -> Option<usize> {
+    if !message.starts_with("missing comma between array elements") {
+        return None;
+    }
+    let before = text.get(..at)?;
+    let line_start = before.rfind('\n')?;
+    if !before[line_start..].trim().is_empty() {
+        return None;
+    }
+    let previous = before[..line_start].trim_end();
+    let last_line_start = previous.rfind('\n').map_or(0, |i| i + 1);
+    let last_line = &previous[last_line_start..];
+    // A comment at the end of that line: the `]` goes before it.
+    let code = match last_line.find('#') {
+        Some(hash) if !last_line[..hash].contains(['"', '\'']) => last_line[..hash].trim_end(),
+        _ => last_line,
+    };
+    Some(last_line_start + code.len())
+}
+
+/// toml's syntax messages, "DESCRIPTION, expected A, B", in emu's voice:
+/// "DESCRIPTION: write A or B here".
+fn syntax_words(message: &str) -> String {
+    let Some((what, wanted)) = message.split_once(", expected ") else {
+        return message.to_string();
+    };
+    if wanted == "nothing" {
+        return format!("{what}: nothing more may be written here");
+    }
+    let items: Vec<&str> = wanted.split(", ").collect();
+    let wanted = match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => wanted.to_string(),
+    };
+    format!("{what}: write {wanted} here")
 }
 
 /// `NAME:LINE:COL: KEY: message` for a file that does not fit its schema (without a
@@ -154,6 +218,18 @@ fn override_error(
         _ => String::new(),
     };
     let message = match culprits.as_slice() {
+        [ov] if message.starts_with("invalid type: map")
+            && matches!(
+                toml::de::DeValue::parse(&ov.value).map(|v| v.into_inner()),
+                Ok(toml::de::DeValue::Datetime(_))
+            ) =>
+        {
+            message.replacen("invalid type: map", "invalid type: a date", 1)
+        }
+        _ => message.to_string(),
+    };
+    let message = message.as_str();
+    let message = match culprits.as_slice() {
         [ov] => super::ranges::for_key(merged, &ov.key, message),
         _ => message.to_string(),
     };
@@ -170,7 +246,7 @@ fn not_toml_hint(value: &str) -> String {
     match toml::de::DeValue::parse(value) {
         Err(e) => format!(
             " (`{value}` was read as a string: it is not a valid TOML value: {})",
-            e.message()
+            syntax_words(e.message())
         ),
         Ok(_) => String::new(),
     }

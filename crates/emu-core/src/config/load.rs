@@ -113,10 +113,18 @@ pub(crate) fn load_source<T: DeserializeOwned + Serialize>(
 }
 
 /// The file name without directory and `.toml`: `topologies/hypercube8.toml` →
-/// `hypercube8`.
+/// `hypercube8`. A file of the current directory that shadows a shipped one (named
+/// `./hypercube8.toml`, see [`super::lookup::find_source`]) keeps its `./`, so that the
+/// report header says which was read.
 pub fn stem(name: &str) -> String {
     let base = std::path::Path::new(name)
         .file_name()
         .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    base.strip_suffix(".toml").unwrap_or(&base).to_string()
+    let base = base.strip_suffix(".toml").unwrap_or(&base);
+    let here = format!(".{}", std::path::MAIN_SEPARATOR);
+    if name.starts_with(&here) && name[here.len()..] == *format!("{base}.toml") {
+        format!("{here}{base}")
+    } else {
+        base.to_string()
+    }
 }

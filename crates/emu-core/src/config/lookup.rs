@@ -7,11 +7,17 @@ use super::source::{FileKind, Origin, SourceFile};
 use std::path::{MAIN_SEPARATOR, Path};
 
 /// Finds and reads the file `spec` of this kind, looking relative to the current
-/// directory:
+/// directory, nearest first:
 /// 1. `spec` itself, if it is an existing file;
-/// 2. if `spec` has no path separator, `<dir>/<spec>` then (unless `spec` already ends
+/// 2. if `spec` is a bare name (no path separator, no `.toml`), `<spec>.toml` in the
+///    current directory;
+/// 3. if `spec` has no path separator, `<dir>/<spec>` then (unless `spec` already ends
 ///    in `.toml`) `<dir>/<spec>.toml`, where `<dir>` is `topologies` or `traffic`;
-/// 3. the shipped file whose stem is `spec` without any `.toml` suffix.
+/// 4. the shipped file whose stem is `spec` without any `.toml` suffix.
+///
+/// A file of the current directory found by a shipped file's name (1 or 2) shadows the
+/// shipped file; it is then named `./<spec>.toml`, so that the report header
+/// (`run ./hypercube6 …`) and every message show which one was read.
 pub fn find_source(kind: FileKind, spec: &str) -> Result<SourceFile, ConfigError> {
     find_source_in(kind, spec, Path::new(""))
 }
@@ -30,13 +36,30 @@ pub(crate) fn find_source_in(
         )));
     }
     let mut tried = Vec::new();
+    let has_separator = spec.contains('/') || spec.contains(MAIN_SEPARATOR);
+    let stem = spec.strip_suffix(".toml").unwrap_or(spec);
+    // A file here with a shipped file's name is named as a path, "./NAME.toml".
+    let here = |file: &str| {
+        if !has_separator && find_shipped(kind, stem).is_some() {
+            format!(".{MAIN_SEPARATOR}{file}")
+        } else {
+            file.to_string()
+        }
+    };
     let direct = base.join(spec);
     if direct.is_file() {
-        return read(kind, spec.to_string(), &direct);
+        return read(kind, here(spec), &direct);
     }
     tried.push(direct.display().to_string());
+    if !has_separator && !spec.ends_with(".toml") {
+        let file = format!("{spec}.toml");
+        let path = base.join(&file);
+        if path.is_file() {
+            return read(kind, here(&file), &path);
+        }
+        tried.push(path.display().to_string());
+    }
 
-    let has_separator = spec.contains('/') || spec.contains(MAIN_SEPARATOR);
     if !has_separator {
         let with_extension = (!spec.ends_with(".toml")).then(|| format!("{spec}.toml"));
         for candidate in std::iter::once(spec.to_string()).chain(with_extension) {
@@ -49,7 +72,6 @@ pub(crate) fn find_source_in(
         }
     }
 
-    let stem = spec.strip_suffix(".toml").unwrap_or(spec);
     if let Some(text) = find_shipped(kind, stem) {
         return Ok(SourceFile {
             kind,
@@ -143,6 +165,34 @@ mod tests {
         }
         // The traffic directory is not searched for topologies.
         assert!(find_source_in(FileKind::Topology, "mine", &base).is_err());
+    }
+
+    #[test]
+    fn a_bare_name_finds_name_toml_here_first_and_says_when_it_shadows() {
+        let base_dir = temp_dir("here");
+        let base = base_dir.path().to_path_buf();
+        std::fs::create_dir_all(base.join("topologies")).expect("mkdir");
+        std::fs::write(base.join("my-cube.toml"), "here = 1\n").expect("write");
+        std::fs::write(base.join("topologies/my-cube.toml"), "dir = 1\n").expect("write");
+        let f = find_source_in(FileKind::Topology, "my-cube", &base).expect("found");
+        assert_eq!(f.text, "here = 1\n");
+        assert_eq!(f.name, "my-cube.toml");
+        // A file here named like a shipped one is read, and named as a path.
+        std::fs::write(base.join("hypercube6.toml"), "mine = 1\n").expect("write");
+        for spec in ["hypercube6", "hypercube6.toml"] {
+            let f = find_source_in(FileKind::Topology, spec, &base).expect("found");
+            assert_eq!(f.text, "mine = 1\n", "{spec}");
+            assert_eq!(
+                f.name,
+                format!(".{MAIN_SEPARATOR}hypercube6.toml"),
+                "{spec}"
+            );
+            assert_eq!(crate::config::stem(&f.name), "./hypercube6");
+        }
+        // Not for the other kind: a topology file here does not shadow a traffic name.
+        std::fs::write(base.join("uniform.toml"), "t = 1\n").expect("write");
+        let f = find_source_in(FileKind::Traffic, "uniform", &base).expect("found");
+        assert_eq!(f.text, "t = 1\n");
     }
 
     #[test]

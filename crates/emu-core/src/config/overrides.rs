@@ -55,7 +55,7 @@ pub(crate) fn parse_set(set: &str) -> Result<Override, ConfigError> {
     let fail = |why: String| Err(ConfigError::new(format!("--set {text}: {why}")));
     let Some((key, value)) = text.split_once('=') else {
         return fail(format!(
-            "expected KEY=VALUE, e.g. network.dimensions=6; {}",
+            "give KEY=VALUE, e.g. network.dimensions=6; {}",
             valid_sections()
         ));
     };

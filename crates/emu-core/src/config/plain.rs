@@ -3,6 +3,11 @@
 //! sequences, maps, structs or "internally tagged enums". Applied to every schema error
 //! before it is shown, to shard-file errors, and by the `emu` binary to every error it
 //! prints (so clap's argument errors pass through it too).
+//!
+//! Every message then speaks in one voice: what was given, then what to give —
+//! serde's "invalid type: string \"six\", expected u32" becomes `the text "six": give
+//! a whole number from 1 to 20` (the key's own range, see `super::ranges`), and a Rust
+//! range such as `1..=20` becomes "1 to 20".
 
 /// The integer types a schema uses, with the range a user may write.
 const RANGES: [(&str, &str); 6] = [
@@ -39,7 +44,7 @@ pub fn plain(message: &str) -> String {
     // and names them); should one come back, its name stays out of the message.
     if let Some(at) = m.find("data did not match any variant of untagged enum ") {
         m.truncate(at);
-        m.push_str("expected a value of another form");
+        m.push_str("give a value of another form");
     }
     m = struct_words(&m);
     // "expected variant index 0 <= i < 10": a kind given as a number.
@@ -72,6 +77,14 @@ pub fn plain(message: &str) -> String {
     m = m.replace("` as u128", "` (too large)");
     m = m.replace("floating point `", "the number `");
     m = m.replace("integer `", "the number `");
+    // An externally tagged choice (`routing`) given something other than a name, when
+    // its names could not be found (`super::variants` names them when it can).
+    m = m.replace(
+        "invalid value: map, expected map with a single key",
+        "invalid type: a table, expected a name in quotes",
+    );
+    m = m.replace("expected string or map", "expected a name in quotes");
+    m = replace_word(&m, "expected unit", "expected a name in quotes");
     m = m.replace("invalid type: sequence", "invalid type: a list");
     m = m.replace("invalid type: map", "invalid type: a table");
     m = m.replace("invalid type: string ", "invalid type: the text ");
@@ -80,7 +93,107 @@ pub fn plain(message: &str) -> String {
     m = m.replace("expected a map", "expected a table");
     m = m.replace("elements in sequence", "entries in the list");
     m = short_numbers(&m);
-    unknown_key(&m).unwrap_or(m)
+    m = unknown_key(&m).unwrap_or(m);
+    m = voice(&m);
+    m = json_words(&m);
+    // clap's usage: "<FILES>..." (several), in the guide's ellipsis.
+    m = m.replace(">...", ">…");
+    m = not_in_range(&m);
+    crate::text::rust_ranges(&m)
+}
+
+/// What serde words as "found, expected wanted", in emu's voice: "found: give wanted".
+/// The found part is serde's (already in plain words); the wanted part is rewritten
+/// where serde's word is a type ("a boolean", "a string").
+fn voice(m: &str) -> String {
+    let mut out = m.to_string();
+    for prefix in ["invalid type: ", "invalid value: "] {
+        out = rewrite(&out, prefix, |after| match after.find(", expected ") {
+            Some(at) => {
+                let found = &after[..at];
+                let wanted = wanted_words(&after[at + ", expected ".len()..]);
+                (format!("{found}: give {wanted}"), after.len())
+            }
+            None => (prefix.to_string(), 0),
+        });
+    }
+    // "invalid length 1, expected an array of length 2" (a list of the wrong length).
+    out = rewrite(&out, "invalid length ", |after| {
+        let Some(at) = after.find(", expected ") else {
+            return ("a list of the wrong length: ".to_string(), 0);
+        };
+        let n = &after[..at];
+        let wanted = wanted_words(&after[at + ", expected ".len()..]);
+        let given = if n == "1" {
+            "1 entry".to_string()
+        } else {
+            format!("{n} entries")
+        };
+        (format!("{given} in the list: give {wanted}"), after.len())
+    });
+    // "unknown name `warp`, expected one of `continuous`, …".
+    out = rewrite(&out, "unknown name `", |after| {
+        match after.split_once("`, expected ") {
+            Some((name, wanted)) => (
+                format!("unknown name `{name}`: give {}", wanted_words(wanted)),
+                after.len(),
+            ),
+            None => ("unknown name `".to_string(), 0),
+        }
+    });
+    out
+}
+
+/// serde_json's "expected value at line 1 column 1" (a shard file's line) as "no value
+/// at line 1 column 1", and "expected `,` or `}` at line …" as "`,` or `}` missing at
+/// line …".
+fn json_words(m: &str) -> String {
+    rewrite(m, "expected ", |after| match after.find(" at line ") {
+        Some(at) if !after[..at].contains(", ") || after.starts_with('`') => {
+            let what = &after[..at];
+            if what == "value" {
+                ("no value".to_string(), at)
+            } else {
+                (format!("{what} missing"), at)
+            }
+        }
+        _ => ("expected ".to_string(), 0),
+    })
+}
+
+/// serde's words for what it wanted, as a request: "a boolean" → "true or false".
+fn wanted_words(wanted: &str) -> String {
+    let (head, tail) = match wanted.find(" at line ") {
+        Some(at) => wanted.split_at(at),
+        None => (wanted, ""),
+    };
+    let head = match head {
+        "a boolean" => "true or false".to_string(),
+        "a string" => "text in quotes".to_string(),
+        "nothing" => "nothing here".to_string(),
+        h => {
+            if let Some(rest) = h.strip_prefix("an array of length ") {
+                format!("a list of {rest}")
+            } else if let Some(rest) = h.strip_suffix(" entries in the list") {
+                format!("{rest} entries")
+            } else {
+                h.to_string()
+            }
+        }
+    };
+    format!("{head}{tail}")
+}
+
+/// clap's "0 is not in 1..=1000" as "0 is not from 1 to 1000".
+fn not_in_range(m: &str) -> String {
+    rewrite(m, " is not in ", |after| {
+        let words = if after.starts_with(|c: char| c.is_ascii_digit()) {
+            " is not from "
+        } else {
+            " is not in "
+        };
+        (words.to_string(), 0)
+    })
 }
 
 /// "the number `1000…000`" (serde prints a float's every digit) as "the number `1e308`".
@@ -175,27 +288,27 @@ mod tests {
     fn rust_words_become_the_users_words() {
         assert_eq!(
             plain("invalid type: integer `3`, expected internally tagged enum InjectionConfig"),
-            "invalid type: the number `3`, expected a table with a `kind` key, e.g. { kind = \"…\", … }"
+            "the number `3`: give a table with a `kind` key, e.g. { kind = \"…\", … }"
         );
         assert_eq!(
             plain("invalid value: integer `-1`, expected u32"),
-            "invalid value: the number `-1`, expected a whole number from 0 to 4294967295"
+            "the number `-1`: give a whole number from 0 to 4294967295"
         );
         assert_eq!(
             plain("invalid type: integer `99999999999999999999999` as i128, expected any value"),
-            "invalid type: the number `99999999999999999999999` (too large), expected a number that fits"
+            "the number `99999999999999999999999` (too large): give a number that fits"
         );
         assert_eq!(
             plain("invalid type: floating point `1.5`, expected u32"),
-            "invalid type: the number `1.5`, expected a whole number from 0 to 4294967295"
+            "the number `1.5`: give a whole number from 0 to 4294967295"
         );
         assert_eq!(
             plain("invalid type: integer `7`, expected variant identifier"),
-            "invalid type: the number `7`, expected a kind name in quotes"
+            "the number `7`: give a kind name in quotes"
         );
         assert_eq!(
             plain("invalid type: string \"x\", expected u32"),
-            "invalid type: the text \"x\", expected a whole number from 0 to 4294967295"
+            "the text \"x\": give a whole number from 0 to 4294967295"
         );
         assert_eq!(
             plain("unknown field `load`, expected `messages`"),
@@ -211,25 +324,53 @@ mod tests {
         );
         assert_eq!(
             plain("data did not match any variant of untagged enum MemoryConfig"),
-            "expected a value of another form"
+            "give a value of another form"
         );
         assert_eq!(
             plain("invalid type: integer `1`, expected struct MixConfig"),
-            "invalid type: the number `1`, expected a table"
+            "the number `1`: give a table"
         );
         assert_eq!(
             plain("invalid type: integer `1`, expected struct LinkDown at line 3"),
-            "invalid type: the number `1`, expected a table at line 3"
+            "the number `1`: give a table at line 3"
         );
         assert_eq!(
             plain(
                 "invalid value: integer `18446744073709551615`, expected variant index 0 <= i < 10"
             ),
-            "invalid value: the number `18446744073709551615`, expected a kind name in quotes"
+            "the number `18446744073709551615`: give a kind name in quotes"
         );
         assert_eq!(
             plain("invalid value '-1' for '--seed <SEED>': invalid digit found in string"),
             "invalid value '-1' for '--seed <SEED>': not a whole number ≥ 0"
+        );
+        assert_eq!(
+            plain("invalid value '0' for '--seeds <SEEDS>': 0 is not in 1..=1000"),
+            "invalid value '0' for '--seeds <SEEDS>': 0 is not from 1 to 1000"
+        );
+        assert_eq!(
+            plain("invalid value: map, expected map with a single key"),
+            "a table: give a name in quotes"
+        );
+        assert_eq!(
+            plain("invalid type: integer `1`, expected string or map"),
+            "the number `1`: give a name in quotes"
+        );
+        assert_eq!(
+            plain("j:1: not a line (expected value at line 1 column 1)"),
+            "j:1: not a line (no value at line 1 column 1)"
+        );
+        assert_eq!(
+            plain("expected `,` or `}` at line 1 column 9"),
+            "`,` or `}` missing at line 1 column 9"
+        );
+        assert_eq!(
+            plain("invalid length 1, expected an array of length 2"),
+            "1 entry in the list: give a list of 2"
+        );
+        assert_eq!(
+            plain("invalid type: boolean `true`, expected a boolean"),
+            "`true`: give true or false"
         );
         assert_eq!(plain("cycle \"\\u{feff}0\""), "cycle \"U+FEFF0\"");
         let long = format!(
@@ -238,7 +379,7 @@ mod tests {
         );
         assert_eq!(
             plain(&long),
-            "invalid type: the number `1e308`, expected a whole number from 0 to 4294967295"
+            "the number `1e308`: give a whole number from 0 to 4294967295"
         );
         assert_eq!(plain("a \\u{zz} b"), "a \\u{zz} b");
         assert_eq!(

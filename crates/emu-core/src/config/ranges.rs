@@ -1,7 +1,9 @@
 //! The range of every numeric key a type error can hit before validation, so that
 //! "dimensions = \"six\"" or "nodes = -1" is answered with the key's own range
-//! ("expected a whole number from 2 to 4,096") rather than its storage type's
-//! ("from 0 to 4294967295"). The validators in `parts/*/config.rs`,
+//! ("give a whole number from 2 to 4,096") rather than its storage type's
+//! ("from 0 to 4294967295"). A key not in this table is looked up in the user guide's
+//! table of what each key takes (`network::bounds`), so that every key the reference
+//! gives a range for has that range in its type errors too. The validators in `parts/*/config.rs`,
 //! `parts::bounds` and `network` give the same ranges for values of the right type;
 //! the test below holds the two to each other.
 
@@ -150,10 +152,26 @@ pub(super) fn for_key(root: &DeTable<'_>, key: &str, message: &str) -> String {
         .and_then(|t| t.get("kind"))
         .and_then(|k| k.get_ref().as_str())
         .unwrap_or("");
-    match takes(kind, key) {
+    match takes(kind, key).or_else(|| crate::network::bounds::takes(kind, &unindexed(key))) {
         Some(words) => format!("{}, expected {words}", &message[..at]),
         None => message.to_string(),
     }
+}
+
+/// `key` without its list indices: `faults.link_down[0].at_us` → `faults.link_down.at_us`
+/// (how the reference's table names a key of a list's entries).
+fn unindexed(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut depth = 0;
+    for c in key.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// What `key` takes in a network of `kind` (`""` for a traffic key, or any kind), if

@@ -118,12 +118,12 @@ fn wrong_type_names_the_key() {
     ));
     assert_eq!(
         e,
-        "topology.toml:5:14: network.dimensions: invalid type: the text \"eight\", expected a whole number from 1 to 20"
+        "topology.toml:5:14: network.dimensions: the text \"eight\": give a whole number from 1 to 20"
     );
     let e = err(topo(&CUBE.replace("200", "-1"), &[]));
     assert_eq!(
         e,
-        "topology.toml:8:17: link.wire_delay_ns: invalid value: the number `-1`, expected a whole number from 0 to 4294967295"
+        "topology.toml:8:17: link.wire_delay_ns: the number `-1`: give a whole number of bit periods, at least one"
     );
     let e = err(topo(&format!("{CUBE}buffer_tokens = \"pkt\"\n"), &[]));
     assert!(
@@ -136,7 +136,7 @@ fn wrong_type_names_the_key() {
 fn unknown_kind_and_missing_fields_name_the_key() {
     let e = err(traffic(&UNIFORM.replace("\"uniform\"", "\"zigzag\""), &[]));
     assert!(
-        e.starts_with("traffic.toml:2:8: pattern.kind: unknown name `zigzag`, expected one of"),
+        e.starts_with("traffic.toml:2:8: pattern.kind: unknown name `zigzag`: give one of"),
         "{e}"
     );
     let e = err(traffic(&UNIFORM.replace("\"uniform\"", "\"fixed\""), &[]));
@@ -295,12 +295,12 @@ fn override_errors_name_the_set() {
     let e = err(topo(CUBE, &["network.dimensions=eight"]));
     assert_eq!(
         e,
-        "--set network.dimensions=eight: invalid type: the text \"eight\", expected a whole number from 1 to 20"
+        "--set network.dimensions=eight: the text \"eight\": give a whole number from 1 to 20"
     );
     let e = err(topo(CUBE, &["vcp.channels=6", "link.wire_delay_ns=-5"]));
     assert_eq!(
         e,
-        "--set link.wire_delay_ns=-5: invalid value: the number `-5`, expected a whole number from 0 to 4294967295"
+        "--set link.wire_delay_ns=-5: the number `-5`: give a whole number of bit periods, at least one"
     );
     let e = err(topo(CUBE, &["link.bogus=1"]));
     assert!(
@@ -424,7 +424,7 @@ fn a_malformed_toml_value_is_explained() {
     let e = err(traffic(UNIFORM, &["terminals.senders=[0,x]"]));
     assert!(
         e.starts_with(
-            "--set terminals.senders=[0,x]: invalid type: the text \"[0,x]\", expected a list in brackets, [ … ]"
+            "--set terminals.senders=[0,x]: the text \"[0,x]\": give a list in brackets, [ … ]"
         ),
         "{e}"
     );

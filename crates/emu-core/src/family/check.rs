@@ -11,7 +11,8 @@ use crate::network::Network;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CheckPlan {
-    /// A network of C104s: its channel dependency graph decides.
+    /// A network of C104s: its channel dependency graph decides (boxed: a network's
+    /// plan is several times the size of the other variant).
     Channels(Box<Network>),
     /// A network of a family that cannot deadlock, built whole with a placeholder
     /// traffic of its family (so every key was checked).

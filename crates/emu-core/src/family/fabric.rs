@@ -50,12 +50,14 @@ impl Family for Fabrics {
     }
 
     fn traffic_sections(&self) -> &'static [&'static str] {
-        // request_response is refused by the builder, with the reason.
         super::WITHOUT_MESSAGE
     }
 
-    fn unread_because(&self, _section: &str) -> &'static str {
-        "a fabric's packets are the topology's network.packet_bytes"
+    fn unread_because(&self, section: &str) -> &'static str {
+        match section {
+            "message" => "a fabric's packets are the topology's network.packet_bytes",
+            other => super::unread_default(other),
+        }
     }
 
     fn delay_unit(&self) -> &'static str {

@@ -66,17 +66,16 @@ pub trait Family: ReportFamily + Sync {
     /// networks [`Family::owns`]).
     fn kinds(&self) -> &'static [&'static str];
     /// The traffic-file sections its networks read, of [`TRAFFIC_SECTIONS`] (default:
-    /// all). Any other that differs from its default is an error naming the family
-    /// ([`unread_traffic`]). A section listed here whose values the family refuses in
-    /// part (`request_response` on a network of C104s) is refused by its builder, with
-    /// the reason.
+    /// [`MESSAGE_TRAFFIC`], all but `request_response`, which SCI rings alone read).
+    /// Any other that differs from its default is an error naming the family
+    /// ([`unread_traffic`]); `emu list` and the reference list exactly these.
     fn traffic_sections(&self) -> &'static [&'static str] {
-        TRAFFIC_SECTIONS
+        MESSAGE_TRAFFIC
     }
     /// Why a traffic section it does not read does not apply, for the message: e.g.
-    /// "its packet lengths come from network.mix".
-    fn unread_because(&self, _section: &str) -> &'static str {
-        "it does not read it"
+    /// "its packet lengths come from network.mix". Default: [`unread_default`].
+    fn unread_because(&self, section: &str) -> &'static str {
+        unread_default(section)
     }
     /// The delay unit its sweeps report delays in, e.g. "header times".
     fn delay_unit(&self) -> &'static str;
@@ -182,15 +181,23 @@ pub const TRAFFIC_SECTIONS: &[&str] = &[
     "request_response",
 ];
 
-/// The traffic sections of a family whose packet lengths come from its topology (SCI
-/// rings, switch fabrics): all but `[message]`.
-pub(crate) const WITHOUT_MESSAGE: &[&str] = &[
-    "pattern",
-    "injection",
-    "phases",
-    "terminals",
-    "request_response",
-];
+/// The traffic sections of a family of messages (networks of C104s): all but
+/// `request_response`, which SCI §4.7 defines for SCI rings only.
+pub(crate) const MESSAGE_TRAFFIC: &[&str] =
+    &["pattern", "injection", "message", "phases", "terminals"];
+
+/// The traffic sections of a family whose packet lengths come from its topology
+/// (switch fabrics): all but `[message]` and `request_response`.
+pub(crate) const WITHOUT_MESSAGE: &[&str] = &["pattern", "injection", "phases", "terminals"];
+
+/// Why a family that is no SCI ring does not read `section`, when the section says
+/// more than "it does not read it" (`request_response`, SCI §4.7).
+pub(crate) fn unread_default(section: &str) -> &'static str {
+    match section {
+        "request_response" => "request/response traffic is defined for SCI rings only, SCI §4.7",
+        _ => "it does not read it",
+    }
+}
 
 /// Checks that `traffic` sets nothing `family` does not read: a section of
 /// [`TRAFFIC_SECTIONS`] outside [`Family::traffic_sections`] that differs from its

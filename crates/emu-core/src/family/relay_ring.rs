@@ -157,7 +157,7 @@ impl Family for RelayRings {
                 return Err(located(
                     &traffic,
                     "injection.messages",
-                    format!("{messages}: give 1..={MAX_BALLS} balls per node"),
+                    format!("{messages}: give 1 to {MAX_BALLS} balls per node"),
                 ));
             }
             _ => {

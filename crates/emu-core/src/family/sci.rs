@@ -52,7 +52,14 @@ impl Family for SciRings {
     }
 
     fn traffic_sections(&self) -> &'static [&'static str] {
-        super::WITHOUT_MESSAGE
+        // All but `[message]`; request/response traffic is an SCI ring's (SCI §4.7).
+        &[
+            "pattern",
+            "injection",
+            "phases",
+            "terminals",
+            "request_response",
+        ]
     }
 
     fn unread_because(&self, _section: &str) -> &'static str {

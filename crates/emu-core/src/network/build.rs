@@ -378,13 +378,22 @@ pub fn check(
         plan: Builder::new(),
     };
     let packet_time = Tick::from(packet_tokens) * DATA_TOKEN_BITS + header_time;
+    // A lone packet's sender stops when the link's input buffer is full and moves on
+    // when a flow-control token comes back; the header waits `header_time` in the C104
+    // before it is routed on, then the FCT crosses the wire back: a header time, a data
+    // token and the wire both ways, during which nothing else need move.
+    let silence = header_time + DATA_TOKEN_BITS + 2 * wire;
     let run = RunPlan::new(
         start,
         window,
         batch_run,
         phases.drain,
-        (10 * packet_time).max(2000),
-    );
+        (10 * packet_time).max(2000).max(silence),
+    )
+    .with_silence(super::Silence {
+        ticks: silence,
+        why: "a C104 header time, a data token and the wire both ways, INMOS ch. 6-7",
+    });
     let units = Units {
         delay: DelayUnit::header_time(header_time),
         byte_ticks: DATA_TOKEN_BITS,

@@ -193,6 +193,7 @@ mod tests {
             end_after: 1,
             hard_stop: 1,
             deadlock_window: 1,
+            silence: crate::network::Silence::NONE,
         };
         b.finish("t", TimeBase { tick_ns: 1.0 }, 0, units, run)
     }

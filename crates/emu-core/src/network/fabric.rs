@@ -121,13 +121,21 @@ pub fn fabric(
             ticks: 1,
         })
     };
+    // A VOQ that waits on flow control waits for a credit, grant or slot to come back:
+    // at most a round trip (its packet's RTT/2 on the data path, the answer's RTT/2 on
+    // the control path; Grant OT's first slot reaches the adapter RTT/2 after cycle 0),
+    // during which nothing else need move.
     let plan_run = RunPlan::new(
         run.start,
         run.window,
         run.batch,
         run.drain,
         10 * Tick::from(spec.rtt) + 10_000,
-    );
+    )
+    .with_silence(super::Silence {
+        ticks: Tick::from(spec.rtt),
+        why: "a round trip of the links, RTT packet cycles, Gramsamer §4.3",
+    });
     plan.finish(
         name,
         TimeBase {

@@ -111,7 +111,7 @@ fn kary_shape(
         return Err(topo_err(
             k_key,
             format!(
-                "{k}: give {}..={} switches per side",
+                "{k}: give {} to {} switches per side",
                 SIDES.start(),
                 SIDES.end()
             ),
@@ -178,7 +178,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
                 };
                 return Err(topo_err(
                     "network.dimensions",
-                    format!("{dimensions}: give 1..={max}{why}"),
+                    format!("{dimensions}: give a whole number from 1 to {max}{why}"),
                 ));
             }
             let n = 1u32 << dimensions;
@@ -197,7 +197,10 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             if !(2..=MAX_RING_SWITCHES).contains(&switches) {
                 return Err(topo_err(
                     "network.switches",
-                    format!("{switches}: give 2..={MAX_RING_SWITCHES} switches"),
+                    format!(
+                        "{switches}: give {}",
+                        crate::text::whole_range(2, MAX_RING_SWITCHES.into())
+                    ),
                 ));
             }
             Shape {
@@ -231,7 +234,7 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             if !(1..=C104_LINKS).contains(&terminals) {
                 return Err(topo_err(
                     "network.terminals",
-                    format!("{terminals}: one C104 has {C104_LINKS} links, give 1..={C104_LINKS}"),
+                    format!("{terminals}: one C104 has {C104_LINKS} links, give 1 to {C104_LINKS}"),
                 ));
             }
             Shape {

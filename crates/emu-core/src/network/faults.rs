@@ -137,7 +137,7 @@ pub enum LinkNameError {
         example: String,
     },
     /// The port is not one of the node's.
-    #[error("{name} has ports 0..{ports}, not {port}")]
+    #[error("{name} has ports {}, not {port}", crate::text::indices(*.ports as u64))]
     NoPort {
         /// The node.
         name: String,
@@ -263,8 +263,9 @@ pub(super) fn link_faults<P: LinkProtocol>(
             return Err(super::build::topo_err(
                 &key("at_us"),
                 format!(
-                    "{} µs is not a time of the run: give 0 to {last_us} µs (the run's hard stop)",
-                    d.at_us
+                    "{} µs is not a time of the run: give 0 to {} µs (the run's hard stop)",
+                    crate::text::number(d.at_us),
+                    crate::text::decimal(last_us)
                 ),
             ));
         }

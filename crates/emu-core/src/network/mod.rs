@@ -108,6 +108,30 @@ pub struct RunPlan {
     pub hard_stop: Tick,
     /// Default deadlock window: ten maximum packet times plus header times, ≥ 2000 ticks.
     pub deadlock_window: Tick,
+    /// The longest a healthy network of this plan may go without moving a token while
+    /// packets are in flight: a deadlock window shorter than this would call a working
+    /// network deadlocked, so `--deadlock-window-us` refuses one. Each family derives it
+    /// from its timing (see [`Silence`]).
+    pub silence: Silence,
+}
+
+/// The longest legal silence of a network (no token moving while packets are in
+/// flight), in ticks, and how it is derived, for the message that refuses a shorter
+/// deadlock window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Silence {
+    /// Ticks.
+    pub ticks: Tick,
+    /// What it is, in words: "one node's fixed delay (SCI §4)".
+    pub why: &'static str,
+}
+
+impl Silence {
+    /// No bound beyond one tick (a plan built for a test).
+    pub const NONE: Silence = Silence {
+        ticks: 1,
+        why: "one tick",
+    };
 }
 
 impl RunPlan {
@@ -138,7 +162,13 @@ impl RunPlan {
             end_after,
             hard_stop: drain_from.saturating_add(drain),
             deadlock_window,
+            silence: Silence::NONE,
         }
+    }
+
+    /// The plan with its family's longest legal silence (see [`RunPlan::silence`]).
+    pub fn with_silence(self, silence: Silence) -> RunPlan {
+        RunPlan { silence, ..self }
     }
 }
 

@@ -25,7 +25,10 @@ pub(crate) enum PatternError {
         terminals: u32,
     },
     /// A fixed destination that is not a terminal.
-    #[error("destination {destination} is not a terminal (0..{terminals})")]
+    #[error(
+        "destination {destination} is not a terminal ({})",
+        crate::text::indices(u64::from(*.terminals))
+    )]
     NotATerminal {
         /// The destination given.
         destination: u32,
@@ -57,7 +60,10 @@ pub(crate) enum PatternError {
         terminals: u32,
     },
     /// A table entry that is not a terminal.
-    #[error("entry {src} is {destination}, which is not a terminal (0..{terminals})")]
+    #[error(
+        "entry {src} is {destination}, which is not a terminal ({})",
+        crate::text::indices(u64::from(*.terminals))
+    )]
     TableEntry {
         /// The entry's index (its source terminal).
         src: u32,

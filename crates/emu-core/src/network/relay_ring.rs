@@ -55,6 +55,13 @@ pub fn relay_ring(
         end_after: 0,
         hard_stop: 100_000_000,
         deadlock_window: 1_000_000,
+        // A ball leaves a node, crosses the link for `latency` ticks and thinks for up
+        // to `max_think` at the next before it moves again: with one ball in play
+        // nothing else moves meanwhile.
+        silence: super::Silence {
+            ticks: Tick::from(latency) + Tick::from(max_think),
+            why: "a ball's link latency plus its longest think time",
+        },
     };
     plan.finish(
         format!("relay-ring{nodes}"),

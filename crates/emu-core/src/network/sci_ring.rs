@@ -102,7 +102,16 @@ fn named_sci_ring(
             ticks: 1,
         })
     };
-    let run = RunPlan::new(ring.start, ring.window, ring.batch, ring.drain, 100_000);
+    // A packet's symbol is sent on by the next node 4 cycles after its sender sent it
+    // ("a fixed minimum delay of 4 cycles per node": gate, link, two to parse), and a
+    // node sends a packet or echo symbol each cycle it has one: with a packet in flight
+    // the ring is never silent longer than that hop.
+    let run = RunPlan::new(ring.start, ring.window, ring.batch, ring.drain, 100_000).with_silence(
+        super::Silence {
+            ticks: crate::parts::sci::fixed_delay(1, 0),
+            why: "a symbol's hop from one node to the next, 4 cycles, SCI §4",
+        },
+    );
     plan.finish(name, TimeBase { tick_ns: 2.0 }, 0, units, run)
         .map(|net| net.with_geometry(super::Geometry::Ring { nodes: ring.nodes }))
 }

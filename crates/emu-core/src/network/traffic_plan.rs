@@ -153,9 +153,15 @@ fn terminal_set(
     }
     let mut set = vec![false; terminals as usize];
     for &s in list {
-        let slot = set
-            .get_mut(s as usize)
-            .ok_or_else(|| traffic_err(key, format!("{s} is not a terminal (0..{terminals})")))?;
+        let slot = set.get_mut(s as usize).ok_or_else(|| {
+            traffic_err(
+                key,
+                format!(
+                    "{s} is not a terminal ({})",
+                    crate::text::indices(terminals.into())
+                ),
+            )
+        })?;
         if *slot {
             return Err(traffic_err(
                 key,

@@ -8,6 +8,21 @@ use super::latency::LatencySummary;
 use super::report::Report;
 use serde::Serialize;
 
+/// A network's size for the report header: "16 terminals, 1 switch"; a network
+/// without switches (an SCI or relay ring: its nodes are the terminals) gives its
+/// terminals only.
+fn parts_words(terminals: u64, switches: u64) -> String {
+    let terminals = crate::text::count(terminals, "terminal", "terminals");
+    if switches == 0 {
+        terminals
+    } else {
+        format!(
+            "{terminals}, {}",
+            crate::text::count(switches, "switch", "switches")
+        )
+    }
+}
+
 /// Things that vary between runs of the same seed; shown on stdout only, never in
 /// the JSON.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,10 +132,9 @@ impl Report {
         out.push((
             "run",
             format!(
-                "{} ({} terminals, {} switches) · traffic {}: {} · seed {}",
+                "{} ({}) · traffic {}: {} · seed {}",
                 topo.name,
-                group(topo.terminals as u64),
-                group(topo.switches as u64),
+                parts_words(topo.terminals as u64, topo.switches as u64),
                 traffic.name,
                 load.join(", "),
                 self.seed

@@ -60,7 +60,7 @@ fn wiring(n: &NetlistConfig) -> Result<Wiring, BuildError> {
         if !(1..=C104_LINKS).contains(&p) {
             return Err(topo_err(
                 "network.switches",
-                format!("switch {i} has {p} ports: a C104 has 1..={C104_LINKS} links"),
+                format!("switch {i} has {p} ports: a C104 has 1 to {C104_LINKS} links"),
             ));
         }
         ports.push(vec![Peer::Free; p as usize]);
@@ -77,7 +77,10 @@ fn wiring(n: &NetlistConfig) -> Result<Wiring, BuildError> {
             )),
             Some(&np) if p >= np as usize => Err(topo_err(
                 key,
-                format!("{what}: switch {s} has ports 0..{np}, not {p}"),
+                format!(
+                    "{what}: switch {s} has ports {}, not {p}",
+                    crate::text::indices(np.into())
+                ),
             )),
             Some(_) => Ok((s, p)),
         }
