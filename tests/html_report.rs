@@ -489,3 +489,90 @@ fn a_report_path_that_cannot_be_written_is_bad_input() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `topology` × `traffic` with `sets` and `engine_args`, writing the HTML and
+/// JSON reports into `dir`: (HTML, JSON, stdout).
+fn reports_on(
+    dir: &Path,
+    (topology, traffic, sets): (&str, &str, &[&str]),
+    engine_args: &[&str],
+) -> [String; 3] {
+    let (html, json) = (dir.join("r.html"), dir.join("r.json"));
+    let mut args = vec!["-t", topology, "-p", traffic, "-q"];
+    args.extend_from_slice(sets);
+    args.extend_from_slice(&[
+        "--report",
+        html.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    args.extend_from_slice(engine_args);
+    let (code, stdout, stderr) = emu(&args);
+    assert_eq!(code, 0, "{topology} {traffic} {engine_args:?}: {stderr}");
+    [read(&html), read(&json), stdout]
+}
+
+/// The text report with the `simulated` line cut after its virtual time: the wall
+/// time, engine and threads that follow are the only text that may differ.
+fn text_without_run_info(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.strip_prefix("simulated") {
+            Some(rest) => format!("simulated{}", rest.split(" in ").next().unwrap_or(rest)),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_html_and_json_reports_are_the_same_bytes_on_every_engine_and_thread_count() {
+    // One shipped case per family: C104 network, SCI ring, switch fabric (short
+    // phases), relay ring (which has none).
+    let short: &[&str] = &[
+        "--set",
+        "phases.warmup_us=10",
+        "--set",
+        "phases.measure_us=40",
+    ];
+    for case in [
+        ("hypercube6", "uniform", short),
+        ("sci-ring4", "sci-hot-sender", short),
+        ("fabric16-grant", "uniform-rate", short),
+        ("relay-ring", "relay-balls", &[][..]),
+    ] {
+        let (topology, traffic, _) = case;
+        let dir = scratch(&format!("engines-{topology}"));
+        let runs: Vec<(&[&str], [String; 3])> = [
+            &["--engine", "sharded", "--threads", "1"][..],
+            &["--threads", "2"][..],
+            &["--engine", "actors"][..],
+        ]
+        .into_iter()
+        .map(|engine| (engine, reports_on(&dir, case, engine)))
+        .collect();
+        let (first_args, first) = &runs[0];
+        for (args, other) in &runs[1..] {
+            for (what, a, b) in [
+                ("HTML", &first[0], &other[0]),
+                ("JSON", &first[1], &other[1]),
+            ] {
+                assert!(
+                    a == b,
+                    "{topology} {traffic}: the {what} report of {first_args:?} and {args:?} differ"
+                );
+            }
+            assert_eq!(
+                text_without_run_info(&first[2]),
+                text_without_run_info(&other[2]),
+                "{topology} {traffic}: text reports of {first_args:?} and {args:?}"
+            );
+            // The text report does say which engine ran, on its `simulated` line only.
+            assert_ne!(
+                first[2], other[2],
+                "{topology}: the run-info line is the same"
+            );
+        }
+        assert!(!first[0].contains("thread") && !first[0].contains("actors"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

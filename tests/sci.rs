@@ -204,7 +204,11 @@ fn flow_control_slows_the_hot_sender() {
 }
 
 #[test]
-fn the_shipped_hot_sender_case_prints_per_node_rows_and_fairness() {
+fn the_shipped_hot_sender_case_judges_each_node_by_what_it_asked() {
+    let dir = std::env::temp_dir().join(format!("emu-sci-hot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let (json, plots) = (dir.join("r.json"), dir.join("plots"));
     let (code, out, err) = emu(&[
         "--topology",
         "sci-ring16",
@@ -213,9 +217,12 @@ fn the_shipped_hot_sender_case_prints_per_node_rows_and_fairness() {
         "-q",
         "--set",
         "phases.measure_us=40",
+        "--json",
+        json.to_str().unwrap(),
+        "--plot",
+        plots.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("fairness    Jain's index"), "{out}");
     let rows: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("node  bytes/ns"))
@@ -231,6 +238,65 @@ fn the_shipped_hot_sender_case_prints_per_node_rows_and_fairness() {
             .expect("a rate")
     };
     assert!(rate(rows[0]) > 5.0 * rate(rows[1]), "{out}");
+    // Fairness: the 15 cold nodes by what they were given of what they asked, the hot
+    // sender (saturated) apart, in one object: none under `nodes`.
+    let fairness = out
+        .lines()
+        .find(|l| l.starts_with("fairness"))
+        .expect("a fairness line");
+    assert!(
+        fairness.contains("15 rate sources got")
+            && fairness.contains("1 saturated source: node 0 got"),
+        "{fairness}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("JSON report")).expect("JSON");
+    assert!(
+        v["nodes"].get("fairness").is_none(),
+        "a second fairness object"
+    );
+    let f = &v["fairness"];
+    assert_eq!(f["rate"]["count"], 15);
+    assert_eq!(f["saturated"]["count"], 1);
+    assert_eq!(f["saturated"]["min_terminal"], 0);
+    let sources = f["sources"].as_array().expect("sources");
+    assert_eq!(sources.len(), 16);
+    // Given is each node's delivered throughput of the node table, in % of 1 byte/ns.
+    for (s, row) in sources
+        .iter()
+        .zip(&v["nodes"]["rows"].as_array().unwrap()[..])
+    {
+        let given = s["given_pct"].as_f64().unwrap();
+        let delivered = row["delivered_bytes_per_ns"].as_f64().unwrap();
+        assert!((given - 100.0 * delivered).abs() < 1e-9, "{s} {row}");
+    }
+    // The node held back most has the lowest given / asked, whatever it asked.
+    let ratio = |s: &serde_json::Value| s["given_of_asked"].as_f64();
+    let lowest = sources
+        .iter()
+        .filter_map(|s| ratio(s).map(|r| (s["terminal"].as_u64().unwrap(), r)))
+        .fold(
+            (u64::MAX, f64::INFINITY),
+            |a, b| if b.1 < a.1 { b } else { a },
+        );
+    assert_eq!(f["rate"]["least_terminal"], lowest.0);
+    assert_eq!(f["rate"]["least_given_of_asked"].as_f64(), Some(lowest.1));
+    assert!(
+        ratio(&sources[0]).is_none(),
+        "a saturated node asks all it can get"
+    );
+    // Every cold node got (nearly) all it asked: the ring served them.
+    assert!(lowest.1 > 0.9, "{f}");
+    // terminals.svg draws given beside asked and says so.
+    let svg = std::fs::read_to_string(plots.join("terminals.svg")).expect("terminals.svg");
+    for legend in [
+        "given: its own packets delivered (rate source)",
+        "given: its own packets delivered (saturated source: asks all it can get)",
+        "asked: payload it created (rate source)",
+    ] {
+        assert!(svg.contains(legend), "no legend {legend:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::exit::Exit;
 use super::fail;
 use super::run::RunArgs;
-use emu::engine::{EngineError, EngineKind, RunOutcome};
+use emu::engine::{EngineError, RunOutcome};
 use emu::html::{RunHeader, failure_page, run_page};
 use emu::model::LinkProtocol;
 use emu::session::{Case, shell_quote, stem};
@@ -31,16 +31,15 @@ pub fn write(path: &Path, html: &str) -> Result<(), Exit> {
     })
 }
 
-/// The page's header of a run of `case` on `threads` threads.
-fn header<P: LinkProtocol>(a: &RunArgs, case: &Case<P>, threads: usize) -> RunHeader {
+/// The page's header of a run of `case`: nothing of the engine or its threads, which
+/// never change a result, so that the page is the same bytes whichever ran it.
+fn header<P: LinkProtocol>(a: &RunArgs, case: &Case<P>) -> RunHeader {
     RunHeader {
         emu_version: env!("CARGO_PKG_VERSION").into(),
         command: super::failure::reproduce_line(a, &case.topology, &case.traffic),
         topology: stem(&case.topology.file.name),
         traffic: stem(&case.traffic.file.name),
         seed: a.case.runs.seed,
-        engine: EngineKind::from(a.engine).name().into(),
-        threads,
     }
 }
 
@@ -51,28 +50,18 @@ pub fn run<P: LinkProtocol>(
     case: &Case<P>,
     report: &emu::stats::Report,
     outcome: &RunOutcome,
-    threads: usize,
 ) -> Result<(), Exit> {
     let plots =
         emu::plot::run::run_plots(report, outcome, case.family.latency_metrics(), &case.net)
             .map_err(|e| fail(Exit::Failure, e))?;
-    write(path, &run_page(&header(a, case, threads), report, &plots))
+    write(path, &run_page(&header(a, case), report, &plots))
 }
 
 /// Writes the page of a run that failed with `e` (the exit code stays the failure's:
 /// a page that cannot be written is only printed).
-pub fn failure<P: LinkProtocol>(
-    path: &Path,
-    a: &RunArgs,
-    case: &Case<P>,
-    e: &EngineError,
-    threads: usize,
-) {
+pub fn failure<P: LinkProtocol>(path: &Path, a: &RunArgs, case: &Case<P>, e: &EngineError) {
     let repro = super::failure::reproduce_line(a, &case.topology, &case.traffic);
     let text = super::failure::failure_text(e, &case.net, &repro);
     let deadlock_svg = super::draw::deadlock_picture(&case.net, &case.traffic.file.name, e);
-    let _ = write(
-        path,
-        &failure_page(&header(a, case, threads), &text, deadlock_svg),
-    );
+    let _ = write(path, &failure_page(&header(a, case), &text, deadlock_svg));
 }

@@ -340,7 +340,7 @@ fn run_case<P: LinkProtocol>(
         Err(e) => {
             let code = engine_failure(&e, net, a, &case.topology, &case.traffic);
             if let Some(path) = &a.report {
-                super::report_html::failure(path, a, case, &e, threads);
+                super::report_html::failure(path, a, case, &e);
             }
             if let Some(r) = &ctl.observe
                 && let Err(c) = a.watch.write(net, r, e.tick(), &|l| note!("{l}"))
@@ -404,7 +404,7 @@ fn run_case<P: LinkProtocol>(
         return fail(Exit::Failure, e);
     }
     if let Some(path) = &a.report
-        && let Err(code) = super::report_html::run(path, a, case, &report, &outcome, threads)
+        && let Err(code) = super::report_html::run(path, a, case, &report, &outcome)
     {
         return code;
     }

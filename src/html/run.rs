@@ -8,7 +8,8 @@ use crate::stats::Report;
 use crate::stats::format::fixed;
 
 /// What the page says about how the run was made: nothing that varies between runs
-/// of the same input (no date, no wall time).
+/// of the same input (no date, no wall time, no engine or thread count: the page is
+/// the same bytes whichever engine and how many threads ran it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunHeader {
     /// emu's version.
@@ -21,10 +22,6 @@ pub struct RunHeader {
     pub traffic: String,
     /// The run seed.
     pub seed: u64,
-    /// The engine's name.
-    pub engine: String,
-    /// Worker threads.
-    pub threads: usize,
 }
 
 impl RunHeader {
@@ -34,15 +31,6 @@ impl RunHeader {
             ("topology".into(), self.topology.clone()),
             ("traffic".into(), self.traffic.clone()),
             ("seed".into(), self.seed.to_string()),
-            (
-                "engine".into(),
-                format!(
-                    "{}, {} thread{} (results never depend on them)",
-                    self.engine,
-                    self.threads,
-                    if self.threads == 1 { "" } else { "s" }
-                ),
-            ),
             ("emu".into(), self.emu_version.clone()),
         ]);
     }

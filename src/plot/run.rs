@@ -35,10 +35,10 @@ pub fn run_plots<P: LinkProtocol>(
         let svg = percentiles::percentile_svg(&title, metric, unit, report.run.delay_unit_name)?;
         files.push((format!("latency-{file}.svg"), svg));
     }
-    let title = format!("throughput per terminal · {name}");
+    let title = format!("given and asked per source · {name}");
     files.push((
         "terminals.svg".into(),
-        terminals::terminals_svg(&title, &report.terminals)?,
+        terminals::terminals_svg(&title, report)?,
     ));
     if let Some(links) = &report.links {
         let title = format!("link utilisation · {name}");

@@ -3,6 +3,7 @@
 
 pub mod confidence;
 pub mod fabric;
+pub mod fairness;
 pub mod faults_text;
 pub mod flows;
 pub mod format;

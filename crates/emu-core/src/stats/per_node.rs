@@ -1,6 +1,8 @@
 //! The per-node part of a report, for networks whose nodes learn their own messages'
 //! fate (SCI rings, SCI §2.1: the echo): each node's realised throughput and latency as
-//! a source, the fairness of the split, and the nodes starved of the ring.
+//! a source and the nodes starved of the ring (the fairness of the split is the
+//! report's [`fairness`](super::fairness), which takes each node's delivered throughput
+//! from here).
 //!
 //! Throughput is in bytes per ns, counting send-packet bytes (SCI App. A:
 //! X_i = λ_i(l_send − 1) symbols per cycle; one 16-bit symbol per 2 ns cycle is 1
@@ -13,13 +15,11 @@ use super::report::ReportInput;
 use crate::terminal::{Metric, TerminalStats};
 use crate::time::Tick;
 
-/// Per-node rows, fairness and starvation.
+/// Per-node rows and starvation.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PerNode {
     /// One row per node, in node order.
     pub rows: Vec<NodeRow>,
-    /// How evenly the sending nodes share the network.
-    pub fairness: Fairness,
     /// Nodes that delivered nothing in the window while they had messages waiting.
     pub starved: Vec<usize>,
 }
@@ -60,22 +60,6 @@ pub struct NodeLatency {
     pub max: f64,
 }
 
-/// How evenly the sending nodes' realised throughput is shared.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct Fairness {
-    /// Jain's index (Σx)² / (n·Σx²) over the nodes that offered traffic: 1 when all get
-    /// the same, 1/n when one gets everything; `null` if none delivered anything.
-    pub jain: Option<f64>,
-    /// The sending node with the least throughput.
-    pub min_node: Option<usize>,
-    /// `min_node`'s throughput in bytes/ns.
-    pub min_bytes_per_ns: f64,
-    /// The sending node with the most throughput.
-    pub max_node: Option<usize>,
-    /// `max_node`'s throughput in bytes/ns.
-    pub max_bytes_per_ns: f64,
-}
-
 impl PerNode {
     /// The per-node section for `input` over a span of `span` ticks, or `None` if its
     /// nodes record nothing as sources.
@@ -91,13 +75,8 @@ impl PerNode {
             .enumerate()
             .map(|(node, t)| row(node, t, input.tick_ns, per_ns))
             .collect();
-        let fairness = fairness(&rows);
         let starved = rows.iter().filter(|r| r.starved).map(|r| r.node).collect();
-        Some(PerNode {
-            rows,
-            fairness,
-            starved,
-        })
+        Some(PerNode { rows, starved })
     }
 }
 
@@ -112,21 +91,6 @@ impl PerNode {
             fixed(total / n, 4),
             fixed(total, 3),
             fixed(offered / n, 4)
-        )
-    }
-
-    /// Jain's index and the extreme nodes.
-    pub(crate) fn fairness_line(&self) -> String {
-        let f = &self.fairness;
-        let node = |n: Option<usize>, x: f64| match n {
-            Some(n) => format!("node {n} ({} bytes/ns)", fixed(x, 4)),
-            None => "-".to_string(),
-        };
-        format!(
-            "Jain's index {} over the sending nodes · least {} · most {}",
-            f.jain.map_or("-".to_string(), |j| fixed(j, 3)),
-            node(f.min_node, f.min_bytes_per_ns),
-            node(f.max_node, f.max_bytes_per_ns)
         )
     }
 
@@ -221,68 +185,5 @@ fn latency(m: &Metric, tick_ns: f64) -> NodeLatency {
         p90: ns(at(0.9)),
         p99: ns(at(0.99)),
         max: if count == 0 { 0.0 } else { ns(m.max) },
-    }
-}
-
-/// Jain's index and the extremes over the rows that offered traffic.
-pub fn fairness(rows: &[NodeRow]) -> Fairness {
-    let senders: Vec<&NodeRow> = rows
-        .iter()
-        .filter(|r| r.offered_bytes_per_ns > 0.0 || r.delivered_bytes_per_ns > 0.0 || r.backlog > 0)
-        .collect();
-    let values: Vec<(usize, f64)> = senders
-        .iter()
-        .map(|r| (r.node, r.delivered_bytes_per_ns))
-        .collect();
-    let s = super::shares::spread(&values);
-    Fairness {
-        jain: s.jain,
-        min_node: s.min_terminal,
-        min_bytes_per_ns: s.min,
-        max_node: s.max_terminal,
-        max_bytes_per_ns: s.max,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(node: usize, x: f64, backlog: u64) -> NodeRow {
-        NodeRow {
-            node,
-            delivered_bytes_per_ns: x,
-            offered_bytes_per_ns: x,
-            latency_ns: latency(&Metric::new(), 2.0),
-            backlog,
-            retries: 0,
-            starved: x == 0.0 && backlog > 0,
-        }
-    }
-
-    #[test]
-    fn jain_is_one_for_equal_shares_and_one_over_n_for_a_monopoly() {
-        let equal = fairness(&[row(0, 0.2, 0), row(1, 0.2, 0), row(2, 0.2, 0)]);
-        assert!((equal.jain.unwrap() - 1.0).abs() < 1e-12);
-        let one = fairness(&[
-            row(0, 0.0, 5),
-            row(1, 0.6, 0),
-            row(2, 0.0, 3),
-            row(3, 0.0, 1),
-        ]);
-        assert!((one.jain.unwrap() - 0.25).abs() < 1e-12);
-        assert_eq!((one.min_node, one.max_node), (Some(0), Some(1)));
-        assert_eq!(one.max_bytes_per_ns, 0.6);
-    }
-
-    #[test]
-    fn nodes_that_offer_nothing_do_not_count_and_nothing_delivered_has_no_index() {
-        let f = fairness(&[row(0, 0.3, 0), row(1, 0.0, 0), row(2, 0.1, 0)]);
-        // Node 1 neither offered nor delivered: (0.4)² / (2 · 0.1).
-        assert!((f.jain.unwrap() - 0.8).abs() < 1e-12);
-        assert_eq!(f.min_node, Some(2));
-        let none = fairness(&[row(0, 0.0, 2), row(1, 0.0, 0)]);
-        assert_eq!(none.jain, None);
-        assert_eq!(none.min_node, Some(0));
     }
 }

@@ -22,7 +22,7 @@ use crate::terminal::TerminalStats;
 use crate::time::Tick;
 
 /// Version of the JSON schema; bump it when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Everything the report needs, gathered by the caller.
 #[derive(Clone, Debug)]
@@ -202,8 +202,10 @@ pub struct Report {
     pub journey: Option<super::journey::JourneySection>,
     /// Throughput of each terminal.
     pub terminals: super::shares::TerminalShares,
-    /// How evenly delivered throughput is spread over the terminals that took part.
-    pub fairness: super::shares::Spread,
+    /// How the network shares itself among its sources: what each source was given
+    /// against what it asked, and how evenly the saturated ones share (SCI §4.2-§4.3,
+    /// §5; Gramsamer §7.2.5).
+    pub fairness: super::fairness::Fairness,
     /// Sources that sent less than a tenth of the mean per-source throughput.
     pub starvation: super::shares::Starvation,
     /// Utilisation of each link direction, for families whose parts count wire time
@@ -213,8 +215,8 @@ pub struct Report {
     /// Per-flow throughput and latency for permutation traffic; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flows: Option<Vec<super::flows::FlowSummary>>,
-    /// Per node, seen from each node as a source, with fairness and starved nodes: for
-    /// networks whose nodes learn their messages' fate (SCI rings); absent otherwise.
+    /// Per node, seen from each node as a source, with the starved nodes: for networks
+    /// whose nodes learn their messages' fate (SCI rings); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<super::per_node::PerNode>,
     /// The family's own sections, each under its key (switch fabrics: `fabric`, with
@@ -446,6 +448,7 @@ impl Report {
             ),
         };
         let summary = |m| LatencySummary::new(m, input.tick_ns, input.delay_unit.ticks);
+        let nodes = super::per_node::PerNode::new(input, span);
         Report {
             schema: SCHEMA_VERSION,
             emu_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -492,12 +495,12 @@ impl Report {
                 input.tick_ns,
                 input.delay_unit.ticks,
             ),
-            fairness: super::shares::fairness(&terminals),
+            fairness: fairness(input, &terminals, nodes.as_ref()),
             starvation: super::shares::starvation(&terminals, &input.senders),
             flows: super::flows::flows(input, &terminals),
             terminals,
             links: super::links::utilisation(input),
-            nodes: super::per_node::PerNode::new(input, span),
+            nodes,
             family: input.family.sections(input, span),
             faults: outcome.faults.clone(),
         }
@@ -512,6 +515,39 @@ impl Report {
         s.push('\n');
         s
     }
+}
+
+/// The fairness of the run's sources: asked is what each created in the window; given
+/// is, where the nodes learn their messages' fate (`nodes`), the payload of its own
+/// messages delivered, else what it sent into the network. A source is a sender of the
+/// traffic (or, where the plan does not say, a terminal that asked, sent or was given
+/// anything); it is saturated under continuous injection or when the traffic lists it
+/// in `terminals.saturated`.
+fn fairness(
+    input: &ReportInput,
+    shares: &super::shares::TerminalShares,
+    nodes: Option<&super::per_node::PerNode>,
+) -> super::fairness::Fairness {
+    use crate::config::traffic::InjectionConfig;
+    let continuous = matches!(input.traffic.injection, InjectionConfig::Continuous);
+    let listed = &input.traffic.terminals.saturated;
+    let sources: Vec<(usize, bool, f64, f64)> = (0..shares.offered_pct.len())
+        .filter_map(|t| {
+            let asked = shares.offered_pct[t];
+            let given = match nodes.and_then(|n| n.rows.get(t)) {
+                // bytes/ns on a link of 1 byte/ns: % of link data capacity.
+                Some(row) => 100.0 * row.delivered_bytes_per_ns,
+                None => shares.sent_pct.get(t).copied().unwrap_or(0.0),
+            };
+            let saturated = continuous || listed.iter().any(|&s| s as usize == t);
+            let source = match input.senders.get(t) {
+                Some(&sends) => sends,
+                None => asked > 0.0 || given > 0.0,
+            } || listed.iter().any(|&s| s as usize == t);
+            source.then_some((t, saturated, asked, given))
+        })
+        .collect();
+    super::fairness::fairness(&sources)
 }
 
 fn is_one(v: &u32) -> bool {
@@ -787,7 +823,11 @@ pub(crate) mod tests {
         assert_eq!(v["token_hops"], 4242);
         // Schema 2: per terminal, fairness, per flow (links need a plan's parts).
         assert_eq!(v["terminals"]["delivered_pct"].as_array().unwrap().len(), 2);
-        assert!(v["fairness"]["jain"].is_f64() && v["fairness"]["cov"].is_f64());
+        // Continuous injection: both terminals are saturated sources.
+        assert_eq!(v["fairness"]["saturated"]["count"], 2);
+        assert!(v["fairness"]["saturated"]["jain"].is_f64());
+        assert_eq!(v["fairness"]["rate"]["count"], 0);
+        assert_eq!(v["fairness"]["sources"][1]["saturated"], true);
         assert_eq!(v["flows"].as_array().unwrap().len(), 2);
         assert_eq!(v["flows"][0]["destination"], 1);
         assert!(v.get("links").is_none());
@@ -827,7 +867,9 @@ pub(crate) mod tests {
         let mut without = v.clone();
         without.as_object_mut().unwrap().remove("fairness");
         assert!(!without.to_string().contains("null,"), "{json}");
-        assert!(v["fairness"]["jain"].is_null() && v["fairness"]["min_terminal"].is_null());
+        let f = &v["fairness"];
+        assert!(f["saturated"]["jain"].is_null() && f["saturated"]["min_terminal"].is_null());
+        assert!(f["rate"]["given_of_asked"].is_null() && f["sources"] == serde_json::json!([]));
         assert_eq!(r.latency.message_latency.ticks.mean, 0.0);
         assert_eq!(r.throughput.delivered_pct, PctStats::default());
         let none = RunOutcome {

@@ -11,8 +11,9 @@ use std::sync::Arc;
 pub trait FamilySection: erased_serde::Serialize + Debug + Send + Sync {
     /// The section's key in the JSON report (e.g. `"fabric"`).
     fn key(&self) -> &'static str;
-    /// Lines shown in the text report's header in place of the generic throughput and
-    /// fairness lines, as (label, text); empty to keep the generic ones.
+    /// Lines shown in the text report's header in place of the generic throughput
+    /// line (the fairness line follows them), as (label, text); empty to keep the
+    /// generic one.
     fn header_lines(&self) -> Vec<(&'static str, String)> {
         Vec::new()
     }

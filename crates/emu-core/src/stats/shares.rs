@@ -1,6 +1,6 @@
-//! How a run's throughput is shared: each terminal's delivered and offered throughput,
-//! and the spread of the delivered throughput over the terminals (Jain's index, the
-//! coefficient of variation and the extremes).
+//! How a run's throughput is shared: each terminal's delivered, offered and sent
+//! throughput, the spread of one measure over terminals (Jain's index, the coefficient
+//! of variation and the extremes; [`super::fairness`] uses it) and the starved sources.
 
 use serde::Serialize;
 
@@ -124,20 +124,6 @@ pub fn spread(values: &[(usize, f64)]) -> Spread {
     }
 }
 
-/// The spread of delivered throughput over the terminals that took part (offered or
-/// received anything).
-pub fn fairness(shares: &TerminalShares) -> Spread {
-    let values: Vec<(usize, f64)> = shares
-        .delivered_pct
-        .iter()
-        .zip(&shares.offered_pct)
-        .enumerate()
-        .filter(|(_, (d, o))| **d > 0.0 || **o > 0.0)
-        .map(|(t, (d, _))| (t, *d))
-        .collect();
-    spread(&values)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,18 +142,6 @@ mod tests {
         );
         let none = spread(&[]);
         assert_eq!((none.jain, none.cov, none.min_terminal), (None, None, None));
-    }
-
-    #[test]
-    fn idle_terminals_are_left_out_of_fairness() {
-        let shares = TerminalShares {
-            delivered_pct: vec![10.0, 0.0, 20.0, 0.0],
-            offered_pct: vec![10.0, 0.0, 0.0, 5.0],
-            sent_pct: vec![10.0, 0.0, 0.0, 5.0],
-        };
-        let f = fairness(&shares);
-        assert_eq!(f.count, 3, "terminal 1 neither sent nor received");
-        assert_eq!((f.min_terminal, f.max_terminal), (Some(3), Some(2)));
     }
 
     #[test]

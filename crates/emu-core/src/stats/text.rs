@@ -100,8 +100,9 @@ impl Report {
 
     /// The header's lines as (label, text), as the text report prints them: the run,
     /// the `--set` overrides, the defaults the file leaves where the shipped files of
-    /// its kind differ, simulated time, messages, throughput and fairness (or the
-    /// family's lines in their place), completion, token hops and link faults. Without
+    /// its kind differ, simulated time, messages, throughput (or the family's lines in
+    /// its place), fairness (when the run has a source), completion, token hops and
+    /// link faults. Without
     /// `info` (wall time, engine, threads, overrides: what varies between runs of one
     /// seed) the "simulated" line gives virtual time and emu's version only.
     pub fn header_lines(&self, info: Option<&RunInfo>) -> Vec<(&'static str, String)> {
@@ -185,13 +186,12 @@ impl Report {
         out.push(("messages", msgs));
         if let Some(nodes) = &self.nodes {
             out.push(("throughput", nodes.throughput_line()));
-            out.push(("fairness", nodes.fairness_line()));
         } else if let Some(lines) = self.family_header_lines() {
             out.extend(lines);
         } else {
             out.push(("throughput", self.capacity_line()));
-            out.extend(self.fairness_line().map(|l| ("fairness", l)));
         }
+        out.extend(self.fairness_line().map(|l| ("fairness", l)));
         if let Some(c) = &self.completion {
             out.push((
                 "completion",
@@ -239,21 +239,16 @@ impl Report {
         )
     }
 
-    /// Jain's index, the COV and the extremes of delivered throughput over terminals.
+    /// What each source was given against what it asked, and how evenly the saturated
+    /// ones share: in bytes/ns per node on networks with a per-node section (SCI
+    /// rings), else in % of link data capacity per terminal.
     fn fairness_line(&self) -> Option<String> {
-        let f = &self.fairness;
-        let (Some(jain), Some(cov), Some(lo), Some(hi)) =
-            (f.jain, f.cov, f.min_terminal, f.max_terminal)
-        else {
-            return None;
-        };
-        Some(format!(
-            "Jain {} · COV {} · least terminal {lo} ({} %), most terminal {hi} ({} %)",
-            fixed(jain, 3),
-            fixed(cov, 3),
-            fixed(f.min, 1),
-            fixed(f.max, 1)
-        ))
+        if self.nodes.is_some() {
+            self.fairness
+                .line("node", |pct| fixed(pct / 100.0, 4), "bytes/ns")
+        } else {
+            self.fairness.line("terminal", |pct| fixed(pct, 1), "%")
+        }
     }
 
     /// The latency table's cells, its header first: per metric (message, network,
