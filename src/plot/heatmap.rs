@@ -135,11 +135,11 @@ pub(crate) fn order_key(name: &str, links: &[LinkUse]) -> (usize, u64, String) {
 }
 
 /// How the axes are labelled: every row and column by name, in a font that fits the
-/// cells, the column names turned upright when they are wider than a column.
+/// cells, the column names turned on their side when they are wider than a column.
 struct Axes {
     /// Font size, pixels.
     font: f64,
-    /// Column names run upwards.
+    /// Column names turned on their side (read from the top down).
     x_turned: bool,
     /// Room for the column names and the axis title, pixels.
     x_area: u32,
