@@ -34,6 +34,9 @@ pub struct DirectionSummary {
     pub tokens: u64,
     /// Tokens the sending port had counted at the end of the run.
     pub counted: u64,
+    /// True if the last token drawn was still on the wire when the dump ends: its
+    /// bits after the end are not drawn.
+    pub cut: bool,
     /// Gaps between tokens that idle units did not fill exactly (always 0 for a
     /// DS-Link, whose tokens start on a null's boundary).
     pub ragged_gaps: u64,
@@ -51,6 +54,11 @@ type Changes = BTreeMap<u64, Vec<(usize, u64)>>;
 
 /// The VCD of the directions sending from `ends` (each a watched port), from `records`
 /// of a run of `net` that ended at `end_tick`, up to tick `to`.
+///
+/// The dump covers ticks `0..min(end_tick, to)`: time only increases, and the last
+/// timestamp is the end of the run or of the window. A token still on the wire then
+/// is drawn up to the end only ([`DirectionSummary::cut`]), and tokens that start
+/// later are not drawn.
 pub fn waveform<P: LinkProtocol>(
     net: &Network<P>,
     records: &[NodeRecord],
@@ -122,18 +130,23 @@ pub fn waveform<P: LinkProtocol>(
             }
         }
         let _ = writeln!(header, "$upscope $end");
+        // Nothing at or after the end: the initial values at 0 always.
         let mut put = |t: Tick, var: usize, v: u64| {
-            changes.entry(ps(t)).or_default().push((var, v));
+            if t < stop || t == 0 {
+                changes.entry(ps(t)).or_default().push((var, v));
+            }
         };
         put(0, kind, 0);
         put(0, value, 0);
         put(0, count, 0);
         let mut ragged = 0;
         let mut at: Tick = 0;
+        let mut cut = false;
         for (n, w) in tokens.iter().enumerate() {
-            if w.start > stop {
+            if w.start >= stop {
                 break;
             }
+            cut = w.start + w.view.ticks > stop;
             if let Some(c) = code.as_mut() {
                 let unit = c.idle_ticks().max(1);
                 let mut bits: Vec<bool> = Vec::new();
@@ -165,10 +178,10 @@ pub fn waveform<P: LinkProtocol>(
             }
         }
         if let Some(c) = code.as_mut() {
-            // Nulls until the end of the dump.
+            // Nulls until the end of the dump, the last one cut there.
             let unit = c.idle_ticks().max(1);
             let mut t = at;
-            while t + unit <= stop {
+            while t < stop {
                 let idle = c.idle();
                 for (i, b) in idle.into_iter().enumerate() {
                     for (&var, level) in wires.iter().zip(c.levels(b)) {
@@ -181,7 +194,7 @@ pub fn waveform<P: LinkProtocol>(
         for g in &gauges {
             put(g.tick, gauge_vars[g.name], g.value);
         }
-        let drawn = tokens.iter().filter(|w| w.start <= stop).count() as u64;
+        let drawn = tokens.iter().filter(|w| w.start < stop).count() as u64;
         summaries.push(DirectionSummary {
             from: name(end),
             to: name(peer),
@@ -192,11 +205,13 @@ pub fn waveform<P: LinkProtocol>(
                 .find(|(p, _)| *p == end.port)
                 .map_or(0, |s| s.1),
             ragged_gaps: ragged,
+            cut,
         });
     }
     let _ = writeln!(header, "$upscope $end");
     let _ = writeln!(header, "$enddefinitions $end");
     let mut body = String::new();
+    let mut last = None;
     for (t, list) in changes {
         let mut line = String::new();
         for (var, v) in list {
@@ -214,9 +229,12 @@ pub fn waveform<P: LinkProtocol>(
         if !line.is_empty() {
             let _ = writeln!(body, "#{t}");
             body += &line;
+            last = Some(t);
         }
     }
-    let _ = writeln!(body, "#{}", ps(stop));
+    if last.is_none_or(|t| t < ps(stop)) {
+        let _ = writeln!(body, "#{}", ps(stop));
+    }
     (header + &body, summaries)
 }
 

@@ -146,6 +146,7 @@ fn cases() -> Vec<&'static Case> {
         .chain(outputs::CASES.iter())
         .chain(compare::CASES.iter())
         .chain(words::CASES.iter())
+        .chain(watch::CASES.iter())
         .collect()
 }
 
@@ -158,6 +159,8 @@ mod words;
 mod outputs;
 #[path = "bad_input/compare.rs"]
 mod compare;
+#[path = "bad_input/watch.rs"]
+mod watch;
 
 static CASES: &[Case] = &[
     // ---- Empty and binary files, syntax ----

@@ -417,3 +417,181 @@ fn links_svg_draws_each_link_direction_on_the_layout() {
     let svg = read(&d.join("links.svg"));
     assert!(svg.contains("to switch") && !svg.contains("class=\"lane\""));
 }
+
+/// A number `name="value"` attribute of an SVG tag.
+fn attr(tag: &str, name: &str) -> f64 {
+    let key = format!(" {name}=\"");
+    let at = tag
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {tag}"))
+        + key.len();
+    let end = tag[at..].find('"').expect("a closing quote") + at;
+    tag[at..end].parse().expect("a number")
+}
+
+/// Every tag of `svg` named `name` (`<name …>`), as text.
+fn tags<'a>(svg: &'a str, name: &str) -> Vec<&'a str> {
+    let open = format!("<{name} ");
+    svg.match_indices(&open)
+        .map(|(i, _)| &svg[i..i + svg[i..].find('>').expect("a closed tag")])
+        .collect()
+}
+
+/// Asserts that no two numbered badges (`cycle-number` circles) of `svg` overlap.
+fn assert_numbers_apart(svg: &str, what: &str) {
+    let badges: Vec<(f64, f64, f64)> = svg
+        .match_indices("<g class=\"cycle-number\"><circle ")
+        .map(|(i, _)| {
+            let tag = &svg[i + 24..i + 24 + svg[i + 24..].find('>').expect("a tag")];
+            (attr(tag, "cx"), attr(tag, "cy"), attr(tag, "r"))
+        })
+        .collect();
+    assert!(!badges.is_empty(), "{what}: numbers drawn");
+    for (i, a) in badges.iter().enumerate() {
+        for b in &badges[i + 1..] {
+            let d = (a.0 - b.0).hypot(a.1 - b.1);
+            assert!(
+                d >= a.2 + b.2,
+                "{what}: numbers at ({}, {}) and ({}, {}) overlap",
+                a.0,
+                a.1,
+                b.0,
+                b.1
+            );
+        }
+    }
+}
+
+#[test]
+fn deadlock_numbers_never_overlap_even_on_one_crowded_link() {
+    use emu::deadlock::waitfor::{CycleStep, Place};
+    let net = Case::load("torus4-single", "uniform", &[], 1)
+        .expect("torus4-single")
+        .net;
+    let step = |place, next| CycleStep {
+        place,
+        node_name: "c104[0]".into(),
+        packet: None,
+        packet_text: Some("packet 0→2 (message 1, packet 0)".into()),
+        waits_for: "waits".into(),
+        next,
+    };
+    // Twelve crossings of the one link c104[0] port 1 → c104[1] port 2: every
+    // number wants the same place beside it.
+    let (out, inp) = (
+        Place::Output { node: 0, port: 1 },
+        Place::Input { node: 1, port: 2 },
+    );
+    let mut cycle = Vec::new();
+    for _ in 0..12 {
+        cycle.push(step(out, inp));
+        cycle.push(step(inp, out));
+    }
+    let svg = emu::plot::deadlock::deadlock_svg("crowded", &net, &cycle, &[]).expect("draws");
+    assert_well_formed(&svg, "crowded deadlock.svg");
+    // Twelve on the map and twelve in the legend.
+    assert_eq!(svg.matches("class=\"cycle-number\"").count(), 24);
+    assert_numbers_apart(&svg, "crowded");
+    // The numbers stay inside the picture.
+    let (w, h) = (attr(&svg, "width"), attr(&svg, "height"));
+    for tag in tags(&svg, "circle") {
+        let (x, y) = (attr(tag, "cx"), attr(tag, "cy"));
+        assert!(x > 0.0 && x < w && y > 0.0 && y < h, "{tag} inside {w}×{h}");
+    }
+    // And the real cases: a run's cycle and the cycle of channels of emu check.
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (args, file) in [
+        (
+            &["-q", "-t", "torus4-single", "-p", "torus4-ring"][..],
+            "deadlock.svg",
+        ),
+        (
+            &["check", "-t", "hypercube4-universal-oneset"][..],
+            "cdg-cycle.svg",
+        ),
+        (&["check", "-t", "torus8-single"][..], "cdg-cycle.svg"),
+    ] {
+        let d = dir.path().join(args.join("-"));
+        let mut all = args.to_vec();
+        let p = arg(&d);
+        all.extend_from_slice(&["--plot", &p]);
+        let (code, _, stderr) = emu(&all);
+        assert_eq!(code, 3, "{args:?}: {stderr}");
+        assert_numbers_apart(&read(&d.join(file)), file);
+    }
+}
+
+#[test]
+fn heat_map_names_every_row_and_column_at_its_cells_centre() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path().join("n");
+    let (code, _, stderr) = emu(&[
+        "-q",
+        "-t",
+        "netlist-tree",
+        "-p",
+        "uniform",
+        "--plot",
+        &arg(&d),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let svg = read(&d.join("links.svg"));
+    assert_well_formed(&svg, "heat map");
+    // The switches' names as drawn: (x, y, anchor, name).
+    let labels: Vec<(f64, f64, bool, String)> = svg
+        .match_indices("<text ")
+        .filter_map(|(i, _)| {
+            let end = svg[i..].find("</text>")? + i;
+            let tag_end = svg[i..].find('>')? + i;
+            let name = svg[tag_end + 1..end].trim().to_string();
+            let tag = &svg[i..tag_end];
+            name.starts_with("c104[").then(|| {
+                (
+                    attr(tag, "x"),
+                    attr(tag, "y"),
+                    tag.contains("text-anchor=\"end\""),
+                    name,
+                )
+            })
+        })
+        .collect();
+    let names = |rows: bool| -> Vec<String> {
+        let mut v: Vec<String> = labels
+            .iter()
+            .filter(|l| l.2 == rows)
+            .map(|l| l.3.clone())
+            .collect();
+        v.sort();
+        v
+    };
+    let all: Vec<String> = (0..4).map(|i| format!("c104[{i}]")).collect();
+    assert_eq!(names(true), all, "every row named once");
+    assert_eq!(names(false), all, "every column named once");
+    // The cells (coloured rectangles left of the colour bar): each centre has its
+    // row's name level with it and its column's name under it.
+    let cells: Vec<(f64, f64, f64, f64)> = tags(&svg, "rect")
+        .into_iter()
+        .filter(|t| !t.contains("#FFFFFF"))
+        .map(|t| {
+            (
+                attr(t, "x"),
+                attr(t, "y"),
+                attr(t, "width"),
+                attr(t, "height"),
+            )
+        })
+        .filter(|c| c.0 + c.2 <= 800.0)
+        .collect();
+    assert!(cells.len() >= 4, "{cells:?}");
+    for (x, y, w, h) in cells {
+        let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+        assert!(
+            labels.iter().any(|l| l.2 && (l.1 - cy).abs() <= 1.0),
+            "a row name level with the cell centred at ({cx}, {cy})"
+        );
+        assert!(
+            labels.iter().any(|l| !l.2 && (l.0 - cx).abs() <= 1.0),
+            "a column name under the cell centred at ({cx}, {cy})"
+        );
+    }
+}

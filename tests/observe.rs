@@ -52,12 +52,13 @@ fn events(file: &str) -> Vec<Value> {
     doc["traceEvents"].as_array().expect("traceEvents").clone()
 }
 
-/// Distinct packet names among the packet slices.
-fn packets(ev: &[Value]) -> BTreeSet<String> {
+/// Distinct packet names among the packet slices, answers (acknowledges, echoes:
+/// ` ack`) apart: (packets, answers).
+fn packets(ev: &[Value]) -> (BTreeSet<String>, BTreeSet<String>) {
     ev.iter()
         .filter(|e| e["ph"] == "X" && e["cat"] == "packet")
         .map(|e| e["name"].as_str().expect("a name").to_string())
-        .collect()
+        .partition(|n| !n.ends_with(" ack"))
 }
 
 /// Every packet slice is tiled exactly by its journey slices on the same track, each
@@ -127,7 +128,7 @@ fn a_hypercube_timeline_names_every_packet_once_and_tiles_its_journeys() {
     assert_eq!(code, 0, "{err}");
     let ev = events(&t);
     let printed = number_after(&out, "trace ", " packets");
-    assert_eq!(packets(&ev).len() as u64, printed, "{out}");
+    assert_eq!(packets(&ev).0.len() as u64, printed, "{out}");
     check_structure(&ev);
     let journey: BTreeSet<&str> = ev
         .iter()
@@ -310,15 +311,70 @@ fn a_ds_link_waveform_decodes_to_the_tokens_the_port_counted() {
         let drawn = number_after(&out, key, " tokens");
         let counted = number_after(&out, key, ")");
         assert_eq!(drawn, counted, "{out}");
+        // A token still on the wire when the run ends is drawn up to the end only,
+        // and so cannot be decoded whole.
+        let line = out.lines().find(|l| l.contains(key)).expect("the line");
+        let cut = u64::from(line.contains("the last one cut at the end"));
         // One tick is one 10 ns bit period of the 100 Mbit/s link.
         let d = decode_ds(&w, scope, 10_000);
-        assert_eq!(d.tokens, counted, "{scope}: tokens decoded from D and S");
+        assert_eq!(
+            d.tokens + cut,
+            counted,
+            "{scope}: tokens decoded from D and S"
+        );
         assert_eq!(d.parity_errors, 0, "{scope}: odd parity throughout");
         assert_eq!(
             d.gaps, 0,
             "{scope}: a bit every period, nulls between tokens"
         );
         assert!(d.nulls > 0, "{scope}: an idle link sends nulls");
+    }
+}
+
+/// The timestamps of a VCD, in file order, as the `vcd` crate reads them.
+fn vcd_times(file: &str) -> Vec<u64> {
+    let mut parser = vcd::Parser::new(std::io::BufReader::new(
+        std::fs::File::open(file).expect("the waveform"),
+    ));
+    parser.parse_header().expect("a VCD header");
+    parser
+        .filter_map(|c| match c.expect("a VCD command") {
+            vcd::Command::Timestamp(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn waveform_time_only_increases_and_ends_at_the_run_or_the_window() {
+    let dir = tmp();
+    let (w, j) = (path(&dir, "w.vcd"), path(&dir, "r.json"));
+    for (window, label) in [(None, "whole run"), (Some("100:110"), "window")] {
+        let mut args = vec!["--vcd", &w, "--watch", "c104[0]:6", "--json", &j];
+        if let Some(win) = window {
+            args.extend_from_slice(&["--trace-window", win]);
+        }
+        let (code, _, err) = hypercube6(&args);
+        assert_eq!(code, 0, "{label}: {err}");
+        let report: Value = serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
+        let end_us = report["run"]["end_us"].as_f64().expect("run.end_us");
+        assert!(end_us > 110.0, "the run outlasts the window: {end_us}");
+        let end_ps = match window {
+            None => (end_us * 1e6).round() as u64,
+            Some(_) => 110_000_000,
+        };
+        let times = vcd_times(&w);
+        assert!(times.len() > 1000, "{label}: changes all along");
+        for pair in times.windows(2) {
+            assert!(
+                pair[0] < pair[1],
+                "{label}: time goes from #{} to #{}",
+                pair[0],
+                pair[1]
+            );
+        }
+        assert_eq!(times.first(), Some(&0), "{label}: starts at 0");
+        assert_eq!(times.last(), Some(&end_ps), "{label}: ends at the end");
     }
 }
 
@@ -358,10 +414,19 @@ fn sci_and_fabric_runs_draw_their_own_journeys_and_links() {
         assert_eq!(code, 0, "{topo}: {err}");
         let ev = events(&t);
         check_structure(&ev);
+        let (sent, answers) = packets(&ev);
         assert_eq!(
-            packets(&ev).len() as u64,
-            number_after(&out, "trace ", " packets")
+            sent.len() as u64,
+            number_after(&out, "trace ", " packets"),
+            "{topo}: {out}"
         );
+        if !answers.is_empty() {
+            assert_eq!(
+                answers.len() as u64,
+                number_after(&out, "trace ", " echoes"),
+                "{topo}: {out}"
+            );
+        }
         let names: BTreeSet<&str> = ev
             .iter()
             .filter(|e| e["cat"] == "journey")
@@ -390,6 +455,97 @@ fn sci_and_fabric_runs_draw_their_own_journeys_and_links() {
             .count();
         assert!(changes > 0, "{topo}: the link's tokens change its signals");
     }
+}
+
+#[test]
+fn an_sci_trace_counts_send_packets_as_the_report_does_and_echoes_apart() {
+    let dir = tmp();
+    let (t, j) = (path(&dir, "t.json"), path(&dir, "r.json"));
+    let (code, out, err) = emu(&[
+        "-t",
+        "sci-ring4",
+        "-p",
+        "sci-uniform",
+        "-q",
+        "--trace",
+        &t,
+        "--json",
+        &j,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
+    let delivered = report["messages"]["packets_delivered"]
+        .as_u64()
+        .expect("messages.packets_delivered");
+    assert!(delivered > 1000, "a run of some length: {delivered}");
+    assert_eq!(number_after(&out, "trace ", " packets"), delivered, "{out}");
+    assert_eq!(number_after(&out, "trace ", " delivered in it"), delivered);
+    let (sent, echoes) = packets(&events(&t));
+    assert_eq!(sent.len() as u64, delivered);
+    // Every send packet is answered by an echo, but the last may still be on its way.
+    let printed = number_after(&out, "trace ", " echoes");
+    assert_eq!(printed, echoes.len() as u64, "{out}");
+    assert!(printed <= delivered && printed + 4 >= delivered, "{out}");
+}
+
+#[test]
+fn a_trace_with_no_packets_says_why() {
+    let dir = tmp();
+    let t = path(&dir, "t.json");
+    // The relay ring's balls are not packets an observer sees.
+    let (code, out, err) = emu(&["-t", "relay-ring", "-p", "relay-balls", "-q", "--trace", &t]);
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("trace "))
+        .expect("{out}");
+    assert!(
+        line.contains("empty: relay tokens show no packets to an observer"),
+        "{line}"
+    );
+    assert_eq!(events(&t).len(), 0);
+    std::fs::remove_file(&t).expect("the empty trace");
+    // A window the run ended before: refused once the run is done, nothing written.
+    let (code, _, err) = emu(&[
+        "-t",
+        "relay-ring",
+        "-p",
+        "relay-balls",
+        "-q",
+        "--trace",
+        &t,
+        "--trace-window",
+        "1:2",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the run ended at 0.438 µs"), "{err}");
+    assert!(!Path::new(&t).exists(), "nothing written");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // A window no run of the case reaches: refused before the run.
+    let (code, out, err) = hypercube6(&["--trace", &t, "--trace-window", "99999:100000"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty() && err.contains("at the latest"), "{err}");
+    assert!(!Path::new(&t).exists(), "nothing written");
+    // A window that holds no packet of the terminals selected says so: the SCI ring's
+    // first packet from or to node 0 is created after 10 ns.
+    let (code, out, err) = emu(&[
+        "-t",
+        "sci-ring4",
+        "-p",
+        "sci-uniform",
+        "-q",
+        "--trace",
+        &t,
+        "--trace-window",
+        "0:0.01",
+        "--trace-terminals",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("no packets (no packet from or to the terminals of --trace-terminals overlapped --trace-window)"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -437,3 +437,44 @@ fn the_slurm_example_gives_the_single_process_result() {
         assert!(dir.path().join("out").join(f).exists(), "{f}");
     }
 }
+
+#[test]
+fn the_plot_s_load_axis_fits_the_loads_asked_with_every_point_inside() {
+    let dir = scratch("plot-axis");
+    let svg = dir.path().join("curve.svg");
+    let o = emu(&[
+        "sweep",
+        "-t",
+        "crossbar32",
+        "-p",
+        "uniform",
+        "--load",
+        "0.40:0.50:0.02",
+        "--seeds",
+        "2",
+        "--plot",
+        &svg.display().to_string(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    // The markers of the points (circles of radius 3), across the 800-pixel panel.
+    let xs: Vec<f64> = svg
+        .match_indices("<circle ")
+        .map(|(i, _)| &svg[i..i + svg[i..].find('>').unwrap()])
+        .filter(|t| t.contains(" r=\"3\""))
+        .map(|t| {
+            let at = t.find(" cx=\"").unwrap() + 5;
+            t[at..at + t[at..].find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    // Six loads, three measures (throughput, mean and 99th percentile delay).
+    assert_eq!(xs.len(), 18, "{xs:?}");
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    // The plot spans x = 72 (label room and margin) to 788: the points spread over
+    // most of it, and the error bars' 8-pixel caps stay inside.
+    assert!(lo > 72.0 + 8.0 && hi < 788.0 - 8.0, "{lo}..{hi}");
+    assert!(hi - lo > 0.7 * (788.0 - 72.0), "spread {lo}..{hi}");
+}

@@ -9,6 +9,7 @@ use emu::network::Network;
 use emu::observe::{Recorder, Watch};
 use emu::text::group;
 use emu::time::Tick;
+use emu::timeline::TimelineSummary;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -101,6 +102,19 @@ impl WatchArgs {
             Some(text) => window(text, net).map_err(|e| fail(Exit::BadInput, e))?,
             None => (0, Tick::MAX),
         };
+        let latest = net.run().hard_stop;
+        if self.trace.is_some() && from >= latest {
+            // The run stops by its hard stop whatever happens: nothing could be traced.
+            let text = self.trace_window.as_deref().unwrap_or_default();
+            return Err(fail(
+                Exit::BadInput,
+                format!(
+                    "--trace-window {text}: the run stops by {} µs at the latest, so the \
+                     trace would be empty: give a window that starts before then",
+                    us_text(net, latest)
+                ),
+            ));
+        }
         let terminals = match &self.trace_terminals {
             Some(text) => Some(terminals(text, net.terminals().len())?),
             None => None,
@@ -180,15 +194,26 @@ impl WatchArgs {
         let end =
             end_tick.unwrap_or_else(|| records.iter().map(|r| r.last_tick).max().unwrap_or(0));
         if let Some(path) = &self.trace {
+            let from = recorder.watch().from;
+            if from >= end {
+                return Err(fail(
+                    Exit::BadInput,
+                    format!(
+                        "--trace-window {}: the run ended at {} µs, before the window \
+                         starts, so the trace would be empty and nothing was written: give \
+                         a window within 0 to {} µs",
+                        self.trace_window.as_deref().unwrap_or_default(),
+                        us_text(net, end),
+                        us_text(net, end)
+                    ),
+                ));
+            }
             let (text, s) = emu::timeline::timeline(net, &records, end);
             write_file(path, &text)?;
             say(&format!(
-                "trace       {}: {} packets ({} delivered in it), {} slices, {} events",
+                "trace       {}: {}",
                 path.display(),
-                group(s.packets as u64),
-                group(s.delivered as u64),
-                group(s.slices as u64),
-                group(s.events as u64)
+                self.held(net, &s)
             ));
         }
         if let Some(path) = &self.vcd {
@@ -202,8 +227,13 @@ impl WatchArgs {
                 } else {
                     String::new()
                 };
+                let cut = if d.cut {
+                    ", the last one cut at the end"
+                } else {
+                    ""
+                };
                 say(&format!(
-                    "waveform    {}: {} → {}: {} tokens{counted}",
+                    "waveform    {}: {} → {}: {} tokens{counted}{cut}",
                     path.display(),
                     d.from,
                     d.to,
@@ -213,6 +243,66 @@ impl WatchArgs {
         }
         Ok(())
     }
+}
+
+impl WatchArgs {
+    /// What the trace holds, for its line: packets as the report counts them, answers
+    /// apart, or why it is empty.
+    fn held<P: LinkProtocol>(&self, net: &Network<P>, s: &TimelineSummary) -> String {
+        if s.packets == 0 && s.answers == 0 {
+            if !s.packets_seen {
+                return format!(
+                    "empty: {} tokens show no packets to an observer (the family does not \
+                     describe them), so there is nothing to trace",
+                    P::NAME
+                );
+            }
+            let why = {
+                let only = if self.trace_terminals.is_some() {
+                    " from or to the terminals of --trace-terminals"
+                } else {
+                    ""
+                };
+                let when = if self.trace_window.is_some() {
+                    "overlapped --trace-window"
+                } else {
+                    "was recorded"
+                };
+                format!("no packet{only} {when}")
+            };
+            return format!(
+                "no packets ({why}), {} counter events",
+                group(s.events as u64)
+            );
+        }
+        let answers = if s.answers > 0 {
+            format!(", {} {}", group(s.answers as u64), answer_noun(net))
+        } else {
+            String::new()
+        };
+        format!(
+            "{} packets ({} delivered in it){answers}, {} slices, {} events",
+            group(s.packets as u64),
+            group(s.delivered as u64),
+            group(s.slices as u64),
+            group(s.events as u64)
+        )
+    }
+}
+
+/// What a family calls the packets that travel back: an SCI echo (SCI §2.1), a DS-Link
+/// acknowledge.
+fn answer_noun<P: LinkProtocol>(_net: &Network<P>) -> &'static str {
+    if P::NAME == "SCI" {
+        "echoes"
+    } else {
+        "acknowledges"
+    }
+}
+
+/// Tick `t` of `net` in microseconds, as the report prints them (`674.040`).
+fn us_text<P: LinkProtocol>(net: &Network<P>, t: Tick) -> String {
+    format!("{:.3}", net.time().ticks_to_us(t as f64))
 }
 
 fn write_file(path: &std::path::Path, text: &str) -> Result<(), Exit> {

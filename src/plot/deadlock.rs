@@ -229,32 +229,34 @@ fn draw_cycle<P: LinkProtocol>(
     let names: Vec<_> = (0..map.pos.len())
         .filter_map(|i| super::map::name_box(&map, i, on_cycle))
         .collect();
+    let bounds = (
+        super::map::pt(badge + 1.0, TOP + badge + 1.0),
+        super::map::pt(width - badge - 1.0, legend_top - badge - 1.0),
+    );
+    // Points along the cycle's lanes: a number beside one lane should not sit on another.
+    let along: Vec<Vec<super::layout::Point>> = lanes
+        .iter()
+        .map(|l| (0..=200).map(|k| l.at(f64::from(k) / 200.0)).collect())
+        .collect();
     for (k, lane) in lanes.iter().enumerate() {
-        // Beside the lane, on its right, where it covers no node and no other number.
-        let at = |t: f64| {
-            let p = lane.at(t);
-            let n = super::map::right_of(lane.tangent(t));
-            super::map::pt(p.x + n.x * (badge + 2.0), p.y + n.y * (badge + 2.0))
-        };
-        let free = |c: &super::layout::Point| {
-            map.pos
+        let c = place_badge(lane, badge, bounds, &placed, |c| {
+            along
                 .iter()
-                .all(|p| (p.x - c.x).hypot(p.y - c.y) > map.node_r + badge)
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .flat_map(|(_, ps)| ps)
+                .all(|p| (p.x - c.x).hypot(p.y - c.y) > badge + stroke / 2.0 + 1.0)
+                && map
+                    .pos
+                    .iter()
+                    .all(|p| (p.x - c.x).hypot(p.y - c.y) > map.node_r + badge)
                 && names.iter().all(|(lo, hi)| {
                     c.x < lo.x - badge
                         || c.x > hi.x + badge
                         || c.y < lo.y - badge
                         || c.y > hi.y + badge
                 })
-                && placed
-                    .iter()
-                    .all(|p| (p.x - c.x).hypot(p.y - c.y) > 2.0 * badge + 1.0)
-        };
-        let c = [0.36, 0.28, 0.45, 0.2, 0.54, 0.12, 0.8, 0.9]
-            .iter()
-            .map(|&t| at(t))
-            .find(free)
-            .unwrap_or_else(|| at(0.36));
+        });
         placed.push(c);
         number_badge(&mut svg, c.x, c.y, badge, k + 1);
     }
@@ -265,14 +267,70 @@ fn draw_cycle<P: LinkProtocol>(
         svg.text(16.0, y, FONT, "start", "font-weight=\"bold\"", note);
         y += LINE;
     }
+    // One line apart, the legend's badges must not be taller than a line.
+    let small = badge.min(LINE / 2.0 - 0.5);
     for (hop, line) in legend {
         if let Some(k) = hop {
-            number_badge(&mut svg, 16.0 + badge, y - FONT * 0.35, badge, *k);
+            number_badge(&mut svg, 16.0 + badge, y - FONT * 0.35, small, *k);
         }
         svg.text(16.0 + 2.0 * badge + 8.0, y, FONT, "start", "", line);
         y += LINE;
     }
     Ok(svg.finish())
+}
+
+/// Where the number of `lane` goes: a circle of radius `r` inside `bounds` (top left,
+/// bottom right) that overlaps none of the numbers `placed` already. Tried in order:
+/// points beside the lane, on its right then its left, each further out, and the first
+/// that is also `clear` (covers no node and no name) wins; failing all, the nearest
+/// point to the lane's middle, on rings ever further out, that overlaps no number,
+/// whatever it covers.
+fn place_badge(
+    lane: &super::map::Curve,
+    r: f64,
+    bounds: (super::layout::Point, super::layout::Point),
+    placed: &[super::layout::Point],
+    clear: impl Fn(&super::layout::Point) -> bool,
+) -> super::layout::Point {
+    use super::map::pt;
+    let inside = |c: &super::layout::Point| {
+        c.x >= bounds.0.x && c.x <= bounds.1.x && c.y >= bounds.0.y && c.y <= bounds.1.y
+    };
+    let apart = |c: &super::layout::Point| {
+        placed
+            .iter()
+            .all(|p| (p.x - c.x).hypot(p.y - c.y) >= 2.0 * r + 2.0)
+    };
+    let beside = |t: f64, side: f64, out: f64| {
+        let p = lane.at(t);
+        let n = super::map::right_of(lane.tangent(t));
+        let d = side * (r + 2.0) * out;
+        pt(p.x + n.x * d, p.y + n.y * d)
+    };
+    for out in [1.0, 2.2, 3.4] {
+        for side in [1.0, -1.0] {
+            for t in [0.36, 0.28, 0.45, 0.2, 0.54, 0.12, 0.8, 0.9] {
+                let c = beside(t, side, out);
+                if inside(&c) && apart(&c) && clear(&c) {
+                    return c;
+                }
+            }
+        }
+    }
+    let mid = lane.at(0.5);
+    for ring in 1..=400 {
+        let d = f64::from(ring) * r;
+        let steps = 8 * ring;
+        for k in 0..steps {
+            let a = std::f64::consts::TAU * f64::from(k) / f64::from(steps);
+            let c = pt(mid.x + d * a.cos(), mid.y + d * a.sin());
+            if inside(&c) && apart(&c) {
+                return c;
+            }
+        }
+    }
+    // Never reached on a picture with room for every number; the first point then.
+    beside(0.36, 1.0, 1.0)
 }
 
 /// A filled circle of radius `r` at (x, y) with the number `k` in it.

@@ -5,9 +5,10 @@
 //! multistage network as blocks between stages; a hot link stands out in any of them.
 //! Links to and from terminals are left out (the per-terminal chart shows those).
 
-use super::{PANEL, PlotError, frame};
+use super::{PANEL, PlotError};
 use crate::stats::links::LinkUse;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::BTreeMap;
 
 /// The heat map of the switch-to-switch links in `links`, or `None` if there are none
@@ -41,23 +42,47 @@ pub fn heatmap_svg(title: &str, links: &[LinkUse]) -> Result<Option<String>, Plo
         return Ok(None);
     }
     let n = switches.len();
+    let side = PANEL.0;
+    let axes = Axes::new(&switches, side);
     let mut svg = String::new();
     {
-        let side = PANEL.0;
         let root = SVGBackend::with_string(&mut svg, (side + 120, side)).into_drawing_area();
         root.fill(&WHITE).map_err(PlotError::from)?;
         let (map, bar) = root.split_horizontally(side);
-        let mut c = frame(&map, Some(title))
+        let mut c = ChartBuilder::on(&map);
+        c.caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(axes.x_area)
+            .y_label_area_size(axes.y_area);
+        let mut c = c
             .build_cartesian_2d(0.0..n as f64, n as f64..0.0)
             .map_err(PlotError::from)?;
+        // No numbers on the axes: the names are drawn at the cells' centres below.
         c.configure_mesh()
             .disable_mesh()
-            .x_label_formatter(&|x| label(&switches, *x))
-            .y_label_formatter(&|y| label(&switches, *y))
+            .x_labels(0)
+            .y_labels(0)
             .x_desc("to switch")
             .y_desc("from switch")
             .draw()
             .map_err(PlotError::from)?;
+        let font = ("sans-serif", axes.font).into_font();
+        for (i, name) in switches.iter().enumerate() {
+            let centre = i as f64 + 0.5;
+            let (x, y) = c.backend_coord(&(0.0, centre));
+            let row = TextStyle::from(font.clone()).pos(Pos::new(HPos::Right, VPos::Center));
+            map.draw(&Text::new(name.to_string(), (x - 6, y), row))
+                .map_err(PlotError::from)?;
+            let (x, y) = c.backend_coord(&(centre, n as f64));
+            let column = if axes.x_turned {
+                TextStyle::from(font.clone().transform(FontTransform::Rotate270))
+                    .pos(Pos::new(HPos::Right, VPos::Center))
+            } else {
+                TextStyle::from(font.clone()).pos(Pos::new(HPos::Center, VPos::Top))
+            };
+            map.draw(&Text::new(name.to_string(), (x, y + 6), column))
+                .map_err(PlotError::from)?;
+        }
         c.draw_series(cells.iter().map(|&(i, j, pct)| {
             let (x, y) = (j as f64, i as f64);
             Rectangle::new([(x, y), (x + 1.0, y + 1.0)], colour(pct / 100.0).filled())
@@ -109,14 +134,39 @@ pub(crate) fn order_key(name: &str, links: &[LinkUse]) -> (usize, u64, String) {
     (first, number, name.to_string())
 }
 
-/// The switch name at axis position `x` (only at whole positions).
-fn label(switches: &[&str], x: f64) -> String {
-    if x.fract() != 0.0 {
-        return String::new();
+/// How the axes are labelled: every row and column by name, in a font that fits the
+/// cells, the column names turned on their side when they are wider than a column.
+struct Axes {
+    /// Font size, pixels.
+    font: f64,
+    /// Column names turned on their side (read from the top down).
+    x_turned: bool,
+    /// Room for the column names and the axis title, pixels.
+    x_area: u32,
+    /// Room for the row names and the axis title, pixels.
+    y_area: u32,
+}
+
+impl Axes {
+    /// The labels of `switches` on a square map `side` pixels wide.
+    fn new(switches: &[&str], side: u32) -> Axes {
+        let n = switches.len().max(1) as f64;
+        // The cells' side, near enough: the map less its margins and label room.
+        let cell = (f64::from(side) - 160.0).max(n) / n;
+        let font = (cell * 0.8).clamp(6.0, 14.0);
+        let widest = switches
+            .iter()
+            .map(|s| super::map::text_width(s, font))
+            .fold(0.0, f64::max);
+        let x_turned = widest > cell - 4.0;
+        let room = (widest + 28.0).ceil() as u32;
+        Axes {
+            font,
+            x_turned,
+            x_area: if x_turned { room.max(40) } else { 40 },
+            y_area: room.max(60),
+        }
     }
-    switches
-        .get(x as usize)
-        .map_or(String::new(), |s| s.to_string())
 }
 
 /// A perceptually even colour for `f` in [0, 1] (viridis, five stops).

@@ -24,7 +24,7 @@ pub fn sweep_svg(
             .titled(title, ("sans-serif", 18))
             .map_err(PlotError::from)?;
         let (top, bottom) = root.split_vertically(PANEL.1 - 20);
-        let max_load = rows.iter().map(|r| r.load).fold(0.0, f64::max).max(0.05) * 1.05;
+        let loads = load_range(rows.iter().map(|r| r.load));
         let ok: Vec<&Row> = rows
             .iter()
             .filter(|r| !r.throughput.mean.is_nan())
@@ -37,10 +37,11 @@ pub fn sweep_svg(
             .fold(1.0, f64::max)
             * 1.1;
         let mut c = frame(&top, None)
-            .build_cartesian_2d(0.0..max_load, 0.0..top_y)
+            .build_cartesian_2d(loads.clone(), 0.0..top_y)
             .map_err(PlotError::from)?;
         c.configure_mesh()
             .light_line_style(LIGHT)
+            .x_label_formatter(&|v| short(*v))
             .x_desc("offered load (fraction of link data capacity)")
             .y_desc("% of link data capacity")
             .draw()
@@ -66,18 +67,17 @@ pub fn sweep_svg(
 
         // Delay.
         let range = log_range(ok.iter().flat_map(|r| {
-            [
-                r.mean_delay.mean - bar(&r.mean_delay),
-                r.p99_delay.mean + bar(&r.p99_delay),
-                r.mean_delay.mean,
-            ]
+            [&r.mean_delay, &r.p99_delay]
+                .into_iter()
+                .flat_map(|i| [i.mean - bar(i), i.mean, i.mean + bar(i)])
         }));
         let (lo, hi) = (range.start, range.end);
         let mut c = frame(&bottom, None)
-            .build_cartesian_2d(0.0..max_load, range.log_scale())
+            .build_cartesian_2d(loads, range.log_scale())
             .map_err(PlotError::from)?;
         c.configure_mesh()
             .light_line_style(LIGHT)
+            .x_label_formatter(&|v| short(*v))
             .y_label_formatter(&|v| short(*v))
             .x_desc("offered load (fraction of link data capacity); bars: 90 % confidence interval of the mean over seeds")
             .y_desc(format!("delay ({delay_unit})"))
@@ -92,6 +92,28 @@ pub fn sweep_svg(
         root.present().map_err(PlotError::from)?;
     }
     Ok(svg)
+}
+
+/// The load axis: the loads asked for, with a margin either side of a tenth of their
+/// span (of the load, for a single load) so that the first and last points and their
+/// error bars sit inside the plot; never below 0.
+pub fn load_range(loads: impl IntoIterator<Item = f64>) -> std::ops::Range<f64> {
+    let (lo, hi) = loads
+        .into_iter()
+        .filter(|l| l.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), l| {
+            (lo.min(l), hi.max(l))
+        });
+    if lo > hi {
+        return 0.0..1.0;
+    }
+    let span = hi - lo;
+    let pad = if span > 0.0 {
+        span * 0.1
+    } else {
+        (hi.abs() * 0.1).max(0.01)
+    };
+    (lo - pad).max(0.0)..hi + pad
 }
 
 /// The 90 % half-width to draw (0 for one run).
@@ -172,4 +194,30 @@ where
     .label(format!("saturation at load {load}"))
     .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], red.stroke_width(2)));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::load_range;
+
+    #[test]
+    fn the_load_axis_fits_the_loads_with_a_margin_either_side() {
+        let r = load_range([0.40, 0.42, 0.44, 0.46, 0.48, 0.50]);
+        assert!(
+            (r.start - 0.39).abs() < 1e-9 && (r.end - 0.51).abs() < 1e-9,
+            "{r:?}"
+        );
+        // From near 0 the axis starts at 0, not below.
+        let r = load_range([0.05, 1.0]);
+        assert_eq!(r.start, 0.0);
+        assert!(r.end > 1.0);
+        // One load: a margin of a tenth of it either side.
+        let r = load_range([0.5]);
+        assert!(
+            r.start < 0.5 && r.end > 0.5 && r.end - r.start < 0.2,
+            "{r:?}"
+        );
+        assert_eq!(load_range([]), 0.0..1.0);
+        assert_eq!(load_range([f64::NAN]), 0.0..1.0);
+    }
 }

@@ -30,13 +30,20 @@ use crate::time::Tick;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// What a timeline holds, for the line the run prints.
+/// What a timeline holds, for the line the run prints. Packets are counted as the
+/// report counts them: the answers travelling back (a DS-Link acknowledge, an SCI
+/// echo) apart.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimelineSummary {
-    /// Distinct packets with at least one slice.
+    /// Distinct packets with at least one slice, answers not included.
     pub packets: usize,
     /// Of those, packets delivered in it (a `deliver` slice).
     pub delivered: usize,
+    /// Distinct answers with at least one slice.
+    pub answers: usize,
+    /// True if some node sent a token that starts a packet, in the window or not:
+    /// false when the protocol shows no packets to an observer at all.
+    pub packets_seen: bool,
     /// Packet slices at nodes (hops, deliveries, held packets).
     pub slices: usize,
     /// Trace events written.
@@ -245,13 +252,17 @@ pub fn timeline<P: LinkProtocol>(
             );
         }
     }
+    let answers = by_packet.keys().filter(|p| p.answer).count();
     let summary = TimelineSummary {
-        packets: by_packet.len(),
+        packets: by_packet.len() - answers,
         delivered: records
             .iter()
             .flat_map(|r| r.arrivals.iter().map(|a| a.packet))
+            .filter(|p| !p.answer)
             .collect::<BTreeSet<_>>()
             .len(),
+        answers,
+        packets_seen: records.iter().any(|r| r.packets_seen),
         slices: slices.len(),
         events: events.len(),
     };
@@ -264,6 +275,7 @@ pub fn timeline<P: LinkProtocol>(
             "tick_ns": net.time().tick_ns,
             "packets": summary.packets,
             "packets_delivered": summary.delivered,
+            "answers": summary.answers,
         },
     });
     (doc.to_string(), summary)

@@ -227,6 +227,7 @@ impl Watcher {
             return;
         }
         if let Some(tag) = v.starts {
+            self.record.packets_seen = true;
             let (arrived, input, before, rest) = match self.pending.remove(&tag.id) {
                 Some(p) => (p.arrived, Some(p.input), p.waits, tag.transit),
                 None => (
@@ -500,7 +501,9 @@ mod tests {
             to: 600,
             ..watch()
         };
-        assert!(drive(Passer::default(), &[], late).hops.is_empty());
+        let r = drive(Passer::default(), &[], late);
+        assert!(r.hops.is_empty());
+        assert!(r.packets_seen, "a packet was seen, outside the window");
         let other = Watch {
             terminals: Some([7].into_iter().collect()),
             ..watch()

@@ -96,6 +96,9 @@ pub struct NodeRecord {
     pub gauges: Vec<GaugeSample>,
     /// Tokens sent on its watched ports, in the order sent.
     pub wires: Vec<WireToken>,
+    /// True if it sent a token that starts a packet (a protocol whose tokens show no
+    /// packets never does), whether or not the packet was kept.
+    pub packets_seen: bool,
     /// Its watched ports' counter changes from the start of the run, in tick order.
     pub wire_gauges: Vec<GaugeSample>,
     /// Per watched port: tokens it had sent when the run ended, as its counters hold
