@@ -155,10 +155,10 @@ mod surfaces;
 #[path = "bad_input/words.rs"]
 mod words;
 
-#[path = "bad_input/outputs.rs"]
-mod outputs;
 #[path = "bad_input/compare.rs"]
 mod compare;
+#[path = "bad_input/outputs.rs"]
+mod outputs;
 #[path = "bad_input/watch.rs"]
 mod watch;
 

@@ -342,10 +342,10 @@ fn run_case<P: LinkProtocol>(
             if let Some(path) = &a.report {
                 super::report_html::failure(path, a, case, &e);
             }
-            if let Some(r) = &ctl.observe
-                && let Err(c) = a.watch.write(net, r, e.tick(), &|l| note!("{l}"))
-            {
-                return c;
+            // The failure (a deadlock, a fault) is the answer and keeps its exit code;
+            // a trace that cannot be written has said why in its own line.
+            if let Some(r) = &ctl.observe {
+                let _ = a.watch.write(net, r, e.tick(), &|l| note!("{l}"));
             }
             return code;
         }
