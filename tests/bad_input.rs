@@ -153,11 +153,18 @@ const HC: &str = "[network]\nkind = \"hypercube\"\n";
 /// switch fabrics, traces, sweeps and shards, replications, outputs, faults, limits:
 /// `bad_input/surfaces.rs`).
 fn cases() -> Vec<&'static Case> {
-    CASES.iter().chain(surfaces::CASES.iter()).collect()
+    CASES
+        .iter()
+        .chain(surfaces::CASES.iter())
+        .chain(memory::CASES.iter())
+        .collect()
 }
 
 #[path = "bad_input/surfaces.rs"]
 mod surfaces;
+
+#[path = "bad_input/memory.rs"]
+mod memory;
 
 static CASES: &[Case] = &[
     // ---- Empty and binary files, syntax ----
