@@ -233,6 +233,17 @@ impl Limits {
         })
     }
 
+    /// The figure of limit `i` at which the run is stopped: the share of the system's
+    /// bound, or the growth `--memory-limit` allows from `armed_at`.
+    fn stop_at(&self, i: usize, armed_at: u64) -> u64 {
+        let l = &self.list[i];
+        if l.explicit {
+            armed_at.saturating_add(l.trip)
+        } else {
+            l.trip
+        }
+    }
+
     /// Limit `i`'s figure now: the system's, or the count for `--memory-limit`.
     fn used(&self, i: usize) -> u64 {
         let l = &self.list[i];
@@ -455,7 +466,7 @@ fn look_at_memory(limits: &Limits, clock: Instant, seen: &Seen, pace: &mut Pace)
     if let Some((i, used)) = limits.crossed() {
         stop_with(&memory_message(&limits.bound(i, armed_at), used, 0, seen));
     }
-    let trip = limits.calibrate(seen);
+    limits.calibrate(seen);
     let began = seen.began_ns.load(Ordering::Relaxed);
     if began == u64::MAX {
         return;
@@ -468,15 +479,16 @@ fn look_at_memory(limits: &Limits, clock: Instant, seen: &Seen, pace: &mut Pace)
     }
     let end = seen.end_ns.load(Ordering::Relaxed);
     let full = seen.estimate_full.load(Ordering::Relaxed);
-    if let Some(projected) = pace.projected(end, armed_at.min(live), full)
-        && projected > trip.saturating_add(RESERVE)
-    {
-        let i = limits.tightest.load(Ordering::Relaxed);
-        let bound = limits.bound(i, armed_at);
-        let used = limits.used(i);
+    let i = limits.tightest.load(Ordering::Relaxed);
+    if let Some(projected) = pace.projected(end, armed_at.min(live), full) {
         // In the bound's own figures: what it shows now, and the growth to come.
-        let to_be = used.saturating_add(projected - live);
-        stop_with(&growth_message(&bound, used, to_be, ran, seen));
+        let used = limits.used(i);
+        let to_be = used.saturating_add(projected.saturating_sub(live));
+        let stop_at = limits.stop_at(i, armed_at);
+        if to_be > stop_at {
+            let bound = limits.bound(i, armed_at);
+            stop_with(&growth_message(&bound, stop_at, used, to_be, ran, seen));
+        }
     }
 }
 
@@ -614,14 +626,26 @@ fn memory_message(bound: &Bound, used: u64, refused: u64, seen: &Seen) -> String
 }
 
 /// The one line for a run whose growth so far projects it past its limit: how big it
-/// would get by the end of its measured part, at what pace, and what the network's
-/// estimate with its buffers full says.
-fn growth_message(bound: &Bound, used: u64, to_be: u64, ran: Duration, seen: &Seen) -> String {
+/// would get by the end of its measured part, at what point it is, the figure it is
+/// stopped at (`stop_at`, of `bound`), and what the network's estimates say.
+fn growth_message(
+    bound: &Bound,
+    stop_at: u64,
+    used: u64,
+    to_be: u64,
+    ran: Duration,
+    seen: &Seen,
+) -> String {
     let us = |ns: u64| ns as f64 / 1000.0;
-    let full = seen.estimate_full.load(Ordering::Relaxed);
-    let full = if full > 0 {
+    let (least, full) = (
+        seen.estimate.load(Ordering::Relaxed),
+        seen.estimate_full.load(Ordering::Relaxed),
+    );
+    let estimate = if full > 0 {
         format!(
-            "; with its buffers full the network alone would need up to {}",
+            "; the network was estimated at {} lightly loaded and up to {} with its buffers \
+             full",
+            human(least),
             human(full)
         )
     } else {
@@ -630,15 +654,16 @@ fn growth_message(bound: &Bound, used: u64, to_be: u64, ran: Duration, seen: &Se
     format!(
         "memory: at its pace so far this run would grow to about {} by the end of its {:.1} \
          µs of virtual time ({} at {:.1} µs, after {:.1} s; {} messages wait), more than the \
-         {} of {} ({} used at the start){full}. Stopped before the system runs out: lower the \
-         load, shorten the run or make the network smaller (--memory-limit 0 runs without \
-         this guard)",
+         {} it may reach against {} of {} ({} used at the start){estimate}. Stopped before the \
+         system runs out: lower the load, shorten the run or make the network smaller \
+         (--memory-limit 0 runs without this guard)",
         human(to_be),
         us(seen.end_ns.load(Ordering::Relaxed)),
         human(used),
         us(seen.now_ns.load(Ordering::Relaxed)),
         ran.as_secs_f64(),
         group(seen.waiting()),
+        human(stop_at),
         human(bound.most),
         bound.what,
         human(bound.used),
@@ -712,5 +737,94 @@ mod tests {
         assert!(m.contains("mostly the 1,000,000 messages created"), "{m}");
         assert!(m.contains("estimated at 5 MB lightly loaded"), "{m}");
         assert!(!m.contains('\n'));
+    }
+
+    #[test]
+    fn growth_is_projected_from_the_later_half_and_capped_while_no_queue_grows() {
+        let mb = 1_000_000u64;
+        // Nothing yet, or one look only: no projection.
+        assert_eq!(Pace::default().projected(1000, 0, 0), None);
+        let mut p = Pace::default();
+        p.add((100, 10 * mb, 5));
+        assert_eq!(p.projected(1000, 0, 0), None);
+        // A fast start (building, filling) then 2 MB per 100 ns: from the later half
+        // only, 40 MB at 400 ns and 12 MB more by 1000 ns.
+        p.add((200, 36 * mb, 10));
+        p.add((300, 38 * mb, 20));
+        p.add((400, 40 * mb, 30));
+        assert_eq!(p.projected(1000, 0, 0), Some(52 * mb));
+        // A look out of time order is ignored; at or past the end, nothing is projected.
+        p.add((350, 90 * mb, 30));
+        assert_eq!(p.samples.len(), 4);
+        assert_eq!(p.projected(400, 0, 0), None);
+        // Messages waiting grow: the buffers-full estimate does not cap it.
+        assert_eq!(p.projected(100_000, 0, 20 * mb), Some(2032 * mb));
+        // No more messages wait than in the later half's first look: only buffers and
+        // histograms grow, never past the count at the start plus the full estimate.
+        let mut flat = Pace::default();
+        for (t, live) in [(100, 10), (200, 20), (300, 30), (400, 40)] {
+            flat.add((t, live * mb, 7));
+        }
+        assert_eq!(flat.projected(100_000, 5 * mb, 50 * mb), Some(55 * mb));
+        assert_eq!(flat.projected(100_000, 5 * mb, 10 * mb), Some(40 * mb));
+        // Thinned, not grown without end, on a long run.
+        let mut long = Pace::default();
+        for t in 1..=2000u64 {
+            long.add((t, t, 0));
+        }
+        assert!(long.samples.len() <= Pace::KEEP);
+        assert_eq!(long.samples.last().map(|s| s.0), Some(2000));
+    }
+
+    #[test]
+    fn a_growth_message_says_how_big_by_when_and_what_full_buffers_need() {
+        let s = seen(30_000, 600_000, 0);
+        s.created.store(9_000, Ordering::Relaxed);
+        s.delivered.store(3_000, Ordering::Relaxed);
+        s.estimate_full.store(68_000_000_000, Ordering::Relaxed);
+        let bound = Bound {
+            what: "--memory-limit",
+            used: 2_000_000_000,
+            most: 6_000_000_000,
+        };
+        s.estimate.store(1_700_000_000, Ordering::Relaxed);
+        let m = growth_message(
+            &bound,
+            6_000_000_000,
+            3_700_000_000,
+            9_100_000_000,
+            Duration::from_secs_f64(2.5),
+            &s,
+        );
+        assert!(
+            m.starts_with(
+                "memory: at its pace so far this run would grow to about 9.1 GB by the end \
+                 of its 600.0 µs of virtual time (3.7 GB at 30.0 µs, after 2.5 s; 6,000 \
+                 messages wait), more than the 6.0 GB it may reach against 6.0 GB of \
+                 --memory-limit (2.0 GB used at the start); the network was estimated at 1.7 \
+                 GB lightly loaded and up to 68.0 GB with its buffers full."
+            ),
+            "{m}"
+        );
+        assert!(!m.contains('\n'));
+    }
+
+    #[test]
+    fn the_explicit_limit_counts_from_the_run_and_the_systems_from_their_figures() {
+        let limits = Limits::new(Some(Some(10_000_000))).expect("a limit");
+        assert!(limits.list[0].explicit);
+        let s = Seen::new();
+        // Not armed: --memory-limit does not hold yet; the system's bounds do.
+        let now = emu::memory::bounds();
+        let trips = limits.trips(&now, 1_000_000, &s);
+        assert!(trips.iter().all(|&(_, i)| i != 0), "{trips:?}");
+        s.armed_at.store(50_000_000, Ordering::Relaxed);
+        let trips = limits.trips(&now, 1_000_000, &s);
+        assert!(trips.contains(&(60_000_000, 0)), "{trips:?}");
+        assert_eq!(limits.bound(0, 50_000_000).most, 60_000_000);
+        // Never less than the floor, whatever the limit.
+        let tiny = Limits::new(Some(Some(1))).expect("a limit");
+        assert_eq!(tiny.list[0].trip, FLOOR);
+        assert!(Limits::new(Some(None)).is_none(), "0: no guard");
     }
 }
