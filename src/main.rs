@@ -1,8 +1,12 @@
 //! `emu` command line: argument parsing, exit codes and printing only (the
 //! subcommands are in [`cli`]).
 
+mod alloc;
 #[macro_use]
 mod cli;
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

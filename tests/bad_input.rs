@@ -147,6 +147,7 @@ fn cases() -> Vec<&'static Case> {
         .chain(compare::CASES.iter())
         .chain(words::CASES.iter())
         .chain(watch::CASES.iter())
+        .chain(memory::CASES.iter())
         .collect()
 }
 
@@ -161,6 +162,9 @@ mod compare;
 mod outputs;
 #[path = "bad_input/watch.rs"]
 mod watch;
+
+#[path = "bad_input/memory.rs"]
+mod memory;
 
 static CASES: &[Case] = &[
     // ---- Empty and binary files, syntax ----

@@ -883,7 +883,8 @@ fn a_run_whose_memory_grows_past_its_limit_is_stopped_with_exit_2() {
         "--memory-limit",
         "0.03",
     ]);
-    let line = guard_line(&r, "error: memory: the run grew to ");
+    // Stopped at the limit, or before it for the growth its pace projects.
+    let line = guard_line(&r, "error: memory: ");
     assert!(line.contains("of --memory-limit"), "{line}");
     assert!(line.contains("estimated at 4 MB lightly loaded"), "{line}");
     // Under an address-space limit the run is stopped by the guard, not aborted by the
@@ -900,7 +901,7 @@ fn a_run_whose_memory_grows_past_its_limit_is_stopped_with_exit_2() {
             "uniform",
         ],
     );
-    let line = guard_line(&r, "error: memory: the run grew to ");
+    let line = guard_line(&r, "error: memory: ");
     assert!(line.contains("address-space limit (ulimit -v)"), "{line}");
 }
 

@@ -2,9 +2,19 @@
 //! table is built ([`emu::network::Checked::memory_need`]), is a lower bound of what
 //! the built plan says it needs ([`emu::network::Network::memory_need`]), so a network
 //! refused early would have been refused late (docs/architecture.md "Memory").
+//!
+//! And what the estimate lets through is held to the limits as it runs: a saturated
+//! 10-cube's run, sweep and stress search under an address-space limit (`ulimit -v`)
+//! from 30 to 200 MB end with exit 2 and one line — refused for its size, stopped at
+//! the limit or stopped for the growth its pace projects — never aborted by the
+//! allocator (134), killed (137) or panicking; a refusal under a tiny `--memory-limit`
+//! is one line too.
 
+use crate::common;
 use emu::config::{self, TopologyConfig, shipped_topologies};
 use emu::network;
+use std::process::Command;
+use std::time::Duration;
 
 /// Early and late figures of `topology` (a shipped name or path) with `sets`, under
 /// uniform traffic: (least, most) each, and the node and terminal counts agree.
@@ -93,4 +103,151 @@ fn the_early_figure_is_at_most_the_late_one_on_a_netlist_chain() {
         "{early:?} > {late:?}"
     );
     assert!(early.0 < late.0);
+}
+
+/// A saturated 10-cube whose measured part is long (100 ms of virtual time): it
+/// outgrows any limit up to 200 MB long before its end.
+const SATURATED: &[&str] = &[
+    "-t",
+    "hypercube10",
+    "-p",
+    "uniform",
+    "--set",
+    "phases.measure_us=100000",
+];
+
+/// Runs `emu ARGS` under `ulimit -v MB` (its address space at most `mb` MB) in the
+/// crate directory, and checks that it ends with exit 2 and exactly one line on
+/// stderr, an `error:` one; returns the line.
+fn one_line_under_ulimit(mb: u64, args: &[&str]) -> String {
+    let capture = tempfile::tempdir().expect("a temporary directory");
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -v {} && exec \"$EMU\" \"$@\"", mb * 1024))
+        .arg("sh")
+        .args(args)
+        .env("EMU", env!("CARGO_BIN_EXE_emu"));
+    let what = format!("ulimit -v {mb} MB: emu {}", args.join(" "));
+    let c = common::run_captured(
+        &mut cmd,
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        capture.path(),
+        Duration::from_secs(90),
+    )
+    .unwrap_or_else(|| panic!("{what}: still running after 90 s"));
+    let lines: Vec<&str> = c.stderr.lines().collect();
+    assert!(
+        c.code == 2 && lines.len() == 1 && lines[0].starts_with("error: "),
+        "{what}: exit {}, stderr:\n{}",
+        c.code,
+        c.stderr
+    );
+    lines[0].to_string()
+}
+
+#[test]
+fn a_saturated_run_under_an_address_space_limit_ends_with_exit_2_and_one_line() {
+    let mut seen = Vec::new();
+    // 100 MB three times: the guard used to lose the race there now and then.
+    for mb in [30, 40, 45, 62, 100, 100, 100, 200] {
+        let mut args = vec!["-q"];
+        args.extend(SATURATED);
+        let line = one_line_under_ulimit(mb, &args);
+        seen.push((mb, line));
+    }
+    // Small limits refuse the network for its size, larger ones stop its run.
+    assert!(seen[0].1.contains("would need at least"), "{:?}", seen[0]);
+    for (mb, line) in seen.iter().filter(|(mb, _)| *mb >= 62) {
+        assert!(line.starts_with("error: memory: "), "{mb} MB: {line}");
+        assert!(
+            line.contains("address-space limit (ulimit -v)"),
+            "{mb} MB: {line}"
+        );
+    }
+    // At 200 MB the run is far from its limit at first: it is its projected growth
+    // that stops it, saying how big it would get.
+    let (_, line) = seen.last().expect("200 MB");
+    assert!(
+        line.contains("at its pace so far this run would grow to about"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_saturated_sweep_under_an_address_space_limit_ends_with_exit_2_and_one_line() {
+    for mb in [30, 45, 50, 62] {
+        let mut args = vec!["sweep", "-q"];
+        args.extend(SATURATED);
+        args.extend(["--load", "0.9:1.0:0.1"]);
+        one_line_under_ulimit(mb, &args);
+    }
+}
+
+#[test]
+fn a_stress_search_under_an_address_space_limit_ends_with_exit_2_and_one_line() {
+    // A search's runs report no progress, so no growth is projected: these limits are
+    // the ones its two runs at once reach within seconds (tools/memory-probe.sh tries
+    // the others up to 200 MB).
+    for mb in [30, 45, 50, 58] {
+        one_line_under_ulimit(
+            mb,
+            &[
+                "stress",
+                "-q",
+                "-t",
+                "hypercube10",
+                "--seeds",
+                "4",
+                "--run-us",
+                "2000",
+            ],
+        );
+    }
+}
+
+#[test]
+fn a_network_refused_under_a_tiny_memory_limit_says_so_in_one_line() {
+    // 1e-9 GB is one byte: every network is refused for its size before it runs, and
+    // the run guard, which counts from there, does not add a line of its own.
+    for args in [
+        &["-q", "-t", "sci-ring4", "-p", "sci-uniform"][..],
+        &["-q", "-t", "hypercube6", "-p", "uniform"][..],
+        &[
+            "sweep",
+            "-q",
+            "-t",
+            "sci-ring4",
+            "-p",
+            "sci-uniform",
+            "--load",
+            "0.5",
+        ][..],
+        &[
+            "sweep",
+            "-q",
+            "-t",
+            "hypercube6",
+            "-p",
+            "uniform",
+            "--load",
+            "0.5",
+        ][..],
+        &["stress", "-q", "-t", "hypercube6", "--seeds", "2"][..],
+    ] {
+        for _ in 0..3 {
+            let mut all = args.to_vec();
+            all.extend(["--memory-limit", "1e-9"]);
+            let (code, _, stderr) = common::emu(&all);
+            let lines: Vec<&str> = stderr.lines().collect();
+            assert!(
+                code == 2 && lines.len() == 1,
+                "emu {}: exit {code}\n{stderr}",
+                all.join(" ")
+            );
+            assert!(
+                lines[0].starts_with("error: the network would need at least"),
+                "{stderr}"
+            );
+        }
+    }
 }

@@ -59,11 +59,11 @@ impl NetworkArgs {
 }
 
 /// The memory a run may use, in bytes, from `--memory-limit GB` (0: no limit; not
-/// given: the headroom of the tightest limit the system states — what the machine has
+/// given: what a run may plan for under the limits the system states ([`emu::memory::usable`]) — what the machine has
 /// available, the process's `ulimit -v` / `ulimit -d`, its cgroup's `memory.max`).
 pub fn memory_limit(gb: Option<f64>) -> Result<Option<u64>, String> {
     match gb {
-        None => Ok(emu::memory::tightest().map(|b| b.headroom())),
+        None => Ok(emu::memory::usable()),
         Some(gb) if !(gb.is_finite() && (0.0..=1e9).contains(&gb)) => Err(format!(
             "--memory-limit {gb}: give gigabytes from 0 (no limit) to 1e9"
         )),

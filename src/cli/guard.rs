@@ -1,31 +1,53 @@
-//! The run guard: a thread that watches a run and stops the process with exit 2 and one
-//! line when
-//! - **memory** crosses its limit, saying what grew and how big it got — before the
-//!   allocator aborts (exit 134) or the kernel's OOM killer ends it without a word. The
-//!   estimate before a run ([`emu::memory::Need`]) refuses networks too large to build;
-//!   this catches what grows while running (source queues above saturation,
-//!   histograms, the engines' queues);
+//! The run guard: stops the process with exit 2 and one line when
+//! - **memory** reaches its limit, saying what grew and how big it got — before an
+//!   allocation can fail (Rust aborts then, exit 134) or the kernel's OOM killer ends
+//!   the process without a word (exit 137). The estimate before a run
+//!   ([`emu::memory::Need`]) refuses networks too large to build; the guard catches what
+//!   grows while building and running (source queues above saturation, histograms, the
+//!   engines' queues). Every allocation is counted where it is made
+//!   ([`crate::alloc`]): the guard sets the count at which the run stops, a reserve
+//!   short of the tightest limit, and the allocation that crosses it stops every
+//!   thread and wakes the guard at once, which writes the line from the reserve. The
+//!   system's own figures (address space against `ulimit -v`, the cgroup's working
+//!   set against its `memory.max`, resident memory against what the machine has
+//!   available) are read every [`POLL`] to keep the count's trip level in step with
+//!   them (thread stacks, the allocator's slack);
+//! - **memory growth**: a run whose growth at its pace so far (bytes per virtual
+//!   microsecond over the later half of the run so far) projects it past its limit
+//!   by the end of its measured part, saying how big it would get, after
+//!   [`PACE_AFTER`] of wall time rather than when it gets there;
 //! - **wall time**: a run whose pace so far (virtual time per second, measured on this
 //!   machine under its current load) projects it past `--time-limit`, saying how long
 //!   it would take. The projection is made from the run's first seconds, so a run that
 //!   would take hours says so at once instead of running silently.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use emu::memory::{Bound, human};
+use crate::alloc;
+use emu::memory::{Bound, Need, human};
 use emu::model::Activity;
 use emu::stats::format::group;
 
-/// How often memory is looked at: often enough that a run growing at 1 GB/s is
-/// stopped within about 50 MB of its limit.
+/// How often the system's figures are read and the trip level set from them. The stop
+/// itself does not wait for it: the allocation that crosses the trip wakes the guard.
 const POLL: Duration = Duration::from_millis(50);
 
-/// The share of a bound's headroom at the start that a run may take before it is
-/// stopped: the rest is left for the allocator's next growth step and the system.
-const SHARE: f64 = 0.9;
+/// The share of a system bound's headroom at the start that a run may take before it
+/// is stopped: the rest is left for the allocator's next growth step and the system.
+const SHARE: f64 = emu::memory::SHARE;
+
+/// Counted bytes kept back below each limit: what the guard needs to write its line,
+/// and room for what grows outside the count between two readings of the system's
+/// figures (a thread's stack, the allocator's slack).
+const RESERVE: u64 = emu::memory::RESERVE;
+
+/// The least growth `--memory-limit` stops a run for: what a refusal and its message
+/// allocate stays below it, so a network refused for its size (even under
+/// `--memory-limit 1e-9`) gets that one line and not the guard's as well.
+const FLOOR: u64 = 4 << 20;
 
 /// What the run reported last, for the message.
 #[derive(Debug)]
@@ -38,14 +60,16 @@ struct Seen {
     delivered: AtomicU64,
     /// The network's estimated need lightly loaded, in bytes (0: not known).
     estimate: AtomicU64,
+    /// The network's estimated need with its buffers full, in bytes (0: not known).
+    estimate_full: AtomicU64,
     /// Virtual nanoseconds at which the run's measured part ends (0: not known).
     end_ns: AtomicU64,
     /// Wall nanoseconds since the guard started at which the run began (u64::MAX: not
     /// begun).
     began_ns: AtomicU64,
-    /// Memory is watched from the first run on: before it, building the network is
-    /// held to the estimate, which refuses with the size it would need.
-    armed: AtomicBool,
+    /// Counted bytes when the run began or was armed (u64::MAX: not yet): where
+    /// `--memory-limit` counts from.
+    armed_at: AtomicU64,
 }
 
 impl Seen {
@@ -55,10 +79,22 @@ impl Seen {
             created: AtomicU64::new(0),
             delivered: AtomicU64::new(0),
             estimate: AtomicU64::new(0),
+            estimate_full: AtomicU64::new(0),
             end_ns: AtomicU64::new(0),
             began_ns: AtomicU64::new(u64::MAX),
-            armed: AtomicBool::new(false),
+            armed_at: AtomicU64::new(u64::MAX),
         }
+    }
+
+    /// Whether the run (or the runs) began.
+    fn armed(&self) -> bool {
+        self.armed_at.load(Ordering::Relaxed) != u64::MAX
+    }
+
+    fn waiting(&self) -> u64 {
+        self.created
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.delivered.load(Ordering::Relaxed))
     }
 }
 
@@ -67,6 +103,7 @@ impl Seen {
 pub struct RunGuard {
     stop: Arc<AtomicBool>,
     seen: Arc<Seen>,
+    limits: Option<Arc<Limits>>,
     clock: Instant,
     thread: Option<JoinHandle<()>>,
 }
@@ -74,55 +111,149 @@ pub struct RunGuard {
 /// The least wall time a run is watched before its pace is taken as its pace.
 const PACE_AFTER: Duration = Duration::from_secs(2);
 
-/// The limits a guard holds a run to: each bound as it was at the start, and how far
-/// its use may go.
+/// One limit a guard holds the process to.
 #[derive(Clone, Debug)]
+struct Limit {
+    /// The bound as it was at the start (`--memory-limit`: counted from when the run
+    /// begins, see [`Limits::bound`]).
+    start: Bound,
+    /// The system's figure at which the run is stopped (`--memory-limit`: the growth
+    /// of the count it allows).
+    trip: u64,
+    /// `--memory-limit` (counted bytes), or a bound the system states (its figures).
+    explicit: bool,
+}
+
+/// The limits a guard holds a run to, and which of them was tightest when the trip
+/// level was last set.
+#[derive(Debug)]
 struct Limits {
-    /// (bound at the start, the use at which the run is stopped).
-    trips: Vec<(Bound, u64)>,
+    list: Vec<Limit>,
+    tightest: AtomicUsize,
 }
 
 impl Limits {
-    /// From `--memory-limit` (`Some(Some(bytes))`: resident memory may grow by that
-    /// much from now, as the estimate is held to it; `Some(None)`: no limit, no guard;
-    /// `None`: every bound the system states).
+    /// From `--memory-limit` (`Some(Some(bytes))`: the counted memory may grow by that
+    /// much once the run begins, as the estimate is held to it, besides every bound
+    /// the system states; `Some(None)`: no limit, no guard; `None`: every bound the
+    /// system states).
     fn new(explicit: Option<Option<u64>>) -> Option<Limits> {
-        let trips = match explicit {
+        let mut list: Vec<Limit> = emu::memory::bounds()
+            .into_iter()
+            .map(|b| Limit {
+                start: b,
+                trip: b.used + (b.headroom() as f64 * SHARE) as u64,
+                explicit: false,
+            })
+            .collect();
+        match explicit {
             Some(None) => return None,
-            Some(Some(bytes)) => {
-                let used = emu::memory::resident()?;
-                let most = used.saturating_add(bytes);
-                vec![(
-                    Bound {
+            Some(Some(bytes)) => list.insert(
+                0,
+                Limit {
+                    start: Bound {
                         what: "--memory-limit",
-                        used,
-                        most,
+                        used: 0,
+                        most: bytes,
                     },
-                    most,
-                )]
-            }
-            None => emu::memory::bounds()
-                .into_iter()
-                .map(|b| {
-                    let trip = b.used + (b.headroom() as f64 * SHARE) as u64;
-                    (b, trip)
-                })
-                .collect(),
-        };
-        (!trips.is_empty()).then_some(Limits { trips })
+                    trip: bytes.max(FLOOR),
+                    explicit: true,
+                },
+            ),
+            None => {}
+        }
+        (!list.is_empty()).then_some(Limits {
+            list,
+            tightest: AtomicUsize::new(0),
+        })
     }
 
-    /// The first bound crossed now, with its use.
-    fn crossed(&self) -> Option<(&Bound, u64)> {
+    /// Limit `i` as messages give it: `--memory-limit` counted from `armed_at`.
+    fn bound(&self, i: usize, armed_at: u64) -> Bound {
+        let l = &self.list[i];
+        if l.explicit {
+            Bound {
+                what: l.start.what,
+                used: armed_at,
+                most: armed_at.saturating_add(l.start.most),
+            }
+        } else {
+            l.start
+        }
+    }
+
+    /// The count at which each limit would be reached, given the system's figures
+    /// `now` and the count `live` read with them, less the reserve: (count, limit).
+    fn trips(&self, now: &[Bound], live: u64, seen: &Seen) -> Vec<(u64, usize)> {
+        let armed_at = seen.armed_at.load(Ordering::Relaxed);
+        self.list
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                let at = if l.explicit {
+                    if armed_at == u64::MAX {
+                        return None;
+                    }
+                    armed_at.saturating_add(l.trip)
+                } else {
+                    let used = now.iter().find(|b| b.what == l.start.what)?.used;
+                    live.saturating_add(l.trip.saturating_sub(used))
+                        .saturating_sub(RESERVE)
+                };
+                Some((at, i))
+            })
+            .collect()
+    }
+
+    /// Sets the allocator's trip level from the system's figures now; returns it. Takes
+    /// no lock (the guard's thread and `arm` may both call it; the later setting holds):
+    /// a thread stopped at an allocation while calibrating must not hold the guard up.
+    fn calibrate(&self, seen: &Seen) -> u64 {
         let now = emu::memory::bounds();
-        self.trips.iter().find_map(|(start, trip)| {
-            let used = if start.what == "--memory-limit" {
-                emu::memory::resident()?
-            } else {
-                now.iter().find(|b| b.what == start.what)?.used
-            };
-            (used > *trip).then_some((start, used))
+        let live = alloc::live();
+        match self.trips(&now, live, seen).into_iter().min() {
+            Some((at, i)) => {
+                self.tightest.store(i, Ordering::Relaxed);
+                alloc::set_trip(at);
+                at
+            }
+            None => u64::MAX,
+        }
+    }
+
+    /// The first bound the system's figures show crossed now, with its figure.
+    fn crossed(&self) -> Option<(usize, u64)> {
+        let now = emu::memory::bounds();
+        self.list.iter().enumerate().find_map(|(i, l)| {
+            if l.explicit {
+                return None;
+            }
+            let used = now.iter().find(|b| b.what == l.start.what)?.used;
+            (used > l.trip).then_some((i, used))
         })
+    }
+
+    /// The figure of limit `i` at which the run is stopped: the share of the system's
+    /// bound, or the growth `--memory-limit` allows from `armed_at`.
+    fn stop_at(&self, i: usize, armed_at: u64) -> u64 {
+        let l = &self.list[i];
+        if l.explicit {
+            armed_at.saturating_add(l.trip)
+        } else {
+            l.trip
+        }
+    }
+
+    /// Limit `i`'s figure now: the system's, or the count for `--memory-limit`.
+    fn used(&self, i: usize) -> u64 {
+        let l = &self.list[i];
+        if l.explicit {
+            return alloc::live();
+        }
+        emu::memory::bounds()
+            .iter()
+            .find(|b| b.what == l.start.what)
+            .map_or(l.start.used, |b| b.used)
     }
 }
 
@@ -134,36 +265,61 @@ impl RunGuard {
         let stop = Arc::new(AtomicBool::new(false));
         let seen = Arc::new(Seen::new());
         let clock = Instant::now();
-        let limits = Limits::new(memory);
+        let limits = Limits::new(memory).map(Arc::new);
         let thread = (limits.is_some() || time_limit.is_some())
             .then(|| {
                 let (stop, seen) = (Arc::clone(&stop), Arc::clone(&seen));
-                std::thread::Builder::new()
+                let limits = limits.clone();
+                let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+                let t = std::thread::Builder::new()
                     .name("emu-run-guard".into())
-                    .spawn(move || watch(limits.as_ref(), time_limit, clock, &stop, &seen))
-                    .ok()
+                    .spawn(move || {
+                        alloc::watch_from_here();
+                        if let Some(l) = &limits {
+                            l.calibrate(&seen);
+                        }
+                        let _ = ready_tx.send(());
+                        watch(limits.as_deref(), time_limit, clock, &stop, &seen)
+                    })
+                    .ok()?;
+                // The trip is set before the caller builds anything.
+                let _ = ready_rx.recv();
+                Some(t)
             })
             .flatten();
         RunGuard {
             stop,
             seen,
+            limits,
             clock,
             thread,
         }
     }
 
-    /// Records that the run begins: the network's estimated light-load need (for the
-    /// memory message) and the virtual time its measured part ends at (for the
-    /// projection of its wall time), and starts watching memory.
-    pub fn begin(&self, estimate_bytes: u64, end_ns: f64) {
-        self.arm();
-        self.seen.estimate.store(estimate_bytes, Ordering::Relaxed);
+    /// Records that the run begins: the network's estimated need (for the memory
+    /// messages and the projection of its growth) and the virtual time its measured
+    /// part ends at (for the projections of its wall time and memory), and starts
+    /// counting `--memory-limit`.
+    pub fn begin(&self, need: Need, end_ns: f64) {
+        self.seen.estimate.store(need.least, Ordering::Relaxed);
+        self.seen.estimate_full.store(need.most, Ordering::Relaxed);
         self.seen.end_ns.store(end_ns as u64, Ordering::Relaxed);
+        self.arm();
     }
 
-    /// Starts watching memory (runs that report no progress: replications).
+    /// Starts counting `--memory-limit` from the memory used now (runs that report no
+    /// progress: sweeps, searches, replications). The limits the system states are
+    /// held from the start.
     pub fn arm(&self) {
-        self.seen.armed.store(true, Ordering::Relaxed);
+        if self.seen.armed() {
+            return;
+        }
+        self.seen.armed_at.store(alloc::live(), Ordering::Relaxed);
+        if let Some(l) = &self.limits
+            && self.thread.is_some()
+        {
+            l.calibrate(&self.seen);
+        }
     }
 
     /// Records where the run is (called from the progress callback). The pace is
@@ -192,7 +348,78 @@ impl Drop for RunGuard {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
+            t.thread().unpark();
             let _ = t.join();
+        }
+    }
+}
+
+/// Writes `error: {line}` on stderr straight to its file descriptor, not through
+/// `std::io::stderr`'s lock, which a thread stopped at an allocation may hold; and
+/// ends the process with exit 2.
+fn stop_with(line: &str) -> ! {
+    let text = format!("error: {line}\n");
+    let mut rest = text.as_bytes();
+    while !rest.is_empty() {
+        // SAFETY: writes bytes of a live buffer to stderr's descriptor.
+        let n = unsafe { libc::write(2, rest.as_ptr().cast(), rest.len()) };
+        if n <= 0 {
+            break;
+        }
+        rest = &rest[n as usize..];
+    }
+    std::process::exit(super::Exit::BadInput as i32)
+}
+
+/// What the guard's thread keeps between its looks: the run's memory at times past.
+#[derive(Debug, Default)]
+struct Pace {
+    /// (virtual ns, counted bytes, messages waiting), in time order; thinned to at most
+    /// [`Pace::KEEP`].
+    samples: Vec<(u64, u64, u64)>,
+}
+
+impl Pace {
+    const KEEP: usize = 512;
+
+    fn add(&mut self, sample: (u64, u64, u64)) {
+        if self.samples.last().is_some_and(|s| s.0 >= sample.0) {
+            return;
+        }
+        if self.samples.len() == Self::KEEP {
+            // Every other one: the spacing doubles, the span stays.
+            let kept: Vec<_> = self.samples.iter().copied().step_by(2).collect();
+            self.samples = kept;
+        }
+        self.samples.push(sample);
+    }
+
+    /// The counted bytes the run is projected to reach by virtual time `end_ns`, from
+    /// its growth over the later half of the run so far. While the messages waiting in
+    /// source queues do not grow, what grows is the network's buffers and histograms,
+    /// which never take more than its estimate with buffers full (`full`, beyond the
+    /// count `base` when the run began).
+    fn projected(&self, end_ns: u64, base: u64, full: u64) -> Option<u64> {
+        let &(now, live, waiting) = self.samples.last()?;
+        if now == 0 || now >= end_ns {
+            return None;
+        }
+        let &(then, was, waited) = self
+            .samples
+            .iter()
+            .rev()
+            .find(|s| s.0 <= now / 2)
+            .or_else(|| self.samples.first())?;
+        if then >= now || live <= was {
+            return None;
+        }
+        let rate = (live - was) as f64 / (now - then) as f64;
+        let linear = live as f64 + rate * (end_ns - now) as f64;
+        let linear = linear.min(u64::MAX as f64 / 2.0) as u64;
+        if waiting > waited || full == 0 {
+            Some(linear)
+        } else {
+            Some(linear.min(base.saturating_add(full).max(live)))
         }
     }
 }
@@ -204,21 +431,64 @@ fn watch(
     stop: &AtomicBool,
     seen: &Seen,
 ) {
-    while !stop.load(Ordering::Relaxed) {
-        if seen.armed.load(Ordering::Relaxed)
-            && let Some((bound, used)) = limits.and_then(Limits::crossed)
-        {
-            eprintln!("error: {}", memory_message(bound, used, seen));
-            std::process::exit(super::Exit::BadInput as i32);
+    let mut pace = Pace::default();
+    loop {
+        if let Some(limits) = limits {
+            look_at_memory(limits, clock, seen, &mut pace);
+        }
+        if stop.load(Ordering::Relaxed) {
+            break;
         }
         if let Some(limit) = time_limit
             && let Some(projected) = projection(clock, limit, seen)
             && projected > limit
         {
-            eprintln!("error: {}", time_message(projected, limit, clock, seen));
-            std::process::exit(super::Exit::BadInput as i32);
+            stop_with(&time_message(projected, limit, clock, seen));
         }
-        std::thread::sleep(POLL);
+        std::thread::park_timeout(POLL);
+    }
+    alloc::unwatch();
+}
+
+/// One look: stops the process if the count crossed its trip, the system's figures
+/// their limit, or the run's growth is projected past it; otherwise sets the trip
+/// level again from the system's figures.
+fn look_at_memory(limits: &Limits, clock: Instant, seen: &Seen, pace: &mut Pace) {
+    let armed_at = seen.armed_at.load(Ordering::Relaxed);
+    if let Some((count, refused)) = alloc::tripped() {
+        let i = limits.tightest.load(Ordering::Relaxed);
+        let bound = limits.bound(i, armed_at);
+        let used = limits
+            .used(i)
+            .max(if limits.list[i].explicit { count } else { 0 });
+        stop_with(&memory_message(&bound, used, refused, seen));
+    }
+    if let Some((i, used)) = limits.crossed() {
+        stop_with(&memory_message(&limits.bound(i, armed_at), used, 0, seen));
+    }
+    limits.calibrate(seen);
+    let began = seen.began_ns.load(Ordering::Relaxed);
+    if began == u64::MAX {
+        return;
+    }
+    let live = alloc::live();
+    pace.add((seen.now_ns.load(Ordering::Relaxed), live, seen.waiting()));
+    let ran = clock.elapsed().saturating_sub(Duration::from_nanos(began));
+    if ran < PACE_AFTER {
+        return;
+    }
+    let end = seen.end_ns.load(Ordering::Relaxed);
+    let full = seen.estimate_full.load(Ordering::Relaxed);
+    let i = limits.tightest.load(Ordering::Relaxed);
+    if let Some(projected) = pace.projected(end, armed_at.min(live), full) {
+        // In the bound's own figures: what it shows now, and the growth to come.
+        let used = limits.used(i);
+        let to_be = used.saturating_add(projected.saturating_sub(live));
+        let stop_at = limits.stop_at(i, armed_at);
+        if to_be > stop_at {
+            let bound = limits.bound(i, armed_at);
+            stop_with(&growth_message(&bound, stop_at, used, to_be, ran, seen));
+        }
     }
 }
 
@@ -282,12 +552,11 @@ fn minutes(limit: Duration) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// The one line: how big the run got against which bound, when, and what grew.
-fn memory_message(bound: &Bound, used: u64, seen: &Seen) -> String {
+/// The one line: how big the run got against which bound, when, and what grew;
+/// `refused`: the size of an allocation the system refused (0: none).
+fn memory_message(bound: &Bound, used: u64, refused: u64, seen: &Seen) -> String {
     let now_us = seen.now_ns.load(Ordering::Relaxed) as f64 / 1000.0;
-    let created = seen.created.load(Ordering::Relaxed);
-    let delivered = seen.delivered.load(Ordering::Relaxed);
-    let waiting = created.saturating_sub(delivered);
+    let waiting = seen.waiting();
     let estimate = seen.estimate.load(Ordering::Relaxed);
     let built = if estimate > 0 {
         format!(
@@ -300,7 +569,11 @@ fn memory_message(bound: &Bound, used: u64, seen: &Seen) -> String {
     // A queued message is a few words, plus its queue's share of spare room.
     let waiting_bytes = waiting.saturating_mul(48);
     let grown = used.saturating_sub(bound.used);
-    let what_grew = if waiting_bytes.saturating_mul(2) >= grown {
+    let began = seen.began_ns.load(Ordering::Relaxed) != u64::MAX;
+    let what_grew = if !began {
+        // Several runs at once (a sweep, a search) report no progress of their own.
+        "their buffers, queues and statistics grew".to_string()
+    } else if waiting_bytes.saturating_mul(2) >= grown {
         format!(
             "mostly the {} messages created and not yet delivered (about {}: source queues \
              grow when the offered load is above what the network carries)",
@@ -315,22 +588,82 @@ fn memory_message(bound: &Bound, used: u64, seen: &Seen) -> String {
             human(waiting_bytes)
         )
     };
-    // Several runs at once (a sweep, a search) report no progress of their own.
-    let (whose, when) = if seen.began_ns.load(Ordering::Relaxed) == u64::MAX {
-        ("the runs", String::new())
+    let (whose, when, what_grew) = if began {
+        (
+            "the run",
+            format!(", at {now_us:.1} µs of virtual time"),
+            what_grew,
+        )
+    } else if estimate > 0 {
+        (
+            "the run",
+            String::new(),
+            "its nodes, buffers and queues were being made".to_string(),
+        )
+    } else if seen.armed() {
+        ("the runs", String::new(), what_grew)
     } else {
-        ("the run", format!(", at {now_us:.1} µs of virtual time"))
+        (
+            "the process",
+            String::new(),
+            "the network was being loaded and built".to_string(),
+        )
     };
-    let what_grew = if seen.began_ns.load(Ordering::Relaxed) == u64::MAX {
-        "their buffers, queues and statistics grew".to_string()
+    let refused = if refused > 0 {
+        format!(" (the system refused {} more)", human(refused))
     } else {
-        what_grew
+        String::new()
     };
     format!(
-        "memory: {whose} grew to {} against {} of {} ({} used at the start){when}: \
+        "memory: {whose} grew to {}{refused} against {} of {} ({} used at the start){when}: \
          {what_grew}{built}. Stopped before the system runs out: lower the load, shorten the \
          run or make the network smaller (--memory-limit 0 runs without this guard)",
         human(used),
+        human(bound.most),
+        bound.what,
+        human(bound.used),
+    )
+}
+
+/// The one line for a run whose growth so far projects it past its limit: how big it
+/// would get by the end of its measured part, at what point it is, the figure it is
+/// stopped at (`stop_at`, of `bound`), and what the network's estimates say.
+fn growth_message(
+    bound: &Bound,
+    stop_at: u64,
+    used: u64,
+    to_be: u64,
+    ran: Duration,
+    seen: &Seen,
+) -> String {
+    let us = |ns: u64| ns as f64 / 1000.0;
+    let (least, full) = (
+        seen.estimate.load(Ordering::Relaxed),
+        seen.estimate_full.load(Ordering::Relaxed),
+    );
+    let estimate = if full > 0 {
+        format!(
+            "; the network was estimated at {} lightly loaded and up to {} with its buffers \
+             full",
+            human(least),
+            human(full)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "memory: at its pace so far this run would grow to about {} by the end of its {:.1} \
+         µs of virtual time ({} at {:.1} µs, after {:.1} s; {} messages wait), more than the \
+         {} it may reach against {} of {} ({} used at the start){estimate}. Stopped before the \
+         system runs out: lower the load, shorten the run or make the network smaller \
+         (--memory-limit 0 runs without this guard)",
+        human(to_be),
+        us(seen.end_ns.load(Ordering::Relaxed)),
+        human(used),
+        us(seen.now_ns.load(Ordering::Relaxed)),
+        ran.as_secs_f64(),
+        group(seen.waiting()),
+        human(stop_at),
         human(bound.most),
         bound.what,
         human(bound.used),
@@ -396,7 +729,7 @@ mod tests {
             used: 10_000_000,
             most: 100_000_000,
         };
-        let m = memory_message(&bound, 60_000_000, &s);
+        let m = memory_message(&bound, 60_000_000, 0, &s);
         assert!(
             m.starts_with("memory: the run grew to 60 MB against 100 MB"),
             "{m}"
@@ -404,5 +737,94 @@ mod tests {
         assert!(m.contains("mostly the 1,000,000 messages created"), "{m}");
         assert!(m.contains("estimated at 5 MB lightly loaded"), "{m}");
         assert!(!m.contains('\n'));
+    }
+
+    #[test]
+    fn growth_is_projected_from_the_later_half_and_capped_while_no_queue_grows() {
+        let mb = 1_000_000u64;
+        // Nothing yet, or one look only: no projection.
+        assert_eq!(Pace::default().projected(1000, 0, 0), None);
+        let mut p = Pace::default();
+        p.add((100, 10 * mb, 5));
+        assert_eq!(p.projected(1000, 0, 0), None);
+        // A fast start (building, filling) then 2 MB per 100 ns: from the later half
+        // only, 40 MB at 400 ns and 12 MB more by 1000 ns.
+        p.add((200, 36 * mb, 10));
+        p.add((300, 38 * mb, 20));
+        p.add((400, 40 * mb, 30));
+        assert_eq!(p.projected(1000, 0, 0), Some(52 * mb));
+        // A look out of time order is ignored; at or past the end, nothing is projected.
+        p.add((350, 90 * mb, 30));
+        assert_eq!(p.samples.len(), 4);
+        assert_eq!(p.projected(400, 0, 0), None);
+        // Messages waiting grow: the buffers-full estimate does not cap it.
+        assert_eq!(p.projected(100_000, 0, 20 * mb), Some(2032 * mb));
+        // No more messages wait than in the later half's first look: only buffers and
+        // histograms grow, never past the count at the start plus the full estimate.
+        let mut flat = Pace::default();
+        for (t, live) in [(100, 10), (200, 20), (300, 30), (400, 40)] {
+            flat.add((t, live * mb, 7));
+        }
+        assert_eq!(flat.projected(100_000, 5 * mb, 50 * mb), Some(55 * mb));
+        assert_eq!(flat.projected(100_000, 5 * mb, 10 * mb), Some(40 * mb));
+        // Thinned, not grown without end, on a long run.
+        let mut long = Pace::default();
+        for t in 1..=2000u64 {
+            long.add((t, t, 0));
+        }
+        assert!(long.samples.len() <= Pace::KEEP);
+        assert_eq!(long.samples.last().map(|s| s.0), Some(2000));
+    }
+
+    #[test]
+    fn a_growth_message_says_how_big_by_when_and_what_full_buffers_need() {
+        let s = seen(30_000, 600_000, 0);
+        s.created.store(9_000, Ordering::Relaxed);
+        s.delivered.store(3_000, Ordering::Relaxed);
+        s.estimate_full.store(68_000_000_000, Ordering::Relaxed);
+        let bound = Bound {
+            what: "--memory-limit",
+            used: 2_000_000_000,
+            most: 6_000_000_000,
+        };
+        s.estimate.store(1_700_000_000, Ordering::Relaxed);
+        let m = growth_message(
+            &bound,
+            6_000_000_000,
+            3_700_000_000,
+            9_100_000_000,
+            Duration::from_secs_f64(2.5),
+            &s,
+        );
+        assert!(
+            m.starts_with(
+                "memory: at its pace so far this run would grow to about 9.1 GB by the end \
+                 of its 600.0 µs of virtual time (3.7 GB at 30.0 µs, after 2.5 s; 6,000 \
+                 messages wait), more than the 6.0 GB it may reach against 6.0 GB of \
+                 --memory-limit (2.0 GB used at the start); the network was estimated at 1.7 \
+                 GB lightly loaded and up to 68.0 GB with its buffers full."
+            ),
+            "{m}"
+        );
+        assert!(!m.contains('\n'));
+    }
+
+    #[test]
+    fn the_explicit_limit_counts_from_the_run_and_the_systems_from_their_figures() {
+        let limits = Limits::new(Some(Some(10_000_000))).expect("a limit");
+        assert!(limits.list[0].explicit);
+        let s = Seen::new();
+        // Not armed: --memory-limit does not hold yet; the system's bounds do.
+        let now = emu::memory::bounds();
+        let trips = limits.trips(&now, 1_000_000, &s);
+        assert!(trips.iter().all(|&(_, i)| i != 0), "{trips:?}");
+        s.armed_at.store(50_000_000, Ordering::Relaxed);
+        let trips = limits.trips(&now, 1_000_000, &s);
+        assert!(trips.contains(&(60_000_000, 0)), "{trips:?}");
+        assert_eq!(limits.bound(0, 50_000_000).most, 60_000_000);
+        // Never less than the floor, whatever the limit.
+        let tiny = Limits::new(Some(Some(1))).expect("a limit");
+        assert_eq!(tiny.list[0].trip, FLOOR);
+        assert!(Limits::new(Some(None)).is_none(), "0: no guard");
     }
 }

@@ -229,7 +229,40 @@ impl Bound {
     pub fn headroom(&self) -> u64 {
         self.most.saturating_sub(self.used)
     }
+
+    /// Bytes a new run may plan for under this bound: the [`SHARE`] of its headroom a
+    /// run is let grow into, less the [`RESERVE`] kept below it and, against the
+    /// address space, the stacks of the worker threads the run is yet to start
+    /// ([`THREAD_STACK`] for each core): a network whose estimate fits is built and run
+    /// without meeting the bound in the first steps.
+    pub fn usable(&self) -> u64 {
+        let stacks = if self.what == ADDRESS_SPACE {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            THREAD_STACK.saturating_mul(cores as u64)
+        } else {
+            0
+        };
+        ((self.headroom() as f64 * SHARE) as u64)
+            .saturating_sub(RESERVE)
+            .saturating_sub(stacks)
+    }
 }
+
+/// The share of a bound's headroom at the start that a run may take before it is
+/// stopped: the rest is left for the allocator's next growth step and the system.
+pub const SHARE: f64 = 0.9;
+
+/// Bytes kept back below the share of every bound: what stopping a run needs to write
+/// its message, and room for what grows between two readings of the system's figures
+/// (a thread's stack, the allocator's slack).
+pub const RESERVE: u64 = 4 << 20;
+
+/// The address space a worker thread takes for its stack: Rust's default of 2 MiB and
+/// its guard page.
+pub const THREAD_STACK: u64 = (2 << 20) + 4096;
+
+/// What the address-space bound is called in messages.
+const ADDRESS_SPACE: &str = "the process's address-space limit (ulimit -v)";
 
 /// Every limit on this process's memory that the system states, as seen now: what is
 /// available on the machine (against resident memory), the soft `RLIMIT_AS` and
@@ -247,11 +280,7 @@ pub fn bounds() -> Vec<Bound> {
     }
     let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
     for (name, field, what) in [
-        (
-            "Max address space",
-            "VmSize:",
-            "the process's address-space limit (ulimit -v)",
-        ),
+        ("Max address space", "VmSize:", ADDRESS_SPACE),
         (
             "Max data size",
             "VmData:",
@@ -271,6 +300,12 @@ pub fn bounds() -> Vec<Bound> {
 /// The bound with the least headroom, if any.
 pub fn tightest() -> Option<Bound> {
     bounds().into_iter().min_by_key(Bound::headroom)
+}
+
+/// The most a new run may plan for under every bound the system states
+/// ([`Bound::usable`]), if any: what a network's estimate is held to by default.
+pub fn usable() -> Option<u64> {
+    bounds().iter().map(Bound::usable).min()
 }
 
 /// Resident memory of this process now.
@@ -417,6 +452,24 @@ mod tests {
             most: 4,
         };
         assert_eq!(b.headroom(), 0);
+        assert_eq!(b.usable(), 0);
+    }
+
+    #[test]
+    fn a_run_plans_for_a_share_of_the_headroom_less_the_reserve_and_stacks() {
+        let resident = Bound {
+            what: "the memory available on this machine (MemAvailable)",
+            used: 10_000_000,
+            most: 110_000_000,
+        };
+        assert_eq!(resident.usable(), 90_000_000 - RESERVE);
+        let space = Bound {
+            what: ADDRESS_SPACE,
+            ..resident
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+        assert_eq!(space.usable(), 90_000_000 - RESERVE - cores * THREAD_STACK);
+        assert!(usable().is_some_and(|u| u < tightest().map_or(0, |t| t.headroom())));
     }
 
     #[test]

@@ -54,7 +54,7 @@ impl RunControl {
             hard_stop: net.run().hard_stop,
             deadlock_window: net.run().deadlock_window,
             check: false,
-            memory_limit: crate::memory::tightest().map(|b| b.headroom()),
+            memory_limit: crate::memory::usable(),
             observe: None,
         }
     }

@@ -143,7 +143,21 @@ impl AnyCase {
         let family = super::of(&topology.config.network);
         super::only_own_sections(family, &topology)?;
         super::unread_traffic(family, &traffic)?;
-        family.load(topology, traffic, seed, memory_limit)
+        let case = family.load(topology, traffic, seed, memory_limit)?;
+        // The families that cannot size a network before building it (an SCI ring, a
+        // fabric, a relay ring) are held to the limit once it is built, before it runs,
+        // as the engine holds a single run: a sweep or a search is refused as it is.
+        struct Need;
+        impl CaseVisitor for Need {
+            type Output = (crate::memory::Need, usize, usize);
+            fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Self::Output {
+                let net = &case.net;
+                (net.memory_need(), net.nodes().len(), net.terminals().len())
+            }
+        }
+        let (need, nodes, terminals) = case.visit(Need);
+        need.within(memory_limit, nodes, terminals)?;
+        Ok(case)
     }
 
     /// Does `v` with the case, whatever its protocol.
