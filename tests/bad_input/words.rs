@@ -47,6 +47,9 @@ fn setup_text(setup: Setup, out: &mut String) {
             out.push_str(&format!(" {name} {}", String::from_utf8_lossy(bytes)));
         }
         Setup::Dir(name) | Setup::Fifo(name) => out.push_str(&format!(" {name}")),
+        Setup::Symlink(name, target) | Setup::HardLink(name, target) => {
+            out.push_str(&format!(" {name} {target}"));
+        }
         Setup::Files(files) => {
             for (name, text) in files {
                 out.push_str(&format!(" {name} {text}"));
