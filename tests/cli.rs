@@ -1820,7 +1820,8 @@ fn verify_engines_runs_every_engine_and_reports_agreement() {
         "sharded on 1 thread",
         "actors on 1 thread",
     ]);
-    // A run that ends in deadlock is compared by its diagnosis.
+    // A run that ends in deadlock is compared by its diagnosis, and the deadlock the
+    // engines agree on is the exit code.
     let r = emu(&[
         "--topology",
         "ring4",
@@ -1828,8 +1829,8 @@ fn verify_engines_runs_every_engine_and_reports_agreement() {
         "uniform",
         "--verify-engines",
     ]);
-    r.assert_code(0);
-    r.assert_stdout_has(&["engines agree"]);
+    r.assert_code(3);
+    r.assert_stdout_has(&["engines agree", "failed the same way"]);
 }
 
 #[test]
@@ -1882,7 +1883,10 @@ fn a_closed_pipe_is_not_a_panic() {
     let out = child.wait_with_output().expect("emu ends");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // The list was not delivered, so not exit 0; the reader chose to stop reading, so
+    // no line tells it.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr, "", "a closed pipe is said by the exit code alone");
 }
 
 // ---------------------------------------------------------------------------------

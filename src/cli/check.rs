@@ -54,11 +54,7 @@ pub fn main(a: &CheckArgs) -> Exit {
     let checked = super::output::Outputs::new()
         .file("--json", json)
         .dir("--plot", a.plot.as_deref())
-        .inputs(super::output::case_inputs(
-            a.network.topology.as_deref(),
-            None,
-            &a.network.sets,
-        ))
+        .reading(&a.network, None)
         .check()
         .and_then(|()| Ok((a.network.topology()?, a.network.memory_limit()?)));
     let (topology, memory_limit) = match checked {

@@ -385,10 +385,25 @@ pub fn shown(path: &Path) -> String {
     }
 }
 
-/// The files a case reads from disk, for [`Outputs::inputs`]: the topology file, the
-/// traffic file and the trace the traffic names (shipped files are not on disk).
-/// What cannot be loaded is left out: loading it later says why.
-pub fn case_inputs(
+impl<'a> Outputs<'a> {
+    /// The files a case reads from disk, as inputs: the topology file of `network`, the
+    /// `traffic` file and the trace it names (shipped files are not on disk).
+    pub fn reading(
+        self,
+        network: &super::args::NetworkArgs,
+        traffic: Option<&str>,
+    ) -> Outputs<'a> {
+        self.inputs(case_inputs(
+            network.topology.as_deref(),
+            traffic,
+            &network.sets,
+        ))
+    }
+}
+
+/// The files a case reads from disk: see [`Outputs::reading`]. What cannot be loaded
+/// is left out: loading it later says why.
+fn case_inputs(
     topology: Option<&str>,
     traffic: Option<&str>,
     sets: &[String],

@@ -135,11 +135,7 @@ pub fn run(a: &RunArgs) -> Exit {
             .file("--report", a.report.as_deref())
             .dir("--hgrm", a.hgrm.as_deref())
             .dir("--plot", a.plot.as_deref())
-            .inputs(super::output::case_inputs(
-                Some(topology),
-                Some(traffic),
-                &a.case.network.sets,
-            ))
+            .reading(&a.case.network, Some(traffic))
             .check()
     }) {
         return code;

@@ -102,11 +102,7 @@ pub fn main(a: &StressArgs) -> Exit {
         .file("--json", a.output.json.as_deref())
         .file("--out", a.out.as_deref())
         .dir("--plot", a.plot.as_deref())
-        .inputs(super::output::case_inputs(
-            a.network.topology.as_deref(),
-            None,
-            &a.network.sets,
-        ))
+        .reading(&a.network, None)
         .check()
         .and_then(|()| a.network.topology().map(|_| ()))
         .and_then(|()| a.network.memory_limit());

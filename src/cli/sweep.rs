@@ -179,11 +179,7 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
     outputs(&a.outputs)
         .file("--out", a.out.as_deref())
         .file("--plan", a.plan.as_deref())
-        .inputs(super::output::case_inputs(
-            a.case.network.topology.as_deref(),
-            a.case.traffic.as_deref(),
-            &a.case.network.sets,
-        ))
+        .reading(&a.case.network, a.case.traffic.as_deref())
         .check()?;
     let loads = parse_loads(&a.load)
         .map_err(|e| fail(Exit::BadInput, format!("--load {}: {e}", a.load)))?;
