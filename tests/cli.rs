@@ -412,7 +412,7 @@ fn json_report_has_the_expected_content() {
     r.assert_code(0);
     let j = read_json(&dir.path().join("r.json"));
     let ctx = || format!("{j:#}\n{}", r.describe());
-    assert_eq!(j["schema"], 4, "schema\n{}", ctx());
+    assert_eq!(j["schema"], 5, "schema\n{}", ctx());
     assert_eq!(j["seed"], 7, "seed\n{}", ctx());
     assert_eq!(j["topology"]["name"], "hypercube6", "name\n{}", ctx());
     assert_eq!(j["topology"]["terminals"], 64, "terminals\n{}", ctx());

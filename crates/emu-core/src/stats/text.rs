@@ -456,6 +456,9 @@ mod tests {
             "engine actors, 8 threads",
             "75.0 % of link data capacity per terminal (min 50.0 %, max 100.0 %)",
             "packet-format maximum 95.8 %",
+            // Continuous injection: both terminals are saturated sources, sending 100 %
+            // and 50 % of a link: (150)² / (2 · 12,500) = 0.9.
+            "fairness    2 saturated sources: Jain 0.900 · COV 0.333 · least terminal 1 (50.0 %), most terminal 0 (100.0 %)",
             "4,242",
             "500.0",
             "1,400",
