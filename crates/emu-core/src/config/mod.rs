@@ -1,11 +1,13 @@
 //! Configuration: strict serde schemas for topology and traffic files, and loading
 //! them (lookup, `--set` overrides, one-line errors naming file, line and key).
 
+pub(crate) mod bounds;
 mod decode;
 pub mod error;
 pub mod input;
 mod keypath;
 pub mod kind_defaults;
+pub(crate) mod limits;
 pub mod load;
 mod locate;
 pub mod lookup;

@@ -2,7 +2,7 @@
 //! "dimensions = \"six\"" or "nodes = -1" is answered with the key's own range
 //! ("give a whole number from 2 to 4,096") rather than its storage type's
 //! ("from 0 to 4294967295"). A key not in this table is looked up in the user guide's
-//! table of what each key takes (`network::bounds`), so that every key the reference
+//! table of what each key takes (`super::bounds`), so that every key the reference
 //! gives a range for has that range in its type errors too. The validators in `parts/*/config.rs`,
 //! `parts::bounds` and `network` give the same ranges for values of the right type;
 //! the test below holds the two to each other.
@@ -152,7 +152,7 @@ pub(super) fn for_key(root: &DeTable<'_>, key: &str, message: &str) -> String {
         .and_then(|t| t.get("kind"))
         .and_then(|k| k.get_ref().as_str())
         .unwrap_or("");
-    match takes(kind, key).or_else(|| crate::network::bounds::takes(kind, &unindexed(key))) {
+    match takes(kind, key).or_else(|| super::bounds::takes(kind, &unindexed(key))) {
         Some(words) => format!("{}, expected {words}", &message[..at]),
         None => message.to_string(),
     }

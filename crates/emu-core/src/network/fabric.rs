@@ -338,8 +338,7 @@ fn on_off_load(load: f64) -> Result<(), BuildError> {
     ))
 }
 
-/// Most packets in a bimodal frame, and the longest mean burst.
-pub(super) const MAX_FRAME: u32 = 1_000_000_000;
+pub(super) use crate::config::limits::MAX_FRAME;
 
 /// The bimodal frames of a traffic file, validated (Gramsamer §2.5.1).
 fn bimodal(load: f64, short: u32, long: u32, long_share: f64) -> Result<Arrivals, BuildError> {

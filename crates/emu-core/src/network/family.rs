@@ -10,32 +10,10 @@ use crate::routing::IntervalTable;
 use crate::routing::dimension_order::Kary;
 use crate::routing::min::{Min, SIZES};
 
-/// Links on one C104 (INMOS ch. 7 §7.1: "a 32-way crossbar switch").
-pub(crate) const C104_LINKS: u32 = 32;
-
-/// Most switches on a ring (`network.switches`, `kind = "ring"`).
-pub(crate) const MAX_RING_SWITCHES: u32 = 4096;
-
-/// Fewest and most switches per side or per dimension (`network.side`, `network.k`).
-pub(crate) const SIDES: std::ops::RangeInclusive<u32> = 2..=256;
-
-/// Most dimensions of a hypercube under universal routing: it uses 2n + 1 of a C104's
-/// 32 links.
-pub(crate) const MAX_UNIVERSAL_DIMENSIONS: u32 = 15;
-
-/// Most switches (and terminals) of a k-ary n-cube: what 2-byte headers address.
-pub(crate) const MAX_KARY_SWITCHES: u32 = 65_536;
-
-/// The routing modes of a hypercube and of a grid (INMOS ch. 7 §7.5).
-pub(crate) const CUBE_ROUTING: &[RoutingMode] =
-    &[RoutingMode::Deterministic, RoutingMode::Universal];
-
-/// The routing modes of a multistage network (INMOS ch. 7 §7.5, last paragraph).
-pub(crate) const MIN_ROUTING: &[RoutingMode] = &[
-    RoutingMode::Deterministic,
-    RoutingMode::Universal,
-    RoutingMode::Adaptive,
-];
+pub(crate) use crate::config::limits::{
+    C104_LINKS, CUBE_ROUTING, MAX_KARY_SWITCHES, MAX_RING_SWITCHES, MAX_UNIVERSAL_DIMENSIONS,
+    MIN_ROUTING, SIDES,
+};
 
 /// A validated `[network]` section: the family and its checked parameters, which
 /// [`build`] consumes without checking again.

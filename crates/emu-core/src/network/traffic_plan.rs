@@ -173,10 +173,7 @@ fn terminal_set(
     Ok(set)
 }
 
-/// The most messages a batch run may queue at the start, over all terminals: every
-/// message of a batch is created at once and waits in its source's queue, so the count
-/// bounds the memory (about 2 GiB of queued messages at this bound).
-pub const MAX_BATCH_MESSAGES: u64 = 1 << 26;
+pub use crate::config::limits::MAX_BATCH_MESSAGES;
 
 /// Checks a batch of `messages` per terminal on `terminals` terminals: at least one,
 /// and no more than [`MAX_BATCH_MESSAGES`] in all (refused before anything is
