@@ -388,11 +388,7 @@ pub fn shown(path: &Path) -> String {
 impl<'a> Outputs<'a> {
     /// The files a case reads from disk, as inputs: the topology file of `network`, the
     /// `traffic` file and the trace it names (shipped files are not on disk).
-    pub fn reading(
-        self,
-        network: &super::args::NetworkArgs,
-        traffic: Option<&str>,
-    ) -> Outputs<'a> {
+    pub fn reading(self, network: &super::args::NetworkArgs, traffic: Option<&str>) -> Outputs<'a> {
         self.inputs(case_inputs(
             network.topology.as_deref(),
             traffic,

@@ -2,9 +2,8 @@
 //! real range, never its storage type's ("from 0 to 4294967295") nor serde's phrases
 //! ("expected unit", "map with a single key"); ranges are "1 to 20", never `1..=20`;
 //! numbers are short; and inputs that would give a wrong answer are refused (an empty
-//! sweep, a deadlock window shorter than a working network's silences, Grant OT with
-//! less memory than a round trip, `request_response` on a family that has no such
-//! traffic). Same rules as the table in `bad_input.rs`; [`leftover_rust_words`] is the
+//! sweep, a deadlock window shorter than a working network's silences,
+//! `request_response` on a family that has no such traffic). Same rules as the table in `bad_input.rs`; [`leftover_rust_words`] is the
 //! check every row's message passes.
 
 use super::{Case, Setup, bad};
@@ -369,21 +368,6 @@ pub static CASES: &[Case] = &[
         ],
         Setup::None,
         "--deadlock-window-us 0.1: hypercube6 may go 1 µs without moving a token and still be working",
-    ),
-    bad(
-        "Grant OT with less memory than a round trip: `network.memory=1`",
-        &[
-            "-t",
-            "fabric16-grant",
-            "-p",
-            "bernoulli98",
-            "--set",
-            "network.flow_control=\"grant-ot\"",
-            "--set",
-            "network.memory=1",
-        ],
-        Setup::None,
-        "network.memory=1: Grant OT needs M ≥ RTT = 64 locations",
     ),
     bad(
         "`request_response = true` on a network of C104s",

@@ -320,28 +320,11 @@ impl FabricConfig {
                 })?;
                 FlowControl::Absolute { regular }
             }
-            "grant-ot" => {
-                // Table 4.1 gives Grant OT B = RTT: with less, the crosspoint grants
-                // fewer slots per round trip than a flow needs, the slots an adapter
-                // cannot take in time are lost, and inputs starve (at M = 1 a 16-port
-                // fabric at 98 % load delivers half its measured packets before the
-                // drain limit, input shares from 3 % to 22 %).
-                let m = memory.unwrap_or(self.rtt);
-                if m < self.rtt {
-                    return Err(err(
-                        "network.memory",
-                        format!(
-                            "Grant OT needs M ≥ RTT = {} locations (Gramsamer §4.3.1, Table \
-                             4.1: B = RTT; with less it grants too few slots per round trip \
-                             and starves inputs): M is {m}",
-                            self.rtt
-                        ),
-                    ));
-                }
-                FlowControl::GrantOt {
-                    window: self.rtt - 1,
-                }
-            }
+            // Gramsamer §4.3.1, Table 4.1: Grant OT is correct from B_min = 1 (it
+            // oscillates there) and work-conserving from B = RTT; every M is taken.
+            "grant-ot" => FlowControl::GrantOt {
+                window: self.rtt - 1,
+            },
             "absolute-i" => {
                 let m = memory.unwrap_or(self.rtt);
                 // B_r + B_n: what is left after the excess buffer of RTT − 1, as B_r is
@@ -639,7 +622,7 @@ mod tests {
         };
         let fc = |c: FabricConfig| c.validate().map(|s| s.flow_control);
         assert_eq!(
-            fc(with("grant-ot", 64, None)),
+            fc(with("grant-ot", 1, None)),
             Ok(FlowControl::GrantOt { window: 63 })
         );
         assert_eq!(
@@ -666,7 +649,6 @@ mod tests {
             (with("absolute-b", 64, None), "network.update_every"),
             (with("absolute", 64, Some(1)), "network.update_every"),
             (with("grant-ot", 64, Some(1)), "network.update_every"),
-            (with("grant-ot", 63, None), "network.memory"),
             (with("grant-st", 64, None), "network.flow_control"),
         ] {
             let e = c.validate().unwrap_err();

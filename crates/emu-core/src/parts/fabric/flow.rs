@@ -71,10 +71,10 @@ pub enum FlowControl {
     /// packet to the crosspoint in the cycle the slot reaches it (one bit per slot,
     /// I = 1; emu puts a cell on the wire only when the bit changes, which the adapter
     /// reads back into the same bits). B_r is M: T stands for every packet that can
-    /// still arrive, so no excess buffer is needed (B_min = 1) and B = RTT. emu takes
-    /// Table 4.1's B = RTT as the least memory it accepts: §4.3.1's B_min = 1 is correct
-    /// (nothing overflows) but "oscillates", and below RTT the slots the adapter cannot
-    /// take in time are lost and inputs starve.
+    /// still arrive, so no excess buffer is needed (B_min = 1) and B = RTT. Below RTT
+    /// it stays correct (nothing overflows) but grants fewer slots per round trip, and
+    /// at M = 1 it "oscillates" (§4.3.1): an overloaded fabric then drains slowly, and
+    /// a run's drain limit can leave measured packets undelivered.
     ///
     /// Decisions where §4.3.1 leaves a choice: the window counts the on slots of the
     /// last RTT − 1 cycles, exactly those whose packet can still be on its way in emu's
