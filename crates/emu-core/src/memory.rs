@@ -297,6 +297,15 @@ pub fn bounds() -> Vec<Bound> {
     out
 }
 
+/// Bytes of address space left under the soft `RLIMIT_AS` (`ulimit -v`), if one is
+/// set: what new threads' stacks must fit in.
+pub fn address_space_room() -> Option<u64> {
+    bounds()
+        .into_iter()
+        .find(|b| b.what == ADDRESS_SPACE)
+        .map(|b| b.headroom())
+}
+
 /// The bound with the least headroom, if any.
 pub fn tightest() -> Option<Bound> {
     bounds().into_iter().min_by_key(Bound::headroom)

@@ -654,6 +654,8 @@ pub fn run<P: LinkProtocol>(
     if parts == 1 {
         run_alone(&shards[0]);
     } else {
+        // Worker threads get the system's default stack (2 MiB).
+        super::threads::room(parts, super::threads::WORKER_STACK)?;
         match run_threads(&shards, &shared) {
             Ok(()) => {}
             Err(Threads::Refused(failed, e)) => {

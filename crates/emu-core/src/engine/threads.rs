@@ -10,9 +10,38 @@ use std::sync::RwLock;
 /// The stack of a tokio runtime worker thread (tokio's default, 2 MiB).
 pub(super) const WORKER_STACK: usize = 2 << 20;
 
+/// Address space a started thread takes beside its stack: its guard page, the signal
+/// stack Rust maps for it (a few pages and a guard) and slack, chosen generously.
+const THREAD_EXTRA: u64 = 256 << 10;
+
+/// Checks that `wanted` threads of `stack` bytes of stack fit in the address space
+/// left under `ulimit -v`. The system refuses a thread's stack cleanly, but a thread
+/// whose stack fitted and whose signal stack then does not aborts the process from
+/// inside the new thread; so the room is checked before any is started.
+pub(super) fn room(wanted: usize, stack: usize) -> Result<(), EngineError> {
+    let Some(room) = crate::memory::address_space_room() else {
+        return Ok(());
+    };
+    let each = stack as u64 + THREAD_EXTRA;
+    let fit = usize::try_from(room / each).unwrap_or(usize::MAX);
+    if fit < wanted {
+        return Err(EngineError::Threads {
+            wanted,
+            failed: fit + 1,
+            cause: format!(
+                "the address-space limit (ulimit -v) leaves room for {fit} stacks of {}",
+                crate::memory::human(each)
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Starts `wanted` threads with `stack` bytes of stack each, all alive at once, then
-/// ends them. Fails with [`EngineError::Threads`] at the first the system refuses.
+/// ends them. Fails with [`EngineError::Threads`] at the first the system refuses, or
+/// before any if they cannot fit ([`room`]).
 pub(super) fn probe(wanted: usize, stack: usize) -> Result<(), EngineError> {
+    room(wanted, stack)?;
     let gate = RwLock::new(());
     let closed = gate.write().unwrap_or_else(|p| p.into_inner());
     std::thread::scope(|s| {
