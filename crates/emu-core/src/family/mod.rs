@@ -66,14 +66,14 @@ pub trait Family: ReportFamily + Sync {
     /// networks [`Family::owns`]).
     fn kinds(&self) -> &'static [&'static str];
     /// The traffic-file sections its networks read, of [`TRAFFIC_SECTIONS`] (default:
-    /// [`MESSAGE_TRAFFIC`], all but `request_response`, which SCI rings alone read).
+    /// `MESSAGE_TRAFFIC`, all but `request_response`, which SCI rings alone read).
     /// Any other that differs from its default is an error naming the family
     /// ([`unread_traffic`]); `emu list` and the reference list exactly these.
     fn traffic_sections(&self) -> &'static [&'static str] {
         MESSAGE_TRAFFIC
     }
     /// Why a traffic section it does not read does not apply, for the message: e.g.
-    /// "its packet lengths come from network.mix". Default: [`unread_default`].
+    /// "its packet lengths come from network.mix". Default: `unread_default`.
     fn unread_because(&self, section: &str) -> &'static str {
         unread_default(section)
     }
