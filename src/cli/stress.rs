@@ -114,7 +114,7 @@ pub fn main(a: &StressArgs) -> Exit {
         return fail(
             Exit::BadInput,
             format!(
-                "--run-us {}: give 1..=1000000 microseconds",
+                "--run-us {}: give 1 to 1,000,000 microseconds",
                 emu::text::number(a.run_us)
             ),
         );
@@ -241,7 +241,7 @@ pub fn main(a: &StressArgs) -> Exit {
     };
     let Some((case, first)) = found.first.clone() else {
         say!(
-            "no deadlock in {} cases ({:.3e} ticks) on {name}: seeds {}..={} × permutation, hotspot, burst; {buffers}",
+            "no deadlock in {} cases ({:.3e} ticks) on {name}: seeds {} to {} × permutation, hotspot, burst; {buffers}",
             found.tried,
             found.ticks as f64,
             a.runs.seed,

@@ -38,7 +38,7 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> Exit {
     }
     let ticks: u64 = results.iter().map(|r| r.ticks).sum();
     let seeds = format!(
-        "seeds {}..={} × starved, hot, permutation, hotspot",
+        "seeds {} to {} × starved, hot, permutation, hotspot",
         a.runs.seed,
         a.runs.seed + u64::from(a.seeds) - 1
     );

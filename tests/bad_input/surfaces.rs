@@ -930,19 +930,19 @@ pub static CASES: &[Case] = &[
         "`emu stress` on an SCI ring, `--run-us 0`",
         &["stress", "-t", "sci-ring4", "--run-us", "0"],
         Setup::None,
-        "--run-us 0: give 1 to 1000000 microseconds",
+        "--run-us 0: give 1 to 1,000,000 microseconds",
     ),
     bad(
         "`emu stress` on an SCI ring, `--run-us nan`",
         &["stress", "-t", "sci-ring4", "--run-us", "nan"],
         Setup::None,
-        "--run-us NaN: give 1 to 1000000 microseconds",
+        "--run-us NaN: give 1 to 1,000,000 microseconds",
     ),
     bad(
         "`emu stress` on an SCI ring, `--run-us 1e300`",
         &["stress", "-t", "sci-ring4", "--run-us", "1e300"],
         Setup::None,
-        "--run-us 1e300: give 1 to 1000000 microseconds",
+        "--run-us 1e300: give 1 to 1,000,000 microseconds",
     ),
     bad(
         "`emu stress` on an SCI ring, `--buffers small`",
