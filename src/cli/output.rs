@@ -94,10 +94,7 @@ fn landing(path: &Path) -> Landing {
         return Landing::Existing(id);
     }
     let name = target.file_name().map(PathBuf::from).unwrap_or_default();
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = parent_of(&target);
     let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
     Landing::New(dir.join(name))
 }
