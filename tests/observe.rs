@@ -52,13 +52,13 @@ fn events(file: &str) -> Vec<Value> {
     doc["traceEvents"].as_array().expect("traceEvents").clone()
 }
 
-/// Distinct packet names among the packet slices, answers (acknowledges, echoes:
-/// ` ack`) apart: (packets, answers).
+/// Distinct packet names among the packet slices, answers (a DS-Link's acknowledges,
+/// named `… ack`; an SCI ring's echoes, `… echo`) apart: (packets, answers).
 fn packets(ev: &[Value]) -> (BTreeSet<String>, BTreeSet<String>) {
     ev.iter()
         .filter(|e| e["ph"] == "X" && e["cat"] == "packet")
         .map(|e| e["name"].as_str().expect("a name").to_string())
-        .partition(|n| !n.ends_with(" ack"))
+        .partition(|n| !n.ends_with(" ack") && !n.ends_with(" echo"))
 }
 
 /// Every packet slice is tiled exactly by its journey slices on the same track, each
@@ -482,6 +482,10 @@ fn an_sci_trace_counts_send_packets_as_the_report_does_and_echoes_apart() {
     assert_eq!(number_after(&out, "trace ", " delivered in it"), delivered);
     let (sent, echoes) = packets(&events(&t));
     assert_eq!(sent.len() as u64, delivered);
+    assert!(
+        echoes.iter().all(|n| n.ends_with(" echo")),
+        "an SCI answer is named an echo: {echoes:?}"
+    );
     // Every send packet is answered by an echo, but the last may still be on its way.
     let printed = number_after(&out, "trace ", " echoes");
     assert_eq!(printed, echoes.len() as u64, "{out}");

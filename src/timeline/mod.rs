@@ -101,7 +101,7 @@ pub fn timeline<P: LinkProtocol>(
                 end,
                 parts,
                 args: json!({
-                    "packet": h.packet.name(),
+                    "packet": h.packet.name_as(P::ANSWER),
                     "from_port": h.input,
                     "to_port": h.out,
                     h.rest: h.start.saturating_sub(waited).saturating_sub(h.arrived),
@@ -121,7 +121,7 @@ pub fn timeline<P: LinkProtocol>(
                 start: a.first,
                 end: a.last,
                 parts: vec![("deliver", a.first, a.last)],
-                args: json!({ "packet": a.packet.name(), "delivered": true }),
+                args: json!({ "packet": a.packet.name_as(P::ANSWER), "delivered": true }),
             });
         }
         for h in &r.held {
@@ -133,7 +133,7 @@ pub fn timeline<P: LinkProtocol>(
                 start: h.arrived,
                 end: last,
                 parts: vec![("held", h.arrived, last)],
-                args: json!({ "packet": h.packet.name(), "held_at_end": true }),
+                args: json!({ "packet": h.packet.name_as(P::ANSWER), "held_at_end": true }),
             });
         }
     }
@@ -208,9 +208,11 @@ pub fn timeline<P: LinkProtocol>(
     for &i in &order {
         let s = &slices[i];
         let (pid, tid) = (s.node + 1, tid(s.port, s.dir, lanes[i]));
-        events.push(json!({"ph": "X", "name": s.packet.name(), "cat": "packet",
+        events.push(
+            json!({"ph": "X", "name": s.packet.name_as(P::ANSWER), "cat": "packet",
             "pid": pid, "tid": tid, "ts": us(s.start), "dur": round_us(us(s.end) - us(s.start)),
-            "args": s.args}));
+            "args": s.args}),
+        );
         for &(name, a, b) in &s.parts {
             events.push(
                 json!({"ph": "X", "name": name, "cat": "journey", "pid": pid,
@@ -236,7 +238,7 @@ pub fn timeline<P: LinkProtocol>(
             } else {
                 "t"
             };
-            let mut e = json!({"ph": ph, "name": packet.name(), "cat": "packet", "id": flow + 1,
+            let mut e = json!({"ph": ph, "name": packet.name_as(P::ANSWER), "cat": "packet", "id": flow + 1,
                 "pid": s.node + 1, "tid": tid(s.port, s.dir, lanes[i]), "ts": us(s.start)});
             if ph == "f" {
                 e["bp"] = json!("e");

@@ -26,6 +26,11 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     /// The protocol's name in messages, e.g. "DS-Link".
     const NAME: &'static str;
 
+    /// What an answer travelling back is called in this protocol ([`super::PacketId`]'s
+    /// `answer`): "ack" for a DS-Link acknowledge (INMOS ch. 6 §6.2.3), "echo" for an
+    /// SCI echo (SCI §2.1). By default "answer".
+    const ANSWER: &'static str = "answer";
+
     /// Checks the invariant of the link direction A→B given both ends' counters and
     /// the tokens the engine holds in flight in each direction.
     fn check_direction(

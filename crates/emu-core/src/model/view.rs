@@ -64,14 +64,18 @@ impl PacketId {
 
     /// A short name: `3→7 #12.0`, with ` ack` for an answer.
     pub fn name(&self) -> String {
-        format!(
-            "{}→{} #{}.{}{}",
-            self.src,
-            self.dst,
-            self.seq,
-            self.pkt,
-            if self.answer { " ack" } else { "" }
-        )
+        self.name_as("ack")
+    }
+
+    /// A short name: `3→7 #12.0`, with the protocol's word for an answer after it
+    /// (`3→7 #12.0 echo`; [`super::LinkProtocol::ANSWER`]).
+    pub fn name_as(&self, answer: &str) -> String {
+        let mut name = format!("{}→{} #{}.{}", self.src, self.dst, self.seq, self.pkt);
+        if self.answer {
+            name.push(' ');
+            name.push_str(answer);
+        }
+        name
     }
 }
 
@@ -115,4 +119,24 @@ pub trait LineCode: Send {
 
     /// The wires' levels while `bit` is on the line (called once per bit, in order).
     fn levels(&mut self, bit: bool) -> Vec<bool>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PacketId;
+
+    #[test]
+    fn an_answer_is_named_in_its_protocols_word() {
+        let mut p = PacketId {
+            src: 3,
+            dst: 7,
+            seq: 12,
+            pkt: 0,
+            answer: false,
+        };
+        assert_eq!(p.name_as("echo"), "3→7 #12.0");
+        p.answer = true;
+        assert_eq!(p.name(), "3→7 #12.0 ack");
+        assert_eq!(p.name_as("echo"), "3→7 #12.0 echo");
+    }
 }

@@ -14,6 +14,8 @@ impl LinkProtocol for DsLink {
     type Token = Token;
     type Counters = PortCounters;
     const NAME: &'static str = "DS-Link";
+    /// A DS-Link answer is an acknowledge packet (INMOS ch. 6 §6.2.3).
+    const ANSWER: &'static str = "ack";
 
     fn check_direction(
         a: &PortCounters,

@@ -160,6 +160,8 @@ impl LinkProtocol for Sci {
     type Token = Symbol;
     type Counters = SciCounters;
     const NAME: &'static str = "SCI";
+    /// An SCI answer is an echo packet (SCI §2.1).
+    const ANSWER: &'static str = "echo";
 
     fn sent(c: &SciCounters) -> u64 {
         c.sent
