@@ -23,6 +23,7 @@ mod families;
 mod faults;
 mod fuzz_regressions;
 mod html_report;
+mod instructions_gate;
 mod layers;
 mod memory_early;
 mod netlist;

@@ -7,7 +7,7 @@
 # files in fuzz/shards/), runs each target and prints, per target, the executions,
 # crashes, timeouts and out-of-memory runs, and the peak RSS.
 #
-#   tools/fuzz.sh [--quick] [--time SECONDS] [--runs N] [--jobs N] [--keep-going] [TARGET...]
+#   tools/fuzz.sh [--quick] [--time SECONDS] [--runs N] [--jobs N] [--keep-going] [--build-only] [TARGET...]
 #
 #   --quick       each target for 10 s (for CI), two at a time, built with 16 codegen
 #                 units (a faster build of slower targets; docs/fuzzing.md)
@@ -16,6 +16,8 @@
 #   --jobs N      fuzz N targets at a time, each on one core (default 1)
 #   --keep-going  libFuzzer's fork mode: go on after a crash, timeout or OOM (every one
 #                 is saved in fuzz/artifacts/TARGET/); default: stop at the first
+#   --build-only  build the targets as the other options say, and stop (CI builds them
+#                 beside its other stages, then fuzzes)
 #   TARGET        case, sets, netlist, trace, fabric_trace, run, shard (default: all)
 #
 # Limits on every execution: -timeout=10 (seconds), -rss_limit_mb=2048 (which is also
@@ -30,6 +32,7 @@ FUZZ=$ROOT/fuzz
 TIME=300
 RUNS=0
 KEEP=0
+BUILD_ONLY=0
 TARGETS=()
 UNITS=()
 JOBS=1
@@ -44,7 +47,8 @@ while [ $# -gt 0 ]; do
         --time) TIME=$2; shift ;;
         --runs) RUNS=$2; shift ;;
         --keep-going) KEEP=1 ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        --build-only) BUILD_ONLY=1 ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         case|sets|netlist|trace|fabric_trace|run|shard) TARGETS+=("$1") ;;
         *) echo "fuzz.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -64,6 +68,7 @@ RUSTC_BOOTSTRAP=1 nice -n 10 cargo fuzz build --sanitizer none --debug-assertion
     "${UNITS[@]}" --target-dir "$TARGET_DIR"
 HOST=$(rustc -vV | sed -n 's/^host: //p')
 BIN=$TARGET_DIR/$HOST/release
+[ "$BUILD_ONLY" -eq 0 ] || exit 0
 
 # --- seeds (regenerated every time for the targets run; the grown corpora in corpus/
 # are kept). Each target's seeds and the dictionary are written apart, so that two
