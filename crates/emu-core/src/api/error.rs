@@ -48,7 +48,7 @@ impl ErrorKind {
 #[derive(Debug)]
 pub struct Error {
     kind: ErrorKind,
-    inner: Inner,
+    inner: Box<Inner>,
 }
 
 #[derive(Debug)]
@@ -68,7 +68,7 @@ impl Error {
     /// Where the offending value is (file, line, column, key, or the `--set`
     /// arguments), when the error is about one value of the input.
     pub fn location(&self) -> Option<&Location> {
-        match &self.inner {
+        match &*self.inner {
             Inner::Case(CaseError::Build { location, .. }) => Some(location),
             Inner::Case(CaseError::Config(e)) => e.location(),
             _ => None,
@@ -78,7 +78,7 @@ impl Error {
     /// The engine's error, for an error of kind [`ErrorKind::Engine`],
     /// [`ErrorKind::Internal`] or [`ErrorKind::TooLarge`] found as the run started.
     pub fn engine_error(&self) -> Option<&EngineError> {
-        match &self.inner {
+        match &*self.inner {
             Inner::Engine(e) => Some(e),
             _ => None,
         }
@@ -88,14 +88,14 @@ impl Error {
     pub(crate) fn message(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
             kind,
-            inner: Inner::Message(message.into()),
+            inner: Box::new(Inner::Message(message.into())),
         }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = match &self.inner {
+        let text = match &*self.inner {
             Inner::Case(e) => e.to_string(),
             Inner::Engine(e) => e.to_string(),
             Inner::Window(e) => e.to_string(),
@@ -107,7 +107,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.inner {
+        match &*self.inner {
             Inner::Case(e) => Some(e),
             Inner::Engine(e) => Some(e),
             Inner::Window(e) => Some(e),
@@ -125,7 +125,7 @@ impl From<CaseError> for Error {
         };
         Error {
             kind,
-            inner: Inner::Case(e),
+            inner: Box::new(Inner::Case(e)),
         }
     }
 }
@@ -145,7 +145,7 @@ impl From<EngineError> for Error {
         };
         Error {
             kind,
-            inner: Inner::Engine(e),
+            inner: Box::new(Inner::Engine(e)),
         }
     }
 }
@@ -154,7 +154,7 @@ impl From<WindowError> for Error {
     fn from(e: WindowError) -> Error {
         Error {
             kind: ErrorKind::Options,
-            inner: Inner::Window(e),
+            inner: Box::new(Inner::Window(e)),
         }
     }
 }

@@ -7,7 +7,7 @@
 #[error("{message}")]
 pub struct ConfigError {
     message: String,
-    location: Option<super::Location>,
+    location: Option<Box<super::Location>>,
 }
 
 impl ConfigError {
@@ -24,13 +24,13 @@ impl ConfigError {
     pub fn at(location: super::Location, message: impl AsRef<str>) -> Self {
         ConfigError {
             message: one_line(&format!("{location}: {}", message.as_ref())),
-            location: Some(location),
+            location: Some(Box::new(location)),
         }
     }
 
     /// Where the offending value is, when the error is about one value.
     pub fn location(&self) -> Option<&super::Location> {
-        self.location.as_ref()
+        self.location.as_deref()
     }
 
     /// The one-line message (the same text as `Display`).

@@ -219,7 +219,9 @@ pub fn unread_traffic(
             continue;
         }
         return Err(CaseError::Build {
-            location: where_given(traffic, section).unwrap_or_else(|| traffic.location(section)),
+            location: Box::new(
+                where_given(traffic, section).unwrap_or_else(|| traffic.location(section)),
+            ),
             message: format!(
                 "{section} does not apply to {} ({}): remove it, or leave it at its default",
                 family.name(),
@@ -250,7 +252,7 @@ pub fn only_own_sections(
             .map(|f| f.name())
             .collect();
         return Err(CaseError::Build {
-            location,
+            location: Box::new(location),
             message: format!(
                 "[{section}] is a section of {}; this topology is {} (network.kind), which does \
                  not read it: remove it",
