@@ -13,7 +13,7 @@
 #![warn(missing_docs)]
 
 pub use emu_core::{
-    config, deadlock, engine, family, ids, memory, model, network, observe, parts, routing,
+    api, config, deadlock, engine, family, ids, memory, model, network, observe, parts, routing,
     terminal, text, time, traffic,
 };
 

@@ -5,24 +5,24 @@
 //! are checked against the family's own (an SCI ring's per-node figures, a fabric's
 //! per-output throughput, a relay ring's ball counts).
 
+use emu::api::{Outcome, RunOptions, run_case};
 use emu::config::{FileKind, list_shipped};
-use emu::engine::{EngineError, sequential};
 use emu::model::LinkProtocol;
 use emu::session::{AnyCase, Case, CaseVisitor};
 use serde_json::Value;
 
-/// Runs a case on the reference engine and returns its JSON report; `None` if it
-/// deadlocked (the C104 networks shipped to show a deadlock do).
-struct Report;
-
-impl CaseVisitor for Report {
-    type Output = Option<Value>;
-    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Option<Value> {
-        match sequential::run(&case.net, &case.control(), None) {
-            Ok(out) => Some(serde_json::from_str(&case.report(&out).to_json()).expect("JSON")),
-            Err(EngineError::Deadlock { .. }) => None,
-            Err(e) => panic!("{}: {e}", case.net.name()),
-        }
+/// Runs a case on one thread and returns its JSON report; `None` if it deadlocked (the
+/// C104 networks shipped to show a deadlock do).
+fn report(case: &AnyCase) -> Option<Value> {
+    let options = RunOptions {
+        threads: Some(1),
+        ..RunOptions::default()
+    };
+    let r = run_case(case, &options).unwrap_or_else(|e| panic!("{e}"));
+    match r.outcome {
+        Outcome::Completed => Some(serde_json::from_str(r.to_json()).expect("JSON")),
+        Outcome::Deadlock | Outcome::PartialDeadlock => None,
+        other => panic!("{other:?}: {}", r.to_json()),
     }
 }
 
@@ -68,7 +68,7 @@ fn generic_throughput_agrees_with_each_family_s_own_figures() {
         if case.visit(Nodes) > 1100 {
             continue; // the largest networks are the C104 tests' (too slow here)
         }
-        let Some(r) = case.visit(Report) else {
+        let Some(r) = report(&case) else {
             continue;
         };
         let t = &r["throughput"];

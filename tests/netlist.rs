@@ -57,12 +57,8 @@ fn every_message_is_delivered_once_with_the_credit_check_on() {
     )
     .expect("builds");
     let ctl = RunControl {
-        end_after: net.run().end_after,
-        hard_stop: net.run().hard_stop,
-        deadlock_window: net.run().deadlock_window,
         check: true,
-        memory_limit: None,
-        observe: None,
+        ..RunControl::for_plan_within(&net, None)
     };
     let o = sequential::run(&net, &ctl, None).expect("runs without deadlock");
     assert!(o.complete);

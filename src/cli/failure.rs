@@ -9,7 +9,6 @@ use emu::engine::EngineError;
 use emu::html::FailureText;
 use emu::model::LinkProtocol;
 use emu::network::Network;
-use emu::session::shell_quote;
 
 /// Prints why the run failed (and writes `--json`); returns the exit code.
 pub fn engine_failure<P: LinkProtocol>(
@@ -23,12 +22,7 @@ pub fn engine_failure<P: LinkProtocol>(
     let repro = reproduce_line(a, topo, traf);
     match e {
         EngineError::Deadlock {
-            partial,
-            tick,
-            since,
-            in_flight,
-            stuck,
-            cycle,
+            tick, stuck, cycle, ..
         } => {
             print_deadlock(&failure_text(e, net, &repro));
             note!("reproduce with: {repro}");
@@ -38,57 +32,12 @@ pub fn engine_failure<P: LinkProtocol>(
                     note!("error: {err}");
                 }
             }
-            if let Some(path) = &a.output.json {
-                let doc = serde_json::json!({
-                    "schema": 1,
-                    "emu_version": env!("CARGO_PKG_VERSION"),
-                    "outcome": if *partial { "partial_deadlock" } else { "deadlock" },
-                    "seed": a.case.runs.seed,
-                    "tick": tick,
-                    "tick_ns": net.time().tick_ns,
-                    "last_move_tick": since,
-                    "packets_in_flight": in_flight,
-                    "reproduce": repro,
-                    "cycle": cycle,
-                    "cycle_text": cycle.as_deref().map(deadlock::waitfor::render),
-                    "stuck": stuck.iter().map(|s| serde_json::json!({
-                        "node": s.name,
-                        "waits": s.waits.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
-                });
-                let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-                if let Err(err) = super::output::write(path, text + "\n") {
-                    note!("error: cannot write {}: {err}", path.display());
-                }
-            }
+            write_failure_json(e, net, a, &repro);
         }
-        EngineError::BlockedByFault {
-            tick,
-            in_flight,
-            links,
-            blocked,
-            ..
-        } => {
+        EngineError::BlockedByFault { .. } => {
             note!("error: {e}");
             note!("reproduce with: {repro}");
-            if let Some(path) = &a.output.json {
-                let doc = serde_json::json!({
-                    "schema": 1,
-                    "emu_version": env!("CARGO_PKG_VERSION"),
-                    "outcome": "blocked_by_fault",
-                    "seed": a.case.runs.seed,
-                    "tick": tick,
-                    "tick_ns": net.time().tick_ns,
-                    "packets_in_flight": in_flight,
-                    "reproduce": repro,
-                    "links_down": links,
-                    "blocked": blocked.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
-                });
-                let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-                if let Err(err) = super::output::write(path, text + "\n") {
-                    note!("error: cannot write {}: {err}", path.display());
-                }
-            }
+            write_failure_json(e, net, a, &repro);
         }
         other => {
             note!("error: {other}");
@@ -196,33 +145,35 @@ fn print_deadlock(f: &FailureText) {
     }
 }
 
+/// Writes `--json`, if given, for a run that failed with `e`: the document that
+/// explains a deadlock or a link fault ([`emu::api::failure_json`]).
+fn write_failure_json<P: LinkProtocol>(
+    e: &EngineError,
+    net: &Network<P>,
+    a: &RunArgs,
+    repro: &str,
+) {
+    if let (Some(path), Some(text)) = (
+        &a.output.json,
+        emu::api::failure_json(e, net, a.case.runs.seed, repro),
+    ) && let Err(err) = super::output::write(path, text)
+    {
+        note!("error: cannot write {}: {err}", path.display());
+    }
+}
+
 /// The command line that reproduces this run: everything that affects the result.
 pub fn reproduce_line(
     a: &RunArgs,
     topo: &Loaded<TopologyConfig>,
     traf: &Loaded<TrafficConfig>,
 ) -> String {
-    let mut args: Vec<String> = vec![
-        "emu".into(),
-        "--topology".into(),
-        topo.file.name.clone(),
-        "--traffic".into(),
-        traf.file.name.clone(),
-        "--seed".into(),
-        a.case.runs.seed.to_string(),
-    ];
-    for s in &a.case.network.sets {
-        args.push("--set".into());
-        args.push(s.clone());
-    }
-    if let Some(us) = a.deadlock_window_us {
-        args.extend(["--deadlock-window-us".into(), us.to_string()]);
-    }
-    if a.check {
-        args.push("--check".into());
-    }
-    args.iter()
-        .map(|s| shell_quote(s))
-        .collect::<Vec<_>>()
-        .join(" ")
+    emu::api::reproduce_command(
+        &topo.file.name,
+        &traf.file.name,
+        a.case.runs.seed,
+        &a.case.network.sets,
+        a.deadlock_window_us,
+        a.check,
+    )
 }

@@ -243,33 +243,6 @@ impl CaseVisitor for Runner<'_> {
     }
 }
 
-/// The longest `--deadlock-window-us` accepted (10⁹ µs).
-pub const MAX_DEADLOCK_WINDOW_US: f64 = emu::time::MAX_DURATION_US;
-
-/// Refuses a deadlock window of `ticks` (`us` as given) shorter than the longest a
-/// healthy network of this plan goes without moving a token ([`emu::network::RunPlan`]'s
-/// `silence`, which each family derives from its timing): such a window calls a
-/// working network deadlocked.
-fn window_fits<P: LinkProtocol>(
-    ticks: u64,
-    us: f64,
-    net: &emu::network::Network<P>,
-) -> Result<(), String> {
-    let silence = net.run().silence;
-    if ticks >= silence.ticks {
-        return Ok(());
-    }
-    let least_us = silence.ticks as f64 * net.time().tick_ns / 1000.0;
-    Err(format!(
-        "--deadlock-window-us {}: {} may go {} µs without moving a token and still be working ({}): give at least {}",
-        emu::text::number(us),
-        net.name(),
-        emu::text::decimal_up(least_us),
-        silence.why,
-        emu::text::decimal_up(least_us)
-    ))
-}
-
 /// Runs a loaded case of any family with the memory it may use (`memory_limit`, from
 /// `--memory-limit`); returns the process exit code.
 fn run_case<P: LinkProtocol>(
@@ -281,21 +254,10 @@ fn run_case<P: LinkProtocol>(
     let net = &case.net;
     let mut ctl = case.control();
     ctl.check = a.check;
-    if let Some(us) = a.deadlock_window_us {
-        // A bound far beyond any run (about 17 minutes of virtual time) keeps the window
-        // in ticks, and the tick it ends at, well inside 64 bits.
-        if !(us.is_finite() && us > 0.0 && us <= MAX_DEADLOCK_WINDOW_US) {
-            return fail(
-                Exit::BadInput,
-                format!(
-                    "--deadlock-window-us {us}: give a positive number of microseconds, at most {MAX_DEADLOCK_WINDOW_US:e}"
-                ),
-            );
-        }
-        ctl.deadlock_window = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
-        if let Err(e) = window_fits(ctl.deadlock_window, us, net) {
-            return fail(Exit::BadInput, e);
-        }
+    if let Some(us) = a.deadlock_window_us
+        && let Err(e) = ctl.set_deadlock_window_us(us, net)
+    {
+        return fail(Exit::BadInput, e);
     }
     ctl.memory_limit = memory_limit;
     if let Err(code) = super::check_threads(a.case.runs.threads) {

@@ -23,8 +23,54 @@
 //! - [`family`] is the registry of network families (networks of C104s, SCI rings,
 //!   switch fabrics, relay rings): [`family::AnyCase::load`] reads a topology and a
 //!   traffic file and builds the case of whatever family the topology is, and
-//!   [`family::CaseVisitor`] runs anything on it, generic over its protocol
+//!   [`family::CaseVisitor`] runs anything on it, generic over its protocol;
+//!   [`api`] loads, runs and reports one case of any family without generics
 //!   (`examples/embed.rs` runs a hypercube and reads its report that way).
+//!
+//! # Running a network
+//!
+//! [`run`] runs a case of any family from its two files and returns its [`Report`]:
+//! here a shipped 64-terminal hypercube of C104s under uniform random traffic,
+//! shortened with the command line's `--set` overrides.
+//!
+//! ```
+//! use emu_core::{Input, Outcome, RunOptions};
+//!
+//! let options = RunOptions {
+//!     set: vec!["phases.warmup_us=10".into(), "phases.measure_us=50".into()],
+//!     seed: 7,
+//!     ..RunOptions::default()
+//! };
+//! let report = emu_core::run(&Input::shipped("hypercube6"), &Input::shipped("uniform"), &options)?;
+//! assert_eq!(report.outcome, Outcome::Completed);
+//! let stats = report.stats.as_ref().expect("a completed run has statistics");
+//! assert_eq!(stats.topology.terminals, 64);
+//! assert!(stats.throughput.delivered_pct.mean > 0.0);
+//! // `report.to_json()` is what `emu -t hypercube6 -p uniform --seed 7 --json` writes.
+//! assert!(report.to_json().starts_with("{"));
+//!
+//! // A deadlock is an outcome, with the document that explains it.
+//! let jammed = emu_core::run(
+//!     &Input::shipped("torus4-single"),
+//!     &Input::shipped("torus4-ring"),
+//!     &RunOptions::default(),
+//! )?;
+//! assert_eq!(jammed.outcome, Outcome::Deadlock);
+//! assert!(jammed.to_json().contains("cycle_text"));
+//!
+//! // Bad input is an error that says where, in the command line's words.
+//! let text = "[network]\nkind = \"hypercube\"\ndimensions = 0\n";
+//! let e = emu_core::run(&Input::text("mine.toml", text), &Input::shipped("uniform"), &options)
+//!     .expect_err("no 0-cube");
+//! assert_eq!(e.kind(), emu_core::ErrorKind::Build);
+//! assert_eq!(e.location().and_then(|l| l.line), Some(3));
+//! assert_eq!(e.to_string(), "mine.toml:3:1: network.dimensions: 0: give a whole number from 1 to 20");
+//! # Ok::<(), emu_core::Error>(())
+//! ```
+//!
+//! [`api`] has the rest: [`RunOptions::on_progress`] to follow a run and stop it,
+//! [`run_case`] for a case already built, and the lookup the command line does
+//! ([`Input::lookup`]).
 //!
 //! # Driving a part by hand
 //!
@@ -88,6 +134,7 @@
 
 #![warn(missing_docs)]
 
+pub mod api;
 pub mod config;
 pub mod deadlock;
 pub mod engine;
@@ -104,3 +151,5 @@ pub mod terminal;
 pub mod text;
 pub mod time;
 pub mod traffic;
+
+pub use api::{Error, ErrorKind, Input, Outcome, Progress, Report, RunOptions, run, run_case};

@@ -3,6 +3,7 @@
 
 use super::error::{ConfigError, line_col};
 use super::keypath::{error_site, syntax_key};
+use super::location::Location;
 use super::overrides::{Override, apply};
 use super::source::SourceFile;
 use super::unused::first_unused;
@@ -91,7 +92,10 @@ fn regions(text_len: usize, overrides: &[Override]) -> Vec<Range<usize>> {
 /// list's next entry without a comma between.
 fn syntax_error(file: &SourceFile, e: &toml::de::Error) -> ConfigError {
     let Some(span) = e.span() else {
-        return ConfigError::new(format!("{}: {}", file.name, syntax_words(e.message())));
+        return ConfigError::at(
+            Location::in_file(&file.name, None, None),
+            syntax_words(e.message()),
+        );
     };
     let (offset, message) = match unclosed_list_end(&file.text, span.start, e.message()) {
         Some(end) => (
@@ -100,11 +104,12 @@ fn syntax_error(file: &SourceFile, e: &toml::de::Error) -> ConfigError {
         ),
         None => (span.start, syntax_words(e.message())),
     };
-    let (line, col) = line_col(&file.text, offset);
-    let key = syntax_key(&file.text, offset)
-        .map(|k| format!("{k}: "))
-        .unwrap_or_default();
-    ConfigError::new(format!("{}:{line}:{col}: {key}{message}", file.name))
+    let position = line_col(&file.text, offset);
+    let key = syntax_key(&file.text, offset);
+    ConfigError::at(
+        Location::in_file(&file.name, Some(position), key.as_deref()),
+        message,
+    )
 }
 
 /// toml's "missing comma between array elements" at the first value of a line: the end
@@ -156,21 +161,13 @@ fn file_error(
     message: &str,
 ) -> ConfigError {
     let site = error_site(root, span, message);
-    let position = site
-        .span
-        .as_ref()
-        .map(|s| {
-            let (line, col) = line_col(&file.text, s.start);
-            format!(":{line}:{col}")
-        })
-        .unwrap_or_default();
-    let key = if site.path.is_empty() {
-        String::new()
-    } else {
-        format!("{}: ", site.key())
-    };
+    let position = site.span.as_ref().map(|s| line_col(&file.text, s.start));
+    let key = (!site.path.is_empty()).then(|| site.key());
     let message = super::plain::plain(message);
-    ConfigError::new(format!("{}{position}: {key}{message}", file.name))
+    ConfigError::at(
+        Location::in_file(&file.name, position, key.as_deref()),
+        message,
+    )
 }
 
 /// `--set KEY=VALUE: message` for an error that only appears once overrides are
@@ -209,10 +206,11 @@ fn override_error(
             }
         }
     };
-    let sets: Vec<String> = culprits
-        .iter()
-        .map(|ov| format!("--set {}", ov.text))
-        .collect();
+    let sets: Vec<String> = culprits.iter().map(|ov| ov.text.clone()).collect();
+    let key = match culprits.as_slice() {
+        [ov] => Some(ov.key.as_str()),
+        _ => None,
+    };
     let hint = match culprits.as_slice() {
         [ov] if message.starts_with("invalid type: string") => not_toml_hint(&ov.value),
         _ => String::new(),
@@ -234,7 +232,7 @@ fn override_error(
         _ => message.to_string(),
     };
     let message = super::plain::plain(&message);
-    ConfigError::new(format!("{}: {message}{hint}", sets.join(" ")))
+    ConfigError::at(Location::of_sets(sets, key), format!("{message}{hint}"))
 }
 
 /// When an override's value was taken as a string because it is not a TOML value,

@@ -7,6 +7,7 @@
 #[error("{message}")]
 pub struct ConfigError {
     message: String,
+    location: Option<Box<super::Location>>,
 }
 
 impl ConfigError {
@@ -15,7 +16,21 @@ impl ConfigError {
     pub fn new(message: impl AsRef<str>) -> Self {
         ConfigError {
             message: one_line(message.as_ref()),
+            location: None,
         }
+    }
+
+    /// An error about the value at `location`: its message is `LOCATION: message`.
+    pub fn at(location: super::Location, message: impl AsRef<str>) -> Self {
+        ConfigError {
+            message: one_line(&format!("{location}: {}", message.as_ref())),
+            location: Some(Box::new(location)),
+        }
+    }
+
+    /// Where the offending value is, when the error is about one value.
+    pub fn location(&self) -> Option<&super::Location> {
+        self.location.as_deref()
     }
 
     /// The one-line message (the same text as `Display`).

@@ -85,7 +85,7 @@ fn load<T: DeserializeOwned + Serialize>(
 
 /// The `--set` arguments of `sets` that belong to files of `kind`; every argument is
 /// checked.
-fn overrides_for(
+pub(crate) fn overrides_for(
     kind: FileKind,
     sets: &[String],
 ) -> Result<Vec<super::overrides::Override>, ConfigError> {

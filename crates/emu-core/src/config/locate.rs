@@ -3,6 +3,7 @@
 use super::error::line_col;
 use super::keypath::key_span;
 use super::load::Loaded;
+use super::location::Location;
 use toml::de::DeTable;
 
 impl<T> Loaded<T> {
@@ -16,6 +17,12 @@ impl<T> Loaded<T> {
     /// network.mix.address=0.5`.
     /// The key may carry this file's `topology.`/`traffic.` prefix.
     pub fn locate(&self, key: &str) -> String {
+        self.location(key).to_string()
+    }
+
+    /// [`Loaded::locate`] as data: the file, line, column and key, or the `--set`
+    /// arguments, that gave the value of `key`.
+    pub fn location(&self, key: &str) -> Location {
         let prefix = self.file.kind.prefix();
         let key = key
             .strip_prefix(prefix)
@@ -33,7 +40,7 @@ impl<T> Loaded<T> {
             } else {
                 k.clone()
             };
-            return format!("--set {shown}={v}");
+            return Location::of_sets(vec![format!("{shown}={v}")], Some(key));
         }
         let path: Vec<String> = key.split('.').map(String::from).collect();
         let span = DeTable::parse(&self.file.text)
@@ -46,20 +53,19 @@ impl<T> Loaded<T> {
                 k.strip_prefix(key)
                     .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
             })
-            .map(|(k, v)| format!("--set {k}={v}"))
+            .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        let found = match span {
-            Some(span) => {
-                let (line, col) = line_col(&self.file.text, span.start);
-                format!("{}:{line}:{col}: {key}", self.file.name)
-            }
-            None if !inside.is_empty() => format!("{}: {key}", self.file.name),
-            None => format!("{}: {key} (default)", self.file.name),
+        let name = &self.file.name;
+        let position = span.map(|span| line_col(&self.file.text, span.start));
+        let mut text = match position {
+            Some((line, col)) => format!("{name}:{line}:{col}: {key}"),
+            None if !inside.is_empty() => format!("{name}: {key}"),
+            None => format!("{name}: {key} (default)"),
         };
-        if inside.is_empty() {
-            found
-        } else {
-            format!("{found}, with {}", inside.join(" and "))
+        if !inside.is_empty() {
+            let sets: Vec<String> = inside.iter().map(|s| format!("--set {s}")).collect();
+            text = format!("{text}, with {}", sets.join(" and "));
         }
+        Location::new(Some(name), position, Some(key), inside, text)
     }
 }

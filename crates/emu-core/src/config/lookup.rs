@@ -72,31 +72,62 @@ pub(crate) fn find_source_in(
         }
     }
 
-    if let Some(text) = find_shipped(kind, stem) {
-        return Ok(SourceFile {
-            kind,
-            name: format!("{stem}.toml"),
-            text: text.to_string(),
-            origin: Origin::Shipped,
-        });
+    if find_shipped(kind, stem).is_some() {
+        return read_shipped(kind, stem);
     }
     // Something is there, but not a file to read (a bare name that is also a directory
     // still finds the shipped file above): say what it is, not "not found".
-    if let Ok(meta) = std::fs::metadata(&direct) {
-        let what = if meta.is_dir() {
-            "a directory"
-        } else {
-            "not a regular file (a FIFO, socket or device)"
-        };
-        return Err(ConfigError::new(format!(
-            "{kind} file `{spec}` is {what}: give a {kind} file"
-        )));
+    if let Some(e) = not_a_file(kind, spec, &direct) {
+        return Err(e);
     }
     Err(ConfigError::new(format!(
         "{kind} file `{spec}` not found: tried {} and the shipped {kind} files ({})",
         tried.join(", "),
         shipped_names(kind)
     )))
+}
+
+/// Why `path` (given as `spec`), which exists, is no file to read; `None` if nothing is
+/// there.
+fn not_a_file(kind: FileKind, spec: &str, path: &Path) -> Option<ConfigError> {
+    let meta = std::fs::metadata(path).ok()?;
+    let what = if meta.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file (a FIFO, socket or device)"
+    };
+    Some(ConfigError::new(format!(
+        "{kind} file `{spec}` is {what}: give a {kind} file"
+    )))
+}
+
+/// Reads the file of this kind at `path` and nothing else (no lookup, no shipped
+/// file), naming it as the path is written.
+pub(crate) fn read_path(kind: FileKind, path: &Path) -> Result<SourceFile, ConfigError> {
+    let name = path.display().to_string();
+    if path.is_file() {
+        return read(kind, name, path);
+    }
+    Err(not_a_file(kind, &name, path)
+        .unwrap_or_else(|| ConfigError::new(format!("{kind} file `{name}` not found"))))
+}
+
+/// The shipped file of this kind called `name` (with or without `.toml`), named
+/// `<stem>.toml` as [`find_source`] names it.
+pub(crate) fn read_shipped(kind: FileKind, name: &str) -> Result<SourceFile, ConfigError> {
+    let stem = name.strip_suffix(".toml").unwrap_or(name);
+    match find_shipped(kind, stem) {
+        Some(text) => Ok(SourceFile {
+            kind,
+            name: format!("{stem}.toml"),
+            text: text.to_string(),
+            origin: Origin::Shipped,
+        }),
+        None => Err(ConfigError::new(format!(
+            "no shipped {kind} file is called `{name}`; shipped {kind} files: {}",
+            shipped_names(kind)
+        ))),
+    }
 }
 
 /// Reads `path` ([`super::input::read_file`]), naming it `name` in messages.

@@ -4,12 +4,14 @@
 pub(crate) mod bounds;
 mod decode;
 pub mod error;
+mod given;
 pub mod input;
 mod keypath;
 pub mod kind_defaults;
 pub(crate) mod limits;
 pub mod load;
 mod locate;
+mod location;
 pub mod lookup;
 pub mod overrides;
 pub mod plain;
@@ -26,7 +28,9 @@ mod variants;
 mod tests;
 
 pub use error::ConfigError;
+pub use given::Input;
 pub use load::{Loaded, load_topology, load_traffic, stem};
+pub use location::Location;
 pub use lookup::find_source;
 pub use overrides::validate_sets;
 pub use ranges::takes;

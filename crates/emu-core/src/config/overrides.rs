@@ -52,7 +52,12 @@ fn valid_sections() -> String {
 /// Parses one `--set` argument.
 pub(crate) fn parse_set(set: &str) -> Result<Override, ConfigError> {
     let text = set.trim();
-    let fail = |why: String| Err(ConfigError::new(format!("--set {text}: {why}")));
+    let fail = |why: String| {
+        Err(ConfigError::at(
+            super::Location::of_sets(vec![text.to_string()], None),
+            why,
+        ))
+    };
     let Some((key, value)) = text.split_once('=') else {
         return fail(format!(
             "give KEY=VALUE, e.g. network.dimensions=6; {}",

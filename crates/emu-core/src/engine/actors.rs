@@ -343,6 +343,9 @@ async fn coordinate<P: LinkProtocol>(
             }
         };
         match decision {
+            Decision::Continue if ctl.stop_asked() => {
+                break Err(EngineError::Stopped { tick: clock.now() });
+            }
             Decision::Continue => {}
             Decision::Done { complete } => break Ok(Ok(complete)),
             Decision::Deadlock { since, at } => break Ok(Err((since, at))),

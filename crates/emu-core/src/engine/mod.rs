@@ -44,19 +44,70 @@ pub struct RunControl {
     /// Record what crosses every node's ports into this recorder
     /// ([`crate::observe`]); `None`: nothing is recorded, and nothing is spent on it.
     pub observe: Option<std::sync::Arc<crate::observe::Recorder>>,
+    /// Set by the caller (from another thread, or from the progress function) to stop
+    /// the run at the end of a window soon after: the engine then returns
+    /// [`EngineError::Stopped`]. `None`: the run cannot be stopped this way.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl RunControl {
     /// What the plan's run phases ask for, without `--check`.
     pub fn for_plan<P: LinkProtocol>(net: &Network<P>) -> RunControl {
+        Self::for_plan_within(net, crate::memory::usable())
+    }
+
+    /// [`RunControl::for_plan`] with the memory the run may use, in bytes (`None`: no
+    /// limit), rather than what the system states.
+    pub fn for_plan_within<P: LinkProtocol>(
+        net: &Network<P>,
+        memory_limit: Option<u64>,
+    ) -> RunControl {
         RunControl {
             end_after: net.run().end_after,
             hard_stop: net.run().hard_stop,
             deadlock_window: net.run().deadlock_window,
             check: false,
-            memory_limit: crate::memory::usable(),
+            memory_limit,
             observe: None,
+            stop: None,
         }
+    }
+
+    /// Sets the deadlock window from `us` microseconds of virtual time (rounded up to
+    /// whole ticks of `net`), refusing a window that is not a positive number of at
+    /// most [`MAX_DEADLOCK_WINDOW_US`], or that is shorter than the longest a healthy
+    /// network of this plan goes without moving a token ([`crate::network::RunPlan`]'s
+    /// `silence`, which each family derives from its timing): such a window calls a
+    /// working network deadlocked.
+    pub fn set_deadlock_window_us<P: LinkProtocol>(
+        &mut self,
+        us: f64,
+        net: &Network<P>,
+    ) -> Result<(), WindowError> {
+        // A bound far beyond any run (about 17 minutes of virtual time) keeps the window
+        // in ticks, and the tick it ends at, well inside 64 bits.
+        if !(us.is_finite() && us > 0.0 && us <= MAX_DEADLOCK_WINDOW_US) {
+            return Err(WindowError::OutOfRange { us });
+        }
+        let ticks = (us * 1000.0 / net.time().tick_ns).ceil() as u64;
+        let silence = net.run().silence;
+        if ticks < silence.ticks {
+            return Err(WindowError::TooShort {
+                us,
+                network: net.name().to_string(),
+                least_us: silence.ticks as f64 * net.time().tick_ns / 1000.0,
+                why: silence.why.to_string(),
+            });
+        }
+        self.deadlock_window = ticks;
+        Ok(())
+    }
+
+    /// True once the caller asked the run to stop ([`RunControl::stop`]).
+    pub(crate) fn stop_asked(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Acquire))
     }
 
     /// Fails with [`EngineError::TooLarge`] if `net` would need more memory than the
@@ -69,6 +120,42 @@ impl RunControl {
             .within(self.memory_limit, net.nodes().len(), net.terminals().len())
             .map_err(EngineError::TooLarge)
     }
+}
+
+/// The longest deadlock window accepted, in µs (10⁹ µs).
+pub const MAX_DEADLOCK_WINDOW_US: f64 = crate::time::MAX_DURATION_US;
+
+/// Why a deadlock window given in µs was refused
+/// ([`RunControl::set_deadlock_window_us`]). Messages name the command line's
+/// `--deadlock-window-us`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WindowError {
+    /// Not a positive number of at most [`MAX_DEADLOCK_WINDOW_US`].
+    #[error(
+        "--deadlock-window-us {us}: give a positive number of microseconds, at most {MAX_DEADLOCK_WINDOW_US:e}"
+    )]
+    OutOfRange {
+        /// The window as given.
+        us: f64,
+    },
+    /// Shorter than a working network of the plan may go without moving a token.
+    #[error(
+        "--deadlock-window-us {}: {network} may go {} µs without moving a token and still be working ({why}): give at least {}",
+        crate::text::number(*us),
+        crate::text::decimal_up(*least_us),
+        crate::text::decimal_up(*least_us)
+    )]
+    TooShort {
+        /// The window as given.
+        us: f64,
+        /// The network's name.
+        network: String,
+        /// The shortest window accepted, in µs.
+        least_us: f64,
+        /// Why the network may be silent that long.
+        why: String,
+    },
 }
 
 /// Which engine runs the plan.
@@ -258,6 +345,13 @@ pub enum EngineError {
     /// The engine itself failed (a task panicked, a channel closed).
     #[error("engine failure: {0}")]
     Internal(String),
+    /// The caller asked the run to stop ([`RunControl::stop`]); it stopped at the end
+    /// of the window that ended at this tick.
+    #[error("the run was stopped at tick {tick}, before it ended")]
+    Stopped {
+        /// The tick the run had reached.
+        tick: Tick,
+    },
 }
 
 impl EngineError {
@@ -269,7 +363,8 @@ impl EngineError {
             | EngineError::Invariant { tick, .. }
             | EngineError::Deadlock { tick, .. }
             | EngineError::Panicked { tick, .. }
-            | EngineError::BlockedByFault { tick, .. } => Some(*tick),
+            | EngineError::BlockedByFault { tick, .. }
+            | EngineError::Stopped { tick } => Some(*tick),
             EngineError::TooLarge(_) | EngineError::Threads { .. } | EngineError::Internal(_) => {
                 None
             }

@@ -179,6 +179,9 @@ struct Slot<P: LinkProtocol> {
     /// in flight on every direction this shard receives that only it can see (its
     /// queues, and tokens taken off a channel but not yet due).
     check: Option<CheckData<P::Counters>>,
+    /// The caller asked the run to stop ([`RunControl::stop`]), as this shard saw it
+    /// when it ran the window.
+    stop: bool,
 }
 
 impl<P: LinkProtocol> Default for Slot<P> {
@@ -189,6 +192,7 @@ impl<P: LinkProtocol> Default for Slot<P> {
             error: None,
             next_due: None,
             check: None,
+            stop: false,
         }
     }
 }
@@ -218,6 +222,8 @@ struct Shared<P: LinkProtocol> {
 enum Stop {
     Decided(Decision),
     Failed,
+    /// The caller asked the run to stop.
+    Asked,
 }
 
 /// Scratch space a shard's run task reuses from window to window.
@@ -251,6 +257,8 @@ struct Settled {
     total: Activity,
     runs: u64,
     failed: bool,
+    /// A shard saw the caller's request to stop while it ran the window.
+    asked: bool,
 }
 
 /// One partition of the nodes with everything it needs to run them: its links' lanes,
@@ -379,6 +387,7 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
             slot.runs = due.len() as u64;
             slot.error = error;
             slot.check = self.ctl.check.then(|| self.check_data());
+            slot.stop = self.ctl.stop_asked();
         }
         self.hand_off();
         self.settled.end = end;
@@ -399,15 +408,18 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
         let mut total = Activity::default();
         let mut runs = 0;
         let mut failed = false;
+        let mut asked = false;
         for s in &self.shared.slots {
             let s = lock(s);
             total.add(&s.activity);
             runs += s.runs;
             failed |= s.error.is_some();
+            asked |= s.stop;
         }
         self.settled.total = total;
         self.settled.runs = runs;
         self.settled.failed = failed;
+        self.settled.asked = asked;
         lock(&self.shared.slots[self.id]).next_due = self.due.peek();
         if self.id == 0 && self.ctl.check && !failed {
             self.check_all(end - 1);
@@ -429,12 +441,18 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
             return Err(Stop::Failed);
         }
         let Settled {
-            end, total, runs, ..
+            end,
+            total,
+            runs,
+            asked,
+            ..
         } = &self.settled;
         match self
             .clock
             .close_window(*end, total, *runs, next, &mut self.progress)
         {
+            // Every shard read the same slots: all stop in this phase.
+            Decision::Continue if *asked => Err(Stop::Asked),
             Decision::Continue => match next {
                 Some(t) => Ok(t),
                 None => Err(Stop::Decided(self.clock.decide(None))),
@@ -705,6 +723,7 @@ pub fn run<P: LinkProtocol>(
         Stop::Decided(Decision::Continue) => Err(EngineError::Internal(
             "the run stopped without a decision".into(),
         )),
+        Stop::Asked => Err(EngineError::Stopped { tick: clock.now() }),
         Stop::Failed => {
             let first_error = shared
                 .slots

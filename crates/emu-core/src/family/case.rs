@@ -23,8 +23,8 @@ pub enum CaseError {
     /// The files were read but describe no valid network.
     #[error("{location}: {message}")]
     Build {
-        /// File, line and key of the offending value ([`Loaded::locate`]).
-        location: String,
+        /// File, line and key of the offending value ([`Loaded::location`]).
+        location: Box<crate::config::Location>,
         /// What is wrong, and what would be right.
         message: String,
     },
@@ -59,8 +59,8 @@ impl CaseError {
         traffic: Option<&Loaded<TrafficConfig>>,
     ) -> CaseError {
         let location = match traffic {
-            Some(traf) if e.file != "topology" => traf.locate(&e.key),
-            _ => topology.locate(&e.key),
+            Some(traf) if e.file != "topology" => Box::new(traf.location(&e.key)),
+            _ => Box::new(topology.location(&e.key)),
         };
         CaseError::Build {
             location,
@@ -202,7 +202,7 @@ impl Case<DsLink> {
                     type Output = CaseError;
                     fn visit<P: LinkProtocol>(self, c: &Case<P>) -> CaseError {
                         CaseError::Build {
-                            location: c.topology.locate("network.kind"),
+                            location: Box::new(c.topology.location("network.kind")),
                             message: format!(
                                 "{}: this command takes networks of C104s only; run it with \
                                  emu --topology … --traffic …",

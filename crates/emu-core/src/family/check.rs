@@ -47,13 +47,22 @@ pub fn check_plan(
     sets: &[String],
     memory_limit: Option<u64>,
 ) -> Result<CheckPlan, CaseError> {
+    check_plan_of(&config::Input::lookup(spec), sets, memory_limit)
+}
+
+/// [`check_plan`] for a topology from `input`.
+pub fn check_plan_of(
+    input: &config::Input,
+    sets: &[String],
+    memory_limit: Option<u64>,
+) -> Result<CheckPlan, CaseError> {
     if let Some(o) = parse_sets(sets)?
         .into_iter()
         .find(|o| o.kind == FileKind::Traffic)
     {
         return Err(CaseError::TrafficSet { set: o.text });
     }
-    let topo = config::load_topology(spec, sets)?;
+    let topo: config::Loaded<config::TopologyConfig> = input.load(FileKind::Topology, sets)?;
     let family = crate::family::of(&topo.config.network);
     crate::family::only_own_sections(family, &topo)?;
     let traffic = config::load::load_traffic_text("probe.toml", family.probe_traffic(), &[])?;

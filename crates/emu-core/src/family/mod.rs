@@ -219,7 +219,9 @@ pub fn unread_traffic(
             continue;
         }
         return Err(CaseError::Build {
-            location: where_given(traffic, section).unwrap_or_else(|| traffic.locate(section)),
+            location: Box::new(
+                where_given(traffic, section).unwrap_or_else(|| traffic.location(section)),
+            ),
             message: format!(
                 "{section} does not apply to {} ({}): remove it, or leave it at its default",
                 family.name(),
@@ -250,7 +252,7 @@ pub fn only_own_sections(
             .map(|f| f.name())
             .collect();
         return Err(CaseError::Build {
-            location,
+            location: Box::new(location),
             message: format!(
                 "[{section}] is a section of {}; this topology is {} (network.kind), which does \
                  not read it: remove it",
@@ -265,19 +267,19 @@ pub fn only_own_sections(
 /// Where top-level `section` of a loaded file was given: the first `--set` of a key in
 /// it (the location names the argument), else the section in the file; `None` if
 /// neither has it.
-fn where_given<T>(file: &Loaded<T>, section: &str) -> Option<String> {
+fn where_given<T>(file: &Loaded<T>, section: &str) -> Option<crate::config::Location> {
     let section_of = |key: &str| key.split(['.', '[']).next().unwrap_or("").to_string();
     if let Some((key, _)) = file
         .overrides
         .iter()
         .find(|(k, _)| section_of(k) == section)
     {
-        return Some(file.locate(key));
+        return Some(file.location(key));
     }
     let in_file = toml::from_str::<toml::Table>(&file.file.text)
         .map(|t| t.contains_key(section))
         .unwrap_or(false);
-    in_file.then(|| file.locate(section))
+    in_file.then(|| file.location(section))
 }
 
 /// Loads `topology` and `traffic` (paths or shipped names) with `sets` and builds the

@@ -84,7 +84,7 @@ impl FamilySection for RelaySection {
 /// A build error at `key` of `file`.
 fn located<T>(file: &Loaded<T>, key: &str, message: impl Into<String>) -> CaseError {
     CaseError::Build {
-        location: file.locate(key),
+        location: Box::new(file.location(key)),
         message: message.into(),
     }
 }
