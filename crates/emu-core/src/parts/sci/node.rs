@@ -60,6 +60,7 @@ struct SourceQueue {
 impl SourceQueue {
     /// True if the head of the queue may be sent now: it has been queued, and an
     /// active buffer is free (SCI §4, §4.4).
+    #[inline]
     fn eligible(&self) -> bool {
         self.queue
             .front()
@@ -68,6 +69,7 @@ impl SourceQueue {
 }
 
 impl Source for SourceQueue {
+    #[inline]
     fn ready(&mut self) -> Option<u16> {
         let p = self.queue.front()?;
         self.eligible().then_some(p.len)
@@ -224,7 +226,7 @@ impl SciNode {
     /// possible: then the packet or its echo was lost on a dead link, and the packet
     /// waits for good ([`Node::waits`]).
     fn check_echo_deadline(&self, now: Tick) -> Result<(), ModelError> {
-        if self.lossy {
+        if self.lossy || self.source.outstanding.is_empty() {
             return Ok(());
         }
         let bound = self.echo_bound();
@@ -349,6 +351,32 @@ impl SciNode {
         parts.record(&[source_wait.saturating_sub(idle), idle, ring, fixed]);
     }
 
+    /// The stripper's work on `incoming` at `now` (any symbol): what it passes to the
+    /// transmitter, after handling what it took for this node.
+    fn strip(&mut self, now: Tick, incoming: Symbol) -> Result<Symbol, ModelError> {
+        let room = self.p.sink_symbols - self.sink_queued.min(self.p.sink_symbols);
+        let reserved = self.sink_reserved;
+        let (passed, what) = self
+            .stripper
+            .parse(incoming, |len| u32::from(len) + reserved <= room)
+            .map_err(|index| ModelError::Protocol {
+                port: 0,
+                what: format!(
+                    "symbol {index} of a packet for this node arrived out of order: {incoming:?}"
+                ),
+            })?;
+        let mut passed = passed;
+        if let Stripped::Target { symbol, .. } = what
+            && symbol.is_last()
+        {
+            // The echo's last symbol takes the send packet's last slot: it tells the
+            // source when the packet was delivered.
+            passed.delivered = now + 1;
+        }
+        self.stripped(now, what)?;
+        Ok(passed)
+    }
+
     /// Handles what the stripper took for this node.
     fn stripped(&mut self, now: Tick, what: Stripped) -> Result<(), ModelError> {
         match what {
@@ -468,26 +496,15 @@ impl Node<Sci> for SciNode {
             }
             _ => Symbol::idle(true),
         };
-        let room = self.p.sink_symbols - self.sink_queued.min(self.p.sink_symbols);
-        let reserved = self.sink_reserved;
-        let (passed, what) = self
-            .stripper
-            .parse(incoming, |len| u32::from(len) + reserved <= room)
-            .map_err(|index| ModelError::Protocol {
-                port: 0,
-                what: format!(
-                    "symbol {index} of a packet for this node arrived out of order: {incoming:?}"
-                ),
-            })?;
-        let mut passed = passed;
-        if let Stripped::Target { symbol, .. } = what
-            && symbol.is_last()
+        // An idle while no packet for this node is under way only passes (the common
+        // case: the stripper takes nothing).
+        let passed = if let SymbolKind::Idle { go } = incoming.kind
+            && let Some(idle) = self.stripper.pass_idle(go)
         {
-            // The echo's last symbol takes the send packet's last slot: it tells the
-            // source when the packet was delivered.
-            passed.delivered = now + 1;
-        }
-        self.stripped(now, what)?;
+            idle
+        } else {
+            self.strip(now, incoming)?
+        };
         self.check_echo_deadline(now)?;
         if now == self.p.window.1 {
             self.stats.source.backlog_at_window_end = (self.source.queue.len()
@@ -524,13 +541,16 @@ impl Node<Sci> for SciNode {
         self.activity.packets_injected += self.source.injected - injected;
         self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
         if !sym.is_idle() {
-            self.activity.tokens_moved += 1;
+            out.activity.tokens_moved += 1;
             self.busy += 1;
         }
         out.send(OUT, sym, now + 1);
         self.counters[OUT].sent += 1;
-        out.activity.add(&self.activity);
-        self.activity = Activity::default();
+        // The engine sums activity: a step that counted nothing adds nothing.
+        if self.activity != Activity::default() {
+            out.activity.add(&self.activity);
+            self.activity = Activity::default();
+        }
         Ok(Some(now + 1))
     }
 

@@ -84,10 +84,25 @@ impl Stripper {
         self.cuts = true;
     }
 
+    /// [`Self::parse`] of an idle with go bit `go` when no packet for this node is
+    /// under way: the idle passes with the latched go bit, nothing is stripped. `None`
+    /// when a packet for this node is under way (then [`Self::parse`] decides).
+    #[inline]
+    pub fn pass_idle(&mut self, go: bool) -> Option<Symbol> {
+        if self.expect != 0 {
+            return None;
+        }
+        let go = go || self.go_latch;
+        self.go_latch = go;
+        self.before_packet = go;
+        Some(Symbol::idle(go))
+    }
+
     /// Parses `s`; `has_room(len)` says whether the sink queue can take a send packet of
     /// `len` symbols now. Returns the symbol handed to the transmitter stage and what
     /// was stripped, or the symbol's index if a packet for this node arrived with its
     /// symbols out of order or interleaved (a protocol error upstream).
+    #[inline]
     pub fn parse(
         &mut self,
         s: Symbol,
@@ -122,6 +137,7 @@ impl Stripper {
     }
 
     /// [`Self::parse`] once the symbol is known to be in order.
+    #[inline]
     fn handle(&mut self, s: Symbol, has_room: impl FnOnce(u16) -> bool) -> (Symbol, Stripped) {
         match s.kind {
             SymbolKind::Idle { go } => {
@@ -171,6 +187,7 @@ impl Stripper {
     }
 
     /// An idle for a freed slot: the kind that preceded the stripped packet, extended.
+    #[inline]
     fn fill(&mut self) -> Symbol {
         let go = self.before_packet || self.go_latch;
         self.go_latch = go;
