@@ -10,6 +10,7 @@ use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait, WaitReason};
 use crate::terminal::{JourneyParts, SourceStats, Stamp, TerminalStats};
 use crate::time::Tick;
+use rand::distr::{Bernoulli, Distribution};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -145,6 +146,10 @@ pub struct SciNode {
     busy: u64,
     stats: TerminalStats,
     activity: Activity,
+    /// [`Self::activity`] may hold counts: a step that took a slow path counted them.
+    counted: bool,
+    /// The arrival and sink draws' distributions, made at their first draw.
+    coins: [Option<Bernoulli>; 2],
     /// Link faults are possible ([`Node::expect_link_faults`]).
     lossy: bool,
     /// Packets for this node that arrived cut short by a dead link and were dropped.
@@ -185,6 +190,8 @@ impl SciNode {
                 ..TerminalStats::default()
             },
             activity: Activity::default(),
+            counted: false,
+            coins: [None; 2],
             lossy: false,
             cut: 0,
             p,
@@ -283,6 +290,7 @@ impl SciNode {
         self.next_seq += 1;
         self.stats.counters.created += 1;
         self.activity.messages_created += 1;
+        self.counted = true;
         if self.measured(now) {
             self.stats.counters.measured_created += 1;
             self.stats.counters.bytes_offered_in_window += 2 * u64::from(len);
@@ -297,7 +305,7 @@ impl SciNode {
         match self.p.traffic.arrivals {
             Arrivals::None => {}
             Arrivals::Bernoulli(rate) => {
-                if self.rng.random_bool(rate.clamp(0.0, 1.0)) {
+                if flip(&mut self.rng, &mut self.coins[0], rate.clamp(0.0, 1.0)) {
                     self.create(now);
                 }
             }
@@ -354,6 +362,7 @@ impl SciNode {
     /// The stripper's work on `incoming` at `now` (any symbol): what it passes to the
     /// transmitter, after handling what it took for this node.
     fn strip(&mut self, now: Tick, incoming: Symbol) -> Result<Symbol, ModelError> {
+        self.counted = true;
         let room = self.p.sink_symbols - self.sink_queued.min(self.p.sink_symbols);
         let reserved = self.sink_reserved;
         let (passed, what) = self
@@ -463,6 +472,20 @@ impl SciNode {
     }
 }
 
+/// `rng.random_bool(p)`, drawing the same numbers, with `p`'s distribution made at the
+/// first draw and kept in `coin` (`p` is the same at every draw).
+#[inline]
+fn flip(rng: &mut ChaCha8Rng, coin: &mut Option<Bernoulli>, p: f64) -> bool {
+    let c = match coin {
+        Some(c) => *c,
+        None => match Bernoulli::new(p) {
+            Ok(c) => *coin.insert(c),
+            Err(_) => return rng.random_bool(p),
+        },
+    };
+    c.sample(rng)
+}
+
 /// Bytes of one send packet waiting in a node's source queue.
 pub(crate) const QUEUED_PACKET_BYTES: u64 = std::mem::size_of::<Packet>() as u64;
 
@@ -512,7 +535,13 @@ impl Node<Sci> for SciNode {
                 + usize::from(self.source.sending.is_some()))
                 as u64;
         }
-        if self.sink_queued > 0 && self.rng.random_bool(self.p.sink_rate.clamp(0.0, 1.0)) {
+        if self.sink_queued > 0
+            && flip(
+                &mut self.rng,
+                &mut self.coins[1],
+                self.p.sink_rate.clamp(0.0, 1.0),
+            )
+        {
             self.sink_queued -= 1;
         }
         self.generate(now);
@@ -538,7 +567,10 @@ impl Node<Sci> for SciNode {
         {
             head.idle_source = head.idle_source.saturating_add(1);
         }
-        self.activity.packets_injected += self.source.injected - injected;
+        if self.source.injected != injected {
+            self.activity.packets_injected += self.source.injected - injected;
+            self.counted = true;
+        }
         self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
         if !sym.is_idle() {
             out.activity.tokens_moved += 1;
@@ -547,9 +579,10 @@ impl Node<Sci> for SciNode {
         out.send(OUT, sym, now + 1);
         self.counters[OUT].sent += 1;
         // The engine sums activity: a step that counted nothing adds nothing.
-        if self.activity != Activity::default() {
+        if self.counted {
             out.activity.add(&self.activity);
             self.activity = Activity::default();
+            self.counted = false;
         }
         Ok(Some(now + 1))
     }
