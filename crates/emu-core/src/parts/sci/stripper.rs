@@ -199,6 +199,54 @@ impl Stripper {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        /// The short path for idles ([`Stripper::pass_idle`]) passes what the full
+        /// parse passes and leaves the stripper in the same state, on any mix of idles,
+        /// packets for this node, echoes back to it and passing packets.
+        #[test]
+        fn the_short_path_for_idles_matches_the_full_parse(
+            picks in proptest::collection::vec((0u8..6, proptest::bool::ANY), 1..200)
+        ) {
+            let (mut full, mut short) = (Stripper::new(2), Stripper::new(2));
+            let mut packet: Vec<Symbol> = Vec::new();
+            for (pick, go) in picks {
+                let s = match packet.pop() {
+                    Some(s) => s,
+                    None => {
+                        let len = if go { 4 } else { 8 };
+                        packet = match pick {
+                            0 | 1 => (0..len).rev().map(|i| send(0, 2, i, len)).collect(),
+                            2 => (0..4)
+                                .rev()
+                                .map(|i| Symbol {
+                                    kind: SymbolKind::Echo { ack: go },
+                                    ..send(2, 5, i, 4)
+                                })
+                                .collect(),
+                            3 => (0..len).rev().map(|i| send(4, 5, i, len)).collect(),
+                            _ => {
+                                let (out, what) =
+                                    full.parse(Symbol::idle(go), |_| true).expect("an idle");
+                                proptest::prop_assert_eq!(what, Stripped::Nothing);
+                                proptest::prop_assert_eq!(short.pass_idle(go), Some(out));
+                                Vec::new()
+                            }
+                        };
+                        continue;
+                    }
+                };
+                proptest::prop_assert_eq!(short.clone().pass_idle(go).is_some(), short.expect == 0);
+                let a = full.parse(s, |_| go);
+                let b = short.parse(s, |_| go);
+                proptest::prop_assert_eq!(a, b);
+                proptest::prop_assert_eq!(
+                    (full.go_latch, full.before_packet, full.expect),
+                    (short.go_latch, short.before_packet, short.expect)
+                );
+            }
+        }
+    }
+
     fn send(src: u32, dst: u32, index: u16, len: u16) -> Symbol {
         Symbol::send_for_test(src, dst, 9, index, len)
     }
