@@ -10,6 +10,7 @@ use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait, WaitReason};
 use crate::terminal::{JourneyParts, SourceStats, Stamp, TerminalStats};
 use crate::time::Tick;
+use rand::distr::{Bernoulli, Distribution};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -60,6 +61,7 @@ struct SourceQueue {
 impl SourceQueue {
     /// True if the head of the queue may be sent now: it has been queued, and an
     /// active buffer is free (SCI §4, §4.4).
+    #[inline]
     fn eligible(&self) -> bool {
         self.queue
             .front()
@@ -68,6 +70,7 @@ impl SourceQueue {
 }
 
 impl Source for SourceQueue {
+    #[inline]
     fn ready(&mut self) -> Option<u16> {
         let p = self.queue.front()?;
         self.eligible().then_some(p.len)
@@ -143,6 +146,10 @@ pub struct SciNode {
     busy: u64,
     stats: TerminalStats,
     activity: Activity,
+    /// [`Self::activity`] may hold counts: a step that took a slow path counted them.
+    counted: bool,
+    /// The arrival and sink draws' distributions, made at their first draw.
+    coins: [Option<Bernoulli>; 2],
     /// Link faults are possible ([`Node::expect_link_faults`]).
     lossy: bool,
     /// Packets for this node that arrived cut short by a dead link and were dropped.
@@ -183,6 +190,8 @@ impl SciNode {
                 ..TerminalStats::default()
             },
             activity: Activity::default(),
+            counted: false,
+            coins: [None; 2],
             lossy: false,
             cut: 0,
             p,
@@ -224,7 +233,7 @@ impl SciNode {
     /// possible: then the packet or its echo was lost on a dead link, and the packet
     /// waits for good ([`Node::waits`]).
     fn check_echo_deadline(&self, now: Tick) -> Result<(), ModelError> {
-        if self.lossy {
+        if self.lossy || self.source.outstanding.is_empty() {
             return Ok(());
         }
         let bound = self.echo_bound();
@@ -281,6 +290,7 @@ impl SciNode {
         self.next_seq += 1;
         self.stats.counters.created += 1;
         self.activity.messages_created += 1;
+        self.counted = true;
         if self.measured(now) {
             self.stats.counters.measured_created += 1;
             self.stats.counters.bytes_offered_in_window += 2 * u64::from(len);
@@ -295,7 +305,7 @@ impl SciNode {
         match self.p.traffic.arrivals {
             Arrivals::None => {}
             Arrivals::Bernoulli(rate) => {
-                if self.rng.random_bool(rate.clamp(0.0, 1.0)) {
+                if flip(&mut self.rng, &mut self.coins[0], rate.clamp(0.0, 1.0)) {
                     self.create(now);
                 }
             }
@@ -347,6 +357,33 @@ impl SciNode {
             }
         }
         parts.record(&[source_wait.saturating_sub(idle), idle, ring, fixed]);
+    }
+
+    /// The stripper's work on `incoming` at `now` (any symbol): what it passes to the
+    /// transmitter, after handling what it took for this node.
+    fn strip(&mut self, now: Tick, incoming: Symbol) -> Result<Symbol, ModelError> {
+        self.counted = true;
+        let room = self.p.sink_symbols - self.sink_queued.min(self.p.sink_symbols);
+        let reserved = self.sink_reserved;
+        let (passed, what) = self
+            .stripper
+            .parse(incoming, |len| u32::from(len) + reserved <= room)
+            .map_err(|index| ModelError::Protocol {
+                port: 0,
+                what: format!(
+                    "symbol {index} of a packet for this node arrived out of order: {incoming:?}"
+                ),
+            })?;
+        let mut passed = passed;
+        if let Stripped::Target { symbol, .. } = what
+            && symbol.is_last()
+        {
+            // The echo's last symbol takes the send packet's last slot: it tells the
+            // source when the packet was delivered.
+            passed.delivered = now + 1;
+        }
+        self.stripped(now, what)?;
+        Ok(passed)
     }
 
     /// Handles what the stripper took for this node.
@@ -435,6 +472,20 @@ impl SciNode {
     }
 }
 
+/// `rng.random_bool(p)`, drawing the same numbers, with `p`'s distribution made at the
+/// first draw and kept in `coin` (`p` is the same at every draw).
+#[inline]
+fn flip(rng: &mut ChaCha8Rng, coin: &mut Option<Bernoulli>, p: f64) -> bool {
+    let c = match coin {
+        Some(c) => *c,
+        None => match Bernoulli::new(p) {
+            Ok(c) => *coin.insert(c),
+            Err(_) => return rng.random_bool(p),
+        },
+    };
+    c.sample(rng)
+}
+
 /// Bytes of one send packet waiting in a node's source queue.
 pub(crate) const QUEUED_PACKET_BYTES: u64 = std::mem::size_of::<Packet>() as u64;
 
@@ -468,26 +519,15 @@ impl Node<Sci> for SciNode {
             }
             _ => Symbol::idle(true),
         };
-        let room = self.p.sink_symbols - self.sink_queued.min(self.p.sink_symbols);
-        let reserved = self.sink_reserved;
-        let (passed, what) = self
-            .stripper
-            .parse(incoming, |len| u32::from(len) + reserved <= room)
-            .map_err(|index| ModelError::Protocol {
-                port: 0,
-                what: format!(
-                    "symbol {index} of a packet for this node arrived out of order: {incoming:?}"
-                ),
-            })?;
-        let mut passed = passed;
-        if let Stripped::Target { symbol, .. } = what
-            && symbol.is_last()
+        // An idle while no packet for this node is under way only passes (the common
+        // case: the stripper takes nothing).
+        let passed = if let SymbolKind::Idle { go } = incoming.kind
+            && let Some(idle) = self.stripper.pass_idle(go)
         {
-            // The echo's last symbol takes the send packet's last slot: it tells the
-            // source when the packet was delivered.
-            passed.delivered = now + 1;
-        }
-        self.stripped(now, what)?;
+            idle
+        } else {
+            self.strip(now, incoming)?
+        };
         self.check_echo_deadline(now)?;
         if now == self.p.window.1 {
             self.stats.source.backlog_at_window_end = (self.source.queue.len()
@@ -495,7 +535,13 @@ impl Node<Sci> for SciNode {
                 + usize::from(self.source.sending.is_some()))
                 as u64;
         }
-        if self.sink_queued > 0 && self.rng.random_bool(self.p.sink_rate.clamp(0.0, 1.0)) {
+        if self.sink_queued > 0
+            && flip(
+                &mut self.rng,
+                &mut self.coins[1],
+                self.p.sink_rate.clamp(0.0, 1.0),
+            )
+        {
             self.sink_queued -= 1;
         }
         self.generate(now);
@@ -521,16 +567,23 @@ impl Node<Sci> for SciNode {
         {
             head.idle_source = head.idle_source.saturating_add(1);
         }
-        self.activity.packets_injected += self.source.injected - injected;
+        if self.source.injected != injected {
+            self.activity.packets_injected += self.source.injected - injected;
+            self.counted = true;
+        }
         self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
         if !sym.is_idle() {
-            self.activity.tokens_moved += 1;
+            out.activity.tokens_moved += 1;
             self.busy += 1;
         }
         out.send(OUT, sym, now + 1);
         self.counters[OUT].sent += 1;
-        out.activity.add(&self.activity);
-        self.activity = Activity::default();
+        // The engine sums activity: a step that counted nothing adds nothing.
+        if self.counted {
+            out.activity.add(&self.activity);
+            self.activity = Activity::default();
+            self.counted = false;
+        }
         Ok(Some(now + 1))
     }
 

@@ -91,6 +91,7 @@ impl Transmitter {
     /// Takes `s` from the stripper at tick `now` while the output is busy: packet
     /// symbols (and one separator idle after a packet) into the ring buffer, idles' go
     /// bits into the OR. Returns false if the ring buffer overflowed.
+    #[inline]
     fn absorb(&mut self, now: Tick, s: Symbol) -> bool {
         if s.is_idle() {
             self.saved_go |= s.is_go_idle();
@@ -105,6 +106,7 @@ impl Transmitter {
 
     /// The ring buffer's oldest symbol, leaving at tick `now`, with its stay added to
     /// its journey.
+    #[inline]
     fn release(&mut self, now: Tick) -> Option<Symbol> {
         let (entered, mut s) = self.ring.pop_front()?;
         if !s.is_idle() {
