@@ -17,7 +17,7 @@
 //!    leave one cycle after it was created at the earliest (the "1 IA" of §7.6.2).
 
 use super::bitset::Bitset;
-use super::flow::Permission;
+use super::flow::{Applied, FlowControl, Permission};
 use super::protocol::{
     Cell, Fabric, FabricCounters, FabricJourney, NO_VOQ, Packet, crosspoint_weight,
 };
@@ -59,21 +59,51 @@ struct AdapterStats {
     refused: u64,
     /// Most packets queued in the VOQs at once.
     peak_queued: u64,
-    /// Per source input: measured packets that left this output, the sum and sum of
-    /// squares of their system delays, and the smallest and largest (per-flow delay, as
-    /// Gramsamer §7.2 tabulates it).
-    flow_count: Vec<u64>,
-    flow_sum: Vec<u64>,
-    flow_sum_sq: Vec<u64>,
-    flow_min: Vec<u64>,
-    flow_max: Vec<u64>,
 }
+
+/// One virtual output queue and its flow's counters.
+#[derive(Clone, Debug, Default)]
+struct Voq {
+    /// The packets waiting, oldest (the head) first.
+    queue: VecDeque<Waiting>,
+    /// The next packet number of the flow to this output.
+    next_seq: u32,
+    /// While its head may not go for want of permission: the first cycle of that wait
+    /// not yet added to the head's credit wait. The wait is added up when permission
+    /// comes (every flow control but Grant MT, whose permission changes every cycle and
+    /// is counted cycle by cycle).
+    blocked_since: Tick,
+    /// Packets sent and credits received (for the §7.4 invariant).
+    sent: u64,
+    credits: u64,
+}
+
+/// What the output adapter counts per source input.
+#[derive(Clone, Debug)]
+struct Flow {
+    /// The packet number it expects next.
+    expect_seq: u32,
+    /// Measured packets that left this output, the sum and sum of squares of their
+    /// system delays, and the smallest and largest (per-flow delay, as Gramsamer §7.2
+    /// tabulates it).
+    count: u64,
+    sum: u64,
+    sum_sq: u64,
+    min: u64,
+    max: u64,
+}
+
+/// Bytes the adapter keeps per port beside its own struct: a VOQ's header and counters,
+/// an output adapter's per-flow counters, and the permission of one crosspoint (a credit
+/// counter, a grant level and allowance).
+pub(crate) const PORT_BYTES: u64 =
+    (std::mem::size_of::<Voq>() + std::mem::size_of::<Flow>() + 4 + 1 + 4) as u64;
 
 /// The adapter's state machine.
 pub struct AdapterNode {
     p: AdapterParams,
     n: usize,
-    voqs: Vec<VecDeque<Waiting>>,
+    voqs: Vec<Voq>,
     /// The non-empty VOQs.
     eligible: Bitset,
     queued: u64,
@@ -83,13 +113,8 @@ pub struct AdapterNode {
     /// VOQs that became non-empty, to be named in a packet header (LOF-CLIQ, §7.5).
     nonempty: VecDeque<u16>,
     source: Source,
-    /// Per output: the next packet number of the flow to it.
-    next_seq: Vec<u32>,
-    /// Per input: the packet number the OA expects next from it.
-    expect_seq: Vec<u32>,
-    /// Per output: packets sent and credits received (for the §7.4 invariant).
-    sent_xp: Vec<u64>,
-    credits_xp: Vec<u64>,
+    /// Per source input: what the output adapter counts of its flow.
+    flows: Vec<Flow>,
     sent: [u64; 2],
     received: [u64; 2],
     rng: ChaCha8Rng,
@@ -101,6 +126,8 @@ pub struct AdapterNode {
     /// With [`AdapterParams::timeline`]: packets that exited for this output, per bucket
     /// of their exit cycle and per source input (`bucket * N + input`).
     timeline: Vec<u64>,
+    /// Credit waits are added up when they end ([`Voq::blocked_since`]).
+    lazy_waits: bool,
 }
 
 impl AdapterNode {
@@ -108,17 +135,24 @@ impl AdapterNode {
     pub fn new(p: AdapterParams) -> AdapterNode {
         let n = p.ports as usize;
         AdapterNode {
-            voqs: vec![VecDeque::new(); n],
+            voqs: vec![Voq::default(); n],
             eligible: Bitset::new(n),
             queued: 0,
             permission: Permission::new(&p.flow_control, n, p.memory.unwrap_or(0)),
             pointer: n - 1,
             nonempty: VecDeque::new(),
             source: Source::new(p.arrivals.clone(), p.destinations, p.index, p.ports),
-            next_seq: vec![0; n],
-            expect_seq: vec![0; n],
-            sent_xp: vec![0; n],
-            credits_xp: vec![0; n],
+            flows: vec![
+                Flow {
+                    expect_seq: 0,
+                    count: 0,
+                    sum: 0,
+                    sum_sq: 0,
+                    min: u64::MAX,
+                    max: 0,
+                };
+                n
+            ],
             sent: [0; 2],
             received: [0; 2],
             rng: ChaCha8Rng::seed_from_u64(p.seed),
@@ -126,17 +160,11 @@ impl AdapterNode {
                 journey_parts: JourneyParts::new(&JOURNEY_PARTS),
                 ..TerminalStats::default()
             },
-            adapter: AdapterStats {
-                flow_count: vec![0; n],
-                flow_sum: vec![0; n],
-                flow_sum_sq: vec![0; n],
-                flow_min: vec![u64::MAX; n],
-                flow_max: vec![0; n],
-                ..AdapterStats::default()
-            },
+            adapter: AdapterStats::default(),
             activity: Activity::default(),
             scratch: Vec::new(),
             timeline: Vec::new(),
+            lazy_waits: !matches!(&p.flow_control, FlowControl::Grant { thresholds } if thresholds.len() > 1),
             n,
             p,
         }
@@ -146,7 +174,7 @@ impl AdapterNode {
         (self.p.window.0..self.p.window.1).contains(&t)
     }
 
-    fn create(&mut self, now: Tick, output: u16) {
+    fn create(&mut self, now: Tick, output: u16, activity: &mut Activity) {
         let j = usize::from(output);
         self.stats.counters.created += 1;
         if self.in_window(now) {
@@ -157,30 +185,36 @@ impl AdapterNode {
             self.adapter.refused += 1;
             return;
         }
-        if self.voqs[j].is_empty() {
+        let voq = &mut self.voqs[j];
+        if voq.queue.is_empty() {
             self.nonempty.push_back(output);
-            self.eligible.put(j, true);
+            self.eligible.insert(j);
+            if self.lazy_waits && !self.permission.feasible(j) {
+                // The new head waits for permission from the next cycle's dispatch on.
+                voq.blocked_since = now + 1;
+            }
         }
-        self.voqs[j].push_back(Waiting {
-            seq: self.next_seq[j],
+        voq.queue.push_back(Waiting {
+            seq: voq.next_seq,
             created: now,
             credit_wait: 0,
         });
-        self.next_seq[j] += 1;
+        voq.next_seq += 1;
         self.queued += 1;
-        self.activity.messages_created += 1;
+        activity.messages_created += 1;
         self.adapter.peak_queued = self.adapter.peak_queued.max(self.queued);
         if self.in_window(now) {
             self.stats.counters.measured_created += 1;
-            self.activity.obligations_opened += 1;
+            activity.obligations_opened += 1;
         }
     }
 
     /// Adds this cycle to the credit wait of every VOQ head that may not go (eligible,
-    /// not feasible, Gramsamer §4.1).
+    /// not feasible, Gramsamer §4.1): Grant MT's way, whose permission changes every
+    /// cycle; the others add a wait up when it ends ([`AdapterNode::permission_changed`]).
     fn count_credit_waits(&mut self) {
-        let bump = |voq: &mut VecDeque<Waiting>| {
-            if let Some(w) = voq.front_mut() {
+        let bump = |voq: &mut Voq| {
+            if let Some(w) = voq.queue.front_mut() {
                 w.credit_wait = w.credit_wait.saturating_add(1);
             }
         };
@@ -212,7 +246,9 @@ impl AdapterNode {
                 .cyclic_from(self.pointer + 1)
                 .find(|&j| self.permission.feasible(j)),
         };
-        self.count_credit_waits();
+        if !self.lazy_waits {
+            self.count_credit_waits();
+        }
         let window = self.in_window(now);
         let Some(j) = pick else {
             if window {
@@ -221,24 +257,29 @@ impl AdapterNode {
             return;
         };
         self.pointer = j;
-        let Some(w) = self.voqs[j].pop_front() else {
+        let voq = &mut self.voqs[j];
+        let Some(w) = voq.queue.pop_front() else {
             return;
         };
         self.queued -= 1;
-        self.permission.consume(now, j);
+        let feasible = self.permission.consume(now, j);
         if window {
             self.adapter.dispatched += 1;
-            if !self.permission.feasible(j) && self.permission.is_relative() {
+            if !feasible && self.permission.is_relative() {
                 self.adapter.credit_underflows += 1;
             }
         }
-        let last = self.voqs[j].is_empty();
+        voq.sent += 1;
+        let last = voq.queue.is_empty();
         if last {
-            self.eligible.put(j, false);
+            self.eligible.remove(j);
+        } else if !feasible && self.lazy_waits {
+            // The next packet is the head now, and waits from the next cycle on.
+            voq.blocked_since = now + 1;
         }
         let mut nonempty = NO_VOQ;
         while let Some(k) = self.nonempty.pop_front() {
-            if usize::from(k) != j && !self.voqs[usize::from(k)].is_empty() {
+            if usize::from(k) != j && self.eligible.contains(usize::from(k)) {
                 nonempty = k;
                 break;
             }
@@ -260,14 +301,33 @@ impl AdapterNode {
         if self.in_window(w.created) {
             self.stats.source_queueing.record(now - w.created);
         }
-        if self.in_window(now) {
+        if window {
             self.stats.counters.bytes_sent_in_window += u64::from(self.p.packet_bytes);
         }
         out.send(INGRESS, Cell::Packet(pkt), now + self.p.data_extra);
         self.sent[INGRESS] += 1;
-        self.sent_xp[j] += 1;
-        self.activity.packets_injected += 1;
-        self.activity.tokens_moved += 1;
+        out.activity.packets_injected += 1;
+        out.activity.tokens_moved += 1;
+    }
+
+    /// Flow-control information arrived in cycle `now` and changed VOQ `a.output`'s
+    /// permission: a head that starts waiting counts this cycle on; one that may go
+    /// again adds the cycles it waited (Gramsamer §4.1: eligible, not feasible).
+    #[inline]
+    fn permission_changed(&mut self, now: Tick, a: Applied) {
+        let j = a.output;
+        if !self.lazy_waits || a.was_feasible == a.feasible || !self.eligible.contains(j) {
+            return;
+        }
+        if a.feasible {
+            let voq = &mut self.voqs[j];
+            let waited = u32::try_from(now - voq.blocked_since).unwrap_or(u32::MAX);
+            if let Some(head) = voq.queue.front_mut() {
+                head.credit_wait = head.credit_wait.saturating_add(waited);
+            }
+        } else {
+            self.voqs[j].blocked_since = now;
+        }
     }
 
     /// Records the journey of the measured packet `pkt` (module documentation
@@ -307,7 +367,9 @@ impl AdapterNode {
         parts.record(&[voq, credit, link, crosspoint, output]);
     }
 
-    /// The output adapter absorbs a packet.
+    /// The output adapter absorbs a packet (kept out of [`Node::receive`], whose
+    /// flow-control path is short).
+    #[inline(never)]
     fn absorb(&mut self, pkt: Packet) -> Result<(), ModelError> {
         if usize::from(pkt.dst) != usize::from(self.p.index) || usize::from(pkt.src) >= self.n {
             return Err(ModelError::Routing {
@@ -318,7 +380,7 @@ impl AdapterNode {
                 ),
             });
         }
-        let expect = &mut self.expect_seq[usize::from(pkt.src)];
+        let expect = &mut self.flows[usize::from(pkt.src)].expect_seq;
         if pkt.seq != *expect {
             self.stats.counters.out_of_order += 1;
         }
@@ -344,12 +406,12 @@ impl AdapterNode {
             // (§2.4, §7.6.2).
             let delay = pkt.exit - pkt.created;
             self.stats.message_latency.record(delay);
-            let (a, k) = (&mut self.adapter, usize::from(pkt.src));
-            a.flow_count[k] += 1;
-            a.flow_sum[k] += delay;
-            a.flow_sum_sq[k] = a.flow_sum_sq[k].saturating_add(delay * delay);
-            a.flow_min[k] = a.flow_min[k].min(delay);
-            a.flow_max[k] = a.flow_max[k].max(delay);
+            let f = &mut self.flows[usize::from(pkt.src)];
+            f.count += 1;
+            f.sum += delay;
+            f.sum_sq = f.sum_sq.saturating_add(delay * delay);
+            f.min = f.min.min(delay);
+            f.max = f.max.max(delay);
             self.stats.network_latency.record(pkt.exit - pkt.dispatched);
             self.record_journey(&pkt);
             self.stats.counters.measured_delivered += 1;
@@ -369,25 +431,34 @@ impl Node<Fabric> for AdapterNode {
                 what: format!("an adapter cannot take {cell:?} on port {port}"),
             }),
             (INGRESS, fc) => {
-                if let Cell::Credit { output } = fc {
-                    self.credits_xp[usize::from(output).min(self.n - 1)] += 1;
-                }
-                let known = match fc {
-                    Cell::Credit { output }
-                    | Cell::Grant { output, .. }
-                    | Cell::Absolute { output, .. } => usize::from(output) < self.n,
-                    Cell::Packet(_) => false,
+                let applied = match fc {
+                    Cell::Credit { output } if usize::from(output) < self.n => {
+                        self.voqs[usize::from(output)].credits += 1;
+                        self.permission.apply(now, &fc)
+                    }
+                    Cell::Grant { output, .. } | Cell::Absolute { output, .. }
+                        if usize::from(output) < self.n =>
+                    {
+                        self.permission.apply(now, &fc)
+                    }
+                    Cell::Credit { .. } => {
+                        self.voqs[self.n - 1].credits += 1;
+                        None
+                    }
+                    _ => None,
                 };
-                if known && self.permission.apply(now, &fc) {
-                    Ok(())
-                } else {
-                    Err(ModelError::Protocol {
+                match applied {
+                    Some(a) => {
+                        self.permission_changed(now, a);
+                        Ok(())
+                    }
+                    None => Err(ModelError::Protocol {
                         port,
                         what: format!(
                             "flow-control information {fc:?} does not fit this adapter's {} flow control",
                             self.p.flow_control.name()
                         ),
-                    })
+                    }),
                 }
             }
         }
@@ -398,16 +469,26 @@ impl Node<Fabric> for AdapterNode {
             self.permission.tick();
             self.dispatch(now, out);
             let cycle = now - self.p.start;
-            let mut created = std::mem::take(&mut self.scratch);
-            created.clear();
-            self.source.cycle(cycle, &mut self.rng, |o| created.push(o));
-            for &o in &created {
-                self.create(now, o);
+            if self.source.at_most_one() {
+                let mut one = None;
+                self.source.cycle(cycle, &mut self.rng, |o| one = Some(o));
+                if let Some(o) = one {
+                    self.create(now, o, &mut out.activity);
+                }
+            } else {
+                let mut created = std::mem::take(&mut self.scratch);
+                created.clear();
+                self.source.cycle(cycle, &mut self.rng, |o| created.push(o));
+                for &o in &created {
+                    self.create(now, o, &mut out.activity);
+                }
+                self.scratch = created;
             }
-            self.scratch = created;
         }
-        out.activity.add(&self.activity);
-        self.activity = Activity::default();
+        if self.activity != Activity::default() {
+            out.activity.add(&self.activity);
+            self.activity = Activity::default();
+        }
         let next = if now < self.p.start {
             Some(self.p.start)
         } else if self.queued > 0 {
@@ -433,8 +514,8 @@ impl Node<Fabric> for AdapterNode {
             for j in 0..self.n {
                 let w = crosspoint_weight(j);
                 let mine = u64::from(self.permission.credits(j))
-                    .wrapping_add(self.sent_xp[j])
-                    .wrapping_sub(self.credits_xp[j]);
+                    .wrapping_add(self.voqs[j].sent)
+                    .wrapping_sub(self.voqs[j].credits);
                 half = half.wrapping_add(w.wrapping_mul(mine));
                 total = total.wrapping_add(w.wrapping_mul(m));
             }
@@ -449,7 +530,7 @@ impl Node<Fabric> for AdapterNode {
         (0..self.n)
             .filter(|&j| !self.permission.feasible(j))
             .filter_map(|j| {
-                let head = self.voqs[j].front()?;
+                let head = self.voqs[j].queue.front()?;
                 Some(Wait {
                     port: INGRESS,
                     packet: Some(Stamp {
@@ -489,11 +570,11 @@ impl Node<Fabric> for AdapterNode {
                 ("refused", vec![a.refused]),
                 ("trace_unplayed", vec![self.source.unplayed()]),
                 ("peak_queued", vec![a.peak_queued]),
-                ("flow_count", a.flow_count.clone()),
-                ("flow_sum", a.flow_sum.clone()),
-                ("flow_sum_sq", a.flow_sum_sq.clone()),
-                ("flow_min", a.flow_min.clone()),
-                ("flow_max", a.flow_max.clone()),
+                ("flow_count", self.flows.iter().map(|f| f.count).collect()),
+                ("flow_sum", self.flows.iter().map(|f| f.sum).collect()),
+                ("flow_sum_sq", self.flows.iter().map(|f| f.sum_sq).collect()),
+                ("flow_min", self.flows.iter().map(|f| f.min).collect()),
+                ("flow_max", self.flows.iter().map(|f| f.max).collect()),
                 // One packet a cycle at most on the ingress link; the egress link has
                 // no transmitter here.
                 (WIRE_BITS, vec![self.sent[INGRESS], 0]),

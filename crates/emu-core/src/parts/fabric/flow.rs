@@ -181,6 +181,8 @@ pub struct Permission {
     /// The crosspoints a packet may be sent to now, kept for every kind but Grant MT
     /// (whose allowance changes every cycle).
     feasible: Bitset,
+    /// Grant MT: feasibility is computed per VOQ each time it is asked.
+    rated: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,6 +192,17 @@ enum Kind {
     Grant,
     Absolute,
     AbsoluteB,
+}
+
+/// What flow-control information did to a VOQ's permission ([`Permission::apply`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Applied {
+    /// The VOQ (switch output) it was about.
+    pub output: usize,
+    /// Whether a packet could be dispatched to it before.
+    pub was_feasible: bool,
+    /// Whether one can now.
+    pub feasible: bool,
 }
 
 impl Permission {
@@ -224,6 +237,7 @@ impl Permission {
             },
             window,
             feasible: Bitset::new(n),
+            rated: kind == Kind::Grant && k > 1,
         };
         for j in 0..n {
             p.refresh(j);
@@ -233,17 +247,22 @@ impl Permission {
 
     /// The crosspoints a packet may be sent to now, unless that changes every cycle
     /// (Grant MT): then `None`, and [`Permission::feasible`] must be asked per VOQ.
+    #[inline]
     pub(crate) fn feasible_set(&self) -> Option<&Bitset> {
-        (self.kind != Kind::Grant || self.k == 1).then_some(&self.feasible)
+        (!self.rated).then_some(&self.feasible)
     }
 
-    fn refresh(&mut self, j: usize) {
-        let f = self.feasible(j);
+    /// Brings the feasible set up to date for VOQ `j`; returns whether it is feasible.
+    #[inline]
+    fn refresh(&mut self, j: usize) -> bool {
+        let f = self.compute(j);
         self.feasible.put(j, f);
+        f
     }
 
-    /// True if a packet may be dispatched to crosspoint `j` now.
-    pub fn feasible(&self, j: usize) -> bool {
+    /// Whether VOQ `j` is feasible, from the state itself.
+    #[inline]
+    fn compute(&self, j: usize) -> bool {
         match self.kind {
             Kind::None => true,
             Kind::Credit | Kind::Absolute | Kind::AbsoluteB => self.credits[j] > 0,
@@ -253,11 +272,31 @@ impl Permission {
         }
     }
 
+    /// True if a packet may be dispatched to crosspoint `j` now.
+    #[inline]
+    pub fn feasible(&self, j: usize) -> bool {
+        if self.rated {
+            self.compute(j)
+        } else {
+            self.feasible.contains(j)
+        }
+    }
+
     /// A packet was dispatched to crosspoint `j` in cycle `now` (it was feasible).
-    pub fn consume(&mut self, now: Tick, j: usize) {
+    /// Returns whether another may follow it (the VOQ is still feasible).
+    #[inline]
+    pub fn consume(&mut self, now: Tick, j: usize) -> bool {
         match self.kind {
-            Kind::None => {}
-            Kind::Credit | Kind::Absolute => self.credits[j] -= 1,
+            Kind::None => return true,
+            Kind::Credit | Kind::Absolute => {
+                let c = &mut self.credits[j];
+                *c -= 1;
+                if *c > 0 {
+                    return true;
+                }
+                self.feasible.remove(j);
+                return false;
+            }
             Kind::AbsoluteB => {
                 self.credits[j] -= 1;
                 self.dispatched[j].push(now);
@@ -265,41 +304,44 @@ impl Permission {
             Kind::Grant if self.k > 1 => self.allowance[j] -= self.k,
             Kind::Grant => {}
         }
-        self.refresh(j);
+        self.refresh(j)
     }
 
     /// Grant MT: a cycle passed; each VOQ's allowance grows by its rate.
+    #[inline]
     pub fn tick(&mut self) {
-        if self.kind == Kind::Grant && self.k > 1 {
+        if self.rated {
             for (a, &l) in self.allowance.iter_mut().zip(&self.level) {
                 *a = (*a + self.k - u32::from(l).min(self.k)).min(self.k);
             }
         }
     }
 
-    /// Applies flow-control information from the switch that arrived in cycle `now`.
-    /// Returns false if the cell is not flow-control information of this kind (a
-    /// protocol error for the caller).
-    pub fn apply(&mut self, now: Tick, cell: &Cell) -> bool {
-        let known = self.apply_inner(now, cell);
-        if let Cell::Credit { output } | Cell::Grant { output, .. } | Cell::Absolute { output, .. } =
-            *cell
-            && known
-        {
-            self.refresh(usize::from(output));
-        }
-        known
-    }
-
-    fn apply_inner(&mut self, now: Tick, cell: &Cell) -> bool {
+    /// Applies flow-control information from the switch that arrived in cycle `now`,
+    /// about a VOQ below `n`. Returns `None` if the cell is not flow-control information
+    /// of this kind (a protocol error for the caller), else the VOQ's permission before
+    /// and after.
+    #[inline]
+    pub(crate) fn apply(&mut self, now: Tick, cell: &Cell) -> Option<Applied> {
         match (*cell, self.kind) {
             (Cell::Credit { output }, Kind::Credit) => {
-                let c = &mut self.credits[usize::from(output)];
+                let j = usize::from(output);
+                let c = &mut self.credits[j];
                 *c += 1;
-                true
+                let was_feasible = *c > 1;
+                if !was_feasible {
+                    self.feasible.insert(j);
+                }
+                Some(Applied {
+                    output: j,
+                    was_feasible,
+                    feasible: true,
+                })
             }
             (Cell::Grant { output, go }, Kind::Grant) => {
-                let l = &mut self.level[usize::from(output)];
+                let j = usize::from(output);
+                let was_feasible = self.feasible(j);
+                let l = &mut self.level[j];
                 // The message says the direction of the crossing (Gramsamer §4.3.1,
                 // "Grant MT": '11' overstep, '10' understep).
                 if go {
@@ -307,22 +349,34 @@ impl Permission {
                 } else {
                     *l = (*l + 1).min(self.k as u8);
                 }
-                true
+                Some(self.applied(j, was_feasible))
             }
             (Cell::Absolute { output, free }, Kind::Absolute) => {
-                self.credits[usize::from(output)] = free;
-                true
+                let j = usize::from(output);
+                let was_feasible = self.feasible(j);
+                self.credits[j] = free;
+                Some(self.applied(j, was_feasible))
             }
             (Cell::Absolute { output, free }, Kind::AbsoluteB) => {
                 // Stop if T ≥ value: T, the dispatches the value cannot have seen, are
                 // those from RTT − 1 cycles before its arrival on.
                 let j = usize::from(output);
+                let was_feasible = self.feasible(j);
                 let from = now.saturating_sub(Tick::from(self.window));
                 let t = self.dispatched[j].count_from(from);
                 self.credits[j] = free.saturating_sub(t);
-                true
+                Some(self.applied(j, was_feasible))
             }
-            _ => false,
+            _ => None,
+        }
+    }
+
+    fn applied(&mut self, j: usize, was_feasible: bool) -> Applied {
+        let feasible = self.refresh(j);
+        Applied {
+            output: j,
+            was_feasible,
+            feasible,
         }
     }
 
@@ -347,15 +401,18 @@ mod tests {
         p.consume(0, 0);
         p.consume(0, 0);
         assert!(!p.feasible(0) && p.feasible(1));
-        assert!(p.apply(0, &Cell::Credit { output: 0 }));
+        assert!(p.apply(0, &Cell::Credit { output: 0 }).is_some());
         assert!(p.feasible(0));
-        assert!(!p.apply(
-            0,
-            &Cell::Grant {
-                output: 0,
-                go: true
-            }
-        ));
+        assert!(
+            p.apply(
+                0,
+                &Cell::Grant {
+                    output: 0,
+                    go: true
+                }
+            )
+            .is_none()
+        );
     }
 
     #[test]
@@ -422,13 +479,16 @@ mod tests {
         // Gramsamer §4.3.1: "at initialization feasibility information is absent".
         let mut p = Permission::new(&FlowControl::GrantOt { window: 7 }, 2, 8);
         assert!(!p.feasible(0) && !p.feasible(1));
-        assert!(p.apply(
-            3,
-            &Cell::Grant {
-                output: 1,
-                go: true
-            }
-        ));
+        assert!(
+            p.apply(
+                3,
+                &Cell::Grant {
+                    output: 1,
+                    go: true
+                }
+            )
+            .is_some()
+        );
         assert!(p.feasible(1) && !p.feasible(0));
         p.consume(3, 1);
         assert!(
@@ -443,7 +503,7 @@ mod tests {
             },
         );
         assert!(!p.feasible(1));
-        assert!(!p.apply(5, &Cell::Absolute { output: 0, free: 1 }));
+        assert!(p.apply(5, &Cell::Absolute { output: 0, free: 1 }).is_none());
     }
 
     #[test]

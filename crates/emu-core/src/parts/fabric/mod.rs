@@ -86,6 +86,8 @@ pub mod config;
 pub mod flow;
 pub mod protocol;
 pub mod recent;
+#[cfg(test)]
+mod reference;
 pub mod rxs;
 pub mod source;
 pub mod switch;
@@ -263,7 +265,7 @@ impl Part<Fabric> for AdapterParams {
         self.arrivals.memory()
             + recent
             + std::mem::size_of::<AdapterNode>() as u64
-            + n * (std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64 + 64)
+            + n * adapter::PORT_BYTES
             + (n + 1)
                 * crate::terminal::stats_memory_bound(
                     fill,
@@ -300,27 +302,21 @@ impl Part<Fabric> for SwitchParams {
         Routing::Opaque
     }
 
-    /// The switch: N² crosspoints, each a queue header, a dozen counters and, with
-    /// bounded memory, its packets; per port a few vectors of N.
+    /// The switch: N² crosspoints, each a queue header, a few counters and, with
+    /// bounded memory, its packets; per port its input's and output's state.
     fn memory_bound(&self, fill: crate::memory::Fill) -> u64 {
         let n = u64::from(self.ports);
         let packet = std::mem::size_of::<Packet>() as u64;
-        let crosspoint = std::mem::size_of::<std::collections::VecDeque<Packet>>() as u64
-            + 12 * 8
-            + fill.entries(u64::from(self.memory.unwrap_or(0))) * packet;
-        // Abs I and Abs B count departures per crosspoint; Grant OT keeps the cycles of
-        // the on slots of its window, at most M of them (T + occupancy < M to grant).
+        let crosspoint =
+            switch::CROSSPOINT_BYTES + fill.entries(u64::from(self.memory.unwrap_or(0))) * packet;
+        // Grant OT keeps the cycles of the on slots of its window, at most M of them
+        // (T + occupancy < M to grant).
         let fc = match self.flow_control {
-            FlowControl::AbsoluteI { .. } | FlowControl::AbsoluteB { .. } => 8,
-            FlowControl::GrantOt { window } => {
-                std::mem::size_of::<recent::Recent>() as u64
-                    + 8 * u64::from(window.min(self.memory.unwrap_or(0)))
-            }
+            FlowControl::GrantOt { window } => 8 * u64::from(window.min(self.memory.unwrap_or(0))),
             _ => 0,
         };
         std::mem::size_of::<SwitchNode>() as u64
             + n * n * (crosspoint + fc)
-            + 2 * n * n / 8
-            + n * 128
+            + n * switch::PORT_BYTES
     }
 }

@@ -145,8 +145,8 @@ pub(crate) struct View<'a> {
     pub candidates: &'a Bitset,
     /// Packets stored in each crosspoint (its occupancy counter).
     pub occupancy: &'a [u32],
-    /// The CLIQ vector: the VOQ feeding each crosspoint is non-empty.
-    pub cliq: &'a [bool],
+    /// The CLIQ vector: the crosspoints whose feeding VOQ is non-empty.
+    pub cliq: &'a Bitset,
 }
 
 impl Rxs {
@@ -171,40 +171,18 @@ impl Rxs {
     /// The crosspoint whose credit to return this cycle, if any pool holds one. The
     /// caller takes the credit from that pool.
     pub fn pick(&mut self, v: View<'_>) -> Option<usize> {
-        let occ = |j: usize| -(i64::from(v.occupancy[j]));
+        let from = self.pointer + 1;
         let winner = match self.strategy {
             Strategy::Reference => None,
             Strategy::Fifo => self.fifo.pop_front().map(usize::from),
-            Strategy::Rr => v.candidates.next_from(self.pointer + 1),
-            Strategy::Hof => self.best(v.candidates, |_| true, |j| -occ(j)),
-            Strategy::Lof => self.best(v.candidates, |_| true, occ),
-            Strategy::LofCliq => self
-                .best(v.candidates, |j| v.cliq[j], occ)
-                .or_else(|| self.best(v.candidates, |_| true, occ)),
+            Strategy::Rr => v.candidates.next_from(from),
+            Strategy::Hof => fullest(v.candidates, from, v.occupancy),
+            Strategy::Lof => emptiest(v.candidates, from, v.occupancy),
+            Strategy::LofCliq => emptiest(&v.candidates.intersection(v.cliq), from, v.occupancy)
+                .or_else(|| emptiest(v.candidates, from, v.occupancy)),
         }?;
         self.pointer = winner;
         Some(winner)
-    }
-
-    /// Among the `candidates` that `admit` admits, the first in round-robin order after
-    /// the pointer with the largest `key`.
-    fn best(
-        &self,
-        candidates: &Bitset,
-        admit: impl Fn(usize) -> bool,
-        key: impl Fn(usize) -> i64,
-    ) -> Option<usize> {
-        let mut best: Option<(i64, usize)> = None;
-        for j in candidates.cyclic_from(self.pointer + 1) {
-            if !admit(j) {
-                continue;
-            }
-            let k = key(j);
-            if best.is_none_or(|(bk, _)| k > bk) {
-                best = Some((k, j));
-            }
-        }
-        best.map(|(_, j)| j)
     }
 
     /// Credits queued in the FIFO (the FIFO strategy's population, Gramsamer §7.3.1).
@@ -212,6 +190,40 @@ impl Rxs {
     pub fn fifo_len(&self) -> usize {
         self.fifo.len()
     }
+}
+
+/// Among the `candidates`, the first in round-robin order from `from` with the fewest
+/// packets stored (a later one wins only with strictly fewer).
+#[inline]
+fn emptiest(candidates: &Bitset, from: usize, occupancy: &[u32]) -> Option<usize> {
+    // An occupancy is at most the crosspoint memory, below u32::MAX: the first
+    // candidate always wins over the start.
+    let (mut best, mut least) = (usize::MAX, u32::MAX);
+    candidates.scan_from(from, |j| {
+        let o = occupancy[j];
+        if o < least {
+            (best, least) = (j, o);
+        }
+        // None can have fewer than none: the later ones would need strictly fewer.
+        o == 0
+    });
+    (best != usize::MAX).then_some(best)
+}
+
+/// Among the `candidates`, the first in round-robin order from `from` with the most
+/// packets stored (a later one wins only with strictly more).
+#[inline]
+fn fullest(candidates: &Bitset, from: usize, occupancy: &[u32]) -> Option<usize> {
+    // Occupancies as i64, so that the first candidate always wins over the start.
+    let (mut best, mut most) = (usize::MAX, -1i64);
+    candidates.scan_from(from, |j| {
+        let o = i64::from(occupancy[j]);
+        if o > most {
+            (best, most) = (j, o);
+        }
+        false
+    });
+    (best != usize::MAX).then_some(best)
 }
 
 #[cfg(test)]
@@ -232,7 +244,7 @@ mod tests {
         b
     }
 
-    fn view<'a>(candidates: &'a Bitset, occ: &'a [u32], cliq: &'a [bool]) -> View<'a> {
+    fn view<'a>(candidates: &'a Bitset, occ: &'a [u32], cliq: &'a Bitset) -> View<'a> {
         View {
             candidates,
             occupancy: occ,
@@ -240,9 +252,17 @@ mod tests {
         }
     }
 
+    fn cliq_of(bits: &[bool]) -> Bitset {
+        let mut b = Bitset::new(bits.len());
+        for (j, &on) in bits.iter().enumerate() {
+            b.put(j, on);
+        }
+        b
+    }
+
     #[test]
     fn hof_picks_the_fullest_and_breaks_ties_round_robin() {
-        let cliq = [false; 6];
+        let cliq = cliq_of(&[false; 6]);
         let mut r = Rxs::new(Strategy::Hof, 6);
         assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(0));
         // The pointer moved to 0: the tie between 0 and 3 now goes to 3.
@@ -252,7 +272,7 @@ mod tests {
 
     #[test]
     fn lof_picks_the_emptiest_among_pools_with_credits() {
-        let cliq = [false; 6];
+        let cliq = cliq_of(&[false; 6]);
         let mut r = Rxs::new(Strategy::Lof, 6);
         assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(2));
         assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(5));
@@ -263,7 +283,7 @@ mod tests {
 
     #[test]
     fn lof_cliq_prefers_non_empty_voqs_then_falls_back_to_lof() {
-        let cliq = [false, false, false, true, true, false];
+        let cliq = cliq_of(&[false, false, false, true, true, false]);
         let mut r = Rxs::new(Strategy::LofCliq, 6);
         // Among CLIQ positions 3 (14 stored) and 4 (9 stored), 4 has more vacancies.
         assert_eq!(r.pick(view(&set(&CREDITS), &OCC, &cliq)), Some(4));
@@ -274,7 +294,7 @@ mod tests {
 
     #[test]
     fn rr_visits_every_pool_with_credits_in_turn_and_skips_empty_ones() {
-        let cliq = [false; 6];
+        let cliq = cliq_of(&[false; 6]);
         let absorb = [1, 0, 1, 0, 0, 1];
         let mut r = Rxs::new(Strategy::Rr, 6);
         let picks: Vec<_> = (0..4)
@@ -286,7 +306,7 @@ mod tests {
 
     #[test]
     fn fifo_returns_in_departure_order() {
-        let cliq = [false; 6];
+        let cliq = cliq_of(&[false; 6]);
         let mut r = Rxs::new(Strategy::Fifo, 6);
         r.departed(&[4, 1]);
         r.departed(&[2]);

@@ -23,6 +23,7 @@
 //! i = o chosen with probability w + (1 − w)/N (Eq. 2.2), or a fixed output.
 
 use rand::RngExt;
+use rand::distr::Bernoulli;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
@@ -141,11 +142,50 @@ pub struct Source {
     /// Trace: next event.
     next_event: usize,
     started: bool,
+    /// The process's coins, made once (each draws as `random_bool` of its probability
+    /// would, from the same random numbers).
+    coins: Coins,
+}
+
+/// The Bernoulli draws of a source, by what they decide.
+#[derive(Clone, Copy, Debug)]
+struct Coins {
+    /// A Bernoulli source's packet (L).
+    packet: Bernoulli,
+    /// Leaving ON after a packet (bursty: p10).
+    off: Bernoulli,
+    /// Leaving OFF (bursty, bimodal: p01).
+    on: Bernoulli,
+    /// A long frame (bimodal: q).
+    long: Bernoulli,
+    /// The favoured output (non-uniform: w).
+    own: Bernoulli,
+}
+
+/// A coin of probability `p` clamped to [0, 1] (NaN: never).
+fn coin(p: f64) -> Bernoulli {
+    let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+    match Bernoulli::new(p) {
+        Ok(b) => b,
+        Err(_) => unreachable!("{p} is in [0, 1]"),
+    }
 }
 
 impl Source {
     /// The generator of input `input` of an `outputs`-port fabric.
     pub fn new(arrivals: Arrivals, destinations: Destinations, input: u16, outputs: u16) -> Source {
+        let (packet, off, on, long) = match arrivals {
+            Arrivals::Bernoulli(p) => (p, 0.0, 0.0, 0.0),
+            Arrivals::Bursty { p10, p01 } => (0.0, p10, p01, 0.0),
+            Arrivals::Bimodal {
+                long_share, p01, ..
+            } => (0.0, 0.0, p01, long_share),
+            _ => (0.0, 0.0, 0.0, 0.0),
+        };
+        let own = match destinations {
+            Destinations::NonUniform { w } => w,
+            _ => 0.0,
+        };
         Source {
             arrivals,
             destinations,
@@ -155,16 +195,24 @@ impl Source {
             left: 0,
             next_event: 0,
             started: false,
+            coins: Coins {
+                packet: coin(packet),
+                off: coin(off),
+                on: coin(on),
+                long: coin(long),
+                own: coin(own),
+            },
         }
     }
 
     /// A destination drawn from the pattern.
+    #[inline]
     fn destination(&self, rng: &mut ChaCha8Rng) -> u16 {
         match self.destinations {
             Destinations::Fixed(o) => o,
             Destinations::Uniform => rng.random_range(0..self.outputs),
-            Destinations::NonUniform { w } => {
-                if rng.random_bool(w.clamp(0.0, 1.0)) {
+            Destinations::NonUniform { .. } => {
+                if rng.sample(self.coins.own) {
                     self.input
                 } else {
                     rng.random_range(0..self.outputs)
@@ -180,12 +228,13 @@ impl Source {
         self.started = true;
         match &self.arrivals {
             Arrivals::None => {}
-            &Arrivals::Bernoulli(p) => {
-                if rng.random_bool(p.clamp(0.0, 1.0)) {
+            Arrivals::Bernoulli(_) => {
+                if rng.sample(self.coins.packet) {
                     create(self.destination(rng));
                 }
             }
             &Arrivals::Bursty { p10, p01 } => {
+                let coins = self.coins;
                 // The state of this cycle; transitions take effect from the next one.
                 if first {
                     // Start in the stationary state: ON with probability L.
@@ -196,13 +245,11 @@ impl Source {
                 }
                 if let Some(o) = self.burst {
                     create(o);
-                    if rng.random_bool(p10.clamp(0.0, 1.0)) {
+                    if rng.sample(coins.off) {
                         // The burst ends; the OFF period may last zero cycles.
-                        self.burst = rng
-                            .random_bool(p01.clamp(0.0, 1.0))
-                            .then(|| self.destination(rng));
+                        self.burst = rng.sample(coins.on).then(|| self.destination(rng));
                     }
-                } else if rng.random_bool(p01.clamp(0.0, 1.0)) {
+                } else if rng.sample(coins.on) {
                     self.burst = Some(self.destination(rng));
                 }
             }
@@ -213,6 +260,7 @@ impl Source {
                 p01,
             } => {
                 let q = long_share.clamp(0.0, 1.0);
+                let coins = self.coins;
                 if first {
                     // The stationary state: ON with probability L, in a frame chosen by
                     // length, at a uniform position in it.
@@ -230,19 +278,19 @@ impl Source {
                     }
                 }
                 let frame =
-                    |rng: &mut ChaCha8Rng| if rng.random_bool(q) { long } else { short }.max(1);
+                    |rng: &mut ChaCha8Rng| if rng.sample(coins.long) { long } else { short }.max(1);
                 if let Some(o) = self.burst {
                     create(o);
                     self.left -= 1;
                     if self.left == 0 {
                         // The frame ends; the OFF period may last zero cycles.
                         self.burst = None;
-                        if rng.random_bool(p01.clamp(0.0, 1.0)) {
+                        if rng.sample(coins.on) {
                             self.left = frame(rng);
                             self.burst = Some(self.destination(rng));
                         }
                     }
-                } else if rng.random_bool(p01.clamp(0.0, 1.0)) {
+                } else if rng.sample(coins.on) {
                     self.left = frame(rng);
                     self.burst = Some(self.destination(rng));
                 }
@@ -266,6 +314,19 @@ impl Source {
                 }
             }
         }
+    }
+
+    /// True if the process creates at most one packet a cycle (all but a batch and a
+    /// trace).
+    #[inline]
+    pub(crate) fn at_most_one(&self) -> bool {
+        matches!(
+            self.arrivals,
+            Arrivals::None
+                | Arrivals::Bernoulli(_)
+                | Arrivals::Bursty { .. }
+                | Arrivals::Bimodal { .. }
+        )
     }
 
     /// Packets of a trace not created yet: at the end of a run, those whose cycle it

@@ -27,7 +27,7 @@ use super::recent::Recent;
 use super::rxs::{Rxs, Strategy, View};
 use super::{OutputScheduler, SwitchParams};
 use crate::ids::PortId;
-use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
+use crate::model::{ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
 use crate::time::Tick;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -38,127 +38,213 @@ use std::collections::VecDeque;
 pub struct SwitchNode {
     p: SwitchParams,
     n: usize,
-    /// Crosspoint queues, index `i * n + j` (input i, output j).
-    queues: Vec<VecDeque<Packet>>,
-    /// Packets stored per crosspoint (the occupancy counters of §7.5).
+    /// The flow control, as the hot paths test it.
+    fc: Fc,
+    /// Crosspoints, index `i * n + j` (input i, output j).
+    xps: Vec<Crosspoint>,
+    /// Packets stored per crosspoint (the occupancy counters of §7.5), index `i * n + j`:
+    /// a row is what an input's reception scheduler looks at.
     occupancy: Vec<u32>,
-    /// Per output: inputs in order of packet arrival (the OCF global FIFO, §7.2.4).
-    arrivals: Vec<VecDeque<u16>>,
-    /// Per output: the RR pointer (last input served).
-    oqs_pointer: Vec<usize>,
-    /// Per output: the inputs whose crosspoint holds a packet.
-    occupied: Vec<Bitset>,
-    /// Per input: the crosspoints whose absorption pool holds credits.
-    waiting: Vec<Bitset>,
-    /// Relative credit: credits freed and not yet returned, per crosspoint.
-    absorb: Vec<u32>,
-    /// Relative credit: credits freed and not yet returned, per input.
-    absorb_total: Vec<u32>,
-    /// Per input: its reception scheduler.
-    rxs: Vec<Rxs>,
-    /// LOF-CLIQ: the CLIQ vector, per crosspoint.
-    cliq: Vec<bool>,
-    /// Grant: level last signalled per crosspoint.
-    level: Vec<u8>,
+    /// Per input (switch port i).
+    inputs: Vec<Input>,
+    /// Per output (switch port N + j).
+    outputs: Vec<Output>,
+    /// The outputs with a packet stored for them.
+    busy_outputs: Bitset,
+    /// Relative credit: the inputs with credits freed and not yet returned.
+    crediting: Bitset,
+    /// The inputs with departures this cycle.
+    departed_inputs: Bitset,
+    /// The inputs with cells in their [`Input::pending`].
+    pending_inputs: Bitset,
     /// Grant: the thresholds (empty for other flow controls).
     thresholds: Vec<u32>,
-    /// Absolute credit: values to send per input this cycle.
-    pending: Vec<Vec<Cell>>,
-    /// Abs I and Abs B: departures per crosspoint, for "every n-th departure".
-    departures_xp: Vec<u64>,
-    /// Grant OT: per crosspoint, the cycles of the on slots it granted lately (T).
-    on_slots: Vec<Recent>,
-    /// Per crosspoint: packets received and credits sent (for the §7.4 invariant).
-    received_xp: Vec<u64>,
-    credits_sent_xp: Vec<u64>,
-    sent: Vec<u64>,
-    received: Vec<u64>,
-    /// Per ingress port, the packet cycles in which it sent flow-control information:
-    /// its control path's wire time (one cycle may carry several cells). An egress
-    /// port sends at most one packet a cycle, so its wire time is its `sent`.
-    control_cycles: Vec<u64>,
     /// Packets stored in the whole switch.
     stored: u64,
     rng: ChaCha8Rng,
-    stats: SwitchStats,
-    activity: Activity,
-    /// Departures per input this cycle (scratch).
-    departed: Vec<Vec<u16>>,
+    /// Cycles (window) × inputs with k departures, k = 1..=N, index k (0 unused: the
+    /// report derives it from the window length).
+    parallel_departures: Vec<u64>,
     /// Crosspoints of one input (scratch).
     scratch: Vec<usize>,
 }
 
-/// What the switch measures inside the run's measurement window.
+/// Bytes a crosspoint takes beside its stored packets: its state and occupancy counter.
+pub(crate) const CROSSPOINT_BYTES: u64 = (std::mem::size_of::<Crosspoint>() + 4) as u64;
+
+/// Bytes the switch keeps per port beside its crosspoints: the input's and the output's
+/// state, and a count of parallel departures.
+pub(crate) const PORT_BYTES: u64 =
+    (std::mem::size_of::<Input>() + std::mem::size_of::<Output>() + 8) as u64;
+
+/// One crosspoint (i, j): its queue and what it counts.
 #[derive(Clone, Debug, Default)]
-struct SwitchStats {
-    /// Per input: Σ over window cycles of credits waiting to be returned (the credit
-    /// FIFO population of §7.3.1 under FIFO).
-    credits_queued: Vec<u64>,
-    /// Cycles (window) × inputs with k departures, k = 1..=N, index k (0 unused: the
-    /// report derives it from the window length).
-    parallel_departures: Vec<u64>,
-    /// Per crosspoint: most packets stored at once.
-    peak: Vec<u64>,
-    /// Per output: packets that left in the window.
-    departures: Vec<u64>,
+struct Crosspoint {
+    /// The packets stored, oldest first.
+    queue: VecDeque<Packet>,
+    /// Relative credit: credits freed and not yet returned.
+    absorb: u32,
+    /// Grant: the level last signalled.
+    level: u8,
+    /// Packets received (for the §7.4 invariant).
+    received: u64,
+    /// Credits sent (for the §7.4 invariant).
+    credits_sent: u64,
+    /// Most packets stored at once in the window.
+    peak: u64,
+    /// Abs I and Abs B: departures, for "every n-th departure".
+    departures: u64,
+    /// Grant OT: the cycles of the on slots it granted lately (T).
+    on_slots: Recent,
+}
+
+/// One switch input: the receiving side of its adapter's flow control.
+#[derive(Clone, Debug)]
+struct Input {
+    /// The crosspoints whose absorption pool holds credits.
+    waiting: Bitset,
+    /// LOF-CLIQ: the CLIQ vector (bit j: the VOQ for output j is non-empty).
+    cliq: Bitset,
+    /// Relative credit: credits freed and not yet returned.
+    absorb_total: u32,
+    /// Departures this cycle.
+    departed: u16,
+    /// FIFO strategy: the outputs of this cycle's departures (scratch).
+    departed_outputs: Vec<u16>,
+    /// Its reception scheduler.
+    rxs: Rxs,
+    /// Flow-control information to send this cycle (absolute credit, grants).
+    pending: Vec<Cell>,
+    /// Cells sent and received on the port.
+    sent: u64,
+    received: u64,
+    /// The packet cycles in which it sent flow-control information: its control path's
+    /// wire time (one cycle may carry several cells).
+    control_cycles: u64,
+    /// Σ over window cycles of credits waiting to be returned (the credit FIFO
+    /// population of §7.3.1 under FIFO).
+    credits_queued: u64,
+}
+
+/// One switch output: its output-queue scheduler (OQS) and egress link.
+#[derive(Clone, Debug)]
+struct Output {
+    /// The inputs whose crosspoint holds a packet.
+    occupied: Bitset,
+    /// RR: the last input served.
+    pointer: usize,
+    /// OCF: inputs in order of packet arrival (the global FIFO, §7.2.4).
+    arrivals: VecDeque<u16>,
+    /// Packets sent (at most one a cycle: also its wire time) and cells received.
+    sent: u64,
+    received: u64,
+    /// Packets that left in the window.
+    departures: u64,
+}
+
+/// The switch's flow control, as its hot paths test it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fc {
+    /// Relative credit returned by a reception scheduler, one per cycle at most.
+    Scheduled(Strategy),
+    /// Relative credit, every freed credit returned at once (the Reference).
+    Reference,
+    /// Grant ST and MT: threshold crossings.
+    Grant,
+    /// Grant OT: a slot decision per crosspoint every cycle, over this window.
+    GrantOt(u32),
+    /// Absolute credit on every departure, counted against B_r.
+    Absolute(u32),
+    /// Abs I and Abs B: a value on every n-th (`.1`) departure, counted against `.0`.
+    Every(u32, u32),
+    /// No flow control.
+    None,
+}
+
+impl Fc {
+    fn of(fc: &FlowControl) -> Fc {
+        match *fc {
+            FlowControl::Credit(Strategy::Reference) => Fc::Reference,
+            FlowControl::Credit(s) => Fc::Scheduled(s),
+            FlowControl::Grant { .. } => Fc::Grant,
+            FlowControl::GrantOt { window } => Fc::GrantOt(window),
+            FlowControl::Absolute { regular } => Fc::Absolute(regular),
+            FlowControl::AbsoluteI { counted, every }
+            | FlowControl::AbsoluteB { counted, every, .. } => Fc::Every(counted, every),
+            FlowControl::None => Fc::None,
+        }
+    }
+
+    /// Relative credit, by a scheduler or the Reference.
+    fn relative(self) -> bool {
+        matches!(self, Fc::Scheduled(_) | Fc::Reference)
+    }
 }
 
 impl SwitchNode {
     /// A reset switch.
     pub fn new(p: SwitchParams) -> SwitchNode {
         let n = p.ports as usize;
-        let strategy = match p.flow_control {
-            FlowControl::Credit(s) => s,
+        let fc = Fc::of(&p.flow_control);
+        let strategy = match fc {
+            Fc::Scheduled(s) => s,
             _ => Strategy::Reference,
         };
-        SwitchNode {
-            queues: vec![VecDeque::new(); n * n],
-            occupancy: vec![0; n * n],
-            arrivals: vec![VecDeque::new(); n],
-            oqs_pointer: vec![n.saturating_sub(1); n],
-            occupied: vec![Bitset::new(n); n],
-            waiting: vec![Bitset::new(n); n],
-            absorb: vec![0; n * n],
-            absorb_total: vec![0; n],
-            rxs: (0..n).map(|_| Rxs::new(strategy, n)).collect(),
-            cliq: vec![false; n * n],
+        let crosspoint = Crosspoint {
             // Grant OT starts stopped ("at initialization feasibility information is
             // absent", Gramsamer §4.3.1) and grants its first slots in cycle 0.
-            level: vec![u8::from(matches!(p.flow_control, FlowControl::GrantOt { .. })); n * n],
+            level: u8::from(matches!(fc, Fc::GrantOt(_))),
+            ..Crosspoint::default()
+        };
+        SwitchNode {
+            fc,
+            xps: vec![crosspoint; n * n],
+            occupancy: vec![0; n * n],
+            inputs: vec![
+                Input {
+                    waiting: Bitset::new(n),
+                    cliq: Bitset::new(n),
+                    absorb_total: 0,
+                    departed: 0,
+                    departed_outputs: Vec::new(),
+                    rxs: Rxs::new(strategy, n),
+                    pending: Vec::new(),
+                    sent: 0,
+                    received: 0,
+                    control_cycles: 0,
+                    credits_queued: 0,
+                };
+                n
+            ],
+            outputs: vec![
+                Output {
+                    occupied: Bitset::new(n),
+                    pointer: n.saturating_sub(1),
+                    arrivals: VecDeque::new(),
+                    sent: 0,
+                    received: 0,
+                    departures: 0,
+                };
+                n
+            ],
+            busy_outputs: Bitset::new(n),
+            crediting: Bitset::new(n),
+            departed_inputs: Bitset::new(n),
+            pending_inputs: Bitset::new(n),
             thresholds: match &p.flow_control {
                 FlowControl::Grant { thresholds } => thresholds.clone(),
                 _ => Vec::new(),
             },
-            pending: vec![Vec::new(); n],
-            departures_xp: match p.flow_control {
-                FlowControl::AbsoluteI { .. } | FlowControl::AbsoluteB { .. } => vec![0; n * n],
-                _ => Vec::new(),
-            },
-            on_slots: match p.flow_control {
-                FlowControl::GrantOt { .. } => vec![Recent::default(); n * n],
-                _ => Vec::new(),
-            },
-            received_xp: vec![0; n * n],
-            credits_sent_xp: vec![0; n * n],
-            sent: vec![0; 2 * n],
-            control_cycles: vec![0; n],
-            received: vec![0; 2 * n],
             stored: 0,
             rng: ChaCha8Rng::seed_from_u64(p.seed),
-            stats: SwitchStats {
-                credits_queued: vec![0; n],
-                parallel_departures: vec![0; n + 1],
-                peak: vec![0; n * n],
-                departures: vec![0; n],
-            },
-            activity: Activity::default(),
-            departed: vec![Vec::new(); n],
+            parallel_departures: vec![0; n + 1],
             scratch: Vec::new(),
             n,
             p,
         }
     }
 
+    #[inline]
     fn in_window(&self, t: Tick) -> bool {
         (self.p.window.0..self.p.window.1).contains(&t)
     }
@@ -172,9 +258,10 @@ impl SwitchNode {
             });
         }
         let x = i * self.n + j;
-        self.occupancy[x] += 1;
+        let occupancy = self.occupancy[x] + 1;
+        self.occupancy[x] = occupancy;
         if let Some(m) = self.p.memory
-            && self.occupancy[x] > m
+            && occupancy > m
         {
             return Err(ModelError::FlowControl {
                 port,
@@ -184,27 +271,31 @@ impl SwitchNode {
                 ),
             });
         }
-        if self.in_window(now) {
-            let peak = &mut self.stats.peak[x];
-            *peak = (*peak).max(u64::from(self.occupancy[x]));
-        }
-        self.received_xp[x] += 1;
-        self.stored += 1;
+        let window = self.in_window(now);
         // CLIQ (§7.5): the packet's own VOQ is non-empty unless it was its last; the
         // header may name one more VOQ that became non-empty.
-        self.cliq[x] = !pkt.last_of_voq;
+        let cliq = &mut self.inputs[i].cliq;
+        cliq.put(j, !pkt.last_of_voq);
         if pkt.nonempty != NO_VOQ {
             let k = usize::from(pkt.nonempty);
             if k < self.n {
-                self.cliq[i * self.n + k] = true;
+                cliq.insert(k);
             }
         }
         pkt.journey.link = u32::try_from(now - pkt.dispatched).unwrap_or(u32::MAX);
-        self.queues[x].push_back(pkt);
-        self.occupied[j].put(i, true);
-        if self.p.output_scheduler == OutputScheduler::Ocf {
-            self.arrivals[j].push_back(pkt.src);
+        let xp = &mut self.xps[x];
+        if window {
+            xp.peak = xp.peak.max(u64::from(occupancy));
         }
+        xp.received += 1;
+        xp.queue.push_back(pkt);
+        self.stored += 1;
+        let output = &mut self.outputs[j];
+        output.occupied.insert(i);
+        if self.p.output_scheduler == OutputScheduler::Ocf {
+            output.arrivals.push_back(pkt.src);
+        }
+        self.busy_outputs.insert(j);
         if !self.thresholds.is_empty() {
             self.signal_grant(i, j);
         }
@@ -215,77 +306,104 @@ impl SwitchNode {
     fn signal_grant(&mut self, i: usize, j: usize) {
         let x = i * self.n + j;
         let now_level = FlowControl::grant_level(&self.thresholds, self.occupancy[x]);
-        let was = self.level[x];
+        let was = self.xps[x].level;
         if now_level != was {
-            self.level[x] = now_level;
-            self.pending[i].push(Cell::Grant {
-                output: j as u16,
-                go: now_level < was,
-            });
+            self.xps[x].level = now_level;
+            self.queue_control(
+                i,
+                Cell::Grant {
+                    output: j as u16,
+                    go: now_level < was,
+                },
+            );
         }
     }
 
-    /// The input whose crosspoint output `j` serves this cycle, if any has a packet.
-    fn schedule_output(&mut self, j: usize) -> Option<usize> {
-        match self.p.output_scheduler {
-            OutputScheduler::Ocf => self.arrivals[j].pop_front().map(usize::from),
-            OutputScheduler::Rr => {
-                let i = self.occupied[j].next_from(self.oqs_pointer[j] + 1)?;
-                self.oqs_pointer[j] = i;
-                Some(i)
-            }
-        }
+    /// Queues flow-control information for input `i`, sent in this cycle's step.
+    #[inline]
+    fn queue_control(&mut self, i: usize, cell: Cell) {
+        self.inputs[i].pending.push(cell);
+        self.pending_inputs.insert(i);
     }
 
     fn depart(&mut self, now: Tick, out: &mut Outbox<Cell>) {
         let n = self.n;
-        for d in &mut self.departed {
-            d.clear();
-        }
-        for j in 0..n {
-            let Some(i) = self.schedule_output(j) else {
+        let window = self.in_window(now);
+        let ocf = self.p.output_scheduler == OutputScheduler::Ocf;
+        for j in self.busy_outputs.members() {
+            let output = &mut self.outputs[j];
+            // The input whose crosspoint the output serves this cycle.
+            let i = if ocf {
+                output.arrivals.pop_front().map(usize::from)
+            } else {
+                let i = output.occupied.next_from(output.pointer + 1);
+                if let Some(i) = i {
+                    output.pointer = i;
+                }
+                i
+            };
+            let Some(i) = i else {
                 continue;
             };
             let x = i * n + j;
-            let Some(mut pkt) = self.queues[x].pop_front() else {
+            let xp = &mut self.xps[x];
+            let Some(mut pkt) = xp.queue.pop_front() else {
                 continue;
             };
-            self.occupancy[x] -= 1;
-            match self.queues[x].front_mut() {
+            match xp.queue.front_mut() {
                 // The packet behind it may leave from the next cycle.
                 Some(next) => {
                     let stored = next.dispatched + Tick::from(next.journey.link);
                     next.journey.crosspoint = u32::try_from(now + 1 - stored).unwrap_or(u32::MAX);
                 }
-                None => self.occupied[j].put(i, false),
+                None => {
+                    output.occupied.remove(i);
+                    if output.occupied.is_empty() {
+                        self.busy_outputs.remove(j);
+                    }
+                }
             }
+            output.sent += 1;
+            if window {
+                output.departures += 1;
+            }
+            self.occupancy[x] -= 1;
             self.stored -= 1;
             pkt.exit = now + 1;
             out.send(n + j, Cell::Packet(pkt), now);
-            self.sent[n + j] += 1;
-            self.activity.tokens_moved += 1;
-            if self.in_window(now) {
-                self.stats.departures[j] += 1;
-            }
-            self.departed[i].push(j as u16);
-            match &self.p.flow_control {
-                FlowControl::Credit(_) => {
-                    self.absorb[x] += 1;
-                    self.absorb_total[i] += 1;
-                    self.waiting[i].put(j, true);
+            out.activity.tokens_moved += 1;
+            let input = &mut self.inputs[i];
+            input.departed += 1;
+            self.departed_inputs.insert(i);
+            match self.fc {
+                Fc::Scheduled(s) => {
+                    if s == Strategy::Fifo {
+                        input.departed_outputs.push(j as u16);
+                    }
+                    // Relative credit: the freed location's credit waits in the
+                    // absorption pool.
+                    xp.absorb += 1;
+                    input.absorb_total += 1;
+                    input.waiting.insert(j);
+                    self.crediting.insert(i);
                 }
-                &FlowControl::Absolute { regular } => self.send_free(i, j, regular),
-                &FlowControl::AbsoluteI { counted, every }
-                | &FlowControl::AbsoluteB { counted, every, .. } => {
+                Fc::Reference => {
+                    xp.absorb += 1;
+                    input.absorb_total += 1;
+                    input.waiting.insert(j);
+                    self.crediting.insert(i);
+                }
+                Fc::Absolute(regular) => self.send_free(i, j, regular),
+                Fc::Every(counted, every) => {
                     // Gramsamer §4.3.2, Abs I: "the counter state is updated on every
                     // n th packet departure".
-                    self.departures_xp[x] += 1;
-                    if self.departures_xp[x].is_multiple_of(u64::from(every.max(1))) {
+                    xp.departures += 1;
+                    if xp.departures.is_multiple_of(u64::from(every.max(1))) {
                         self.send_free(i, j, counted);
                     }
                 }
-                FlowControl::Grant { .. } => self.signal_grant(i, j),
-                FlowControl::GrantOt { .. } | FlowControl::None => {}
+                Fc::Grant => self.signal_grant(i, j),
+                Fc::GrantOt(_) | Fc::None => {}
             }
         }
     }
@@ -294,10 +412,13 @@ impl SwitchNode {
     /// crosspoint for output `j`, counted against `counted` locations.
     fn send_free(&mut self, i: usize, j: usize, counted: u32) {
         let free = counted.saturating_sub(self.occupancy[i * self.n + j]);
-        self.pending[i].push(Cell::Absolute {
-            output: j as u16,
-            free,
-        });
+        self.queue_control(
+            i,
+            Cell::Absolute {
+                output: j as u16,
+                free,
+            },
+        );
     }
 
     /// Grant OT: decides this cycle's slot of every crosspoint of input `i` (Gramsamer
@@ -309,143 +430,181 @@ impl SwitchNode {
         let from = now.saturating_sub(Tick::from(window));
         for j in 0..self.n {
             let x = i * self.n + j;
-            let t = self.on_slots[x].count_from(from);
+            let xp = &mut self.xps[x];
+            let t = xp.on_slots.count_from(from);
             let on = self.occupancy[x].saturating_add(t) < m;
             if on {
-                self.on_slots[x].push(now);
+                xp.on_slots.push(now);
             }
-            let was_on = self.level[x] == 0;
+            let was_on = xp.level == 0;
             if on != was_on {
-                self.level[x] = u8::from(!on);
-                self.pending[i].push(Cell::Grant {
-                    output: j as u16,
-                    go: on,
-                });
+                xp.level = u8::from(!on);
+                self.queue_control(
+                    i,
+                    Cell::Grant {
+                        output: j as u16,
+                        go: on,
+                    },
+                );
             }
         }
     }
 
+    /// Each input's flow-control information for this cycle. Only the inputs with
+    /// something to do are visited: departures this cycle, credits to return, cells
+    /// queued (under Grant OT, which decides a slot of every crosspoint each cycle, all
+    /// of them may have cells).
     fn return_flow_control(&mut self, now: Tick, out: &mut Outbox<Cell>) {
-        let n = self.n;
         let window = self.in_window(now);
-        for i in 0..n {
-            if let FlowControl::GrantOt { window } = self.p.flow_control {
-                self.grant_slots(now, i, window);
+        if let Fc::GrantOt(slots) = self.fc {
+            for i in 0..self.n {
+                self.grant_slots(now, i, slots);
             }
-            let sent_before = self.sent[i];
-            let k = self.departed[i].len();
-            if window && k > 0 {
-                self.stats.parallel_departures[k] += 1;
-            }
-            match self.p.flow_control {
-                FlowControl::Credit(Strategy::Reference) => {
-                    if self.absorb_total[i] > 0 {
-                        let mut js = std::mem::take(&mut self.scratch);
-                        js.clear();
-                        js.extend(self.waiting[i].cyclic_from(0));
-                        for &j in &js {
-                            let x = i * n + j;
-                            for _ in 0..self.absorb[x] {
-                                out.send(i, Cell::Credit { output: j as u16 }, now);
-                                self.sent[i] += 1;
-                                self.credits_sent_xp[x] += 1;
-                            }
-                            self.absorb_total[i] -= self.absorb[x];
-                            self.absorb[x] = 0;
+        }
+        let visit = self
+            .departed_inputs
+            .union(&self.crediting)
+            .union(&self.pending_inputs);
+        for i in visit.members() {
+            self.return_input(now, i, window, out);
+        }
+        self.departed_inputs.clear();
+        self.pending_inputs.clear();
+    }
+
+    /// Input `i`'s flow-control information for this cycle (see
+    /// [`SwitchNode::return_flow_control`]).
+    #[inline]
+    fn return_input(&mut self, now: Tick, i: usize, window: bool, out: &mut Outbox<Cell>) {
+        let n = self.n;
+        let input = &mut self.inputs[i];
+        let sent_before = input.sent;
+        let k = usize::from(input.departed);
+        input.departed = 0;
+        if window && k > 0 {
+            self.parallel_departures[k] += 1;
+        }
+        match self.fc {
+            Fc::Reference => {
+                if input.absorb_total > 0 {
+                    let mut js = std::mem::take(&mut self.scratch);
+                    js.clear();
+                    js.extend(input.waiting.members());
+                    for &j in &js {
+                        let xp = &mut self.xps[i * n + j];
+                        for _ in 0..xp.absorb {
+                            out.send(i, Cell::Credit { output: j as u16 }, now);
                         }
-                        self.waiting[i].clear();
-                        self.scratch = js;
+                        input.sent += u64::from(xp.absorb);
+                        xp.credits_sent += u64::from(xp.absorb);
+                        input.absorb_total -= xp.absorb;
+                        xp.absorb = 0;
                     }
-                }
-                FlowControl::Credit(s) => {
-                    // Only FIFO keeps the departures' order (§7.5: written in random
-                    // order); the other strategies look at the pools alone.
-                    if s == Strategy::Fifo && k > 1 {
-                        self.departed[i].shuffle(&mut self.rng);
-                    }
-                    self.rxs[i].departed(&self.departed[i]);
-                    let row = i * n..(i + 1) * n;
-                    let pick = if self.absorb_total[i] == 0 {
-                        None
-                    } else {
-                        self.rxs[i].pick(View {
-                            candidates: &self.waiting[i],
-                            occupancy: &self.occupancy[row.clone()],
-                            cliq: &self.cliq[row],
-                        })
-                    };
-                    if let Some(j) = pick {
-                        let x = i * n + j;
-                        self.absorb[x] -= 1;
-                        if self.absorb[x] == 0 {
-                            self.waiting[i].put(j, false);
-                        }
-                        self.absorb_total[i] -= 1;
-                        self.credits_sent_xp[x] += 1;
-                        out.send(i, Cell::Credit { output: j as u16 }, now);
-                        self.sent[i] += 1;
-                    }
-                }
-                FlowControl::None => {}
-                FlowControl::Grant { .. }
-                | FlowControl::GrantOt { .. }
-                | FlowControl::Absolute { .. }
-                | FlowControl::AbsoluteI { .. }
-                | FlowControl::AbsoluteB { .. } => {
-                    for cell in self.pending[i].drain(..) {
-                        out.send(i, cell, now);
-                        self.sent[i] += 1;
-                    }
+                    input.waiting.clear();
+                    self.crediting.remove(i);
+                    self.scratch = js;
                 }
             }
-            if window {
-                self.stats.credits_queued[i] += u64::from(self.absorb_total[i]);
+            Fc::Scheduled(s) => {
+                // Only FIFO keeps the departures' order (§7.5: written in random
+                // order); the other strategies look at the pools alone.
+                if s == Strategy::Fifo {
+                    if k > 1 {
+                        input.departed_outputs.shuffle(&mut self.rng);
+                    }
+                    input.rxs.departed(&input.departed_outputs);
+                    input.departed_outputs.clear();
+                }
+                let pick = if input.absorb_total == 0 {
+                    None
+                } else {
+                    input.rxs.pick(View {
+                        candidates: &input.waiting,
+                        occupancy: &self.occupancy[i * n..(i + 1) * n],
+                        cliq: &input.cliq,
+                    })
+                };
+                if let Some(j) = pick {
+                    let xp = &mut self.xps[i * n + j];
+                    xp.absorb -= 1;
+                    if xp.absorb == 0 {
+                        input.waiting.remove(j);
+                    }
+                    xp.credits_sent += 1;
+                    input.absorb_total -= 1;
+                    if input.absorb_total == 0 {
+                        self.crediting.remove(i);
+                    }
+                    out.send(i, Cell::Credit { output: j as u16 }, now);
+                    input.sent += 1;
+                }
             }
-            if self.sent[i] != sent_before {
-                self.control_cycles[i] += 1;
+            Fc::None => {}
+            Fc::Grant | Fc::GrantOt(_) | Fc::Absolute(_) | Fc::Every(..) => {
+                input.sent += input.pending.len() as u64;
+                for cell in input.pending.drain(..) {
+                    out.send(i, cell, now);
+                }
             }
+        }
+        if window {
+            input.credits_queued += u64::from(input.absorb_total);
+        }
+        if input.sent != sent_before {
+            input.control_cycles += 1;
         }
     }
 }
 
 impl Node<Fabric> for SwitchNode {
     fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
-        self.received[port] += 1;
-        match cell {
-            Cell::Packet(pkt) if port < self.n => self.store(now, port, pkt),
-            other => Err(ModelError::Protocol {
-                port,
-                what: format!("the switch cannot take {other:?} on port {port}"),
-            }),
+        if port < self.n {
+            self.inputs[port].received += 1;
+            if let Cell::Packet(pkt) = cell {
+                return self.store(now, port, pkt);
+            }
+        } else {
+            self.outputs[port - self.n].received += 1;
         }
+        Err(ModelError::Protocol {
+            port,
+            what: format!("the switch cannot take {cell:?} on port {port}"),
+        })
     }
 
     fn step(&mut self, now: Tick, out: &mut Outbox<Cell>) -> Result<Option<Tick>, ModelError> {
         self.depart(now, out);
         self.return_flow_control(now, out);
-        out.activity.add(&self.activity);
-        self.activity = Activity::default();
         // Grant OT decides a slot every cycle, packets or not.
-        let busy = self.stored > 0
-            || self.absorb_total.iter().any(|&a| a > 0)
-            || matches!(self.p.flow_control, FlowControl::GrantOt { .. });
+        let busy =
+            self.stored > 0 || !self.crediting.is_empty() || matches!(self.fc, Fc::GrantOt(_));
         Ok(busy.then_some(now + 1))
     }
 
     fn port_counters(&self, port: PortId) -> FabricCounters {
+        if port >= self.n {
+            let o = &self.outputs[port - self.n];
+            return FabricCounters {
+                sent: o.sent,
+                received: o.received,
+                ..FabricCounters::default()
+            };
+        }
+        let input = &self.inputs[port];
         let mut c = FabricCounters {
-            sent: self.sent[port],
-            received: self.received[port],
+            sent: input.sent,
+            received: input.received,
             ..FabricCounters::default()
         };
-        if port < self.n && matches!(self.p.flow_control, FlowControl::Credit(_)) {
+        if self.fc.relative() {
             let i = port;
             c.crosspoint_half = (0..self.n).fold(0u64, |acc, j| {
                 let x = i * self.n + j;
+                let xp = &self.xps[x];
                 let half = u64::from(self.occupancy[x])
-                    .wrapping_add(u64::from(self.absorb[x]))
-                    .wrapping_add(self.credits_sent_xp[x])
-                    .wrapping_sub(self.received_xp[x]);
+                    .wrapping_add(u64::from(xp.absorb))
+                    .wrapping_add(xp.credits_sent)
+                    .wrapping_sub(xp.received);
                 acc.wrapping_add(crosspoint_weight(j).wrapping_mul(half))
             });
         }
@@ -459,19 +618,24 @@ impl Node<Fabric> for SwitchNode {
     }
 
     fn part_stats(&self) -> Option<PartStats> {
-        let s = &self.stats;
         Some(PartStats {
             series: vec![
-                ("credits_queued", s.credits_queued.clone()),
-                ("parallel_departures", s.parallel_departures.clone()),
-                ("crosspoint_peak", s.peak.clone()),
-                ("output_departures", s.departures.clone()),
+                (
+                    "credits_queued",
+                    self.inputs.iter().map(|i| i.credits_queued).collect(),
+                ),
+                ("parallel_departures", self.parallel_departures.clone()),
+                ("crosspoint_peak", self.xps.iter().map(|x| x.peak).collect()),
+                (
+                    "output_departures",
+                    self.outputs.iter().map(|o| o.departures).collect(),
+                ),
                 (
                     WIRE_BITS,
-                    self.control_cycles
+                    self.inputs
                         .iter()
-                        .chain(&self.sent[self.n..])
-                        .copied()
+                        .map(|i| i.control_cycles)
+                        .chain(self.outputs.iter().map(|o| o.sent))
                         .collect(),
                 ),
             ],
