@@ -17,7 +17,7 @@
 //!    leave one cycle after it was created at the earliest (the "1 IA" of §7.6.2).
 
 use super::bitset::Bitset;
-use super::flow::{Applied, FlowControl, Permission};
+use super::flow::{Applied, Permission};
 use super::protocol::{
     Cell, Fabric, FabricCounters, FabricJourney, NO_VOQ, Packet, crosspoint_weight,
 };
@@ -41,7 +41,9 @@ const EGRESS: PortId = 1;
 struct Waiting {
     seq: u32,
     created: Tick,
-    /// Cycles it has been its VOQ's head without permission ([`FabricJourney`]).
+    /// Cycles it has been its VOQ's head without permission ([`FabricJourney`]): a wait
+    /// still going on is added when it ends ([`Voq::blocked_since`]), so the count is
+    /// whole when the packet is dispatched.
     credit_wait: u32,
 }
 
@@ -164,7 +166,7 @@ impl AdapterNode {
             activity: Activity::default(),
             scratch: Vec::new(),
             timeline: Vec::new(),
-            lazy_waits: !matches!(&p.flow_control, FlowControl::Grant { thresholds } if thresholds.len() > 1),
+            lazy_waits: !p.flow_control.rated(),
             n,
             p,
         }

@@ -155,6 +155,12 @@ impl FlowControl {
         (m + 1).checked_sub(rtt).filter(|&r| r >= 1)
     }
 
+    /// True for Grant MT, whose permission changes every cycle (a rate per threshold
+    /// level), not only when flow-control information arrives.
+    pub(crate) fn rated(&self) -> bool {
+        matches!(self, FlowControl::Grant { thresholds } if thresholds.len() > 1)
+    }
+
     /// The grant level (thresholds at or below `occupancy`) of a crosspoint.
     pub(crate) fn grant_level(thresholds: &[u32], occupancy: u32) -> u8 {
         thresholds.iter().filter(|&&t| occupancy >= t).count() as u8
@@ -237,7 +243,7 @@ impl Permission {
             },
             window,
             feasible: Bitset::new(n),
-            rated: kind == Kind::Grant && k > 1,
+            rated: fc.rated(),
         };
         for j in 0..n {
             p.refresh(j);

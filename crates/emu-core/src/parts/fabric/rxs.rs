@@ -170,6 +170,7 @@ impl Rxs {
 
     /// The crosspoint whose credit to return this cycle, if any pool holds one. The
     /// caller takes the credit from that pool.
+    #[inline]
     pub fn pick(&mut self, v: View<'_>) -> Option<usize> {
         let from = self.pointer + 1;
         let winner = match self.strategy {
