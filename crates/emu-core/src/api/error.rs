@@ -1,4 +1,4 @@
-//! The one error type of [`super::run`]: what kind of failure, where, and the command
+//! The one error type of [`crate::run`]: what kind of failure, where, and the command
 //! line's one-line message.
 
 use crate::config::{ConfigError, Location};
@@ -42,7 +42,7 @@ impl ErrorKind {
     }
 }
 
-/// Why [`super::run`] could not give a report. A deadlock or a link fault is no error:
+/// Why [`crate::run`] could not give a report. A deadlock or a link fault is no error:
 /// it is the report's outcome. `Display` is the one line the command line prints after
 /// `error: `.
 #[derive(Debug)]

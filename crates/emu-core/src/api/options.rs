@@ -8,7 +8,7 @@ use std::sync::Mutex;
 /// The function told of a run's progress ([`RunOptions::on_progress`]).
 pub type ProgressHook<'a> = Box<dyn FnMut(&Progress) -> ControlFlow<()> + Send + 'a>;
 
-/// How [`super::run`] runs a case. Physical units only: microseconds of virtual time,
+/// How [`crate::run`] runs a case. Physical units only: microseconds of virtual time,
 /// bytes. `RunOptions::default()` is the command line's `emu -t T -p P` without flags,
 /// except that it sets no memory limit.
 #[derive(Debug)]
@@ -36,7 +36,7 @@ pub struct RunOptions<'a> {
     pub progress: Option<OnProgress<'a>>,
 }
 
-/// A progress hook as [`RunOptions::progress`] holds it: called through a shared
+/// A progress hook as the `progress` field of [`RunOptions`] holds it: called through a shared
 /// reference from whichever worker thread runs the window's end.
 pub struct OnProgress<'a>(Mutex<ProgressHook<'a>>);
 

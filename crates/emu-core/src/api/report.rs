@@ -38,7 +38,7 @@ impl Outcome {
     }
 }
 
-/// The report of one run ([`super::run`]).
+/// The report of one run ([`crate::run`]).
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Report {
