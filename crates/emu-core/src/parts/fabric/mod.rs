@@ -15,7 +15,9 @@
 //! - [`adapter`]: the input and output adapter;
 //! - [`switch`]: the switch core (crosspoint queues, output schedulers RR and OCF, the
 //!   receiving side of flow control);
-//! - [`config`]: the `[network]` table of `kind = "fabric"`.
+//! - [`config`]: the `[network]` table of `kind = "fabric"`;
+//! - `reference` (tests only): the adapter and switch before their hot paths were
+//!   rewritten, which a proptest holds the parts to, cell for cell.
 //!
 //! **Time.** One tick is one packet cycle (tu), the time a link takes to carry one
 //! packet (Gramsamer §4.1); its length in ns is the packet size over the link rate
