@@ -128,6 +128,15 @@ pub struct Need {
 }
 
 impl Need {
+    /// The most the network's latency histograms grow by, together, each time the
+    /// longest latency they hold doubles, in a run that stops at `hard_stop`: as if all
+    /// of its buffers-full need were histograms holding latencies up to the hard stop,
+    /// each of which grows by one step of [`HISTOGRAM_STEP_BYTES`] a doubling.
+    pub fn per_doubling(self, hard_stop: Tick) -> u64 {
+        let steps = (histogram_bytes(hard_stop) / HISTOGRAM_STEP_BYTES).max(1);
+        self.most / steps
+    }
+
     /// Fails with [`TooLarge`] if even the least this network needs is more than
     /// `limit` bytes (`None`: no limit). `nodes` and `terminals` are the plan's, for the
     /// message.
@@ -177,6 +186,10 @@ pub struct TooLarge {
 /// Sub-buckets of the latency histograms at 3 significant digits (see
 /// [`crate::terminal::metric`]).
 const HISTOGRAM_SUB_BUCKETS: u64 = 2048;
+
+/// Bytes a latency histogram grows by each time the longest latency it holds doubles:
+/// 1,024 more counts of 8 bytes (see [`histogram_bytes`]).
+pub const HISTOGRAM_STEP_BYTES: u64 = HISTOGRAM_SUB_BUCKETS / 2 * 8;
 
 /// Sub-buckets of the coarse histograms, at 2 significant digits.
 const COARSE_SUB_BUCKETS: u64 = 256;
@@ -541,6 +554,28 @@ mod tests {
             let counts = c.distinct_values() as u64;
             assert_eq!(coarse_histogram_bytes(max), counts * 8, "coarse, max {max}");
         }
+    }
+
+    #[test]
+    fn histograms_grow_a_step_a_doubling_and_a_need_says_how_much_at_most() {
+        // A step a doubling of the longest latency, past the first 2,048 ticks.
+        assert_eq!(
+            histogram_bytes(4096) - histogram_bytes(2048),
+            HISTOGRAM_STEP_BYTES
+        );
+        assert_eq!(
+            histogram_bytes(1 << 20) - histogram_bytes(1 << 19),
+            HISTOGRAM_STEP_BYTES
+        );
+        // 2^20 ticks: 11 buckets and one, 12 steps; a need of 12 MB grows by at most
+        // 1 MB a doubling.
+        assert_eq!(histogram_bytes(1 << 20), 12 * HISTOGRAM_STEP_BYTES);
+        let need = Need {
+            least: 1,
+            most: 12_000_000,
+        };
+        assert_eq!(need.per_doubling(1 << 20), 1_000_000);
+        assert_eq!(Need { least: 0, most: 0 }.per_doubling(0), 0);
     }
 
     #[test]
