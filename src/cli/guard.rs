@@ -480,13 +480,18 @@ fn measured_doublings(now_ns: u64, from_ns: u64) -> f64 {
 }
 
 /// What is known of a run (or of the runs in flight) beyond its looks, for the bounds on
-/// its growth: the count `base` when it began; its network's estimated need with its
-/// buffers full (`full`; 0: not known, and nothing is bounded), and the most its
-/// latency histograms grow by a doubling (`per_doubling`, [`emu::memory::Need::per_doubling`]),
-/// each summed over the `runs` in flight.
+/// its growth: the count `base` when it began; its network's estimated need lightly
+/// loaded (`least`) and with its buffers full (`full`; 0: not known, and nothing is
+/// bounded), and the most its latency histograms grow by a doubling (`per_doubling`,
+/// [`emu::memory::Need::per_doubling`]), each summed over the `runs` in flight.
+///
+/// A histogram is made at 16 kB and grows by 8 kB each time its longest latency
+/// doubles: the histograms made so far grow by at most half their size a doubling,
+/// and a run's by at most half of what it grew beyond its light-load estimate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Known {
     base: u64,
+    least: u64,
     full: u64,
     per_doubling: u64,
     runs: u64,
@@ -526,8 +531,9 @@ impl Pace {
     ///   proportion to the doublings to go, at the lesser of its pace per doubling over
     ///   the later half and over the last quarter (histograms are made, 16 kB each, once
     ///   they hold 64 values: a pace that includes their making slows once they are
-    ///   made), and never faster than the histograms can grow (see [`Known`]) nor past
-    ///   the network's estimate with its buffers full.
+    ///   made), never faster than the histograms can grow (see [`Known`]; those yet
+    ///   to be made are not foreseen) nor past the network's estimate with its buffers
+    ///   full.
     fn projected(&self, end: (u64, f64), known: Known) -> Option<u64> {
         let now = *self.samples.last()?;
         let (end_at, end_doublings) = end;
@@ -578,7 +584,11 @@ impl Pace {
         };
         if known.full > 0 {
             // Doublings are summed over the runs: each run's own bound per doubling.
-            pace = pace.min(known.per_doubling as f64 / known.runs.max(1) as f64);
+            let runs = known.runs.max(1) as f64;
+            let grown = rest.saturating_sub(known.base.saturating_add(known.least));
+            pace = pace
+                .min(known.per_doubling as f64 / runs)
+                .min(grown as f64 / 2.0 / runs);
         }
         let mut rest_then = carried(rest, pace, end_doublings - now.doublings);
         if known.full > 0 {
@@ -661,6 +671,7 @@ fn look_at_memory(
     let end = seen.end_ns.load(Ordering::Relaxed);
     let known = Known {
         base: armed_at.min(live),
+        least: seen.estimate.load(Ordering::Relaxed),
         full: seen.estimate_full.load(Ordering::Relaxed),
         per_doubling: seen.per_doubling.load(Ordering::Relaxed),
         runs: 1,
@@ -972,6 +983,7 @@ mod tests {
     fn capped(base: u64, full: u64) -> Known {
         Known {
             base,
+            least: 0,
             full,
             per_doubling: full,
             runs: 1,
@@ -1074,10 +1086,11 @@ mod tests {
             Some(160 * mb)
         );
         // Histograms being made: 40 MB over a doubling, but made, they grow by no more
-        // than 20 MB a doubling: 60 MB more by three doublings on.
+        // than 20 MB a doubling (the estimate's bound): 60 MB more by three doublings.
         let made = run(&[(1024, 20 * mb, 0), (2048, 60 * mb, 0)]);
         let known = Known {
             base: 10 * mb,
+            least: 0,
             full: 1000 * mb,
             per_doubling: 20 * mb,
             runs: 1,
@@ -1086,6 +1099,14 @@ mod tests {
         // Two runs in flight, 20 MB a doubling together: 10 MB each.
         let two = Known { runs: 2, ..known };
         assert_eq!(made.projected(to(1 << 14), two), Some(90 * mb));
+        // Nor by more than half of the 30 MB grown beyond the light-load estimate
+        // (20 MB) from the count at the start (10 MB): 15 MB a doubling.
+        let light = Known {
+            least: 20 * mb,
+            per_doubling: 100 * mb,
+            ..known
+        };
+        assert_eq!(made.projected(to(1 << 14), light), Some(105 * mb));
         // Queues that grow fast pass any cap: a million more messages per 512 ns.
         let filling = run(&[(512, 20 * mb, 0), (1024, 68 * mb, 1_000_000)]);
         assert_eq!(

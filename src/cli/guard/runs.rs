@@ -67,6 +67,8 @@ struct Slot {
     created: AtomicU64,
     /// Messages delivered.
     delivered: AtomicU64,
+    /// The network's estimated need lightly loaded, in bytes.
+    least: AtomicU64,
     /// The network's estimated need with its buffers full, in bytes.
     full: AtomicU64,
     /// The most its latency histograms grow by a doubling, in bytes.
@@ -85,6 +87,8 @@ pub struct InFlight {
     pub warmup: f64,
     /// Messages created and not yet delivered.
     pub waiting: u64,
+    /// Its network's estimated need lightly loaded, in bytes.
+    pub least: u64,
     /// Its network's estimated need with its buffers full, in bytes.
     pub full: u64,
     /// The most its latency histograms grow by a doubling, in bytes.
@@ -124,6 +128,7 @@ impl Runs {
         if let Some(s) = self.slots.get(id) {
             s.from_ns.store(started.from_ns as u64, Ordering::Relaxed);
             s.end_ns.store(started.end_ns as u64, Ordering::Relaxed);
+            s.least.store(started.need.least, Ordering::Relaxed);
             s.full.store(started.need.most, Ordering::Relaxed);
             s.per_doubling
                 .store(started.per_doubling, Ordering::Relaxed);
@@ -194,6 +199,7 @@ impl Runs {
                     .created
                     .load(Ordering::Relaxed)
                     .saturating_sub(s.delivered.load(Ordering::Relaxed)),
+                least: s.least.load(Ordering::Relaxed),
                 full: s.full.load(Ordering::Relaxed),
                 per_doubling: s.per_doubling.load(Ordering::Relaxed),
             });
@@ -319,6 +325,7 @@ impl Epoch {
         let to_go: f64 = then.iter().zip(&shares).map(|(t, n)| t - n).sum();
         let known = Known {
             base,
+            least: now.iter().map(|r| r.least).sum(),
             full: now.iter().map(|r| r.full).sum(),
             per_doubling: now.iter().map(|r| r.per_doubling).sum(),
             runs: now.len() as u64,
@@ -446,6 +453,7 @@ mod tests {
             done,
             warmup: 0.0,
             waiting,
+            least: 0,
             full: 1_000_000_000,
             per_doubling: 1_000_000_000,
         }
@@ -510,6 +518,7 @@ mod tests {
                 done: share,
                 warmup: 0.5,
                 waiting,
+                least: 0,
                 full: 0,
                 per_doubling: 0,
             }];
@@ -534,6 +543,7 @@ mod tests {
                 done: share,
                 warmup: 0.0,
                 waiting: 40,
+                least: 0,
                 full: 30 * mb,
                 per_doubling: 30 * mb,
             }];
