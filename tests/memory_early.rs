@@ -6,9 +6,11 @@
 //! And what the estimate lets through is held to the limits as it runs: a saturated
 //! 10-cube's run, sweep and stress search under an address-space limit (`ulimit -v`)
 //! from 30 to 200 MB end with exit 2 and one line — refused for its size, stopped at
-//! the limit or stopped for the growth its pace projects — never aborted by the
-//! allocator (134), killed (137) or panicking; a refusal under a tiny `--memory-limit`
-//! is one line too.
+//! the limit or stopped for the growth its pace projects (a sweep's and a search's
+//! too, from the runs in flight) — never aborted by the allocator (134), killed (137)
+//! or panicking; a refusal under a tiny `--memory-limit` is one line too. A saturated
+//! run and sweep whose latency histograms grow fast at first but that fit are not
+//! stopped.
 
 use crate::common;
 use emu::config::{self, TopologyConfig, shipped_topologies};
@@ -175,34 +177,109 @@ fn a_saturated_run_under_an_address_space_limit_ends_with_exit_2_and_one_line() 
 
 #[test]
 fn a_saturated_sweep_under_an_address_space_limit_ends_with_exit_2_and_one_line() {
-    for mb in [30, 45, 50, 62] {
-        let mut args = vec!["sweep", "-q"];
+    for mb in [30, 45, 50, 62, 150, 200] {
+        let mut args = vec!["sweep", "-q", "--threads", "2"];
         args.extend(SATURATED);
         args.extend(["--load", "0.9:1.0:0.1"]);
-        one_line_under_ulimit(mb, &args);
+        let line = one_line_under_ulimit(mb, &args);
+        // Far from the limit at first, the sweep is stopped for the growth its two
+        // runs in flight project (their queues), saying so, not at the limit
+        // (about a minute on).
+        if mb >= 150 {
+            assert!(
+                line.contains(
+                    "at their pace so far the 2 runs of this sweep in flight would grow to about"
+                ),
+                "{mb} MB: {line}"
+            );
+        }
     }
 }
 
 #[test]
 fn a_stress_search_under_an_address_space_limit_ends_with_exit_2_and_one_line() {
-    // A search's runs report no progress, so no growth is projected: these limits are
-    // the ones its two runs at once reach within seconds (tools/memory-probe.sh tries
-    // the others up to 200 MB).
-    for mb in [30, 45, 50, 58] {
-        one_line_under_ulimit(
-            mb,
-            &[
-                "stress",
-                "-q",
-                "-t",
-                "hypercube10",
-                "--seeds",
-                "4",
-                "--run-us",
-                "2000",
-            ],
-        );
+    // The small limits are reached within seconds; under 150 MB, where the limit is
+    // half a minute away, it is the growth projected from the runs in flight (their
+    // latency histograms) that stops it (tools/memory-probe.sh tries every limit up
+    // to 200 MB).
+    let search = [
+        "stress",
+        "-q",
+        "--threads",
+        "2",
+        "-t",
+        "hypercube10",
+        "--seeds",
+        "4",
+        "--run-us",
+        "2000",
+    ];
+    for mb in [30, 45, 50, 58, 150] {
+        let line = one_line_under_ulimit(mb, &search);
+        if mb == 150 {
+            assert!(
+                line.contains("runs of this stress search in flight would grow to about"),
+                "{mb} MB: {line}"
+            );
+        }
     }
+}
+
+/// Runs `emu ARGS` under `ulimit -v MB` and checks that it ends with exit 0, nothing
+/// on stderr.
+fn fits_under_ulimit(mb: u64, args: &[&str]) {
+    let capture = tempfile::tempdir().expect("a temporary directory");
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -v {} && exec \"$EMU\" \"$@\"", mb * 1024))
+        .arg("sh")
+        .args(args)
+        .env("EMU", env!("CARGO_BIN_EXE_emu"));
+    let what = format!("ulimit -v {mb} MB: emu {}", args.join(" "));
+    let c = common::run_captured(
+        &mut cmd,
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        capture.path(),
+        Duration::from_secs(300),
+    )
+    .unwrap_or_else(|| panic!("{what}: still running after 300 s"));
+    assert!(
+        c.code == 0 && c.stderr.is_empty(),
+        "{what}: exit {}, stderr:\n{}",
+        c.code,
+        c.stderr
+    );
+}
+
+#[test]
+fn a_saturated_run_and_sweep_that_fit_are_not_stopped_for_their_histograms() {
+    // An 8-cube offered more than it carries for 1,000 µs: its latency histograms are
+    // made and grow fast in its first few hundred µs, then ever slower. It peaks at
+    // about 88 MB of address space; carried on in proportion to the time, that fast
+    // start projected it to 147 MB, and stopped it, under 150 MB.
+    let saturated = [
+        "-q",
+        "-t",
+        "hypercube8",
+        "-p",
+        "uniform",
+        "--set",
+        "phases.measure_us=1000",
+    ];
+    let mut run = saturated.to_vec();
+    run.extend([
+        "--set",
+        "injection.kind=rate",
+        "--set",
+        "injection.load=1.0",
+        "--threads",
+        "1",
+    ]);
+    fits_under_ulimit(150, &run);
+    // Two such runs at once, in a sweep.
+    let mut sweep = vec!["sweep", "--threads", "2", "--load", "0.9:1.0:0.1"];
+    sweep.extend(saturated);
+    fits_under_ulimit(250, &sweep);
 }
 
 #[test]
@@ -233,6 +310,7 @@ fn a_network_refused_under_a_tiny_memory_limit_says_so_in_one_line() {
             "0.5",
         ][..],
         &["stress", "-q", "-t", "hypercube6", "--seeds", "2"][..],
+        &["stress", "-q", "-t", "sci-ring4", "--seeds", "2"][..],
     ] {
         for _ in 0..3 {
             let mut all = args.to_vec();
@@ -249,5 +327,36 @@ fn a_network_refused_under_a_tiny_memory_limit_says_so_in_one_line() {
                 "{stderr}"
             );
         }
+    }
+}
+
+#[test]
+fn a_starvation_search_on_an_sci_ring_is_held_to_the_memory_limit() {
+    // A ring of 2,000 nodes outgrows 20 MB at once: the search's guard stops it with one
+    // line naming the search, as it stops a deadlock search.
+    for _ in 0..3 {
+        let args = [
+            "stress",
+            "-q",
+            "-t",
+            "sci-ring4",
+            "--set",
+            "network.nodes=2000",
+            "--seeds",
+            "2",
+            "--memory-limit",
+            "0.02",
+        ];
+        let (code, _, stderr) = common::emu(&args);
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert!(
+            code == 2 && lines.len() == 1,
+            "emu {}: exit {code}\n{stderr}",
+            args.join(" ")
+        );
+        assert!(
+            lines[0].starts_with("error: memory: ") && lines[0].contains("stress search"),
+            "{stderr}"
+        );
     }
 }

@@ -15,21 +15,26 @@
 //! - **memory growth**: a run whose growth at its pace so far (bytes per virtual
 //!   microsecond over the later half of the run so far) projects it past its limit
 //!   by the end of its measured part, saying how big it would get, after
-//!   [`PACE_AFTER`] of wall time rather than when it gets there;
+//!   [`PACE_AFTER`] of wall time rather than when it gets there; and a job of many
+//!   runs (a sweep, a stress search) whose runs in flight are projected past it by
+//!   the time the first of them ends its measured part ([`runs`]);
 //! - **wall time**: a run whose pace so far (virtual time per second, measured on this
 //!   machine under its current load) projects it past `--time-limit`, saying how long
 //!   it would take. The projection is made from the run's first seconds, so a run that
 //!   would take hours says so at once instead of running silently.
 
-use std::sync::Arc;
+mod runs;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::alloc;
-use emu::memory::{Bound, Need, human};
+use emu::memory::{Bound, human};
 use emu::model::Activity;
 use emu::stats::format::group;
+use runs::{Epoch, NOT_WATCHED, Runs};
 
 /// How often the system's figures are read and the trip level set from them. The stop
 /// itself does not wait for it: the allocation that crosses the trip wakes the guard.
@@ -62,6 +67,10 @@ struct Seen {
     estimate: AtomicU64,
     /// The network's estimated need with its buffers full, in bytes (0: not known).
     estimate_full: AtomicU64,
+    /// The most its latency histograms grow by a doubling, in bytes.
+    per_doubling: AtomicU64,
+    /// Virtual nanoseconds at which the run's measured part starts.
+    from_ns: AtomicU64,
     /// Virtual nanoseconds at which the run's measured part ends (0: not known).
     end_ns: AtomicU64,
     /// Wall nanoseconds since the guard started at which the run began (u64::MAX: not
@@ -70,6 +79,8 @@ struct Seen {
     /// Counted bytes when the run began or was armed (u64::MAX: not yet): where
     /// `--memory-limit` counts from.
     armed_at: AtomicU64,
+    /// The runs of a job of many, once armed for them ([`RunGuard::arm_runs`]).
+    runs: OnceLock<Runs>,
 }
 
 impl Seen {
@@ -80,9 +91,12 @@ impl Seen {
             delivered: AtomicU64::new(0),
             estimate: AtomicU64::new(0),
             estimate_full: AtomicU64::new(0),
+            per_doubling: AtomicU64::new(0),
+            from_ns: AtomicU64::new(0),
             end_ns: AtomicU64::new(0),
             began_ns: AtomicU64::new(u64::MAX),
             armed_at: AtomicU64::new(u64::MAX),
+            runs: OnceLock::new(),
         }
     }
 
@@ -107,6 +121,10 @@ pub struct RunGuard {
     clock: Instant,
     thread: Option<JoinHandle<()>>,
 }
+
+/// Bytes a message waiting in a source queue is taken to hold: a few words, and its
+/// queue's share of spare room.
+const WAITING_BYTES: u64 = 48;
 
 /// The least wall time a run is watched before its pace is taken as its pace.
 const PACE_AFTER: Duration = Duration::from_secs(2);
@@ -297,19 +315,41 @@ impl RunGuard {
     }
 
     /// Records that the run begins: the network's estimated need (for the memory
-    /// messages and the projection of its growth) and the virtual time its measured
-    /// part ends at (for the projections of its wall time and memory), and starts
-    /// counting `--memory-limit`.
-    pub fn begin(&self, need: Need, end_ns: f64) {
-        self.seen.estimate.store(need.least, Ordering::Relaxed);
-        self.seen.estimate_full.store(need.most, Ordering::Relaxed);
-        self.seen.end_ns.store(end_ns as u64, Ordering::Relaxed);
+    /// messages and the projection of its growth) and the virtual times its measured
+    /// part starts and ends at (for the projections of its wall time and memory), and
+    /// starts counting `--memory-limit`.
+    pub fn begin(&self, started: emu::pool::Started) {
+        self.seen
+            .estimate
+            .store(started.need.least, Ordering::Relaxed);
+        self.seen
+            .estimate_full
+            .store(started.need.most, Ordering::Relaxed);
+        self.seen
+            .per_doubling
+            .store(started.per_doubling, Ordering::Relaxed);
+        self.seen
+            .from_ns
+            .store(started.from_ns as u64, Ordering::Relaxed);
+        self.seen
+            .end_ns
+            .store(started.end_ns as u64, Ordering::Relaxed);
+        self.arm();
+    }
+
+    /// Starts counting `--memory-limit` from the memory used now, and follows the runs
+    /// of a job of many: `job` names it in messages ("sweep", "stress search"), of
+    /// `total` runs, up to `at_once` in flight at a time, each telling the guard how it
+    /// goes as a [`emu::pool::Watch`] (a run begun while `at_once` are in flight is
+    /// counted, not followed, and nothing is projected while it runs).
+    pub fn arm_runs(&self, job: &'static str, total: usize, at_once: usize) {
+        let _ = self.seen.runs.set(Runs::new(job, total, at_once));
         self.arm();
     }
 
     /// Starts counting `--memory-limit` from the memory used now (runs that report no
-    /// progress: sweeps, searches, replications). The limits the system states are
-    /// held from the start.
+    /// progress: replications; a job of many whose runs do, [`RunGuard::arm_runs`]).
+    /// The limits the system states are held from the start.
     pub fn arm(&self) {
         if self.seen.armed() {
             return;
@@ -344,6 +384,39 @@ impl RunGuard {
     }
 }
 
+/// The runs of a job of many tell the guard how they go (once armed for them,
+/// [`RunGuard::arm_runs`]; before, nothing is kept).
+impl emu::pool::Watch for RunGuard {
+    fn begin(&self) -> usize {
+        self.seen.runs.get().map_or(NOT_WATCHED, Runs::begin)
+    }
+
+    fn running(&self, run: usize, started: emu::pool::Started) {
+        if let Some(r) = self.seen.runs.get() {
+            r.running(run, &started);
+        }
+    }
+
+    fn note(&self, run: usize, now_ns: f64, activity: &Activity) {
+        if let Some(r) = self.seen.runs.get() {
+            r.note(
+                run,
+                now_ns,
+                activity.messages_created,
+                activity.messages_delivered,
+            );
+        }
+    }
+
+    fn end(&self, run: usize) {
+        if let Some(r) = self.seen.runs.get()
+            && run != NOT_WATCHED
+        {
+            r.end(run);
+        }
+    }
+}
+
 impl Drop for RunGuard {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -371,19 +444,71 @@ fn stop_with(line: &str) -> ! {
     std::process::exit(super::Exit::BadInput as i32)
 }
 
+/// One look at a run (or at the runs in flight of a job of many): how far it is, and
+/// what the count was.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Look {
+    /// How far: virtual nanoseconds (a run), or billionths of a measured part moved
+    /// together since the runs in flight were followed; never less than the last look's.
+    at: u64,
+    /// How far in doublings: log2 of the virtual time since the measured part began (a
+    /// run), or the sum of log2 of each run's share of its measured part done (the
+    /// runs in flight). The latency histograms record measured messages only, so their
+    /// longest latency is at most that time.
+    doublings: f64,
+    /// Counted bytes.
+    live: u64,
+    /// Messages created and not yet delivered.
+    waiting: u64,
+}
+
+impl Look {
+    /// A run at `now_ns` of virtual time, whose measured part began at `from_ns`.
+    fn run(now_ns: u64, from_ns: u64, live: u64, waiting: u64) -> Look {
+        Look {
+            at: now_ns,
+            doublings: measured_doublings(now_ns, from_ns),
+            live,
+            waiting,
+        }
+    }
+}
+
+/// log2 of the virtual nanoseconds from `from_ns` to `now_ns` (0 up to the first).
+fn measured_doublings(now_ns: u64, from_ns: u64) -> f64 {
+    (now_ns.saturating_sub(from_ns).max(1) as f64).log2()
+}
+
+/// What is known of a run (or of the runs in flight) beyond its looks, for the bounds on
+/// its growth: the count `base` when it began; its network's estimated need lightly
+/// loaded (`least`) and with its buffers full (`full`; 0: not known, and nothing is
+/// bounded), and the most its latency histograms grow by a doubling (`per_doubling`,
+/// [`emu::memory::Need::per_doubling`]), each summed over the `runs` in flight.
+///
+/// A histogram is made at 16 kB and grows by 8 kB each time its longest latency
+/// doubles: the histograms made so far grow by at most half their size a doubling,
+/// and a run's by at most half of what it grew beyond its light-load estimate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Known {
+    base: u64,
+    least: u64,
+    full: u64,
+    per_doubling: u64,
+    runs: u64,
+}
+
 /// What the guard's thread keeps between its looks: the run's memory at times past.
 #[derive(Debug, Default)]
 struct Pace {
-    /// (virtual ns, counted bytes, messages waiting), in time order; thinned to at most
-    /// [`Pace::KEEP`].
-    samples: Vec<(u64, u64, u64)>,
+    /// In the order of `at`; thinned to at most [`Pace::KEEP`].
+    samples: Vec<Look>,
 }
 
 impl Pace {
     const KEEP: usize = 512;
 
-    fn add(&mut self, sample: (u64, u64, u64)) {
-        if self.samples.last().is_some_and(|s| s.0 >= sample.0) {
+    fn add(&mut self, look: Look) {
+        if self.samples.last().is_some_and(|s| s.at >= look.at) {
             return;
         }
         if self.samples.len() == Self::KEEP {
@@ -391,36 +516,85 @@ impl Pace {
             let kept: Vec<_> = self.samples.iter().copied().step_by(2).collect();
             self.samples = kept;
         }
-        self.samples.push(sample);
+        self.samples.push(look);
     }
 
-    /// The counted bytes the run is projected to reach by virtual time `end_ns`, from
-    /// its growth over the later half of the run so far. While the messages waiting in
-    /// source queues do not grow, what grows is the network's buffers and histograms,
-    /// which never take more than its estimate with buffers full (`full`, beyond the
-    /// count `base` when the run began).
-    fn projected(&self, end_ns: u64, base: u64, full: u64) -> Option<u64> {
-        let &(now, live, waiting) = self.samples.last()?;
-        if now == 0 || now >= end_ns {
+    /// The counted bytes the run is projected to reach by the time it is at `end` (its
+    /// `at` and `doublings` then), from its growth over the later half of the way so
+    /// far, in two parts:
+    /// - the messages waiting in source queues ([`WAITING_BYTES`] each), which grow
+    ///   without bound when the offered load is above what the network carries: carried
+    ///   on in proportion to the way to go;
+    /// - the rest, the network's buffers and latency histograms, which do not: a
+    ///   histogram grows by a step each time the longest latency it holds doubles, and
+    ///   latencies grow at most as fast as the run goes, so the rest is carried on in
+    ///   proportion to the doublings to go, at the lesser of its pace per doubling over
+    ///   the later half and over the last quarter (histograms are made, 16 kB each, once
+    ///   they hold 64 values: a pace that includes their making slows once they are
+    ///   made), never faster than the histograms can grow (see [`Known`]; those yet
+    ///   to be made are not foreseen) nor past the network's estimate with its buffers
+    ///   full.
+    fn projected(&self, end: (u64, f64), known: Known) -> Option<u64> {
+        let now = *self.samples.last()?;
+        let (end_at, end_doublings) = end;
+        if now.at == 0 || now.at >= end_at {
             return None;
         }
-        let &(then, was, waited) = self
+        let then = *self
             .samples
             .iter()
             .rev()
-            .find(|s| s.0 <= now / 2)
+            .find(|s| s.at <= now.at / 2)
             .or_else(|| self.samples.first())?;
-        if then >= now || live <= was {
+        if then.at >= now.at || now.live <= then.live {
             return None;
         }
-        let rate = (live - was) as f64 / (now - then) as f64;
-        let linear = live as f64 + rate * (end_ns - now) as f64;
-        let linear = linear.min(u64::MAX as f64 / 2.0) as u64;
-        if waiting > waited || full == 0 {
-            Some(linear)
-        } else {
-            Some(linear.min(base.saturating_add(full).max(live)))
+        let queued = now.waiting.saturating_mul(WAITING_BYTES);
+        let queue_growth = queued.saturating_sub(then.waiting.saturating_mul(WAITING_BYTES));
+        let rest = now.live.saturating_sub(queued);
+        let carried = |bytes: u64, growth: f64, ahead: f64| {
+            (bytes as f64 + growth * ahead.max(0.0)).min(u64::MAX as f64 / 4.0) as u64
+        };
+        let queue_then = carried(
+            queued,
+            queue_growth as f64,
+            (end_at - now.at) as f64 / (now.at - then.at) as f64,
+        );
+        // The rest's growth per doubling since `since`, if it spans any.
+        let per_doubling = |since: &Look| {
+            let spanned = now.doublings - since.doublings;
+            let queue_growth = queued.saturating_sub(since.waiting.saturating_mul(WAITING_BYTES));
+            let growth = now
+                .live
+                .saturating_sub(since.live)
+                .saturating_sub(queue_growth);
+            (spanned > 1e-9).then(|| growth as f64 / spanned)
+        };
+        let recent = self
+            .samples
+            .iter()
+            .rev()
+            .find(|s| s.at <= now.at - (now.at - then.at) / 2)
+            .unwrap_or(&then);
+        // Growth with no doubling to show for it (before the measured part) is not
+        // carried on.
+        let mut pace = match (per_doubling(&then), per_doubling(recent)) {
+            (Some(a), Some(b)) => a.min(b),
+            _ => 0.0,
+        };
+        if known.full > 0 {
+            // Doublings are summed over the runs: each run's own bound per doubling.
+            let runs = known.runs.max(1) as f64;
+            let grown = rest.saturating_sub(known.base.saturating_add(known.least));
+            pace = pace
+                .min(known.per_doubling as f64 / runs)
+                .min(grown as f64 / 2.0 / runs);
         }
+        let mut rest_then = carried(rest, pace, end_doublings - now.doublings);
+        if known.full > 0 {
+            rest_then = rest_then.min(known.base.saturating_add(known.full).max(rest));
+        }
+        Some(queue_then.saturating_add(rest_then))
     }
 }
 
@@ -432,9 +606,10 @@ fn watch(
     seen: &Seen,
 ) {
     let mut pace = Pace::default();
+    let mut epoch = None;
     loop {
         if let Some(limits) = limits {
-            look_at_memory(limits, clock, seen, &mut pace);
+            look_at_memory(limits, clock, seen, &mut pace, &mut epoch);
         }
         if stop.load(Ordering::Relaxed) {
             break;
@@ -451,9 +626,15 @@ fn watch(
 }
 
 /// One look: stops the process if the count crossed its trip, the system's figures
-/// their limit, or the run's growth is projected past it; otherwise sets the trip
-/// level again from the system's figures.
-fn look_at_memory(limits: &Limits, clock: Instant, seen: &Seen, pace: &mut Pace) {
+/// their limit, or the run's growth (a job of many: its runs' in flight, `epoch`) is
+/// projected past it; otherwise sets the trip level again from the system's figures.
+fn look_at_memory(
+    limits: &Limits,
+    clock: Instant,
+    seen: &Seen,
+    pace: &mut Pace,
+    epoch: &mut Option<Epoch>,
+) {
     let armed_at = seen.armed_at.load(Ordering::Relaxed);
     if let Some((count, refused)) = alloc::tripped() {
         let i = limits.tightest.load(Ordering::Relaxed);
@@ -467,20 +648,37 @@ fn look_at_memory(limits: &Limits, clock: Instant, seen: &Seen, pace: &mut Pace)
         stop_with(&memory_message(&limits.bound(i, armed_at), used, 0, seen));
     }
     limits.calibrate(seen);
+    if let Some(runs) = seen.runs.get() {
+        look_at_runs(limits, runs, armed_at, epoch);
+        return;
+    }
     let began = seen.began_ns.load(Ordering::Relaxed);
     if began == u64::MAX {
         return;
     }
     let live = alloc::live();
-    pace.add((seen.now_ns.load(Ordering::Relaxed), live, seen.waiting()));
+    let from = seen.from_ns.load(Ordering::Relaxed);
+    pace.add(Look::run(
+        seen.now_ns.load(Ordering::Relaxed),
+        from,
+        live,
+        seen.waiting(),
+    ));
     let ran = clock.elapsed().saturating_sub(Duration::from_nanos(began));
     if ran < PACE_AFTER {
         return;
     }
     let end = seen.end_ns.load(Ordering::Relaxed);
-    let full = seen.estimate_full.load(Ordering::Relaxed);
+    let known = Known {
+        base: armed_at.min(live),
+        least: seen.estimate.load(Ordering::Relaxed),
+        full: seen.estimate_full.load(Ordering::Relaxed),
+        per_doubling: seen.per_doubling.load(Ordering::Relaxed),
+        runs: 1,
+    };
     let i = limits.tightest.load(Ordering::Relaxed);
-    if let Some(projected) = pace.projected(end, armed_at.min(live), full) {
+    let to = (end, measured_doublings(end, from));
+    if let Some(projected) = pace.projected(to, known) {
         // In the bound's own figures: what it shows now, and the growth to come.
         let used = limits.used(i);
         let to_be = used.saturating_add(projected.saturating_sub(live));
@@ -489,6 +687,29 @@ fn look_at_memory(limits: &Limits, clock: Instant, seen: &Seen, pace: &mut Pace)
             let bound = limits.bound(i, armed_at);
             stop_with(&growth_message(&bound, stop_at, used, to_be, ran, seen));
         }
+    }
+}
+
+/// One look at a job of many: stops the process if its runs in flight are projected
+/// past the limit by the time the first of them ends its measured part.
+fn look_at_runs(limits: &Limits, runs: &Runs, armed_at: u64, epoch: &mut Option<Epoch>) {
+    let Some(now) = runs.in_flight() else {
+        return;
+    };
+    let live = alloc::live();
+    let Some(p) = Epoch::look(epoch, &now, live, armed_at.min(live), PACE_AFTER) else {
+        return;
+    };
+    let i = limits.tightest.load(Ordering::Relaxed);
+    let used = limits.used(i);
+    let to_be = used.saturating_add(p.bytes.saturating_sub(live));
+    let stop_at = limits.stop_at(i, armed_at);
+    if to_be > stop_at {
+        let watched = epoch.as_ref().map_or(0.0, |e| e.watched().as_secs_f64());
+        let bound = limits.bound(i, armed_at);
+        stop_with(&runs::growth_message(
+            runs, &p, &bound, stop_at, used, to_be, watched,
+        ));
     }
 }
 
@@ -556,7 +777,11 @@ fn minutes(limit: Duration) -> String {
 /// `refused`: the size of an allocation the system refused (0: none).
 fn memory_message(bound: &Bound, used: u64, refused: u64, seen: &Seen) -> String {
     let now_us = seen.now_ns.load(Ordering::Relaxed) as f64 / 1000.0;
-    let waiting = seen.waiting();
+    // A job of many: the messages waiting in its runs in flight that report.
+    let (waiting, reporting) = match seen.runs.get() {
+        Some(r) => r.waiting(),
+        None => (seen.waiting(), 0),
+    };
     let estimate = seen.estimate.load(Ordering::Relaxed);
     let built = if estimate > 0 {
         format!(
@@ -566,12 +791,11 @@ fn memory_message(bound: &Bound, used: u64, refused: u64, seen: &Seen) -> String
     } else {
         String::new()
     };
-    // A queued message is a few words, plus its queue's share of spare room.
-    let waiting_bytes = waiting.saturating_mul(48);
+    let waiting_bytes = waiting.saturating_mul(WAITING_BYTES);
     let grown = used.saturating_sub(bound.used);
     let began = seen.began_ns.load(Ordering::Relaxed) != u64::MAX;
-    let what_grew = if !began {
-        // Several runs at once (a sweep, a search) report no progress of their own.
+    let what_grew = if !began && reporting == 0 {
+        // Several runs at once, none of them running yet or none telling.
         "their buffers, queues and statistics grew".to_string()
     } else if waiting_bytes.saturating_mul(2) >= grown {
         format!(
@@ -590,21 +814,31 @@ fn memory_message(bound: &Bound, used: u64, refused: u64, seen: &Seen) -> String
     };
     let (whose, when, what_grew) = if began {
         (
-            "the run",
+            "the run".to_string(),
             format!(", at {now_us:.1} µs of virtual time"),
             what_grew,
         )
     } else if estimate > 0 {
         (
-            "the run",
+            "the run".to_string(),
             String::new(),
             "its nodes, buffers and queues were being made".to_string(),
         )
+    } else if let Some(r) = seen.runs.get() {
+        (
+            format!("the {}'s runs", r.job),
+            format!(
+                ", {reporting} in flight and {} of {} done",
+                r.done(),
+                r.total
+            ),
+            what_grew,
+        )
     } else if seen.armed() {
-        ("the runs", String::new(), what_grew)
+        ("the runs".to_string(), String::new(), what_grew)
     } else {
         (
-            "the process",
+            "the process".to_string(),
             String::new(),
             "the network was being loaded and built".to_string(),
         )
@@ -739,41 +973,153 @@ mod tests {
         assert!(!m.contains('\n'));
     }
 
-    #[test]
-    fn growth_is_projected_from_the_later_half_and_capped_while_no_queue_grows() {
-        let mb = 1_000_000u64;
-        // Nothing yet, or one look only: no projection.
-        assert_eq!(Pace::default().projected(1000, 0, 0), None);
-        let mut p = Pace::default();
-        p.add((100, 10 * mb, 5));
-        assert_eq!(p.projected(1000, 0, 0), None);
-        // A fast start (building, filling) then 2 MB per 100 ns: from the later half
-        // only, 40 MB at 400 ns and 12 MB more by 1000 ns.
-        p.add((200, 36 * mb, 10));
-        p.add((300, 38 * mb, 20));
-        p.add((400, 40 * mb, 30));
-        assert_eq!(p.projected(1000, 0, 0), Some(52 * mb));
-        // A look out of time order is ignored; at or past the end, nothing is projected.
-        p.add((350, 90 * mb, 30));
-        assert_eq!(p.samples.len(), 4);
-        assert_eq!(p.projected(400, 0, 0), None);
-        // Messages waiting grow: the buffers-full estimate does not cap it.
-        assert_eq!(p.projected(100_000, 0, 20 * mb), Some(2032 * mb));
-        // No more messages wait than in the later half's first look: only buffers and
-        // histograms grow, never past the count at the start plus the full estimate.
-        let mut flat = Pace::default();
-        for (t, live) in [(100, 10), (200, 20), (300, 30), (400, 40)] {
-            flat.add((t, live * mb, 7));
+    /// Where a run at `at` virtual ns is `doublings` later.
+    fn to(at: u64) -> (u64, f64) {
+        (at, (at as f64).log2())
+    }
+
+    /// A run that began at `base` counted bytes and needs up to `full` with its buffers
+    /// full, its histograms growing by up to as much a doubling.
+    fn capped(base: u64, full: u64) -> Known {
+        Known {
+            base,
+            least: 0,
+            full,
+            per_doubling: full,
+            runs: 1,
         }
-        assert_eq!(flat.projected(100_000, 5 * mb, 50 * mb), Some(55 * mb));
-        assert_eq!(flat.projected(100_000, 5 * mb, 10 * mb), Some(40 * mb));
+    }
+
+    #[test]
+    fn queues_are_carried_on_in_time_and_the_rest_in_doublings_up_to_its_cap() {
+        let mb = 1_000_000u64;
+        let run = |looks: &[(u64, u64, u64)]| {
+            let mut p = Pace::default();
+            for &(at, live, waiting) in looks {
+                p.add(Look::run(at, 0, live, waiting));
+            }
+            p
+        };
+        // Nothing yet, or one look only: no projection.
+        assert_eq!(
+            Pace::default().projected(to(1 << 20), Known::default()),
+            None
+        );
+        assert_eq!(
+            run(&[(128, 10 * mb, 5)]).projected(to(1 << 20), Known::default()),
+            None
+        );
+        // A fast start (building, filling), then 2 MB from 512 to 1,024 ns, 480 bytes
+        // of it 10 more messages waiting: from the later half only.
+        let mut p = run(&[
+            (128, 10 * mb, 5),
+            (256, 36 * mb, 10),
+            (512, 38 * mb, 20),
+            (1024, 40 * mb, 30),
+        ]);
+        let (queued, rest) = (30 * 48, 40 * mb - 30 * 48);
+        let (queue_growth, rest_growth) = (480, 2 * mb - 480);
+        // To 4,096 ns: six more spans of 512 ns for the queues, two more doublings for
+        // the rest.
+        assert_eq!(
+            p.projected(to(4096), Known::default()),
+            Some(queued + 6 * queue_growth + rest + 2 * rest_growth)
+        );
+        // A look out of order is ignored; at or past the end, nothing is projected.
+        p.add(Look::run(700, 0, 90 * mb, 30));
+        assert_eq!(p.samples.len(), 4);
+        assert_eq!(p.projected(to(1024), Known::default()), None);
+        // To 2²⁰ ns: 2,046 spans, ten doublings; the rest goes no higher than the
+        // count at the start plus the buffers-full estimate, nor lower than it is.
+        let queues_then = queued + 2046 * queue_growth;
+        assert_eq!(
+            p.projected(to(1 << 20), Known::default()),
+            Some(queues_then + rest + 10 * rest_growth)
+        );
+        assert_eq!(
+            p.projected(to(1 << 20), capped(5 * mb, 50 * mb)),
+            Some(queues_then + 55 * mb)
+        );
+        assert_eq!(
+            p.projected(to(1 << 20), capped(0, 20 * mb)),
+            Some(queues_then + rest)
+        );
+        // No more messages wait: only the rest grows, 10 MB a doubling.
+        let flat = run(&[
+            (128, 10 * mb, 7),
+            (256, 20 * mb, 7),
+            (512, 30 * mb, 7),
+            (1024, 40 * mb, 7),
+        ]);
+        assert_eq!(
+            flat.projected(to(1 << 20), Known::default()),
+            Some(140 * mb)
+        );
+        assert_eq!(
+            flat.projected(to(1 << 20), capped(5 * mb, 50 * mb)),
+            Some(55 * mb + 7 * 48)
+        );
+        assert_eq!(
+            flat.projected(to(1 << 20), capped(5 * mb, 10 * mb)),
+            Some(40 * mb)
+        );
+        // Growth slowing down (histograms made, then only growing): 20 MB over the
+        // later half's doubling, 5 MB over the last quarter's 0.415: 12 MB a doubling,
+        // 24 MB more by two doublings on.
+        let slowing = run(&[
+            (1024, 20 * mb, 0),
+            (2048, 60 * mb, 0),
+            (3072, 75 * mb, 0),
+            (4096, 80 * mb, 0),
+        ]);
+        let per_doubling = 5e6 / (4096f64 / 3072.0).log2();
+        let expected = 80e6 + 2.0 * per_doubling;
+        let got = slowing
+            .projected(to(1 << 14), Known::default())
+            .expect("projected");
+        assert!((got as f64 - expected).abs() < 2.0, "{got} {expected}");
+        // Histograms filling: 10 MB from 1,024 to 2,048 ns is 100 MB more over ten
+        // doublings, not the 10 GB of going on at that pace.
+        let histograms = run(&[(1024, 50 * mb, 100), (2048, 60 * mb, 100)]);
+        assert_eq!(
+            histograms.projected(to(1 << 21), Known::default()),
+            Some(160 * mb)
+        );
+        // Histograms being made: 40 MB over a doubling, but made, they grow by no more
+        // than 20 MB a doubling (the estimate's bound): 60 MB more by three doublings.
+        let made = run(&[(1024, 20 * mb, 0), (2048, 60 * mb, 0)]);
+        let known = Known {
+            base: 10 * mb,
+            least: 0,
+            full: 1000 * mb,
+            per_doubling: 20 * mb,
+            runs: 1,
+        };
+        assert_eq!(made.projected(to(1 << 14), known), Some(120 * mb));
+        // Two runs in flight, 20 MB a doubling together: 10 MB each.
+        let two = Known { runs: 2, ..known };
+        assert_eq!(made.projected(to(1 << 14), two), Some(90 * mb));
+        // Nor by more than half of the 30 MB grown beyond the light-load estimate
+        // (20 MB) from the count at the start (10 MB): 15 MB a doubling.
+        let light = Known {
+            least: 20 * mb,
+            per_doubling: 100 * mb,
+            ..known
+        };
+        assert_eq!(made.projected(to(1 << 14), light), Some(105 * mb));
+        // Queues that grow fast pass any cap: a million more messages per 512 ns.
+        let filling = run(&[(512, 20 * mb, 0), (1024, 68 * mb, 1_000_000)]);
+        assert_eq!(
+            filling.projected(to(1 << 20), capped(5 * mb, 10 * mb)),
+            Some(48 * mb * 2047 + 20 * mb)
+        );
         // Thinned, not grown without end, on a long run.
         let mut long = Pace::default();
         for t in 1..=2000u64 {
-            long.add((t, t, 0));
+            long.add(Look::run(t, 0, t, 0));
         }
         assert!(long.samples.len() <= Pace::KEEP);
-        assert_eq!(long.samples.last().map(|s| s.0), Some(2000));
+        assert_eq!(long.samples.last().map(|s| s.at), Some(2000));
     }
 
     #[test]

@@ -284,7 +284,7 @@ fn run_case<P: LinkProtocol>(
         Progress::new(ctl.end_after, net.time().tick_ns)
     };
     let tick_ns = net.time().tick_ns;
-    guard.begin(net.memory_need(), ctl.end_after as f64 * tick_ns);
+    guard.begin(emu::pool::Started::of(net, &ctl));
     let mut on_progress = |t: u64, act: &emu::model::Activity| {
         progress.update(t, act);
         guard.note(t as f64 * tick_ns, act);

@@ -12,7 +12,7 @@ use emu::family::StressSearch;
 use emu::pool::default_threads;
 use emu::session::stem;
 use emu::stats::job_progress::JobProgress;
-use emu::stress::{SearchResult, StressCase, Target, Verdict, generate, search, shrink};
+use emu::stress::{SearchResult, StressCase, Target, Verdict, generate, search_watched, shrink};
 use std::path::PathBuf;
 
 /// Examples shown by `emu stress --help`.
@@ -159,7 +159,9 @@ pub fn main(a: &StressArgs) -> Exit {
                 ),
             );
         }
-        StressSearch::Starvation { nodes } => return super::stress_sci::main(a, &topo, nodes),
+        StressSearch::Starvation { nodes } => {
+            return super::stress_sci::main(a, &topo, nodes, memory_limit);
+        }
         StressSearch::Refused(why) => {
             return fail(
                 Exit::BadInput,
@@ -210,9 +212,9 @@ pub fn main(a: &StressArgs) -> Exit {
         Ok(g) => g,
         Err(code) => return code,
     };
-    guard.arm();
+    guard.arm_runs("stress search", cases.len(), threads);
     let progress = JobProgress::new("stress", cases.len() as u64, "cases", a.quiet);
-    let found = match search(target, &cases, threads, |c, v| {
+    let found = match search_watched(target, &cases, threads, &guard, |c, v| {
         progress.inc();
         if let Ok(mut l) = lines.lock() {
             l.push((c.index, case_line(c, v)));

@@ -9,11 +9,18 @@ use super::stress::{Buffers, StressArgs};
 use emu::config::{Loaded, TopologyConfig};
 use emu::pool::default_threads;
 use emu::session::stem;
-use emu::stress::starvation::{Starvation, generate, search};
+use emu::stress::starvation::{SciStressError, Starvation, generate, search_watched};
 use emu::stress::write::{command, traffic_file};
 
-/// Runs the starvation search on the ring `topo`; returns the exit code.
-pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> Exit {
+/// Runs the starvation search on the ring `topo`, each case's ring held to
+/// `memory_limit` bytes (`None`: no limit) and the search to the run guard as the
+/// deadlock search is; returns the exit code.
+pub fn main(
+    a: &StressArgs,
+    topo: &Loaded<TopologyConfig>,
+    nodes: u32,
+    memory_limit: Option<u64>,
+) -> Exit {
     if a.buffers != Buffers::Topology {
         return fail(
             Exit::BadInput,
@@ -23,11 +30,20 @@ pub fn main(a: &StressArgs, topo: &Loaded<TopologyConfig>, nodes: u32) -> Exit {
     let name = stem(&topo.file.name);
     let cases = generate(a.runs.seed, a.seeds, nodes, a.run_us);
     let threads = a.runs.threads.unwrap_or_else(default_threads);
-    let results = match search(&name, &topo.config, &cases, threads) {
+    let guard = match a.network.guard(None) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    guard.arm_runs("stress search", cases.len(), threads);
+    let results = match search_watched(&name, &topo.config, &cases, threads, memory_limit, &guard) {
         Ok(r) => r,
         // The ring itself is bad input, said where its value came from.
-        Err(emu::stress::starvation::SciStressError::Build(e)) => {
+        Err(SciStressError::Build(e)) => {
             return fail(Exit::BadInput, emu::family::CaseError::build(e, topo, None));
+        }
+        // A ring too large for the memory it may use is refused as in a run.
+        Err(SciStressError::Engine(e @ emu::engine::EngineError::TooLarge(_))) => {
+            return fail(Exit::BadInput, e);
         }
         Err(e) => return fail(Exit::Failure, e),
     };

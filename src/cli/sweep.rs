@@ -138,9 +138,14 @@ pub fn main(a: &SweepArgs) -> Exit {
         Ok(g) => g,
         Err(code) => return code,
     };
-    guard.arm();
+    guard.arm_runs("sweep", jobs.len(), threads);
     let progress = JobProgress::new("sweep", jobs.len() as u64, "runs", a.quiet);
-    let results = run_all(&jobs, threads, |j| spec.run(j), |_, _| progress.inc());
+    let results = run_all(
+        &jobs,
+        threads,
+        |j| spec.run(j, &guard),
+        |_, _| progress.inc(),
+    );
     let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
     for (job, r) in jobs.iter().zip(results) {
         match r {

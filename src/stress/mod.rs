@@ -15,5 +15,7 @@ pub mod starvation;
 pub mod write;
 
 pub use case::{CaseKind, StressCase, generate};
-pub use run::{Found, SearchResult, StressError, Target, Verdict, run_one, search};
+pub use run::{
+    Found, SearchResult, StressError, Target, Verdict, run_one, run_watched, search, search_watched,
+};
 pub use shrink::{Shrunk, Size, shrink};

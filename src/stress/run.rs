@@ -12,6 +12,7 @@ use crate::config::{TopologyConfig, TrafficConfig};
 use crate::deadlock::CycleStep;
 use crate::engine::{self, EngineError, RunControl};
 use crate::network;
+use crate::pool::{Started, Unwatched, Watch, Watched};
 
 /// The network under test: its name (for the plan) and its configuration, buffers
 /// already chosen.
@@ -77,10 +78,26 @@ pub enum StressError {
 
 /// Builds and runs `traffic` with `seed` on `target`, single-threaded.
 pub fn run_one(target: Target, traffic: &TrafficConfig, seed: u64) -> Result<Verdict, StressError> {
+    run_watched(target, traffic, seed, &Unwatched)
+}
+
+/// [`run_one`], telling `watch` how the run goes.
+pub fn run_watched(
+    target: Target,
+    traffic: &TrafficConfig,
+    seed: u64,
+    watch: &dyn Watch,
+) -> Result<Verdict, StressError> {
+    let watched = Watched::begin(watch);
     let net = network::build(target.name, target.topology, traffic, seed)
         .map_err(|e| StressError::Build(format!("{} {}: {}", e.file, e.key, e.message)))?;
     let ctl = RunControl::for_plan(&net);
-    match engine::sharded::run(&net, &ctl, 1, None) {
+    let tick_ns = net.time().tick_ns;
+    watched.running(Started::of(&net, &ctl));
+    let mut on_progress = |t: u64, act: &crate::model::Activity| {
+        watched.note(t as f64 * tick_ns, act);
+    };
+    match engine::sharded::run(&net, &ctl, 1, Some(&mut on_progress)) {
         Ok(o) => Ok(Verdict::Clean {
             ticks: o.end_tick,
             complete: o.complete,
@@ -124,10 +141,21 @@ pub fn search(
     threads: usize,
     done: impl Fn(&StressCase, &Verdict) + Sync,
 ) -> Result<SearchResult, StressError> {
+    search_watched(target, cases, threads, &Unwatched, done)
+}
+
+/// [`search`], telling `watch` how each case's run goes.
+pub fn search_watched(
+    target: Target,
+    cases: &[StressCase],
+    threads: usize,
+    watch: &dyn Watch,
+    done: impl Fn(&StressCase, &Verdict) + Sync,
+) -> Result<SearchResult, StressError> {
     let results = crate::pool::run_until(
         cases,
         threads,
-        |c| run_one(target, &c.traffic, c.seed),
+        |c| run_watched(target, &c.traffic, c.seed, watch),
         |r| !matches!(r, Ok(Verdict::Clean { .. })),
         |i, r| {
             if let Ok(v) = r {

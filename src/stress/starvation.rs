@@ -18,6 +18,7 @@ use crate::config::traffic::{
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::engine::{self, EngineError, RunControl, RunOutcome};
 use crate::network::{BuildError, sci_ring_from_config};
+use crate::pool::{Started, Unwatched, Watch, Watched};
 use crate::stats::{Report, ReportInput};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -125,9 +126,31 @@ pub fn run_case(
     topology: &TopologyConfig,
     c: &SciCase,
 ) -> Result<Starvation, SciStressError> {
+    run_case_watched(name, topology, c, None, &Unwatched)
+}
+
+/// [`run_case`], refusing a ring that would need more than `memory_limit` bytes (`None`:
+/// what the system leaves, [`RunControl::for_plan`]) and telling `watch` how the run
+/// goes.
+pub fn run_case_watched(
+    name: &str,
+    topology: &TopologyConfig,
+    c: &SciCase,
+    memory_limit: Option<u64>,
+    watch: &dyn Watch,
+) -> Result<Starvation, SciStressError> {
+    let watched = Watched::begin(watch);
     let net = sci_ring_from_config(name, topology, &c.traffic, c.seed)?;
-    let ctl = RunControl::for_plan(&net);
-    let out: RunOutcome = engine::sharded::run(&net, &ctl, 1, None)?;
+    let mut ctl = RunControl::for_plan(&net);
+    if memory_limit.is_some() {
+        ctl.memory_limit = memory_limit;
+    }
+    let tick_ns = net.time().tick_ns;
+    watched.running(Started::of(&net, &ctl));
+    let mut on_progress = |t: u64, act: &crate::model::Activity| {
+        watched.note(t as f64 * tick_ns, act);
+    };
+    let out: RunOutcome = engine::sharded::run(&net, &ctl, 1, Some(&mut on_progress))?;
     let report = Report::new(&ReportInput::for_run(
         name, "stress", topology, &c.traffic, c.seed, &net, &out,
     ));
@@ -146,12 +169,25 @@ pub fn search(
     cases: &[SciCase],
     threads: usize,
 ) -> Result<Vec<Starvation>, SciStressError> {
+    search_watched(name, topology, cases, threads, None, &Unwatched)
+}
+
+/// [`search`], each case's ring held to `memory_limit` as [`run_case_watched`] holds
+/// it, telling `watch` how each run goes.
+pub fn search_watched(
+    name: &str,
+    topology: &TopologyConfig,
+    cases: &[SciCase],
+    threads: usize,
+    memory_limit: Option<u64>,
+    watch: &dyn Watch,
+) -> Result<Vec<Starvation>, SciStressError> {
     let mut done = Vec::new();
     for chunk in cases.chunks(threads.max(1)) {
         let results: Vec<Result<Starvation, SciStressError>> = std::thread::scope(|s| {
             let handles: Vec<_> = chunk
                 .iter()
-                .map(|c| s.spawn(move || run_case(name, topology, c)))
+                .map(|c| s.spawn(move || run_case_watched(name, topology, c, memory_limit, watch)))
                 .collect();
             handles
                 .into_iter()

@@ -7,6 +7,7 @@ use crate::config::{Loaded, TopologyConfig, TrafficConfig};
 use crate::engine::{EngineError, RunControl, sequential};
 use crate::family::{AnyCase, Case, CaseError, CaseVisitor};
 use crate::model::LinkProtocol;
+use crate::pool::{Started, Watch, Watched};
 use serde::{Deserialize, Serialize};
 
 /// What one run measured.
@@ -55,38 +56,54 @@ pub enum PointError {
 
 /// Runs `topology` under `traffic` with Bernoulli injection at `load` (a fabric's bursty
 /// injection keeps its burst size and takes the load), seed `seed`, refusing a network
-/// that would need more than `memory_limit` bytes (`None`: no limit).
+/// that would need more than `memory_limit` bytes (`None`: no limit); tells `watch` how
+/// the run goes.
 pub fn run_point(
     topology: &Loaded<TopologyConfig>,
     traffic: &Loaded<TrafficConfig>,
     load: f64,
     seed: u64,
     memory_limit: Option<u64>,
+    watch: &dyn Watch,
 ) -> Result<Point, PointError> {
+    let watched = Watched::begin(watch);
     let mut traffic = traffic.clone();
     traffic.config.injection = traffic.config.injection.at_load(load);
     let case = AnyCase::from_loaded(topology.clone(), traffic, seed, memory_limit)
         .map_err(PointError::Build)?;
-    case.visit(Measure { load })
+    case.visit(Measure {
+        load,
+        watched: &watched,
+    })
 }
 
 /// Measures one case at its load.
-struct Measure {
+struct Measure<'a> {
     load: f64,
+    watched: &'a Watched<'a>,
 }
 
-impl CaseVisitor for Measure {
+impl CaseVisitor for Measure<'_> {
     type Output = Result<Point, PointError>;
     fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Result<Point, PointError> {
-        measure(case, self.load)
+        measure(case, self.load, self.watched)
     }
 }
 
 /// Runs `case` (built at `load`) on the sequential engine and measures it.
-fn measure<P: LinkProtocol>(case: &Case<P>, load: f64) -> Result<Point, PointError> {
+fn measure<P: LinkProtocol>(
+    case: &Case<P>,
+    load: f64,
+    watched: &Watched,
+) -> Result<Point, PointError> {
     let (net, seed) = (&case.net, case.seed);
     let ctl = RunControl::for_plan(net);
-    let outcome = match sequential::run(net, &ctl, None) {
+    let tick_ns = net.time().tick_ns;
+    watched.running(Started::of(net, &ctl));
+    let mut on_progress = |t: u64, act: &crate::model::Activity| {
+        watched.note(t as f64 * tick_ns, act);
+    };
+    let outcome = match sequential::run(net, &ctl, Some(&mut on_progress)) {
         Ok(o) => o,
         Err(EngineError::Deadlock { tick, .. }) => {
             return Ok(Point {

@@ -81,14 +81,15 @@ impl SweepSpec {
             .collect()
     }
 
-    /// Runs one job.
-    pub fn run(&self, job: &Job) -> Result<Point, PointError> {
+    /// Runs one job, telling `watch` how it goes.
+    pub fn run(&self, job: &Job, watch: &dyn crate::pool::Watch) -> Result<Point, PointError> {
         run_point(
             &self.topology_file,
             &self.traffic_file,
             job.load,
             job.seed,
             self.memory_limit,
+            watch,
         )
     }
 

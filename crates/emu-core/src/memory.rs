@@ -128,6 +128,15 @@ pub struct Need {
 }
 
 impl Need {
+    /// The most the network's latency histograms grow by, together, each time the
+    /// longest latency they hold doubles, in a run that stops at `hard_stop`: as if all
+    /// of its buffers-full need were histograms holding latencies up to the hard stop,
+    /// each of which grows by one step of [`HISTOGRAM_STEP_BYTES`] a doubling.
+    pub fn per_doubling(self, hard_stop: Tick) -> u64 {
+        let steps = (histogram_bytes(hard_stop) / HISTOGRAM_STEP_BYTES).max(1);
+        self.most / steps
+    }
+
     /// Fails with [`TooLarge`] if even the least this network needs is more than
     /// `limit` bytes (`None`: no limit). `nodes` and `terminals` are the plan's, for the
     /// message.
@@ -177,6 +186,10 @@ pub struct TooLarge {
 /// Sub-buckets of the latency histograms at 3 significant digits (see
 /// [`crate::terminal::metric`]).
 const HISTOGRAM_SUB_BUCKETS: u64 = 2048;
+
+/// Bytes a latency histogram grows by each time the longest latency it holds doubles:
+/// 1,024 more counts of 8 bytes (see [`histogram_bytes`]).
+pub const HISTOGRAM_STEP_BYTES: u64 = HISTOGRAM_SUB_BUCKETS / 2 * 8;
 
 /// Sub-buckets of the coarse histograms, at 2 significant digits.
 const COARSE_SUB_BUCKETS: u64 = 256;
@@ -267,7 +280,8 @@ const ADDRESS_SPACE: &str = "the process's address-space limit (ulimit -v)";
 /// Every limit on this process's memory that the system states, as seen now: what is
 /// available on the machine (against resident memory), the soft `RLIMIT_AS` and
 /// `RLIMIT_DATA` (against the address space and the data segment), and the cgroup's
-/// `memory.max` (against its `memory.current`). Linux only; elsewhere empty.
+/// `memory.max` (v2) or `memory.limit_in_bytes` (v1) against its working set
+/// (`cgroup_bound_under`). Linux only; elsewhere empty.
 pub fn bounds() -> Vec<Bound> {
     let mut out = Vec::new();
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -323,34 +337,131 @@ pub fn resident() -> Option<u64> {
     kib_field(&status, "VmRSS:")
 }
 
-/// `memory.max` and the working set of this process's cgroup (v2), when it has a
-/// limit: `memory.current` less its inactive file cache (`memory.stat`), which the
-/// kernel reclaims before it runs out, so a build's page cache beside a run does not
-/// count against it.
+/// Where the cgroup file systems are mounted: cgroup v2's hierarchy itself, or one
+/// directory per v1 controller (`memory/`) beside it.
+const CGROUP_ROOT: &str = "/sys/fs/cgroup";
+
+/// What the cgroup v2 bound is called in messages.
+const CGROUP_V2: &str = "the cgroup's memory.max (its working set)";
+
+/// What the cgroup v1 bound is called in messages.
+const CGROUP_V1: &str = "the cgroup's memory.limit_in_bytes (its working set)";
+
+/// A cgroup v1 limit at or above this many bytes is no limit: the kernel writes 2⁶³
+/// less a page for "none".
+const V1_NO_LIMIT: u64 = 1 << 60;
+
+/// The memory limit of this process's cgroup and its working set (see
+/// [`cgroup_bound_under`]), read from `/proc/self/cgroup` and [`CGROUP_ROOT`].
 fn cgroup_bound() -> Option<Bound> {
-    let cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let path = cgroup.lines().find_map(|l| l.strip_prefix("0::"))?;
-    let dir = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
-    let most: u64 = std::fs::read_to_string(dir.join("memory.max"))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    let current: u64 = std::fs::read_to_string(dir.join("memory.current"))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    let stat = std::fs::read_to_string(dir.join("memory.stat")).unwrap_or_default();
-    let inactive_file: u64 = stat
-        .lines()
-        .find_map(|l| l.strip_prefix("inactive_file "))
-        .and_then(|v| v.trim().parse().ok())
+    let membership = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    cgroup_bound_under(std::path::Path::new(CGROUP_ROOT), &membership)
+}
+
+/// The tightest memory limit of a process's cgroup, when one is set: `membership` is
+/// the process's `/proc/self/cgroup`, `root` where the cgroup file systems are
+/// mounted. Both versions are read:
+///
+/// - cgroup v2, the line `0::/PATH`: `ROOT/PATH/memory.max` ("max": no limit) against
+///   `memory.current`;
+/// - cgroup v1, the line `N:memory:/PATH` (the controller may share its line with
+///   others, `N:cpu,memory:/PATH`): `ROOT/memory/PATH/memory.limit_in_bytes` (2⁶⁰ bytes
+///   or more: no limit) against `memory.usage_in_bytes`.
+///
+/// A limit set on a parent holds its children too, so the cgroup and each of its
+/// parents up to the mount's root are read, and the one with the least headroom is
+/// the bound (a directory that does not exist is passed over: inside a container
+/// without its own cgroup namespace, the path is the host's and the mount's root is
+/// the container's cgroup). What is used is the working set: the usage less the
+/// inactive file cache (`inactive_file`, v1's `total_inactive_file`, of
+/// `memory.stat`), which the kernel reclaims before it runs out, so a build's page
+/// cache beside a run does not count against it. A file missing or not a number
+/// leaves that cgroup out.
+pub(crate) fn cgroup_bound_under(root: &std::path::Path, membership: &str) -> Option<Bound> {
+    let mut found: Vec<Bound> = Vec::new();
+    for line in membership.lines() {
+        let mut fields = line.trim().splitn(3, ':');
+        let (Some(_id), Some(controllers), Some(path)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let (mount, version) = if controllers.is_empty() {
+            (root.to_path_buf(), CgroupVersion::V2)
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (root.join("memory"), CgroupVersion::V1)
+        } else {
+            continue;
+        };
+        for dir in and_parents(&within(&mount, path), &mount) {
+            found.extend(cgroup_level(dir, version));
+        }
+    }
+    found.into_iter().min_by_key(Bound::headroom)
+}
+
+/// The directory of the cgroup `path` (as `/proc/self/cgroup` gives it) under the
+/// mount's root `mount`: the root itself for a path that leaves it (`/..`, a cgroup
+/// outside the process's cgroup namespace) or is not a path.
+fn within(mount: &std::path::Path, path: &str) -> std::path::PathBuf {
+    use std::path::Component;
+    let path = std::path::Path::new(path);
+    let mut dir = mount.to_path_buf();
+    for c in path.components() {
+        match c {
+            Component::RootDir | Component::CurDir => {}
+            Component::Normal(name) => dir.push(name),
+            Component::ParentDir | Component::Prefix(_) => return mount.to_path_buf(),
+        }
+    }
+    dir
+}
+
+/// `dir` and each of its parents up to and including `top`.
+fn and_parents<'a>(
+    dir: &'a std::path::Path,
+    top: &'a std::path::Path,
+) -> impl Iterator<Item = &'a std::path::Path> {
+    dir.ancestors().take_while(move |d| d.starts_with(top))
+}
+
+/// The two versions of the cgroup interface, whose files are named apart.
+#[derive(Clone, Copy)]
+enum CgroupVersion {
+    V1,
+    V2,
+}
+
+/// The limit and working set of the one cgroup in `dir`, if it has a limit.
+fn cgroup_level(dir: &std::path::Path, version: CgroupVersion) -> Option<Bound> {
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    let number = |name: &str| read(name)?.trim().parse::<u64>().ok();
+    let (what, most, current, inactive) = match version {
+        CgroupVersion::V2 => (
+            CGROUP_V2,
+            number("memory.max")?,
+            number("memory.current")?,
+            "inactive_file ",
+        ),
+        CgroupVersion::V1 => (
+            CGROUP_V1,
+            number("memory.limit_in_bytes").filter(|&l| l < V1_NO_LIMIT)?,
+            number("memory.usage_in_bytes")?,
+            "total_inactive_file ",
+        ),
+    };
+    let stat = read("memory.stat").unwrap_or_default();
+    let field = |name: &str| {
+        stat.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+    };
+    let inactive_file = field(inactive)
+        .or_else(|| field("inactive_file "))
         .unwrap_or(0);
-    let used = current.saturating_sub(inactive_file);
     Some(Bound {
-        what: "the cgroup's memory.max (its working set)",
-        used,
+        what,
+        used: current.saturating_sub(inactive_file),
         most,
     })
 }
@@ -446,6 +557,28 @@ mod tests {
     }
 
     #[test]
+    fn histograms_grow_a_step_a_doubling_and_a_need_says_how_much_at_most() {
+        // A step a doubling of the longest latency, past the first 2,048 ticks.
+        assert_eq!(
+            histogram_bytes(4096) - histogram_bytes(2048),
+            HISTOGRAM_STEP_BYTES
+        );
+        assert_eq!(
+            histogram_bytes(1 << 20) - histogram_bytes(1 << 19),
+            HISTOGRAM_STEP_BYTES
+        );
+        // 2^20 ticks: 11 buckets and one, 12 steps; a need of 12 MB grows by at most
+        // 1 MB a doubling.
+        assert_eq!(histogram_bytes(1 << 20), 12 * HISTOGRAM_STEP_BYTES);
+        let need = Need {
+            least: 1,
+            most: 12_000_000,
+        };
+        assert_eq!(need.per_doubling(1 << 20), 1_000_000);
+        assert_eq!(Need { least: 0, most: 0 }.per_doubling(0), 0);
+    }
+
+    #[test]
     fn proc_fields_and_limits_are_read_in_bytes() {
         let status = "Name:\temu\nVmSize:\t  2048 kB\nVmRSS:\t 1024 kB\n";
         assert_eq!(kib_field(status, "VmSize:"), Some(2048 * 1024));
@@ -488,6 +621,157 @@ mod tests {
         assert!(b.iter().any(|b| b.what.contains("MemAvailable")), "{b:?}");
         assert!(tightest().is_some_and(|t| t.headroom() > 0));
         assert!(resident().is_some_and(|r| r > 0));
+    }
+
+    /// Writes `files` (path under `root`, contents) for a fake cgroup mount.
+    fn fake(root: &std::path::Path, files: &[(&str, &str)]) {
+        for (path, text) in files {
+            let p = root.join(path);
+            std::fs::create_dir_all(p.parent().expect("a parent")).expect("a directory");
+            std::fs::write(p, text).expect("written");
+        }
+    }
+
+    #[test]
+    fn cgroup_v2_limits_are_read_up_the_nested_path_and_max_is_none() {
+        let t = tempfile::tempdir().expect("a temporary directory");
+        let root = t.path();
+        let membership = "0::/user.slice/run.scope\n";
+        // The cgroup itself has no limit: none at all.
+        fake(
+            root,
+            &[
+                ("user.slice/run.scope/memory.max", "max\n"),
+                ("user.slice/run.scope/memory.current", "100\n"),
+            ],
+        );
+        assert_eq!(cgroup_bound_under(root, membership), None);
+        // Its parent's limit holds it, against the parent's working set.
+        fake(
+            root,
+            &[
+                ("user.slice/memory.max", "1000\n"),
+                ("user.slice/memory.current", "300\n"),
+                (
+                    "user.slice/memory.stat",
+                    "anon 200\ninactive_file 50\nactive_file 50\n",
+                ),
+            ],
+        );
+        let parent = Bound {
+            what: CGROUP_V2,
+            used: 250,
+            most: 1000,
+        };
+        assert_eq!(cgroup_bound_under(root, membership), Some(parent));
+        // A limit of its own with less headroom is the tighter one; one with more is not.
+        fake(root, &[("user.slice/run.scope/memory.max", "400\n")]);
+        let own = Bound {
+            what: CGROUP_V2,
+            used: 100,
+            most: 400,
+        };
+        assert_eq!(cgroup_bound_under(root, membership), Some(own));
+        fake(root, &[("user.slice/run.scope/memory.max", "900\n")]);
+        assert_eq!(cgroup_bound_under(root, membership), Some(parent));
+        // The root cgroup has no memory.max; a path that leaves the namespace is read
+        // at the mount's root, as is one that does not exist under it.
+        assert_eq!(cgroup_bound_under(root, "0::/\n"), None);
+        fake(root, &[("memory.max", "5000"), ("memory.current", "10")]);
+        let top = Bound {
+            what: CGROUP_V2,
+            used: 10,
+            most: 5000,
+        };
+        assert_eq!(cgroup_bound_under(root, "0::/../elsewhere\n"), Some(top));
+        assert_eq!(cgroup_bound_under(root, "0::/docker/abc\n"), Some(top));
+    }
+
+    #[test]
+    fn cgroup_v1_limits_are_read_from_the_memory_controller_and_huge_is_none() {
+        let t = tempfile::tempdir().expect("a temporary directory");
+        let root = t.path();
+        // A hybrid system: v2 mounted with no memory controller, v1's memory beside it.
+        let membership = "9:name=systemd:/\n4:cpu,memory:/jobs/run7\n1:cpu:/\n0::/\n";
+        fake(
+            root,
+            &[
+                ("memory/memory.limit_in_bytes", "9223372036854771712\n"),
+                ("memory/memory.usage_in_bytes", "5000000000\n"),
+                ("memory/jobs/memory.limit_in_bytes", "9223372036854771712\n"),
+                ("memory/jobs/memory.usage_in_bytes", "600000000\n"),
+                (
+                    "memory/jobs/run7/memory.limit_in_bytes",
+                    "9223372036854771712\n",
+                ),
+                ("memory/jobs/run7/memory.usage_in_bytes", "300000000\n"),
+            ],
+        );
+        assert_eq!(cgroup_bound_under(root, membership), None, "no limit set");
+        fake(
+            root,
+            &[
+                ("memory/jobs/run7/memory.limit_in_bytes", "1073741824\n"),
+                (
+                    "memory/jobs/run7/memory.stat",
+                    "cache 90000000\ninactive_file 1000\ntotal_inactive_file 80000000\n",
+                ),
+            ],
+        );
+        assert_eq!(
+            cgroup_bound_under(root, membership),
+            Some(Bound {
+                what: CGROUP_V1,
+                used: 220_000_000,
+                most: 1_073_741_824,
+            })
+        );
+        // No memory controller named: nothing read.
+        assert_eq!(cgroup_bound_under(root, "4:cpu:/jobs/run7\n"), None);
+    }
+
+    #[test]
+    fn cgroup_garbage_is_no_limit() {
+        let t = tempfile::tempdir().expect("a temporary directory");
+        let root = t.path();
+        fake(
+            root,
+            &[
+                ("a/memory.max", "lots\n"),
+                ("a/memory.current", "10\n"),
+                ("b/memory.max", "1000\n"),
+                ("b/memory.current", "-5\n"),
+                ("c/memory.max", "1000\n"),
+            ],
+        );
+        for membership in [
+            "",
+            "nonsense",
+            "0:/a",
+            "0::/a\n",
+            "0::/b\n",
+            "0::/c\n",
+            "0::/nowhere\n",
+            "4:memory:/a\n",
+        ] {
+            assert_eq!(cgroup_bound_under(root, membership), None, "{membership:?}");
+        }
+        // A stat that is not numbers counts no cache.
+        fake(
+            root,
+            &[
+                ("c/memory.current", "30"),
+                ("c/memory.stat", "inactive_file x\n"),
+            ],
+        );
+        assert_eq!(
+            cgroup_bound_under(root, "0::/c"),
+            Some(Bound {
+                what: CGROUP_V2,
+                used: 30,
+                most: 1000,
+            })
+        );
     }
 
     #[test]
