@@ -14,7 +14,9 @@
 //! source queues in proportion to the way to go, the rest in proportion to the
 //! doublings). Up to that moment every run in flight still holds what it grew, so what
 //! the count reaches then is the least the job will reach (later runs only add to
-//! it); a job that would fit is not stopped for what runs after it might need.
+//! it); a job that would fit is not stopped for what runs after it might need. While a
+//! run past the end of its measured part is in flight (draining, or a batch), nothing
+//! is projected: it may end at any moment and free what it holds.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -350,8 +352,13 @@ impl Epoch {
 
 /// Each run's share of its measured part done when the first of them ends it, each
 /// moving at its pace since `start` (its share done then; `now`, its share done now):
-/// `None` if no run short of its end has moved.
+/// `None` if no run short of its end has moved, or if one is past its end (draining, or
+/// with no end of a set length): that one may end at any moment and free what it
+/// holds, so what the others will reach is no bound on the job.
 pub fn at_first_end(start: &[f64], now: &[f64]) -> Option<Vec<f64>> {
+    if now.iter().any(|&n| n >= 1.0) {
+        return None;
+    }
     let first = start
         .iter()
         .zip(now)
@@ -438,12 +445,11 @@ mod tests {
         close(at_first_end(&[0.1, 0.1], &[0.3, 0.3]), &[1.0, 1.0]);
         // One nearly done: the other moves as far as its pace takes it meanwhile.
         close(at_first_end(&[0.8, 0.0], &[0.9, 0.1]), &[1.0, 0.2]);
-        // A run past its end, or one that does not move, stays where it is.
-        close(
-            at_first_end(&[1.0, 0.0, 0.2], &[1.0, 0.5, 0.2]),
-            &[1.0, 1.0, 0.2],
-        );
-        assert_eq!(at_first_end(&[1.0, 0.3], &[1.0, 0.3]), None);
+        // A run that does not move stays where it is.
+        close(at_first_end(&[0.0, 0.2], &[0.5, 0.2]), &[1.0, 0.2]);
+        assert_eq!(at_first_end(&[0.3], &[0.3]), None);
+        // A run past its end may end at any moment: no first end to project to.
+        assert_eq!(at_first_end(&[1.0, 0.0], &[1.0, 0.5]), None);
         assert_eq!(at_first_end(&[], &[]), None);
     }
 
