@@ -92,25 +92,11 @@ pub fn main(a: &CheckArgs) -> Exit {
 
 /// Prints (and with `--json` writes) the answer for a network that cannot deadlock.
 fn cannot_deadlock(i: &Impossible, json: Option<&std::path::Path>) -> Exit {
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    say!(
-        "topology    {} ({}: {}, {})",
-        i.topology,
-        i.family,
-        plural(i.terminals, "terminal"),
-        plural(i.switches, "other node")
-    );
-    say!("result      {}", i.why);
-    if let Some(path) = json {
-        let doc = serde_json::json!({
-            "schema": 1,
-            "emu_version": env!("CARGO_PKG_VERSION"),
-            "deadlock_free": true,
-            "cannot_deadlock": i,
-        });
-        if let Err(code) = super::write_json_file(path, &doc) {
-            return code;
-        }
+    super::streams::out(&i.render_text());
+    if let Some(path) = json
+        && let Err(code) = super::write_json_file(path, &i.to_json_value())
+    {
+        return code;
     }
     Exit::Ok
 }

@@ -44,29 +44,11 @@ pub fn check(
                 json: report.to_json(),
             })
         }
-        CheckPlan::Impossible(i) => {
-            let plural =
-                |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-            let text = format!(
-                "topology    {} ({}: {}, {})\nresult      {}\n",
-                i.topology,
-                i.family,
-                plural(i.terminals, "terminal"),
-                plural(i.switches, "other node"),
-                i.why
-            );
-            let doc = serde_json::json!({
-                "schema": 1,
-                "emu_version": env!("CARGO_PKG_VERSION"),
-                "deadlock_free": true,
-                "cannot_deadlock": i,
-            });
-            Ok(Checked {
-                deadlock_free: true,
-                text,
-                json: serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
-            })
-        }
+        CheckPlan::Impossible(i) => Ok(Checked {
+            deadlock_free: true,
+            text: i.render_text(),
+            json: serde_json::to_string_pretty(&i.to_json_value()).unwrap_or_default() + "\n",
+        }),
     }
 }
 

@@ -37,6 +37,31 @@ pub struct Impossible {
     pub location: String,
 }
 
+impl Impossible {
+    /// The answer as `emu check` prints it: the topology line and the result line.
+    pub fn render_text(&self) -> String {
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        format!(
+            "topology    {} ({}: {}, {})\nresult      {}\n",
+            self.topology,
+            self.family,
+            plural(self.terminals, "terminal"),
+            plural(self.switches, "other node"),
+            self.why
+        )
+    }
+
+    /// The answer as `emu check --json` writes it.
+    pub fn to_json_value(&self) -> serde_json::Value {
+        serde_json::json!({
+            "schema": 1,
+            "emu_version": env!("CARGO_PKG_VERSION"),
+            "deadlock_free": true,
+            "cannot_deadlock": self,
+        })
+    }
+}
+
 /// Loads topology `spec` with topology `--set` overrides, checks the whole
 /// configuration as its family reads it, and says what `emu check` has to analyse. A
 /// traffic key among `sets` is an error, as is a section of another family, and a
