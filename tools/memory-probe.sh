@@ -9,10 +9,10 @@
 #   tools/memory-probe.sh [FROM TO STEP [EMU]]    defaults: 30 200 10 target/release/emu
 #
 # Each case has TIMEOUT s (environment, default 120); the saturated run is long (100 ms
-# of virtual time), so that its projected growth stops it within seconds. A sweep's or a
-# search's runs report no progress, so they are stopped at the limit only, which the
-# larger limits take minutes to reach (124 within a short TIMEOUT). Prints one line per
-# case, then the counts by kind and outcome; exits 1 if any case failed.
+# of virtual time), so that its projected growth stops it within seconds. A sweep's and
+# a search's runs in flight are projected from their progress too, so they stop within
+# seconds as well. Prints one line per case, then the counts by kind and outcome; exits
+# 1 if any case failed.
 set -u
 cd "$(dirname "$0")/.."
 from=${1:-30}; to=${2:-200}; step=${3:-10}; emu=${4:-target/release/emu}
