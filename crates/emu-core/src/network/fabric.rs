@@ -269,9 +269,52 @@ pub fn fabric_from_config(
         };
         (a, destinations[k])
     })
-    .map(|net| net.with_flows(flows))
+    .map(|net| {
+        let pair_load = pair_load(tr, &destinations, &senders, &saturated, n);
+        net.with_flows(flows)
+            .with_warnings(spec.warnings(pair_load))
+    })
     .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))
     .and_then(|net| super::faults::link_faults(net, &topology.faults, seed))
+}
+
+/// The most packets per cycle the traffic offers from one input to one output: each
+/// sender's load times the share of its packets its most frequent output takes. A
+/// batch or a trace, whose rate the file does not give, counts as a whole packet per
+/// cycle.
+fn pair_load(
+    tr: &TrafficConfig,
+    destinations: &[Destinations],
+    senders: &[bool],
+    saturated: &[bool],
+    n: u32,
+) -> f64 {
+    let load = match tr.injection {
+        InjectionConfig::Rate { .. } => traffic_plan::rate_load(&tr.injection)
+            .ok()
+            .flatten()
+            .unwrap_or(1.0),
+        InjectionConfig::Bursty { load, .. } | InjectionConfig::Bimodal { load, .. } => load,
+        _ => 1.0,
+    };
+    let outputs = f64::from(n);
+    (0..n as usize)
+        .map(|k| {
+            let load = if saturated[k] {
+                1.0
+            } else if senders[k] {
+                load
+            } else {
+                0.0
+            };
+            let share = match destinations[k] {
+                Destinations::Fixed(_) => 1.0,
+                Destinations::Uniform => 1.0 / outputs,
+                Destinations::NonUniform { w } => w + (1.0 - w) / outputs,
+            };
+            load * share
+        })
+        .fold(0.0, f64::max)
 }
 
 /// Each input's destinations under the file's pattern.

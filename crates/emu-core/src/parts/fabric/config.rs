@@ -183,6 +183,38 @@ impl FabricSpec {
     pub(crate) fn control_cycles(&self) -> u32 {
         self.rtt / 2
     }
+
+    /// What the report should say about this fabric under traffic that offers at most
+    /// `pair_load` packets per cycle from one input to one output, one line each: a
+    /// crosspoint memory below the round trip under relative credit or Grant OT, which
+    /// the document takes (B_min = 1) but which holds each input–output pair to M
+    /// packets per round trip, below the work-conserving B = RTT (Gramsamer §4.3.1,
+    /// §4.3.3, Table 4.1). Said only where the traffic asks a pair for more than that.
+    pub fn warnings(&self, pair_load: f64) -> Vec<String> {
+        let name = match self.flow_control {
+            FlowControl::Credit(_) => "relative credit",
+            FlowControl::GrantOt { .. } => "Grant OT",
+            _ => return Vec::new(),
+        };
+        let Some(m) = self.memory.filter(|&m| m < self.rtt) else {
+            return Vec::new();
+        };
+        let bound = f64::from(m) / f64::from(self.rtt);
+        if pair_load <= bound {
+            return Vec::new();
+        }
+        let pct = |x: f64| crate::text::decimal((x * 1000.0).round() / 10.0);
+        vec![format!(
+            "network.memory is {memory}, below the round trip of {rtt} cycles: {name} \
+             then lets each input send at most {memory} per round trip to each output \
+             ({bound} % of a packet per cycle), and this traffic offers one pair up to \
+             {offered} %: correct, but not work-conserving (Gramsamer Table 4.1: B = RTT)",
+            memory = crate::text::count(u64::from(m), "packet", "packets"),
+            rtt = self.rtt,
+            bound = pct(bound),
+            offered = pct(pair_load),
+        )]
+    }
 }
 
 fn err(key: &'static str, message: impl Into<String>) -> ConfigError {
