@@ -22,10 +22,19 @@ pub const COARSE_DIGITS: u8 = 2;
 /// such a run's memory. A list or a histogram, what the metric exports is the same: the
 /// histogram made from a list (for a percentile, or when merged into a total) is the
 /// auto-resizing one the values would have filled one by one.
+///
+/// A value recorded again straight after itself is only counted ([`Metric::repeat`]),
+/// and goes into the list or histogram with its count when another value comes or the
+/// metric is read: a journey's part is often the same for message after message (a
+/// fabric's link takes its data path's cycles every time), and counting a value n
+/// times at once fills the histogram as n single records do.
 #[derive(Clone, Debug)]
 pub struct Metric {
-    /// The recorded values, in ticks.
+    /// The recorded values, in ticks, but for those of [`Metric::repeat`].
     values: Values,
+    /// The last value recorded and how many times in a row it came that `values` does
+    /// not hold yet (a count of 0: none).
+    repeat: (u64, u64),
     /// Its histogram's significant decimal digits ([`SIGNIFICANT_DIGITS`] or
     /// [`COARSE_DIGITS`]).
     digits: u8,
@@ -72,6 +81,7 @@ impl Metric {
     fn with_digits(digits: u8) -> Metric {
         Metric {
             values: Values::List(Vec::new()),
+            repeat: (0, 0),
             digits,
             sum: 0,
             min: u64::MAX,
@@ -96,16 +106,16 @@ impl Metric {
     fn histogram_of(values: &[u64], digits: u8) -> Histogram<u64> {
         let mut hist = Metric::empty_histogram(digits);
         for &v in values {
-            Metric::record_into(&mut hist, v);
+            Metric::record_into(&mut hist, v, 1);
         }
         hist
     }
 
-    /// Records `v` into `hist`, growing it as needed.
-    fn record_into(hist: &mut Histogram<u64>, v: u64) {
-        // `record` grows an auto-resizing histogram; it can only fail beyond u64 range.
-        if hist.record(v).is_err() {
-            hist.saturating_record(v);
+    /// Records `v` into `hist` `n` times, growing it as needed.
+    fn record_into(hist: &mut Histogram<u64>, v: u64, n: u64) {
+        // `record_n` grows an auto-resizing histogram; it can only fail beyond u64 range.
+        if hist.record_n(v, n).is_err() {
+            hist.saturating_record_n(v, n);
         }
     }
 
@@ -122,26 +132,51 @@ impl Metric {
     }
 
     /// The histogram of recorded values, in ticks (made for the caller from the list
-    /// if the values are still in one).
+    /// if the values are still in one, or if a repeated value is still only counted).
     pub fn histogram(&self) -> Cow<'_, Histogram<u64>> {
-        match &self.values {
-            Values::Histogram(hist) => Cow::Borrowed(hist),
+        let mut hist = match &self.values {
+            Values::Histogram(hist) => Cow::Borrowed(&**hist),
             Values::List(values) => Cow::Owned(Metric::histogram_of(values, self.digits)),
+        };
+        let (v, n) = self.repeat;
+        if n > 0 {
+            Metric::record_into(hist.to_mut(), v, n);
+        }
+        hist
+    }
+
+    /// Puts `v` `n` times in the list, or in the histogram once the list would
+    /// overflow.
+    fn push(&mut self, v: u64, n: u64) {
+        match &mut self.values {
+            Values::Histogram(hist) => Metric::record_into(hist, v, n),
+            Values::List(values)
+                if (values.len() as u64).saturating_add(n) <= Metric::list_limit() as u64 =>
+            {
+                values.extend(std::iter::repeat_n(v, n as usize));
+            }
+            Values::List(_) => Metric::record_into(self.histogram_mut(), v, n),
         }
     }
 
-    /// Puts `v` in the list, or in the histogram once the list is full.
-    fn push(&mut self, v: u64) {
-        match &mut self.values {
-            Values::Histogram(hist) => Metric::record_into(hist, v),
-            Values::List(values) if values.len() < Metric::list_limit() => values.push(v),
-            Values::List(_) => Metric::record_into(self.histogram_mut(), v),
+    /// Moves the repeated value still only counted into the list or histogram.
+    fn settle(&mut self) {
+        let (v, n) = std::mem::take(&mut self.repeat);
+        if n > 0 {
+            self.push(v, n);
         }
     }
 
     /// Records one value.
+    #[inline]
     pub fn record(&mut self, v: u64) {
-        self.push(v);
+        match &mut self.repeat {
+            (last, n) if *n > 0 && *last == v => *n += 1,
+            _ => {
+                self.settle();
+                self.repeat = (v, 1);
+            }
+        }
         self.sum += u128::from(v);
         self.min = self.min.min(v);
         self.max = self.max.max(v);
@@ -149,10 +184,11 @@ impl Metric {
 
     /// Number of values recorded.
     pub fn count(&self) -> u64 {
-        match &self.values {
+        let held = match &self.values {
             Values::List(values) => values.len() as u64,
             Values::Histogram(hist) => hist.len(),
-        }
+        };
+        held + self.repeat.1
     }
 
     /// Exact mean, or 0 when empty.
@@ -175,10 +211,11 @@ impl Metric {
 
     /// Adds all of `other`'s values into `self`.
     pub fn merge(&mut self, other: &Metric) {
+        self.settle();
         match &other.values {
             Values::List(values) => {
                 for &v in values {
-                    self.push(v);
+                    self.push(v, 1);
                 }
             }
             Values::Histogram(theirs) => {
@@ -187,6 +224,10 @@ impl Metric {
                     .add(&**theirs)
                     .expect("auto-resizing histograms merge");
             }
+        }
+        let (v, n) = other.repeat;
+        if n > 0 {
+            self.push(v, n);
         }
         self.sum += other.sum;
         self.min = self.min.min(other.min);
@@ -239,13 +280,16 @@ mod tests {
         }
         assert!(matches!(m.values, Values::List(_)));
         assert!(m.heap_bytes() <= Metric::LIST_BYTES, "{}", m.heap_bytes());
+        // The last value is only counted until another comes.
         m.record(5);
+        assert!(matches!(m.values, Values::List(_)));
+        m.record(6);
         assert!(matches!(m.values, Values::Histogram(_)));
         assert!(
             m.heap_bytes() >= 16 * 1024,
             "a 3-digit histogram is 16 KB at least"
         );
-        assert_eq!(m.count(), Metric::list_limit() as u64 + 1);
+        assert_eq!(m.count(), Metric::list_limit() as u64 + 2);
         assert_eq!((m.min, m.max), (5, 1063));
         let mut small = Metric::coarse();
         small.record(7);
@@ -255,7 +299,7 @@ mod tests {
             small.heap_bytes()
         );
         m.merge(&small);
-        assert_eq!(m.count(), Metric::list_limit() as u64 + 2);
+        assert_eq!(m.count(), Metric::list_limit() as u64 + 3);
         assert_eq!(m.quantile(0.0), 5);
     }
 
@@ -291,11 +335,13 @@ mod tests {
         /// Metrics that keep few values as a list and more in a histogram, and the
         /// total merged from them, export exactly what eager construction did: a
         /// histogram per terminal made up front, each added into a total made up front.
-        /// The terminals' counts cross the list's limit (64 values) both ways.
+        /// The terminals' counts cross the list's limit (64 values) both ways, and half
+        /// their values come from four, so that runs of one value are common.
         #[test]
         fn listed_values_export_what_eager_histograms_did(
             terminals in proptest::collection::vec(
-                proptest::collection::vec(0u64..5_000_000, 0..150), 0..6),
+                proptest::collection::vec(
+                    proptest::prop_oneof![0u64..5_000_000, 30u64..34], 0..150), 0..6),
             coarse in proptest::bool::ANY,
         ) {
             let digits = if coarse { COARSE_DIGITS } else { SIGNIFICANT_DIGITS };
