@@ -341,3 +341,8 @@ fn json_clean(name: &str, r: &SearchResult) -> serde_json::Value {
         "cases_incomplete": r.incomplete,
     })
 }
+
+/// Merges stress search shards (`emu stress --shard`); returns the exit code.
+pub fn merge(_a: &super::merge::MergeArgs, _texts: &[(String, String)]) -> Exit {
+    fail(Exit::BadInput, "stress shards cannot be merged yet")
+}

@@ -1,0 +1,1 @@
+//! Stress searches split over processes or machines.
