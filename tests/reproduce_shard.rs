@@ -316,3 +316,76 @@ fn a_reproduction_split_over_gnu_parallel_merges_to_the_single_process_result() 
     let whole = emu_in(dir.path(), &strs(&reproduce(&["-q"])));
     assert_eq!(o.stdout, whole.stdout, "shards over parallel");
 }
+
+/// A stand-in for Slurm's `sbatch` that runs a job at once: each array task in turn
+/// with SLURM_ARRAY_TASK_ID set, then prints a job id.
+const FAKE_SBATCH: &str = r#"#!/bin/sh
+array=""; wrap=""
+for a in "$@"; do
+  case $a in
+    --array=*) array=${a#--array=} ;;
+    --wrap=*) wrap=${a#--wrap=} ;;
+  esac
+done
+if [ -n "$array" ]; then
+  i=${array%-*}; n=${array#*-}
+  while [ "$i" -le "$n" ]; do SLURM_ARRAY_TASK_ID=$i sh -c "$wrap" || exit 1; i=$((i + 1)); done
+else
+  sh -c "$wrap" || echo "the merge exited $?"
+fi
+echo 4242
+"#;
+
+/// Runs `examples/SCRIPT` in `dir` with a fake `sbatch` first on `PATH`, EMU set and
+/// the settings `env`; gives its output.
+pub fn slurm(script: &str, dir: &Path, env: &[(&str, &str)]) -> Output {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let sbatch = bin.join("sbatch");
+    std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
+    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(script);
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("bash")
+        .arg(&script)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("EMU", EMU)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_slurm_reproduction_example_gives_the_single_process_result() {
+    let dir = scratch("slurm");
+    let names = NAMES.join(" ");
+    let o = slurm(
+        "slurm-reproduce.sh",
+        dir.path(),
+        &[
+            ("NAMES", &names),
+            ("QUICK", "--quick"),
+            ("SHARDS", "3"),
+            ("OUT", "out"),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let merged = std::fs::read(dir.path().join("out/reproduce.txt")).unwrap();
+    let whole = emu_in(dir.path(), &strs(&reproduce(&["-q"])));
+    assert!(
+        merged == whole.stdout,
+        "{}",
+        String::from_utf8_lossy(&merged)
+    );
+    for f in ["results.json", "reproduce.html"] {
+        assert!(dir.path().join("out").join(f).exists(), "{f}");
+    }
+}

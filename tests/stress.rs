@@ -459,3 +459,48 @@ fn a_stress_plan_over_gnu_parallel_merges_to_the_single_process_result() {
         "{jobs}"
     );
 }
+
+#[test]
+fn the_slurm_stress_example_gives_the_single_process_result() {
+    let dir = temp("slurm");
+    let o = crate::reproduce_shard::slurm(
+        "slurm-stress.sh",
+        dir.path(),
+        &[
+            ("TOPOLOGY", "torus4-single"),
+            ("SEEDS", "4"),
+            ("RUN_US", "30"),
+            ("SHARDS", "3"),
+            ("CPUS", "1"),
+            ("OUT", "out"),
+        ],
+    );
+    assert!(o.status.success(), "{}", err_of(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("the merge exited 3"));
+    let merged = std::fs::read(dir.path().join("out/stress.txt")).unwrap();
+    let toml = std::fs::read(dir.path().join("out/deadlock.toml")).unwrap();
+    let whole = run_in(
+        dir.path(),
+        &[
+            "stress",
+            "--topology",
+            "torus4-single",
+            "--seeds",
+            "4",
+            "--buffers",
+            "topology",
+            "--run-us",
+            "30",
+            "--quiet",
+            "--out",
+            "out/deadlock.toml",
+        ],
+    );
+    assert_eq!(whole.status.code(), Some(3));
+    assert!(
+        merged == whole.stdout,
+        "{}",
+        String::from_utf8_lossy(&merged)
+    );
+    assert!(std::fs::read(dir.path().join("out/deadlock.toml")).unwrap() == toml);
+}
