@@ -57,6 +57,20 @@ pub fn main(a: &MergeArgs) -> Exit {
         .filter(|f| !super::output::is_stdout(f))
         .map(|f| ("shard file".to_string(), f.clone()))
         .collect();
+    // Every output but --plot (a file for a sweep, a directory for a stress search)
+    // is checked before the shards are read.
+    let o = &a.outputs;
+    if let Err(code) = super::output::Outputs::new()
+        .file("--csv", o.csv.as_deref())
+        .file("--table-csv", o.table_csv.as_deref())
+        .file("--report", o.report.as_deref())
+        .file("--json", o.output.json.as_deref())
+        .file("--out", a.out.as_deref())
+        .inputs(shards)
+        .check()
+    {
+        return code;
+    }
     let mut texts = Vec::with_capacity(a.files.len());
     for f in &a.files {
         let name = f.display().to_string();
@@ -88,16 +102,17 @@ pub fn main(a: &MergeArgs) -> Exit {
             ),
         );
     }
+    // Now with --plot, against the others too.
     let outputs = if kind == Kind::Stress {
         // A stress search draws its deadlock into a directory, as `emu stress --plot`.
         super::output::Outputs::new()
-            .file("--json", a.outputs.output.json.as_deref())
+            .file("--json", o.output.json.as_deref())
             .file("--out", a.out.as_deref())
-            .dir("--plot", a.outputs.plot.as_deref())
+            .dir("--plot", o.plot.as_deref())
     } else {
-        super::sweep::outputs(&a.outputs)
+        super::sweep::outputs(o).file("--out", a.out.as_deref())
     };
-    if let Err(code) = outputs.inputs(shards).check() {
+    if let Err(code) = outputs.check() {
         return code;
     }
     match kind {
