@@ -399,7 +399,7 @@ fn clean_and_failing_stress_shards_merge_as_the_single_process_ends() {
     let m = sharded(dir.path(), &search, 2, &[]);
     assert_eq!(m.status.code(), Some(4), "{}", err_of(&m));
     assert_eq!(err_of(&m), err_of(&whole));
-    // A stress shard with a sweep's flag, and an SCI ring (whose search runs whole).
+    // A stress shard with a sweep's flag.
     let m = run_in(
         dir.path(),
         &["merge", "part1.jsonl", "part2.jsonl", "--csv", "x.csv"],
@@ -410,9 +410,42 @@ fn clean_and_failing_stress_shards_merge_as_the_single_process_ends() {
         "{}",
         err_of(&m)
     );
-    let o = run_in(dir.path(), &["stress", "-t", "sci-ring4", "--shard", "1/2"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(err_of(&o).contains("runs whole"), "{}", err_of(&o));
+}
+
+#[test]
+fn sci_starvation_shards_merge_to_the_single_process_result() {
+    // Without flow control the first case starves a node (exit 3, the case written);
+    // with it none does (exit 0).
+    for (search, code) in [
+        (vec!["-t", "sci-ring4", "--seeds", "2", "--run-us", "30"], 3),
+        (
+            vec![
+                "-t",
+                "sci-ring4",
+                "--seeds",
+                "3",
+                "--run-us",
+                "30",
+                "--set",
+                "network.flow_control=true",
+            ],
+            0,
+        ),
+    ] {
+        let outputs = ["-v", "--out", "s.toml", "--json", "s.json"];
+        let whole = temp("sci-whole");
+        let mut args = vec!["stress"];
+        args.extend(&search);
+        args.push("-q");
+        args.extend(outputs);
+        let o = run_in(whole.path(), &args);
+        assert_eq!(o.status.code(), Some(code), "{}", err_of(&o));
+        let expect = results(whole.path(), &o);
+        let dir = temp("sci-shards");
+        let m = sharded(dir.path(), &search, 3, &outputs);
+        assert_eq!(m.status.code(), Some(code), "{search:?}: {}", err_of(&m));
+        assert_eq!(results(dir.path(), &m), expect, "{search:?}");
+    }
 }
 
 #[test]

@@ -13,6 +13,7 @@ use emu::pool::default_threads;
 use emu::session::{shell_quote, stem};
 use emu::shard::stress as shard;
 use emu::stats::job_progress::JobProgress;
+use emu::stress::starvation::SciCase;
 use emu::stress::{
     SearchResult, StressCase, Target, Verdict, generate, run_one, search_watched, shrink,
 };
@@ -96,8 +97,8 @@ pub struct StressArgs {
     /// Example: --plot pictures
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
-    /// Search only every N-th case from the K-th, in order, to its first deadlock, and
-    /// write the outcomes as JSON lines (to --out, or stdout) for `emu merge`, which
+    /// Search only every N-th case from the K-th, in order, to its first deadlock (or
+    /// starved node), and write the outcomes as JSON lines (to --out, or stdout) for `emu merge`, which
     /// gives the single process's answer. Example: --shard 2/4 --out part2.jsonl
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
@@ -133,6 +134,52 @@ pub struct Search {
     pub memory_limit: Option<u64>,
 }
 
+/// A search for starved nodes on an SCI ring ([`super::stress_sci`]).
+pub struct Ring {
+    /// The ring.
+    pub topo: Loaded<TopologyConfig>,
+    /// Its nodes.
+    pub nodes: u32,
+    /// The cases, in search order.
+    pub cases: Vec<SciCase>,
+    /// The memory each case's ring may use (`None`: no limit).
+    pub memory_limit: Option<u64>,
+}
+
+/// What `emu stress` searches, ready to run.
+pub enum Prepared {
+    /// Deadlocks, in a network of DS-Links and C104s.
+    Deadlock(Search),
+    /// Starved nodes, on an SCI ring.
+    Starvation(Ring),
+}
+
+impl Prepared {
+    /// The number of cases.
+    fn cases(&self) -> usize {
+        match self {
+            Prepared::Deadlock(s) => s.cases.len(),
+            Prepared::Starvation(r) => r.cases.len(),
+        }
+    }
+
+    /// The resolved topology.
+    fn topology(&self) -> &TopologyConfig {
+        match self {
+            Prepared::Deadlock(s) => &s.topo.config,
+            Prepared::Starvation(r) => &r.topo.config,
+        }
+    }
+
+    /// The topology's name.
+    fn name(&self) -> String {
+        match self {
+            Prepared::Deadlock(s) => s.name.clone(),
+            Prepared::Starvation(r) => stem(&r.topo.file.name),
+        }
+    }
+}
+
 impl Search {
     fn target(&self) -> Target<'_> {
         Target {
@@ -160,16 +207,22 @@ pub fn main(a: &StressArgs) -> Exit {
             "--shard writes the shard's cases only: give --json, --plot and -v to `emu merge` (and --out there for the shrunk traffic file)",
         );
     }
-    let s = match prepare(a, shard.is_none() && a.plan.is_none()) {
-        Ok(s) => s,
+    let p = match prepare(a) {
+        Ok(p) => p,
         Err(code) => return code,
     };
     if let Some(plan) = &a.plan {
-        return write_plan(a, &s, plan);
+        return write_plan(a, &p, plan);
     }
     if let Some(shard) = shard {
-        return run_shard(a, &s, shard);
+        return run_shard(a, &p, shard);
     }
+    let s = match p {
+        Prepared::Deadlock(s) => s,
+        Prepared::Starvation(r) => {
+            return super::stress_sci::main(a, &r.topo, r.nodes, r.memory_limit);
+        }
+    };
     let threads = a.runs.threads.unwrap_or_else(default_threads);
     let lines = std::sync::Mutex::new(Vec::new());
     let guard = match a.network.guard(None) {
@@ -202,9 +255,8 @@ pub fn main(a: &StressArgs) -> Exit {
 }
 
 /// Checks the arguments and builds the search, or prints the error and gives the exit
-/// code. An SCI ring's starvation search runs here to its end when `whole` (its exit
-/// code is the `Err`); it is not split into shards.
-pub fn prepare(a: &StressArgs, whole: bool) -> Result<Search, Exit> {
+/// code.
+pub fn prepare(a: &StressArgs) -> Result<Prepared, Exit> {
     let memory_limit = super::output::Outputs::new()
         .file("--json", a.output.json.as_deref())
         .file("--out", a.out.as_deref())
@@ -255,17 +307,15 @@ pub fn prepare(a: &StressArgs, whole: bool) -> Result<Search, Exit> {
                 ),
             ));
         }
-        StressSearch::Starvation { .. } if !whole => {
-            return Err(fail(
-                Exit::BadInput,
-                format!(
-                    "--shard, --plan: the search for starved nodes on {} runs whole: leave them out",
-                    family.name()
-                ),
-            ));
-        }
         StressSearch::Starvation { nodes } => {
-            return Err(super::stress_sci::main(a, &topo, nodes, memory_limit));
+            super::stress_sci::check(a)?;
+            let cases = emu::stress::starvation::generate(a.runs.seed, a.seeds, nodes, a.run_us);
+            return Ok(Prepared::Starvation(Ring {
+                topo,
+                nodes,
+                cases,
+                memory_limit,
+            }));
         }
         StressSearch::Refused(why) => {
             return Err(fail(
@@ -299,14 +349,14 @@ pub fn prepare(a: &StressArgs, whole: bool) -> Result<Search, Exit> {
         .map(|n| n.terminal_count() as u32)
         .map_err(|e| fail(Exit::BadInput, e))?;
     let cases = generate(a.runs.seed, a.seeds, terminals, a.run_us);
-    Ok(Search {
+    Ok(Prepared::Deadlock(Search {
         sets,
         topo,
         name,
         terminals,
         cases,
         memory_limit,
-    })
+    }))
 }
 
 /// Prints the search's outcome (`lines`: the `-v` line of every case it ran, in
@@ -426,35 +476,72 @@ fn shell_line(words: &[String]) -> String {
         .join(" ")
 }
 
-/// Searches shard `shard`'s cases in order to its first deadlock (or error) and
-/// writes their outcomes for `emu merge`; exit 0 once written.
-fn run_shard(a: &StressArgs, s: &Search, shard: Shard) -> Exit {
+/// Searches shard `shard`'s cases in order to its first deadlock or starved node (or
+/// error) and writes their outcomes for `emu merge`; exit 0 once written.
+fn run_shard(a: &StressArgs, p: &Prepared, shard: Shard) -> Exit {
     let flags = search_flags(a, a.topology());
     let header = shard::Header {
         format: shard::FORMAT.into(),
         emu_version: env!("CARGO_PKG_VERSION").into(),
         command: format!("emu stress {}", shell_line(&flags)),
         args: flags,
-        topology: s.name.clone(),
-        configuration: serde_json::to_value(&s.topo.config).unwrap_or_default(),
-        cases: s.cases.len(),
+        topology: p.name(),
+        configuration: serde_json::to_value(p.topology()).unwrap_or_default(),
+        cases: p.cases(),
         shard: [shard.k, shard.n],
     };
-    let mine: Vec<StressCase> = s
-        .cases
-        .iter()
-        .filter(|c| header.mine(c.index))
-        .cloned()
-        .collect();
     let threads = a.runs.threads.unwrap_or_else(default_threads);
     let guard = match a.network.guard(None) {
         Ok(g) => g,
         Err(code) => return code,
     };
-    guard.arm_runs("stress search", mine.len(), threads);
+    let outcomes = match p {
+        Prepared::Deadlock(s) => {
+            let mine: Vec<StressCase> = s
+                .cases
+                .iter()
+                .filter(|c| header.mine(c.index))
+                .cloned()
+                .collect();
+            guard.arm_runs("stress search", mine.len(), threads);
+            search_shard(a, s, &mine, threads, &guard)
+        }
+        Prepared::Starvation(r) => {
+            let mine: Vec<SciCase> = r
+                .cases
+                .iter()
+                .filter(|c| header.mine(c.index))
+                .cloned()
+                .collect();
+            guard.arm_runs("stress search", mine.len(), threads);
+            super::stress_sci::search_shard(a, &r.topo, &mine, r.memory_limit, &guard)
+        }
+    };
+    let text = shard::write(&header, &outcomes);
+    match &a.out {
+        None => {
+            super::emit(&text);
+            Exit::Ok
+        }
+        Some(path) => match super::output::write_or_fail(path, text) {
+            Ok(()) => Exit::Ok,
+            Err(code) => code,
+        },
+    }
+}
+
+/// Searches a shard's deadlock cases `mine` in order to the first deadlock or error:
+/// each case's outcome, in order, up to and including that one.
+fn search_shard(
+    a: &StressArgs,
+    s: &Search,
+    mine: &[StressCase],
+    threads: usize,
+    guard: &super::guard::RunGuard,
+) -> Vec<(usize, shard::Outcome)> {
     let progress = JobProgress::new("stress", mine.len() as u64, "cases", a.quiet);
     let seen = std::sync::Mutex::new(BTreeMap::new());
-    let result = search_watched(s.target(), &mine, threads, &guard, |c, v| {
+    let result = search_watched(s.target(), mine, threads, guard, |c, v| {
         progress.inc();
         let outcome = match v {
             Verdict::Clean { ticks, complete } => shard::Outcome::Clean {
@@ -485,26 +572,14 @@ fn run_shard(a: &StressArgs, s: &Search, shard: Shard) -> Exit {
             },
         );
     }
-    let outcomes: Vec<(usize, shard::Outcome)> = seen
-        .into_iter()
+    seen.into_iter()
         .filter(|(i, _)| stop.is_none_or(|s| *i <= s))
-        .collect();
-    let text = shard::write(&header, &outcomes);
-    match &a.out {
-        None => {
-            super::emit(&text);
-            Exit::Ok
-        }
-        Some(path) => match super::output::write_or_fail(path, text) {
-            Ok(()) => Exit::Ok,
-            Err(code) => code,
-        },
-    }
+        .collect()
 }
 
 /// Writes the job list: one `emu stress … --shard I/CASES` line per case, the topology
 /// named by absolute path so that the line runs from any directory.
-fn write_plan(a: &StressArgs, s: &Search, plan: &Path) -> Exit {
+fn write_plan(a: &StressArgs, p: &Prepared, plan: &Path) -> Exit {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "emu".into());
@@ -518,7 +593,7 @@ fn write_plan(a: &StressArgs, s: &Search, plan: &Path) -> Exit {
     words.extend(search_flags(a, &topology));
     words.push("--quiet".into());
     let line = shell_line(&words);
-    let n = s.cases.len();
+    let n = p.cases();
     let text: String = (1..=n)
         .map(|i| format!("{line} --shard {i}/{n}\n"))
         .collect();
@@ -577,12 +652,12 @@ pub fn merge(m: &super::merge::MergeArgs, texts: &[(String, String)]) -> Exit {
             );
         }
     };
-    let s = match prepare(&a, false) {
-        Ok(s) => s,
+    let p = match prepare(&a) {
+        Ok(p) => p,
         Err(code) => return code,
     };
-    if serde_json::to_value(&s.topo.config).unwrap_or_default() != h.configuration
-        || s.cases.len() != h.cases
+    if serde_json::to_value(p.topology()).unwrap_or_default() != h.configuration
+        || p.cases() != h.cases
     {
         return fail(
             Exit::BadInput,
@@ -592,6 +667,15 @@ pub fn merge(m: &super::merge::MergeArgs, texts: &[(String, String)]) -> Exit {
             ),
         );
     }
+    let s = match p {
+        Prepared::Deadlock(s) => s,
+        Prepared::Starvation(r) => {
+            return match super::stress_sci::results(&r.cases, &merged.outcomes) {
+                Ok(results) => super::stress_sci::conclude(&a, &r.topo, r.cases.len(), &results),
+                Err((code, message)) => fail(code, message),
+            };
+        }
+    };
     let (mut ticks, mut incomplete) = (0u64, 0usize);
     let mut lines = Vec::with_capacity(merged.outcomes.len());
     let mut first = None;
@@ -608,6 +692,16 @@ pub fn merge(m: &super::merge::MergeArgs, texts: &[(String, String)]) -> Exit {
             }
             shard::Outcome::Error { message, exit } => {
                 return fail(super::exit::Exit::from_code(*exit), message);
+            }
+            shard::Outcome::Starved { .. } => {
+                return fail(
+                    Exit::BadInput,
+                    format!(
+                        "case {}: a starved node is an SCI ring's, and {} is not one: these shards are not of this topology",
+                        i + 1,
+                        a.topology()
+                    ),
+                );
             }
             shard::Outcome::Deadlock { tick } => {
                 // The deadlock again, for its cycle: every run is deterministic.

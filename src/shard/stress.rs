@@ -10,8 +10,9 @@
 //!   "topology", "configuration" (the resolved topology, buffers applied), "cases",
 //!   "shard": [K, N]}`;
 //! - one line per case searched, in case order: `{"index": I, "clean": {"ticks",
-//!   "complete"}}`, `{"index": I, "deadlock": {"tick"}}` or `{"index": I, "error":
-//!   {"message", "exit"}}`;
+//!   "complete"}}`, `{"index": I, "deadlock": {"tick"}}`, `{"index": I, "starved":
+//!   {"nodes", "ticks"}}` (an SCI ring's search for starved nodes, which ends the same
+//!   way) or `{"index": I, "error": {"message", "exit"}}`;
 //! - an end line, `{"searched": CASES}`: a shard file without it is incomplete.
 
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,13 @@ pub enum Outcome {
     Deadlock {
         /// The tick the engine declared it.
         tick: u64,
+    },
+    /// It starved a node (an SCI ring's search).
+    Starved {
+        /// The nodes starved.
+        nodes: Vec<usize>,
+        /// Cycles simulated.
+        ticks: u64,
     },
     /// It could not be judged (a bad plan, a flow-control violation, …).
     Error {
