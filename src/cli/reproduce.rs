@@ -35,7 +35,6 @@ Examples:
   emu reproduce all --quick
       every experiment in its scaled-down form (what CI runs); without --quick the
       switch-fabric strategy tables take about an hour on 2 cores
-
   emu reproduce sci-bus sci-uniform sci-starvation --quick
       several experiments, in the order given
 
