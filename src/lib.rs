@@ -23,6 +23,7 @@ pub mod pool;
 pub mod replicate;
 pub mod reproduce;
 pub mod session;
+pub mod shard;
 pub mod stats;
 pub mod stress;
 pub mod sweep;

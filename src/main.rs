@@ -80,7 +80,7 @@ enum Command {
     /// Load sweep: throughput and delay against offered load, runs spread over the cores.
     #[command(after_help = cli::sweep::EXAMPLES, allow_negative_numbers = true)]
     Sweep(cli::sweep::SweepArgs),
-    /// Combine the shards of a sweep (`emu sweep --shard K/N`) into its table, CSV and plot.
+    /// Combine the shards of a sweep, a reproduction or a stress search (`--shard K/N`) into what one process prints and writes.
     #[command(after_help = cli::merge::EXAMPLES, allow_negative_numbers = true)]
     Merge(cli::merge::MergeArgs),
     /// Static deadlock check: the channel dependency graph of the routing, acyclic or a cycle.

@@ -34,6 +34,7 @@ mod outputs;
 mod properties;
 mod replications;
 mod reproduce;
+mod reproduce_shard;
 mod schema;
 mod sci;
 mod stress;

@@ -270,3 +270,270 @@ fn a_flow_control_violation_is_exit_4_not_a_deadlock() {
         "{err}"
     );
 }
+
+fn run_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(EMU)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("emu runs")
+}
+
+fn err_of(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// What a stress search printed and wrote in `dir` (--out s.toml, --json s.json).
+fn results(dir: &std::path::Path, o: &std::process::Output) -> Vec<Vec<u8>> {
+    let mut v = vec![o.stdout.clone()];
+    for f in ["s.toml", "s.json"] {
+        v.push(std::fs::read(dir.join(f)).unwrap_or_default());
+    }
+    v
+}
+
+/// Runs shards 1..=n of `emu stress SEARCH` in `dir`, then merges them in reverse
+/// order with `outputs`; returns the merge.
+fn sharded(
+    dir: &std::path::Path,
+    search: &[&str],
+    n: u32,
+    outputs: &[&str],
+) -> std::process::Output {
+    let mut files = vec![];
+    for k in 1..=n {
+        let (shard, out) = (format!("{k}/{n}"), format!("part{k}.jsonl"));
+        let mut args = vec!["stress"];
+        args.extend(search);
+        args.extend(["-q", "--shard", &shard, "--out", &out]);
+        let o = run_in(dir, &args);
+        assert_eq!(o.status.code(), Some(0), "shard {shard}: {}", err_of(&o));
+        assert!(o.stdout.is_empty());
+        files.push(out);
+    }
+    let mut args = vec!["merge"];
+    args.extend(files.iter().rev().map(String::as_str));
+    args.extend(outputs);
+    run_in(dir, &args)
+}
+
+#[test]
+fn stress_shards_merge_to_the_single_process_deadlock_shrunk_file_and_exit_3() {
+    // The first deadlock is case 6 of 12: in the middle of a shard, after clean cases
+    // of every other shard.
+    let search = ["-t", "torus4-single", "--seeds", "4", "--run-us", "30"];
+    let outputs = ["-v", "--out", "s.toml", "--json", "s.json"];
+    let whole = temp("shard-whole");
+    let mut args = vec!["stress"];
+    args.extend(search);
+    args.push("-q");
+    args.extend(outputs);
+    let o = run_in(whole.path(), &args);
+    assert_eq!(o.status.code(), Some(3), "{}", err_of(&o));
+    let expect = results(whole.path(), &o);
+    let text = String::from_utf8_lossy(&expect[0]).into_owned();
+    assert!(text.contains("deadlock in case 6 of 12 "), "{text}");
+    assert!(
+        text.contains("case    5: ") && !text.contains("case    7: "),
+        "{text}"
+    );
+    assert!(!expect[1].is_empty() && !expect[2].is_empty());
+    for n in [2, 3, 5] {
+        let dir = temp("shards");
+        let m = sharded(dir.path(), &search, n, &outputs);
+        assert_eq!(m.status.code(), Some(3), "{n} shards: {}", err_of(&m));
+        let got = results(dir.path(), &m);
+        assert_eq!(String::from_utf8_lossy(&got[0]), text, "{n} shards: stdout");
+        assert!(got[1] == expect[1], "{n} shards: the shrunk traffic file");
+        assert!(got[2] == expect[2], "{n} shards: --json");
+    }
+}
+
+#[test]
+fn clean_and_failing_stress_shards_merge_as_the_single_process_ends() {
+    // No deadlock: every case of every shard is searched.
+    let search = [
+        "-t",
+        "hypercube6",
+        "--seeds",
+        "2",
+        "--buffers",
+        "small",
+        "--run-us",
+        "30",
+    ];
+    let dir = temp("shard-clean");
+    let mut args = vec!["stress"];
+    args.extend(search);
+    args.extend(["-q", "--json", "s.json"]);
+    let whole = run_in(dir.path(), &args);
+    assert_eq!(whole.status.code(), Some(0), "{}", err_of(&whole));
+    let json = std::fs::read(dir.path().join("s.json")).unwrap();
+    let m = sharded(dir.path(), &search, 2, &["--json", "s.json"]);
+    assert_eq!(m.status.code(), Some(0), "{}", err_of(&m));
+    assert_eq!(m.stdout, whole.stdout);
+    assert!(std::fs::read(dir.path().join("s.json")).unwrap() == json);
+    let part = std::fs::read_to_string(dir.path().join("part2.jsonl")).unwrap();
+    assert!(part.ends_with("{\"searched\":3}\n"), "{part}");
+    // One shard missing: exit 2, one line naming the first case not searched.
+    let m = run_in(dir.path(), &["merge", "part2.jsonl"]);
+    assert_eq!(m.status.code(), Some(2));
+    assert_eq!(
+        err_of(&m),
+        "error: 3 of the 6 cases the search needs are missing (first: case 1, shard 1/2); merge every shard's file\n"
+    );
+    // A flow-control violation: the single process's message and exit 4.
+    let search = [
+        "-t",
+        "hypercube6",
+        "--seeds",
+        "1",
+        "--set",
+        "faults.extra_initial_credit=8",
+    ];
+    let mut args = vec!["stress"];
+    args.extend(search);
+    args.push("-q");
+    let whole = run_in(dir.path(), &args);
+    assert_eq!(whole.status.code(), Some(4));
+    let m = sharded(dir.path(), &search, 2, &[]);
+    assert_eq!(m.status.code(), Some(4), "{}", err_of(&m));
+    assert_eq!(err_of(&m), err_of(&whole));
+    // A stress shard with a sweep's flag.
+    let m = run_in(
+        dir.path(),
+        &["merge", "part1.jsonl", "part2.jsonl", "--csv", "x.csv"],
+    );
+    assert_eq!(m.status.code(), Some(2));
+    assert!(
+        err_of(&m).contains("--csv: a stress merge does not write it"),
+        "{}",
+        err_of(&m)
+    );
+}
+
+#[test]
+fn sci_starvation_shards_merge_to_the_single_process_result() {
+    // Without flow control the first case starves a node (exit 3, the case written);
+    // with it none does (exit 0).
+    for (search, code) in [
+        (vec!["-t", "sci-ring4", "--seeds", "2", "--run-us", "30"], 3),
+        (
+            vec![
+                "-t",
+                "sci-ring4",
+                "--seeds",
+                "3",
+                "--run-us",
+                "30",
+                "--set",
+                "network.flow_control=true",
+            ],
+            0,
+        ),
+    ] {
+        let outputs = ["-v", "--out", "s.toml", "--json", "s.json"];
+        let whole = temp("sci-whole");
+        let mut args = vec!["stress"];
+        args.extend(&search);
+        args.push("-q");
+        args.extend(outputs);
+        let o = run_in(whole.path(), &args);
+        assert_eq!(o.status.code(), Some(code), "{}", err_of(&o));
+        let expect = results(whole.path(), &o);
+        let dir = temp("sci-shards");
+        let m = sharded(dir.path(), &search, 3, &outputs);
+        assert_eq!(m.status.code(), Some(code), "{search:?}: {}", err_of(&m));
+        assert_eq!(results(dir.path(), &m), expect, "{search:?}");
+    }
+}
+
+#[test]
+fn a_stress_plan_over_gnu_parallel_merges_to_the_single_process_result() {
+    let dir = temp("shard-plan");
+    let search = "-t ring4 --seeds 2 --buffers small";
+    let whole = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{EMU} stress {search} -q --out s.toml"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(whole.status.code(), Some(3), "{}", err_of(&whole));
+    let toml = std::fs::read(dir.path().join("s.toml")).unwrap();
+    let runner = if Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        "parallel --will-cite"
+    } else if std::env::var_os("EMU_REQUIRE_PARALLEL").is_some() {
+        panic!("EMU_REQUIRE_PARALLEL is set and GNU parallel is not installed");
+    } else {
+        eprintln!("GNU parallel is not installed: the plan runs line by line");
+        "sh"
+    };
+    let script = format!(
+        "{EMU} stress {search} --plan jobs.txt && {runner} < jobs.txt > cases.jsonl \
+         && {EMU} merge cases.jsonl --out s.toml"
+    );
+    let m = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(m.status.code(), Some(3), "{script}: {}", err_of(&m));
+    assert_eq!(m.stdout, whole.stdout);
+    assert!(std::fs::read(dir.path().join("s.toml")).unwrap() == toml);
+    let jobs = std::fs::read_to_string(dir.path().join("jobs.txt")).unwrap();
+    assert_eq!(jobs.lines().count(), 6);
+    assert!(
+        jobs.lines().all(|l| l.contains(" --quiet --shard ")),
+        "{jobs}"
+    );
+}
+
+#[test]
+fn the_slurm_stress_example_gives_the_single_process_result() {
+    let dir = temp("slurm");
+    let o = crate::reproduce_shard::slurm(
+        "slurm-stress.sh",
+        dir.path(),
+        &[
+            ("TOPOLOGY", "torus4-single"),
+            ("SEEDS", "4"),
+            ("RUN_US", "30"),
+            ("SHARDS", "3"),
+            ("CPUS", "1"),
+            ("OUT", "out"),
+        ],
+    );
+    assert!(o.status.success(), "{}", err_of(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("the merge exited 3"));
+    let merged = std::fs::read(dir.path().join("out/stress.txt")).unwrap();
+    let toml = std::fs::read(dir.path().join("out/deadlock.toml")).unwrap();
+    let whole = run_in(
+        dir.path(),
+        &[
+            "stress",
+            "--topology",
+            "torus4-single",
+            "--seeds",
+            "4",
+            "--buffers",
+            "topology",
+            "--run-us",
+            "30",
+            "--quiet",
+            "--out",
+            "out/deadlock.toml",
+        ],
+    );
+    assert_eq!(whole.status.code(), Some(3));
+    assert!(
+        merged == whole.stdout,
+        "{}",
+        String::from_utf8_lossy(&merged)
+    );
+    assert!(std::fs::read(dir.path().join("out/deadlock.toml")).unwrap() == toml);
+}

@@ -56,3 +56,20 @@ pub fn of_stress(e: &StressError) -> Exit {
         StressError::Engine(e) => of_engine(e),
     }
 }
+
+impl Exit {
+    /// The exit whose code is `code` (an unknown code: [`Exit::Failure`]).
+    pub fn from_code(code: u8) -> Exit {
+        [
+            Exit::Ok,
+            Exit::Failure,
+            Exit::BadInput,
+            Exit::Deadlock,
+            Exit::FlowControl,
+            Exit::LinkDead,
+        ]
+        .into_iter()
+        .find(|e| *e as u8 == code)
+        .unwrap_or(Exit::Failure)
+    }
+}

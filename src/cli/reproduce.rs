@@ -1,12 +1,17 @@
 //! The `emu reproduce` subcommand: arguments, output and exit codes (0 every row
 //! passes, 1 a row failed or a run broke, 2 unknown experiment or bad flag). Each
-//! experiment's wall time goes to stderr.
+//! experiment's wall time goes to stderr. With `--shard K/N` it runs only the
+//! experiments the plan ([`emu::shard::reproduce`]) gives shard K and writes them for
+//! `emu merge`, which prints and writes what one process does ([`finish`]).
 
 use super::exit::Exit;
 use super::fail;
-use emu::reproduce::{EXPERIMENTS, Report, find, table};
+use emu::reproduce::{EXPERIMENTS, Experiment, Report, find, table};
+use emu::session::shell_quote;
+use emu::shard::reproduce as shard;
 use emu::stats::job_progress::JobProgress;
-use std::path::PathBuf;
+use emu::sweep::Shard;
+use std::path::{Path, PathBuf};
 
 /// Examples shown by `emu reproduce --help`.
 pub const EXAMPLES: &str = "\
@@ -30,16 +35,28 @@ Examples:
   emu reproduce all --quick
       every experiment in its scaled-down form (what CI runs); without --quick the
       switch-fabric strategy tables take about an hour on 2 cores
+  emu reproduce sci-bus sci-uniform sci-starvation --quick
+      several experiments, in the order given
+
+On several machines or processes (the merged result is byte for byte the same):
+  parallel emu reproduce all --shard {}/4 --out part{}.jsonl ::: 1 2 3 4
+  emu merge part*.jsonl --json results.json --report repro.html
+  emu reproduce all --plan jobs.txt    # one command line per experiment
+  parallel < jobs.txt > parts.jsonl && emu merge parts.jsonl
+The unit of a shard is the experiment; the plan balances the experiments' wall times
+in the stored full validation run (docs/validation/provenance.toml).
 
 Exit codes: 0 every row within its tolerance, 1 a row failed (listed on stderr),
-2 unknown experiment or bad flag.";
+2 unknown experiment or bad flag. A shard exits 0 once its file is written: the merge
+gives the reproduction's exit code.";
 
 /// Arguments of `emu reproduce`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = EXAMPLES)]
 pub struct ReproduceArgs {
-    /// Experiment name (see --list), or `all`.
-    pub name: Option<String>,
+    /// Experiment names (see --list), or `all`.
+    #[arg(value_name = "NAMES")]
+    pub names: Vec<String>,
     /// List the experiments.
     #[arg(long)]
     pub list: bool,
@@ -54,6 +71,18 @@ pub struct ReproduceArgs {
     /// The scaled-down version (fewer points, shorter runs) that the tests run.
     #[arg(long)]
     pub quick: bool,
+    /// Run only the experiments the plan gives the K-th of N shards and write their
+    /// reports as JSON lines (to --out, or stdout) for `emu merge`. Example:
+    /// --shard 2/4 --out part2.jsonl
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// With --shard: the file for the shard's reports (default: stdout).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub out: Option<PathBuf>,
+    /// Run nothing; write one self-contained command line per experiment to FILE (a
+    /// job list for GNU parallel, Slurm, …) whose outputs `emu merge` combines.
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    pub plan: Option<PathBuf>,
     /// No progress bar on stderr (the wall-time line of each experiment stays).
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -67,11 +96,52 @@ fn names() -> String {
         .join(", ")
 }
 
+/// The experiments `names` choose, in order (`all`: every one), each once; or the
+/// printed error and exit 2.
+fn choose(names: &[String]) -> Result<Vec<&'static Experiment>, Exit> {
+    if names.is_empty() {
+        return Err(fail(
+            Exit::BadInput,
+            format!(
+                "give an experiment name or `all` (one of: {})",
+                self::names()
+            ),
+        ));
+    }
+    let mut chosen: Vec<&'static Experiment> = Vec::new();
+    for name in names {
+        let more: Vec<&'static Experiment> = if name == "all" {
+            EXPERIMENTS.iter().collect()
+        } else {
+            match find(name) {
+                Some(e) => vec![e],
+                None => {
+                    return Err(fail(
+                        Exit::BadInput,
+                        format!(
+                            "unknown experiment `{name}`: give one of {}, or all",
+                            self::names()
+                        ),
+                    ));
+                }
+            }
+        };
+        for e in more {
+            if !chosen.iter().any(|c| c.name == e.name) {
+                chosen.push(e);
+            }
+        }
+    }
+    Ok(chosen)
+}
+
 /// Runs `emu reproduce`; returns the process exit code.
 pub fn main(a: &ReproduceArgs) -> Exit {
     if let Err(code) = super::output::Outputs::new()
         .file("--json", a.json.as_deref())
         .file("--report", a.report.as_deref())
+        .file("--out", a.out.as_deref())
+        .file("--plan", a.plan.as_deref())
         .check()
     {
         return code;
@@ -94,53 +164,121 @@ pub fn main(a: &ReproduceArgs) -> Exit {
         say!("  {:<name$} {:<section$} every experiment above", "all", "");
         return Exit::Ok;
     }
-    let Some(name) = &a.name else {
-        return fail(
-            Exit::BadInput,
-            format!("give an experiment name or `all` (one of: {})", names()),
-        );
+    let chosen = match choose(&a.names) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
-    let chosen: Vec<_> = if name == "all" {
-        EXPERIMENTS.iter().collect()
-    } else {
-        match find(name) {
-            Some(e) => vec![e],
-            None => {
-                return fail(
-                    Exit::BadInput,
-                    format!(
-                        "unknown experiment `{name}`: give one of {}, or all",
-                        names()
-                    ),
-                );
-            }
+    let shard = match a.shard.as_deref().map(str::parse::<Shard>) {
+        None => None,
+        Some(Ok(s)) => Some(s),
+        Some(Err(e)) => {
+            return fail(
+                Exit::BadInput,
+                format!("--shard {}: {e}", a.shard.as_deref().unwrap_or("")),
+            );
         }
     };
-    let mut reports: Vec<Report> = Vec::new();
-    let mut broken = false;
-    let progress = JobProgress::new("reproduce", chosen.len() as u64, "experiments", a.quiet);
+    if shard.is_some() && (a.json.is_some() || a.report.is_some()) {
+        return fail(
+            Exit::BadInput,
+            "--shard writes the shard's reports only: give --json and --report to `emu merge`",
+        );
+    }
+    let names: Vec<&str> = chosen.iter().map(|e| e.name).collect();
+    if let Some(plan) = &a.plan {
+        return write_plan(a, &names, plan);
+    }
+    if let Some(s) = shard {
+        let header = shard::Header::new(&names, a.quick, s.k, s.n);
+        let mine = header.mine();
+        let chosen: Vec<&Experiment> = chosen
+            .into_iter()
+            .filter(|e| mine.contains(&e.name))
+            .collect();
+        let outcomes = run(&chosen, a.quick, a.quiet, |_, _| {});
+        let text = match shard::write(&header, &outcomes) {
+            Ok(t) => t,
+            Err(e) => return fail(Exit::Failure, e),
+        };
+        return match &a.out {
+            None => {
+                super::emit(&text);
+                Exit::Ok
+            }
+            Some(path) => match super::output::write_or_fail(path, text) {
+                Ok(()) => Exit::Ok,
+                Err(code) => code,
+            },
+        };
+    }
+    let outcomes = run(&chosen, a.quick, a.quiet, show);
+    let command = super::report_html::invocation();
+    finish(
+        &outcomes,
+        a.json.as_deref(),
+        a.report.as_deref(),
+        &command,
+        false,
+    )
+}
+
+/// Runs the experiments in order, each result handed to `shown` as it comes (with its
+/// name); gives every experiment's report or the error that stopped it.
+fn run(
+    chosen: &[&Experiment],
+    quick: bool,
+    quiet: bool,
+    shown: impl Fn(&str, &Result<Report, String>),
+) -> Vec<(String, Result<Report, String>)> {
+    let mut outcomes = Vec::with_capacity(chosen.len());
+    let progress = JobProgress::new("reproduce", chosen.len() as u64, "experiments", quiet);
     for e in chosen {
         let started = std::time::Instant::now();
         progress.set_message(e.name);
-        let result = (e.run)(a.quick);
+        let result = (e.run)(quick).map_err(|e| e.to_string());
         progress.inc();
         progress.note(&format!(
             "{}: wall time {:.1} s",
             e.name,
             started.elapsed().as_secs_f64()
         ));
-        match result {
-            Ok(r) => {
-                say!("{}", r.text());
-                reports.push(r);
-            }
-            Err(msg) => {
-                note!("error: {}: run failed: {msg}", e.name);
-                broken = true;
-            }
-        }
+        shown(e.name, &result);
+        outcomes.push((e.name.to_string(), result));
     }
     progress.clear();
+    outcomes
+}
+
+/// Prints one experiment's outcome as it finishes: its report on stdout, or the error
+/// that stopped it on stderr.
+fn show(name: &str, outcome: &Result<Report, String>) {
+    match outcome {
+        Ok(r) => say!("{}", r.text()),
+        Err(msg) => note!("error: {name}: run failed: {msg}"),
+    }
+}
+
+/// Finishes a reproduction run here or merged from shards (`merged`: the outcomes are
+/// shown here first): the summary, `--json`, `--report` (a page naming `command`) and
+/// the failed rows on stderr; returns the exit code (1 if a row failed or an
+/// experiment broke).
+pub fn finish(
+    outcomes: &[(String, Result<Report, String>)],
+    json: Option<&Path>,
+    report: Option<&Path>,
+    command: &str,
+    merged: bool,
+) -> Exit {
+    if merged {
+        for (name, outcome) in outcomes {
+            show(name, outcome);
+        }
+    }
+    let broken = outcomes.iter().any(|(_, o)| o.is_err());
+    let reports: Vec<Report> = outcomes
+        .iter()
+        .filter_map(|(_, o)| o.as_ref().ok().cloned())
+        .collect();
     if reports.len() > 1 {
         say!("summary");
         for r in &reports {
@@ -158,7 +296,7 @@ pub fn main(a: &ReproduceArgs) -> Exit {
             }
         }
     }
-    if let Some(path) = &a.json {
+    if let Some(path) = json {
         let text = match serde_json::to_string_pretty(&table::json(&reports)) {
             Ok(t) => t,
             Err(e) => return fail(Exit::Failure, format!("--json: {e}")),
@@ -170,8 +308,8 @@ pub fn main(a: &ReproduceArgs) -> Exit {
             );
         }
     }
-    if let Some(path) = &a.report {
-        let page = emu::html::reproduce_page(&super::report_html::invocation(), &reports);
+    if let Some(path) = report {
+        let page = emu::html::reproduce_page(command, &reports);
         if let Err(code) = super::report_html::write(path, &page) {
             return code;
         }
@@ -198,4 +336,54 @@ pub fn main(a: &ReproduceArgs) -> Exit {
     } else {
         Exit::Ok
     }
+}
+
+/// The command a merged reproduction's page names: the single command that prints the
+/// same, with the merge's `--json` and `--report`.
+pub fn merged_command(
+    header: &shard::Header,
+    json: Option<&Path>,
+    report: Option<&Path>,
+) -> String {
+    let mut command = header.command.clone();
+    for (flag, path) in [("--json", json), ("--report", report)] {
+        if let Some(p) = path {
+            command.push_str(&format!(
+                " {flag} {}",
+                shell_quote(&p.display().to_string())
+            ));
+        }
+    }
+    command
+}
+
+/// Writes the job list: one `emu reproduce … --shard I/N` line per experiment (N the
+/// number of experiments, so each line runs one).
+fn write_plan(a: &ReproduceArgs, names: &[&str], plan: &Path) -> Exit {
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "emu".into());
+    let mut words: Vec<String> = vec![exe, "reproduce".into()];
+    words.extend(names.iter().map(|n| n.to_string()));
+    if a.quick {
+        words.push("--quick".into());
+    }
+    words.push("--quiet".into());
+    let line = words
+        .iter()
+        .map(|s| shell_quote(s))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let n = names.len();
+    let text: String = (1..=n)
+        .map(|i| format!("{line} --shard {i}/{n}\n"))
+        .collect();
+    if let Err(code) = super::output::write_or_fail(plan, text) {
+        return code;
+    }
+    note!(
+        "{n} experiments written to {}: run them (e.g. `parallel < {0} > parts.jsonl`), then `emu merge parts.jsonl`",
+        super::output::shown(plan)
+    );
+    Exit::Ok
 }

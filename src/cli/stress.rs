@@ -7,13 +7,19 @@ use super::exit::Exit;
 use super::fail;
 use super::shrunk::{report_shrunk, write_json};
 use emu::config::traffic::InjectionConfig;
-use emu::config::{self, TrafficConfig};
+use emu::config::{self, Loaded, TopologyConfig, TrafficConfig};
 use emu::family::StressSearch;
 use emu::pool::default_threads;
-use emu::session::stem;
+use emu::session::{shell_quote, stem};
+use emu::shard::stress as shard;
 use emu::stats::job_progress::JobProgress;
-use emu::stress::{SearchResult, StressCase, Target, Verdict, generate, search_watched, shrink};
-use std::path::PathBuf;
+use emu::stress::starvation::SciCase;
+use emu::stress::{
+    SearchResult, StressCase, Target, Verdict, generate, run_one, search_watched, shrink,
+};
+use emu::sweep::Shard;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// Examples shown by `emu stress --help`.
 pub const EXAMPLES: &str = "\
@@ -31,6 +37,13 @@ Examples:
       an SCI ring cannot deadlock but can starve a node: searches starved-node, hot-sender,
       permutation and hot-spot traffic at saturation and writes the first case that
       starves a node (exit 3); with --set network.flow_control=true none does
+
+On several machines or processes (the merged result is byte for byte the same):
+  parallel emu stress -t torus8-single --seeds 64 --shard {}/4 --out part{}.jsonl ::: 1 2 3 4
+  emu merge part*.jsonl --out deadlock.toml --json stress.json
+Each shard searches every 4th case in order and stops at its first deadlock; the merge
+takes the lowest, checks that every case below it was searched, and shrinks it.
+`--plan jobs.txt` writes one command line per case instead.
 
 Every case is one single-threaded run (continuous injection for --run-us, or a burst of
 queued messages); a deadlock is no token moving for the deadlock window while packets are
@@ -76,7 +89,7 @@ pub struct StressArgs {
     /// Also print one line per case run, in case order.
     #[arg(long, short = 'v')]
     pub verbose: bool,
-    /// Write the shrunk deadlocking traffic file here.
+    /// Write the shrunk deadlocking traffic file here (with --shard: the shard's file).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Draw the shrunk case's deadlock as SVG in DIR (created if missing):
@@ -84,6 +97,15 @@ pub struct StressArgs {
     /// Example: --plot pictures
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
+    /// Search only every N-th case from the K-th, in order, to its first deadlock (or
+    /// starved node), and write the outcomes as JSON lines (to --out, or stdout) for `emu merge`, which
+    /// gives the single process's answer. Example: --shard 2/4 --out part2.jsonl
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Run nothing; write one self-contained command line per case to FILE (a job list
+    /// for GNU parallel, Slurm, …) whose outputs `emu merge` combines.
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    pub plan: Option<PathBuf>,
     /// No progress on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -96,125 +118,120 @@ impl StressArgs {
     }
 }
 
-/// Runs the search; returns the process exit code.
+/// A deadlock search ready to run: the network with its buffers chosen, and the cases.
+pub struct Search {
+    /// `--set` with the buffers' keys added.
+    pub sets: Vec<String>,
+    /// The topology, buffers applied.
+    pub topo: Loaded<TopologyConfig>,
+    /// Its name.
+    pub name: String,
+    /// Its terminals.
+    pub terminals: u32,
+    /// The cases, in search order.
+    pub cases: Vec<StressCase>,
+    /// The memory each case's network may use (`None`: no limit).
+    pub memory_limit: Option<u64>,
+}
+
+/// A search for starved nodes on an SCI ring ([`super::stress_sci`]).
+pub struct Ring {
+    /// The ring.
+    pub topo: Loaded<TopologyConfig>,
+    /// Its nodes.
+    pub nodes: u32,
+    /// The cases, in search order.
+    pub cases: Vec<SciCase>,
+    /// The memory each case's ring may use (`None`: no limit).
+    pub memory_limit: Option<u64>,
+}
+
+/// What `emu stress` searches, ready to run.
+pub enum Prepared {
+    /// Deadlocks, in a network of DS-Links and C104s.
+    Deadlock(Search),
+    /// Starved nodes, on an SCI ring.
+    Starvation(Ring),
+}
+
+impl Prepared {
+    /// The number of cases.
+    fn cases(&self) -> usize {
+        match self {
+            Prepared::Deadlock(s) => s.cases.len(),
+            Prepared::Starvation(r) => r.cases.len(),
+        }
+    }
+
+    /// The resolved topology.
+    fn topology(&self) -> &TopologyConfig {
+        match self {
+            Prepared::Deadlock(s) => &s.topo.config,
+            Prepared::Starvation(r) => &r.topo.config,
+        }
+    }
+
+    /// The topology's name.
+    fn name(&self) -> String {
+        match self {
+            Prepared::Deadlock(s) => s.name.clone(),
+            Prepared::Starvation(r) => stem(&r.topo.file.name),
+        }
+    }
+}
+
+impl Search {
+    fn target(&self) -> Target<'_> {
+        Target {
+            name: &self.name,
+            topology: &self.topo.config,
+        }
+    }
+}
+
+/// Runs the search (whole, or one shard of it); returns the process exit code.
 pub fn main(a: &StressArgs) -> Exit {
-    let checked = super::output::Outputs::new()
-        .file("--json", a.output.json.as_deref())
-        .file("--out", a.out.as_deref())
-        .dir("--plot", a.plot.as_deref())
-        .reading(&a.network, None)
-        .check()
-        .and_then(|()| a.network.topology().map(|_| ()))
-        .and_then(|()| a.network.memory_limit());
-    let memory_limit = match checked {
-        Ok(limit) => limit,
+    let shard = match a.shard.as_deref().map(str::parse::<Shard>) {
+        None => None,
+        Some(Ok(s)) => Some(s),
+        Some(Err(e)) => {
+            return fail(
+                Exit::BadInput,
+                format!("--shard {}: {e}", a.shard.as_deref().unwrap_or("")),
+            );
+        }
+    };
+    if shard.is_some() && (a.output.json.is_some() || a.plot.is_some() || a.verbose) {
+        return fail(
+            Exit::BadInput,
+            "--shard writes the shard's cases only: give --json, --plot and -v to `emu merge` (and --out there for the shrunk traffic file)",
+        );
+    }
+    let p = match prepare(a) {
+        Ok(p) => p,
         Err(code) => return code,
     };
-    if !(a.run_us.is_finite() && a.run_us >= 1.0 && a.run_us <= 1e6) {
-        return fail(
-            Exit::BadInput,
-            format!(
-                "--run-us {}: give 1 to 1,000,000 microseconds",
-                emu::text::number(a.run_us)
-            ),
-        );
+    if let Some(plan) = &a.plan {
+        return write_plan(a, &p, plan);
     }
-    if let Err(code) = super::check_threads(a.runs.threads) {
-        return code;
+    if let Some(shard) = shard {
+        return run_shard(a, &p, shard);
     }
-    if a.runs.seed.checked_add(u64::from(a.seeds) - 1).is_none() {
-        return fail(
-            Exit::BadInput,
-            format!(
-                "--seed {}: seeds {} + {} overflow a 64-bit seed",
-                a.runs.seed, a.runs.seed, a.seeds
-            ),
-        );
-    }
-    if let Err(e) = config::validate_sets(&a.network.sets) {
-        return fail(Exit::BadInput, e);
-    }
-    let topo = match config::load_topology(a.topology(), &a.network.sets) {
-        Ok(t) => t,
-        Err(e) => return fail(Exit::BadInput, e),
-    };
-    if topo.overrides.len() != a.network.sets.len() {
-        return fail(
-            Exit::BadInput,
-            "--set: emu stress generates its own traffic; give only topology keys",
-        );
-    }
-    let family = emu::family::of(&topo.config.network);
-    if let Err(e) = emu::family::only_own_sections(family, &topo) {
-        return fail(Exit::BadInput, e);
-    }
-    match family.stress(&topo.config) {
-        StressSearch::Deadlock => {}
-        StressSearch::Starvation { .. } if a.plot.is_some() => {
-            return fail(
-                Exit::BadInput,
-                format!(
-                    "--plot draws a deadlock, and {} cannot deadlock (it searches for starved nodes): leave --plot out",
-                    family.name()
-                ),
-            );
+    let s = match p {
+        Prepared::Deadlock(s) => s,
+        Prepared::Starvation(r) => {
+            return super::stress_sci::main(a, &r.topo, r.nodes, r.memory_limit);
         }
-        StressSearch::Starvation { nodes } => {
-            return super::stress_sci::main(a, &topo, nodes, memory_limit);
-        }
-        StressSearch::Refused(why) => {
-            return fail(
-                Exit::BadInput,
-                format!("{}: {why}", topo.locate("network.kind")),
-            );
-        }
-        _ => {
-            return fail(
-                Exit::BadInput,
-                format!(
-                    "{}: emu stress has no search for {}",
-                    topo.locate("network.kind"),
-                    family.name()
-                ),
-            );
-        }
-    }
-    let mut sets = a.network.sets.clone();
-    if a.buffers == Buffers::Small {
-        let b = topo.config.link.fct_batch_tokens;
-        sets.push(format!("link.buffer_tokens={b}"));
-        sets.push(format!("c104.output_buffer_tokens={b}"));
-    }
-    let topo = match config::load_topology(a.topology(), &sets) {
-        Ok(t) => t,
-        Err(e) => return fail(Exit::BadInput, e),
     };
-    let name = stem(&topo.file.name);
-    let target = Target {
-        name: &name,
-        topology: &topo.config,
-    };
-    let probe: TrafficConfig =
-        match toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
-        {
-            Ok(t) => t,
-            Err(e) => return fail(Exit::Failure, e),
-        };
-    let built = emu::family::build_within(&topo, &probe, None, a.runs.seed, memory_limit);
-    let terminals = match built {
-        Ok(n) => n.terminal_count() as u32,
-        Err(e) => return fail(Exit::BadInput, e),
-    };
-    let cases = generate(a.runs.seed, a.seeds, terminals, a.run_us);
     let threads = a.runs.threads.unwrap_or_else(default_threads);
     let lines = std::sync::Mutex::new(Vec::new());
     let guard = match a.network.guard(None) {
         Ok(g) => g,
         Err(code) => return code,
     };
-    guard.arm_runs("stress search", cases.len(), threads);
-    let progress = JobProgress::new("stress", cases.len() as u64, "cases", a.quiet);
-    let found = match search_watched(target, &cases, threads, &guard, |c, v| {
+    guard.arm_runs("stress search", s.cases.len(), threads);
+    let progress = JobProgress::new("stress", s.cases.len() as u64, "cases", a.quiet);
+    let found = match search_watched(s.target(), &s.cases, threads, &guard, |c, v| {
         progress.inc();
         if let Ok(mut l) = lines.lock() {
             l.push((c.index, case_line(c, v)));
@@ -227,10 +244,129 @@ pub fn main(a: &StressArgs) -> Exit {
         }
     };
     progress.finish();
+    let mut lines = lines.into_inner().unwrap_or_else(|p| p.into_inner());
+    lines.sort();
+    let lines: Vec<String> = lines
+        .into_iter()
+        .take(found.tried)
+        .map(|(_, l)| l)
+        .collect();
+    conclude(a, &s, &found, &lines)
+}
+
+/// Checks the arguments and builds the search, or prints the error and gives the exit
+/// code.
+pub fn prepare(a: &StressArgs) -> Result<Prepared, Exit> {
+    let memory_limit = super::output::Outputs::new()
+        .file("--json", a.output.json.as_deref())
+        .file("--out", a.out.as_deref())
+        .file("--plan", a.plan.as_deref())
+        .dir("--plot", a.plot.as_deref())
+        .reading(&a.network, None)
+        .check()
+        .and_then(|()| a.network.topology().map(|_| ()))
+        .and_then(|()| a.network.memory_limit())?;
+    if !(a.run_us.is_finite() && a.run_us >= 1.0 && a.run_us <= 1e6) {
+        return Err(fail(
+            Exit::BadInput,
+            format!(
+                "--run-us {}: give 1 to 1,000,000 microseconds",
+                emu::text::number(a.run_us)
+            ),
+        ));
+    }
+    super::check_threads(a.runs.threads)?;
+    if a.runs.seed.checked_add(u64::from(a.seeds) - 1).is_none() {
+        return Err(fail(
+            Exit::BadInput,
+            format!(
+                "--seed {}: seeds {} + {} overflow a 64-bit seed",
+                a.runs.seed, a.runs.seed, a.seeds
+            ),
+        ));
+    }
+    config::validate_sets(&a.network.sets).map_err(|e| fail(Exit::BadInput, e))?;
+    let topo = config::load_topology(a.topology(), &a.network.sets)
+        .map_err(|e| fail(Exit::BadInput, e))?;
+    if topo.overrides.len() != a.network.sets.len() {
+        return Err(fail(
+            Exit::BadInput,
+            "--set: emu stress generates its own traffic; give only topology keys",
+        ));
+    }
+    let family = emu::family::of(&topo.config.network);
+    emu::family::only_own_sections(family, &topo).map_err(|e| fail(Exit::BadInput, e))?;
+    match family.stress(&topo.config) {
+        StressSearch::Deadlock => {}
+        StressSearch::Starvation { .. } if a.plot.is_some() => {
+            return Err(fail(
+                Exit::BadInput,
+                format!(
+                    "--plot draws a deadlock, and {} cannot deadlock (it searches for starved nodes): leave --plot out",
+                    family.name()
+                ),
+            ));
+        }
+        StressSearch::Starvation { nodes } => {
+            super::stress_sci::check(a)?;
+            let cases = emu::stress::starvation::generate(a.runs.seed, a.seeds, nodes, a.run_us);
+            return Ok(Prepared::Starvation(Ring {
+                topo,
+                nodes,
+                cases,
+                memory_limit,
+            }));
+        }
+        StressSearch::Refused(why) => {
+            return Err(fail(
+                Exit::BadInput,
+                format!("{}: {why}", topo.locate("network.kind")),
+            ));
+        }
+        _ => {
+            return Err(fail(
+                Exit::BadInput,
+                format!(
+                    "{}: emu stress has no search for {}",
+                    topo.locate("network.kind"),
+                    family.name()
+                ),
+            ));
+        }
+    }
+    let mut sets = a.network.sets.clone();
+    if a.buffers == Buffers::Small {
+        let b = topo.config.link.fct_batch_tokens;
+        sets.push(format!("link.buffer_tokens={b}"));
+        sets.push(format!("c104.output_buffer_tokens={b}"));
+    }
+    let topo = config::load_topology(a.topology(), &sets).map_err(|e| fail(Exit::BadInput, e))?;
+    let name = stem(&topo.file.name);
+    let probe: TrafficConfig =
+        toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
+            .map_err(|e| fail(Exit::Failure, e))?;
+    let terminals = emu::family::build_within(&topo, &probe, None, a.runs.seed, memory_limit)
+        .map(|n| n.terminal_count() as u32)
+        .map_err(|e| fail(Exit::BadInput, e))?;
+    let cases = generate(a.runs.seed, a.seeds, terminals, a.run_us);
+    Ok(Prepared::Deadlock(Search {
+        sets,
+        topo,
+        name,
+        terminals,
+        cases,
+        memory_limit,
+    }))
+}
+
+/// Prints the search's outcome (`lines`: the `-v` line of every case it ran, in
+/// order), shrinks and writes the first deadlock; returns the exit code. A whole
+/// search and a merge of its shards end here alike.
+fn conclude(a: &StressArgs, s: &Search, found: &SearchResult, lines: &[String]) -> Exit {
+    let name = &s.name;
+    let topo = &s.topo;
     if a.verbose {
-        let mut l = lines.into_inner().unwrap_or_else(|p| p.into_inner());
-        l.sort();
-        for (_, line) in l.iter().take(found.tried) {
+        for line in lines {
             say!("{line}");
         }
     }
@@ -256,12 +392,12 @@ pub fn main(a: &StressArgs) -> Exit {
                 found.incomplete
             );
         }
-        return write_json(a, &json_clean(&name, &found));
+        return write_json(a, &json_clean(name, found));
     };
     say!(
         "deadlock in case {} of {} ({} traffic, seed {}) at tick {}, after {} cases ({:.3e} ticks); {buffers}",
         case.index + 1,
-        cases.len(),
+        s.cases.len(),
         case.kind.name(),
         case.seed,
         first.tick,
@@ -269,8 +405,8 @@ pub fn main(a: &StressArgs) -> Exit {
         found.ticks as f64
     );
     let shrunk = match shrink(
-        target,
-        terminals,
+        s.target(),
+        s.terminals,
         &case.traffic,
         case.seed,
         first,
@@ -279,11 +415,11 @@ pub fn main(a: &StressArgs) -> Exit {
         Ok(s) => s,
         Err(e) => return fail(super::exit::of_stress(&e), e),
     };
-    let code = report_shrunk(a, &name, &sets, &found, case.kind.name(), &shrunk);
+    let code = report_shrunk(a, name, &s.sets, found, case.kind.name(), &shrunk);
     if let Some(dir) = &a.plot {
         // The shrunk case's plan, built as its reproduce command builds it.
         let drawn =
-            emu::family::build_within(&topo, &shrunk.traffic, None, shrunk.seed, memory_limit)
+            emu::family::build_within(topo, &shrunk.traffic, None, shrunk.seed, s.memory_limit)
                 .map_err(|e| e.to_string())
                 .and_then(|net| {
                     let title = format!(
@@ -297,6 +433,305 @@ pub fn main(a: &StressArgs) -> Exit {
         }
     }
     code
+}
+
+/// The search's own flags, as `emu stress` takes them (no outputs, threads or
+/// shard): what a shard file records and a merge parses back. `topology` is the
+/// topology as the command names it.
+fn search_flags(a: &StressArgs, topology: &str) -> Vec<String> {
+    let mut v: Vec<String> = vec![
+        "--topology".into(),
+        topology.into(),
+        "--seeds".into(),
+        a.seeds.to_string(),
+        "--seed".into(),
+        a.runs.seed.to_string(),
+        "--buffers".into(),
+        match a.buffers {
+            Buffers::Small => "small",
+            Buffers::Topology => "topology",
+        }
+        .into(),
+        "--run-us".into(),
+        a.run_us.to_string(),
+        "--max-candidates".into(),
+        a.max_candidates.to_string(),
+    ];
+    if let Some(gb) = a.network.memory_limit {
+        v.push("--memory-limit".into());
+        v.push(gb.to_string());
+    }
+    for s in &a.network.sets {
+        v.push("--set".into());
+        v.push(s.clone());
+    }
+    v
+}
+
+fn shell_line(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|s| shell_quote(s))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Searches shard `shard`'s cases in order to its first deadlock or starved node (or
+/// error) and writes their outcomes for `emu merge`; exit 0 once written.
+fn run_shard(a: &StressArgs, p: &Prepared, shard: Shard) -> Exit {
+    let flags = search_flags(a, a.topology());
+    let header = shard::Header {
+        format: shard::FORMAT.into(),
+        emu_version: env!("CARGO_PKG_VERSION").into(),
+        command: format!("emu stress {}", shell_line(&flags)),
+        args: flags,
+        topology: p.name(),
+        configuration: serde_json::to_value(p.topology()).unwrap_or_default(),
+        cases: p.cases(),
+        shard: [shard.k, shard.n],
+    };
+    let threads = a.runs.threads.unwrap_or_else(default_threads);
+    let guard = match a.network.guard(None) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let outcomes = match p {
+        Prepared::Deadlock(s) => {
+            let mine: Vec<StressCase> = s
+                .cases
+                .iter()
+                .filter(|c| header.mine(c.index))
+                .cloned()
+                .collect();
+            guard.arm_runs("stress search", mine.len(), threads);
+            search_shard(a, s, &mine, threads, &guard)
+        }
+        Prepared::Starvation(r) => {
+            let mine: Vec<SciCase> = r
+                .cases
+                .iter()
+                .filter(|c| header.mine(c.index))
+                .cloned()
+                .collect();
+            guard.arm_runs("stress search", mine.len(), threads);
+            super::stress_sci::search_shard(a, &r.topo, &mine, r.memory_limit, &guard)
+        }
+    };
+    let text = shard::write(&header, &outcomes);
+    match &a.out {
+        None => {
+            super::emit(&text);
+            Exit::Ok
+        }
+        Some(path) => match super::output::write_or_fail(path, text) {
+            Ok(()) => Exit::Ok,
+            Err(code) => code,
+        },
+    }
+}
+
+/// Searches a shard's deadlock cases `mine` in order to the first deadlock or error:
+/// each case's outcome, in order, up to and including that one.
+fn search_shard(
+    a: &StressArgs,
+    s: &Search,
+    mine: &[StressCase],
+    threads: usize,
+    guard: &super::guard::RunGuard,
+) -> Vec<(usize, shard::Outcome)> {
+    let progress = JobProgress::new("stress", mine.len() as u64, "cases", a.quiet);
+    let seen = std::sync::Mutex::new(BTreeMap::new());
+    let result = search_watched(s.target(), mine, threads, guard, |c, v| {
+        progress.inc();
+        let outcome = match v {
+            Verdict::Clean { ticks, complete } => shard::Outcome::Clean {
+                ticks: *ticks,
+                complete: *complete,
+            },
+            Verdict::Deadlock(f) => shard::Outcome::Deadlock { tick: f.tick },
+        };
+        if let Ok(mut m) = seen.lock() {
+            m.insert(c.index, outcome);
+        }
+    });
+    progress.finish();
+    let mut seen = seen.into_inner().unwrap_or_else(|p| p.into_inner());
+    // Every case of the shard below its first deadlock or error ran clean; cases above
+    // it that happened to run do not count.
+    let stop = match &result {
+        Ok(r) => r.first.as_ref().map(|(c, _)| c.index),
+        // The error is the first of the shard's cases that did not report a verdict.
+        Err(_) => mine.iter().map(|c| c.index).find(|i| !seen.contains_key(i)),
+    };
+    if let (Err(e), Some(i)) = (&result, stop) {
+        seen.insert(
+            i,
+            shard::Outcome::Error {
+                message: e.to_string(),
+                exit: super::exit::of_stress(e) as u8,
+            },
+        );
+    }
+    seen.into_iter()
+        .filter(|(i, _)| stop.is_none_or(|s| *i <= s))
+        .collect()
+}
+
+/// Writes the job list: one `emu stress … --shard I/CASES` line per case, the topology
+/// named by absolute path so that the line runs from any directory.
+fn write_plan(a: &StressArgs, p: &Prepared, plan: &Path) -> Exit {
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "emu".into());
+    let t = a.topology();
+    let topology = if Path::new(t).exists() {
+        std::path::absolute(t).map_or(t.to_string(), |p| p.display().to_string())
+    } else {
+        t.to_string()
+    };
+    let mut words = vec![exe, "stress".to_string()];
+    words.extend(search_flags(a, &topology));
+    words.push("--quiet".into());
+    let line = shell_line(&words);
+    let n = p.cases();
+    let text: String = (1..=n)
+        .map(|i| format!("{line} --shard {i}/{n}\n"))
+        .collect();
+    if let Err(code) = super::output::write_or_fail(plan, text) {
+        return code;
+    }
+    note!(
+        "{n} cases written to {}: run them (e.g. `parallel < {0} > cases.jsonl`), then `emu merge cases.jsonl`",
+        super::output::shown(plan)
+    );
+    Exit::Ok
+}
+
+/// Merges the shards of a search (`texts`, as `(name, text)`) and ends as the single
+/// process does: the same lines, traffic file (the merge's `--out`), JSON and exit
+/// code; the first deadlock is run again here and shrunk.
+pub fn merge(m: &super::merge::MergeArgs, texts: &[(String, String)]) -> Exit {
+    let merged = match shard::merge(texts) {
+        Ok(m) => m,
+        Err(e) => return fail(Exit::BadInput, e),
+    };
+    let h = &merged.header;
+    // The search's arguments as the shards had them, with the merge's outputs.
+    let mut argv: Vec<std::ffi::OsString> = vec!["emu stress".into()];
+    argv.extend(h.args.iter().map(Into::into));
+    argv.push("--quiet".into());
+    for (flag, path) in [
+        ("--out", &m.out),
+        ("--json", &m.outputs.output.json),
+        ("--plot", &m.outputs.plot),
+    ] {
+        if let Some(p) = path {
+            argv.push(flag.into());
+            argv.push(p.into());
+        }
+    }
+    if m.verbose {
+        argv.push("--verbose".into());
+    }
+    #[derive(clap::Parser)]
+    struct Command {
+        #[command(flatten)]
+        stress: StressArgs,
+    }
+    let a = match <Command as clap::Parser>::try_parse_from(argv) {
+        Ok(c) => c.stress,
+        Err(e) => {
+            let first = e.to_string();
+            return fail(
+                Exit::BadInput,
+                format!(
+                    "the shards' command `{}` is not one this emu takes: {}",
+                    h.command,
+                    first.lines().next().unwrap_or_default()
+                ),
+            );
+        }
+    };
+    let p = match prepare(&a) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if serde_json::to_value(p.topology()).unwrap_or_default() != h.configuration
+        || p.cases() != h.cases
+    {
+        return fail(
+            Exit::BadInput,
+            format!(
+                "{}: not the topology the shards searched (its file or this emu changed): merge where the shards ran",
+                a.topology()
+            ),
+        );
+    }
+    let s = match p {
+        Prepared::Deadlock(s) => s,
+        Prepared::Starvation(r) => {
+            return match super::stress_sci::results(&r.cases, &merged.outcomes) {
+                Ok(results) => super::stress_sci::conclude(&a, &r.topo, r.cases.len(), &results),
+                Err((code, message)) => fail(code, message),
+            };
+        }
+    };
+    let (mut ticks, mut incomplete) = (0u64, 0usize);
+    let mut lines = Vec::with_capacity(merged.outcomes.len());
+    let mut first = None;
+    for (i, o) in merged.outcomes.iter().enumerate() {
+        let case = &s.cases[i];
+        let verdict = match o {
+            shard::Outcome::Clean { ticks: t, complete } => {
+                ticks += t;
+                incomplete += usize::from(!complete);
+                Verdict::Clean {
+                    ticks: *t,
+                    complete: *complete,
+                }
+            }
+            shard::Outcome::Error { message, exit } => {
+                return fail(super::exit::Exit::from_code(*exit), message);
+            }
+            shard::Outcome::Starved { .. } => {
+                return fail(
+                    Exit::BadInput,
+                    format!(
+                        "case {}: a starved node is an SCI ring's, and {} is not one: these shards are not of this topology",
+                        i + 1,
+                        a.topology()
+                    ),
+                );
+            }
+            shard::Outcome::Deadlock { tick } => {
+                // The deadlock again, for its cycle: every run is deterministic.
+                match run_one(s.target(), &case.traffic, case.seed) {
+                    Ok(Verdict::Deadlock(f)) if f.tick == *tick => {
+                        ticks += f.tick;
+                        first = Some((case.clone(), (*f).clone()));
+                        Verdict::Deadlock(f)
+                    }
+                    _ => {
+                        return fail(
+                            Exit::Failure,
+                            format!(
+                                "case {} deadlocked at tick {tick} in its shard and not so here: merge with the emu that made the shards",
+                                i + 1
+                            ),
+                        );
+                    }
+                }
+            }
+        };
+        lines.push(case_line(case, &verdict));
+    }
+    let found = SearchResult {
+        tried: merged.outcomes.len(),
+        ticks,
+        incomplete,
+        first,
+    };
+    conclude(&a, &s, &found, &lines)
 }
 
 /// One line per case for `--verbose`.

@@ -1,0 +1,633 @@
+//! Reproductions split over processes or machines: `emu reproduce NAMES --shard K/N`
+//! runs the experiments that a deterministic plan ([`plan`]) gives shard K and writes
+//! their reports as JSON lines after a header; [`merge`] puts the shards back into
+//! every experiment's report (or the error that stopped it) in the reproduction's
+//! order, so that the merge prints and writes what one process does.
+//!
+//! The unit is the experiment: an experiment's rows come from one run of its code,
+//! which computes them together. The plan balances the experiments' wall times in the
+//! stored full validation run ([`super::stored_wall_times`]; 1 s for one it lacks).
+//!
+//! The shard file format (`emu-reproduce-shard/1`), one JSON value per line:
+//!
+//! - a header: `{"format", "emu_version", "command", "experiments": [NAME…], "quick",
+//!   "plan": [K…] (each experiment's shard), "shard": [K, N]}`;
+//! - then one line per experiment of that shard: `{"experiment": NAME, "report": {…}}`
+//!   or `{"experiment": NAME, "error": MESSAGE}`.
+//!
+//! Numbers are written in the shortest form that reads back to the same `f64` (one
+//! that is not finite as the string `NaN`, `inf` or `-inf`), so nothing is lost.
+
+use crate::reproduce::{Curve, Report, Row, Table, Tolerance};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The format tag of a reproduction shard's header line.
+pub const FORMAT: &str = "emu-reproduce-shard/1";
+
+/// A reproduction's description: what runs, and which shard runs what.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The emu version that wrote it.
+    pub emu_version: String,
+    /// The single command that prints the same, e.g. `emu reproduce sci-bus --quick`.
+    pub command: String,
+    /// The experiments, in the order their reports are printed.
+    pub experiments: Vec<String>,
+    /// The scaled-down forms (`--quick`).
+    pub quick: bool,
+    /// Each experiment's shard, counted from 1.
+    pub plan: Vec<u32>,
+    /// `[K, N]`.
+    pub shard: [u32; 2],
+}
+
+impl Header {
+    /// The header of shard `k` of `n` for `experiments` (`quick`: their scaled-down
+    /// forms), planned by their stored wall times.
+    pub fn new(experiments: &[&str], quick: bool, k: u32, n: u32) -> Header {
+        let mut command = String::from("emu reproduce");
+        for e in experiments {
+            command.push(' ');
+            command.push_str(e);
+        }
+        if quick {
+            command.push_str(" --quick");
+        }
+        Header {
+            format: FORMAT.into(),
+            emu_version: env!("CARGO_PKG_VERSION").into(),
+            command,
+            experiments: experiments.iter().map(|e| e.to_string()).collect(),
+            quick,
+            plan: plan(experiments, n),
+            shard: [k, n],
+        }
+    }
+
+    /// The experiments shard K runs, in order.
+    pub fn mine(&self) -> Vec<&str> {
+        self.experiments
+            .iter()
+            .zip(&self.plan)
+            .filter(|(_, k)| **k == self.shard[0])
+            .map(|(e, _)| e.as_str())
+            .collect()
+    }
+}
+
+/// Each experiment's shard (from 1) when `experiments` are split `n` ways, balancing
+/// their stored wall times.
+pub fn plan(experiments: &[&str], n: u32) -> Vec<u32> {
+    let times = super::stored_wall_times();
+    let weights: Vec<f64> = experiments
+        .iter()
+        .map(|e| times.get(*e).copied().unwrap_or(1.0))
+        .collect();
+    super::balance(&weights, n)
+}
+
+/// A number that survives JSON: finite as a number, else a string.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct F(f64);
+
+impl Serialize for F {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        if v.is_finite() {
+            s.serialize_f64(v)
+        } else if v.is_nan() {
+            s.serialize_str("NaN")
+        } else if v > 0.0 {
+            s.serialize_str("inf")
+        } else {
+            s.serialize_str("-inf")
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for F {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<F, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            N(f64),
+            S(String),
+        }
+        match Either::deserialize(d)? {
+            Either::N(v) => Ok(F(v)),
+            Either::S(s) => match s.as_str() {
+                "NaN" => Ok(F(f64::NAN)),
+                "inf" => Ok(F(f64::INFINITY)),
+                "-inf" => Ok(F(f64::NEG_INFINITY)),
+                _ => Err(serde::de::Error::custom(format!(
+                    "\"{s}\" is not a number (NaN, inf or -inf)"
+                ))),
+            },
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct RowLine {
+    parameter: String,
+    reference: F,
+    source: String,
+    emulated: F,
+    unit: String,
+    tolerance: Tolerance,
+    note: String,
+    expected_miss: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct TableLine {
+    title: String,
+    rows: Vec<RowLine>,
+    notes: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct CurveLine {
+    title: String,
+    columns: Vec<String>,
+    rows: Vec<Vec<F>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ReportLine {
+    experiment: String,
+    section: String,
+    tables: Vec<TableLine>,
+    curves: Vec<CurveLine>,
+}
+
+impl ReportLine {
+    fn of(r: &Report) -> ReportLine {
+        ReportLine {
+            experiment: r.experiment.clone(),
+            section: r.section.clone(),
+            tables: r
+                .tables
+                .iter()
+                .map(|t| TableLine {
+                    title: t.title.clone(),
+                    rows: t
+                        .rows
+                        .iter()
+                        .map(|row| RowLine {
+                            parameter: row.parameter.clone(),
+                            reference: F(row.reference),
+                            source: row.source.clone(),
+                            emulated: F(row.emulated),
+                            unit: row.unit.clone(),
+                            tolerance: row.tolerance,
+                            note: row.note.clone(),
+                            expected_miss: row.expected_miss.clone(),
+                        })
+                        .collect(),
+                    notes: t.notes.clone(),
+                })
+                .collect(),
+            curves: r
+                .curves
+                .iter()
+                .map(|c| CurveLine {
+                    title: c.title.clone(),
+                    columns: c.columns.clone(),
+                    rows: c
+                        .rows
+                        .iter()
+                        .map(|r| r.iter().map(|v| F(*v)).collect())
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    fn report(self) -> Report {
+        Report {
+            experiment: self.experiment,
+            section: self.section,
+            tables: self
+                .tables
+                .into_iter()
+                .map(|t| Table {
+                    title: t.title,
+                    rows: t
+                        .rows
+                        .into_iter()
+                        .map(|r| {
+                            let mut row = Row::new(
+                                r.parameter,
+                                r.reference.0,
+                                r.source,
+                                r.emulated.0,
+                                r.unit,
+                                r.tolerance,
+                            )
+                            .note(r.note);
+                            row.expected_miss = r.expected_miss;
+                            row
+                        })
+                        .collect(),
+                    notes: t.notes,
+                })
+                .collect(),
+            curves: self
+                .curves
+                .into_iter()
+                .map(|c| Curve {
+                    title: c.title,
+                    columns: c.columns,
+                    rows: c
+                        .rows
+                        .into_iter()
+                        .map(|r| r.into_iter().map(|v| v.0).collect())
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Line {
+    experiment: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    report: Option<ReportLine>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Why a report cannot be written to a shard exactly.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{0}: its report does not read back the same from a shard file (a tolerance that is not a finite number?)"
+)]
+pub struct WriteError(String);
+
+/// A shard's file: the header and one line per experiment run, each its report or
+/// the error that stopped it. Checks that every report reads back to the same text
+/// and JSON.
+pub fn write(
+    header: &Header,
+    outcomes: &[(String, Result<Report, String>)],
+) -> Result<String, WriteError> {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", serde_json::to_string(header).unwrap_or_default());
+    for (name, outcome) in outcomes {
+        let line = match outcome {
+            Ok(r) => Line {
+                experiment: name.clone(),
+                report: Some(ReportLine::of(r)),
+                error: None,
+            },
+            Err(e) => Line {
+                experiment: name.clone(),
+                report: None,
+                error: Some(e.clone()),
+            },
+        };
+        let text = serde_json::to_string(&line).unwrap_or_default();
+        if let Ok(r) = outcome {
+            let back = serde_json::from_str::<Line>(&text)
+                .ok()
+                .and_then(|l| l.report)
+                .map(ReportLine::report);
+            let same = back.is_some_and(|b| {
+                b.text() == r.text()
+                    && crate::reproduce::table::json(std::slice::from_ref(&b))
+                        == crate::reproduce::table::json(std::slice::from_ref(r))
+            });
+            if !same {
+                return Err(WriteError(name.clone()));
+            }
+        }
+        let _ = writeln!(s, "{text}");
+    }
+    Ok(s)
+}
+
+/// Why shard files do not make one reproduction.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A line is not JSON of the shard format.
+    #[error("{file}:{line}: not a line of an emu reproduce shard ({reason})")]
+    Syntax {
+        /// File name.
+        file: String,
+        /// Line number, from 1.
+        line: usize,
+        /// What the parser said.
+        reason: String,
+    },
+    /// An experiment line before any header.
+    #[error("{file}:{line}: an experiment before any header line")]
+    NoHeader {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+    },
+    /// A header of another format version.
+    #[error(
+        "{file}:{line}: format \"{found}\" is not this emu's \"{FORMAT}\": make the shard again with this emu"
+    )]
+    Format {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The format found.
+        found: String,
+    },
+    /// A shard written by another emu version.
+    #[error(
+        "{file}:{line}: written by emu {found}, and this is emu {}: merge with the emu that made the shards",
+        env!("CARGO_PKG_VERSION")
+    )]
+    Version {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The version found.
+        found: String,
+    },
+    /// A header of another reproduction than the first one.
+    #[error(
+        "{file}:{line}: a shard of another reproduction (`{command}` in {shards} shards, not `{first_command}` in {first_shards} as {first})"
+    )]
+    Other {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// Its command.
+        command: String,
+        /// Its number of shards.
+        shards: u32,
+        /// The first header's command.
+        first_command: String,
+        /// The first header's number of shards.
+        first_shards: u32,
+        /// Where the first header came from.
+        first: String,
+    },
+    /// An experiment the plan does not give that shard.
+    #[error("{file}:{line}: experiment {experiment} is not one of shard {k}/{n}'s")]
+    NotMine {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The experiment.
+        experiment: String,
+        /// The shard.
+        k: u32,
+        /// Shards.
+        n: u32,
+    },
+    /// The same experiment twice with different results.
+    #[error("{file}:{line}: experiment {experiment} appears twice with different results")]
+    Conflict {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The experiment.
+        experiment: String,
+    },
+    /// Experiments no file has.
+    #[error(
+        "{missing} of {total} experiments are missing (first: {first}, shard {k}/{n}); merge every shard's file"
+    )]
+    Missing {
+        /// How many.
+        missing: usize,
+        /// Experiments in the reproduction.
+        total: usize,
+        /// The first missing one.
+        first: String,
+        /// Its shard.
+        k: u32,
+        /// Shards.
+        n: u32,
+    },
+    /// No header at all.
+    #[error("no shard header in the input")]
+    Empty,
+}
+
+/// A merged reproduction: its header (of the first shard) and every experiment's
+/// outcome in order.
+#[derive(Debug)]
+pub struct Merged {
+    /// The reproduction.
+    pub header: Header,
+    /// Each experiment's report, or the error that stopped it.
+    pub outcomes: Vec<(String, Result<Report, String>)>,
+}
+
+/// Merges shard files given as `(name, text)`; a file may hold several shards one after
+/// the other. An experiment given twice with the same result counts once.
+pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
+    let mut first: Option<(Header, String)> = None;
+    // By experiment: the line as written (for comparing duplicates) and its outcome.
+    let mut got: BTreeMap<String, (String, Result<Report, String>)> = BTreeMap::new();
+    for (file, text) in files {
+        let mut current: Option<Header> = None;
+        for (n, raw) in text.lines().enumerate() {
+            let line = n + 1;
+            if raw.trim().is_empty() {
+                continue;
+            }
+            let syntax = |e: serde_json::Error| MergeError::Syntax {
+                file: file.clone(),
+                line,
+                reason: crate::config::plain::plain(&e.to_string()),
+            };
+            let value: serde_json::Value = serde_json::from_str(raw).map_err(syntax)?;
+            if let Some(format) = value.get("format") {
+                let found = format.as_str().unwrap_or_default().to_string();
+                if found != FORMAT {
+                    return Err(MergeError::Format {
+                        file: file.clone(),
+                        line,
+                        found,
+                    });
+                }
+                let h: Header = serde_json::from_value(value).map_err(syntax)?;
+                if h.emu_version != env!("CARGO_PKG_VERSION") {
+                    return Err(MergeError::Version {
+                        file: file.clone(),
+                        line,
+                        found: h.emu_version,
+                    });
+                }
+                let [k, shards] = h.shard;
+                if k == 0 || k > shards || h.plan.len() != h.experiments.len() {
+                    return Err(MergeError::Syntax {
+                        file: file.clone(),
+                        line,
+                        reason: "the header's shard or plan is not one emu writes".into(),
+                    });
+                }
+                match &first {
+                    None => first = Some((h.clone(), format!("{file}:{line}"))),
+                    Some((f, at)) => {
+                        if (&f.command, &f.experiments, f.quick, &f.plan, f.shard[1])
+                            != (&h.command, &h.experiments, h.quick, &h.plan, h.shard[1])
+                        {
+                            return Err(MergeError::Other {
+                                file: file.clone(),
+                                line,
+                                command: h.command.clone(),
+                                shards: h.shard[1],
+                                first_command: f.command.clone(),
+                                first_shards: f.shard[1],
+                                first: at.clone(),
+                            });
+                        }
+                    }
+                }
+                current = Some(h);
+                continue;
+            }
+            let Some(h) = &current else {
+                return Err(MergeError::NoHeader {
+                    file: file.clone(),
+                    line,
+                });
+            };
+            let l: Line = serde_json::from_value(value).map_err(syntax)?;
+            if !h.mine().contains(&l.experiment.as_str()) {
+                return Err(MergeError::NotMine {
+                    file: file.clone(),
+                    line,
+                    experiment: l.experiment,
+                    k: h.shard[0],
+                    n: h.shard[1],
+                });
+            }
+            let outcome = match (l.report, l.error) {
+                (Some(r), None) => Ok(r.report()),
+                (None, Some(e)) => Err(e),
+                _ => {
+                    return Err(MergeError::Syntax {
+                        file: file.clone(),
+                        line,
+                        reason: "an experiment line has a report or an error".into(),
+                    });
+                }
+            };
+            match got.get(&l.experiment) {
+                Some((seen, _)) if seen != raw.trim() => {
+                    return Err(MergeError::Conflict {
+                        file: file.clone(),
+                        line,
+                        experiment: l.experiment,
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    got.insert(l.experiment, (raw.trim().to_string(), outcome));
+                }
+            }
+        }
+    }
+    let (header, _) = first.ok_or(MergeError::Empty)?;
+    let total = header.experiments.len();
+    let missing: Vec<usize> = (0..total)
+        .filter(|&i| !got.contains_key(&header.experiments[i]))
+        .collect();
+    if let Some(&i) = missing.first() {
+        return Err(MergeError::Missing {
+            missing: missing.len(),
+            total,
+            first: header.experiments[i].clone(),
+            k: header.plan[i],
+            n: header.shard[1],
+        });
+    }
+    let outcomes = header
+        .experiments
+        .iter()
+        .map(|e| {
+            let outcome = got.remove(e).map_or_else(|| Err(String::new()), |(_, o)| o);
+            (e.clone(), outcome)
+        })
+        .collect();
+    Ok(Merged { header, outcomes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(emulated: f64) -> Report {
+        Report {
+            experiment: "x".into(),
+            section: "§0".into(),
+            tables: vec![Table {
+                title: "t".into(),
+                rows: vec![
+                    Row::new("a", 10.0, "eq", emulated, "u", Tolerance::Relative(0.01)).note("n"),
+                    Row::new(
+                        "b",
+                        0.1 + 0.2,
+                        "eq",
+                        f64::NAN,
+                        "u",
+                        Tolerance::Absolute(1.0),
+                    )
+                    .expected_miss("why"),
+                ],
+                notes: vec!["note".into()],
+            }],
+            curves: vec![Curve {
+                title: "c".into(),
+                columns: vec!["x".into(), "y".into()],
+                rows: vec![vec![1.0 / 3.0, f64::INFINITY]],
+            }],
+        }
+    }
+
+    #[test]
+    fn reports_read_back_the_same_and_shards_merge_in_plan_order() {
+        let names = ["x", "y"];
+        let h1 = Header {
+            plan: vec![2, 1],
+            ..Header::new(&names, true, 1, 2)
+        };
+        let h2 = Header {
+            shard: [2, 2],
+            ..h1.clone()
+        };
+        let s1 = write(&h1, &[("y".into(), Err("broken".into()))]).expect("writes");
+        let s2 = write(&h2, &[("x".into(), Ok(report(10.05)))]).expect("writes");
+        let m = merge(&[("b".into(), s2.clone()), ("a".into(), s1.clone())]).expect("merges");
+        assert_eq!(m.outcomes.len(), 2);
+        assert_eq!(m.outcomes[0].0, "x");
+        let r = m.outcomes[0].1.as_ref().expect("a report");
+        assert_eq!(r.text(), report(10.05).text());
+        assert_eq!(m.outcomes[1].1.as_ref().expect_err("an error"), "broken");
+        let e = merge(&[("a".into(), s1)]).expect_err("one missing");
+        assert!(
+            e.to_string()
+                .starts_with("1 of 2 experiments are missing (first: x, shard 2/2)"),
+            "{e}"
+        );
+        let other = write(&Header { quick: false, ..h2 }, &[]).expect("writes");
+        let e = merge(&[("b".into(), s2), ("c".into(), other)]).expect_err("another reproduction");
+        assert!(
+            e.to_string()
+                .starts_with("c:1: a shard of another reproduction"),
+            "{e}"
+        );
+    }
+}

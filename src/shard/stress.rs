@@ -1,0 +1,480 @@
+//! Stress searches split over processes or machines: `emu stress … --shard K/N`
+//! searches every N-th case from the K-th, in case order, and stops at its first
+//! deadlock (or error); [`merge`] finds the lowest case that did not end clean over
+//! all shards — the one a single process stops at, since every shard searched all its
+//! cases below its own find — and checks that every case below it was searched.
+//!
+//! The shard file format (`emu-stress-shard/1`), one JSON value per line:
+//!
+//! - a header: `{"format", "emu_version", "command", "args": [the search's flags],
+//!   "topology", "configuration" (the resolved topology, buffers applied), "cases",
+//!   "shard": [K, N]}`;
+//! - one line per case searched, in case order: `{"index": I, "clean": {"ticks",
+//!   "complete"}}`, `{"index": I, "deadlock": {"tick"}}`, `{"index": I, "starved":
+//!   {"nodes", "ticks"}}` (an SCI ring's search for starved nodes, which ends the same
+//!   way) or `{"index": I, "error": {"message", "exit"}}`;
+//! - an end line, `{"searched": CASES}`: a shard file without it is incomplete.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The format tag of a stress shard's header line.
+pub const FORMAT: &str = "emu-stress-shard/1";
+
+/// A search's description: what it searches, and which shard this is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The emu version that wrote it.
+    pub emu_version: String,
+    /// The single command that searches the same, e.g. `emu stress --topology ring4 …`.
+    pub command: String,
+    /// The search's flags (topology, seeds, buffers, …), as `emu stress` takes them.
+    pub args: Vec<String>,
+    /// The topology's name.
+    pub topology: String,
+    /// The resolved topology configuration (every `--set` and the buffers applied).
+    pub configuration: serde_json::Value,
+    /// Cases in the whole search.
+    pub cases: usize,
+    /// `[K, N]`.
+    pub shard: [u32; 2],
+}
+
+impl Header {
+    /// True if case `index` is shard K's: every N-th case from the K-th.
+    pub fn mine(&self, index: usize) -> bool {
+        index % self.shard[1].max(1) as usize == (self.shard[0].max(1) - 1) as usize
+    }
+}
+
+/// How one case of a search ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// It finished (or gave up at the drain limit).
+    Clean {
+        /// Ticks simulated.
+        ticks: u64,
+        /// False if measured messages were undelivered at the drain limit.
+        complete: bool,
+    },
+    /// It deadlocked.
+    Deadlock {
+        /// The tick the engine declared it.
+        tick: u64,
+    },
+    /// It starved a node (an SCI ring's search).
+    Starved {
+        /// The nodes starved.
+        nodes: Vec<usize>,
+        /// Cycles simulated.
+        ticks: u64,
+    },
+    /// It could not be judged (a bad plan, a flow-control violation, …).
+    Error {
+        /// The error as the single process prints it.
+        message: String,
+        /// The exit code the single process gives.
+        exit: u8,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+struct Line {
+    index: usize,
+    #[serde(flatten)]
+    outcome: Outcome,
+}
+
+#[derive(Serialize, Deserialize)]
+struct End {
+    searched: usize,
+}
+
+/// A shard's file: the header, its cases' outcomes in case order, the end line.
+pub fn write(header: &Header, outcomes: &[(usize, Outcome)]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", serde_json::to_string(header).unwrap_or_default());
+    for (index, outcome) in outcomes {
+        let line = Line {
+            index: *index,
+            outcome: outcome.clone(),
+        };
+        let _ = writeln!(s, "{}", serde_json::to_string(&line).unwrap_or_default());
+    }
+    let end = End {
+        searched: outcomes.len(),
+    };
+    let _ = writeln!(s, "{}", serde_json::to_string(&end).unwrap_or_default());
+    s
+}
+
+/// Why shard files do not make one search.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A line is not JSON of the shard format.
+    #[error("{file}:{line}: not a line of an emu stress shard ({reason})")]
+    Syntax {
+        /// File name.
+        file: String,
+        /// Line number, from 1.
+        line: usize,
+        /// What the parser said.
+        reason: String,
+    },
+    /// A case line before any header.
+    #[error("{file}:{line}: a case before any header line")]
+    NoHeader {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+    },
+    /// A header of another format version.
+    #[error(
+        "{file}:{line}: format \"{found}\" is not this emu's \"{FORMAT}\": make the shard again with this emu"
+    )]
+    Format {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The format found.
+        found: String,
+    },
+    /// A shard written by another emu version.
+    #[error(
+        "{file}:{line}: written by emu {found}, and this is emu {}: merge with the emu that made the shards",
+        env!("CARGO_PKG_VERSION")
+    )]
+    Version {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The version found.
+        found: String,
+    },
+    /// A header of another search than the first one.
+    #[error(
+        "{file}:{line}: a shard of another search (`{command}` in {shards} shards, not `{first_command}` in {first_shards} as {first})"
+    )]
+    Other {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// Its command.
+        command: String,
+        /// Its number of shards.
+        shards: u32,
+        /// The first header's command.
+        first_command: String,
+        /// The first header's number of shards.
+        first_shards: u32,
+        /// Where the first header came from.
+        first: String,
+    },
+    /// A case that is not the shard's.
+    #[error("{file}:{line}: case {index} is not one of shard {k}/{n}'s")]
+    NotMine {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The case (from 1).
+        index: usize,
+        /// The shard.
+        k: u32,
+        /// Shards.
+        n: u32,
+    },
+    /// A shard whose end line is missing (a process that did not finish).
+    #[error("{file}:{line}: shard {k}/{n} is incomplete (it has no end line): run it again")]
+    Incomplete {
+        /// File name.
+        file: String,
+        /// The header's line.
+        line: usize,
+        /// The shard.
+        k: u32,
+        /// Shards.
+        n: u32,
+    },
+    /// The same case twice with different outcomes.
+    #[error("{file}:{line}: case {index} appears twice with different outcomes")]
+    Conflict {
+        /// File name.
+        file: String,
+        /// Line number.
+        line: usize,
+        /// The case (from 1).
+        index: usize,
+    },
+    /// Cases below the first find that no file has.
+    #[error(
+        "{missing} of the {needed} cases the search needs are missing (first: case {}, shard {k}/{n}); merge every shard's file",
+        first + 1
+    )]
+    Missing {
+        /// How many.
+        missing: usize,
+        /// Cases up to and including the first find (every case if none).
+        needed: usize,
+        /// The first missing case (from 0).
+        first: usize,
+        /// Its shard.
+        k: u32,
+        /// Shards.
+        n: u32,
+    },
+    /// No header at all.
+    #[error("no shard header in the input")]
+    Empty,
+}
+
+/// A merged search: its header (of the first shard) and the outcome of every case a
+/// single process runs: all of them, or those up to and including the first that did
+/// not end clean (the last).
+#[derive(Debug)]
+pub struct Merged {
+    /// The search.
+    pub header: Header,
+    /// Cases 0, 1, … in order.
+    pub outcomes: Vec<Outcome>,
+}
+
+/// Merges shard files given as `(name, text)`; a file may hold several shards one after
+/// the other. A case given twice with the same outcome counts once.
+pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
+    let mut first: Option<(Header, String)> = None;
+    let mut got: BTreeMap<usize, Outcome> = BTreeMap::new();
+    for (file, text) in files {
+        // The header being read and its line; `None` once its end line is read.
+        let mut current: Option<(Header, usize)> = None;
+        let mut last: Option<(Header, usize)> = None;
+        for (n, raw) in text.lines().enumerate() {
+            let line = n + 1;
+            if raw.trim().is_empty() {
+                continue;
+            }
+            let syntax = |e: serde_json::Error| MergeError::Syntax {
+                file: file.clone(),
+                line,
+                reason: crate::config::plain::plain(&e.to_string()),
+            };
+            let value: serde_json::Value = serde_json::from_str(raw).map_err(syntax)?;
+            if let Some(format) = value.get("format") {
+                if let Some((h, at)) = current.take() {
+                    return Err(MergeError::Incomplete {
+                        file: file.clone(),
+                        line: at,
+                        k: h.shard[0],
+                        n: h.shard[1],
+                    });
+                }
+                let found = format.as_str().unwrap_or_default().to_string();
+                if found != FORMAT {
+                    return Err(MergeError::Format {
+                        file: file.clone(),
+                        line,
+                        found,
+                    });
+                }
+                let h: Header = serde_json::from_value(value).map_err(syntax)?;
+                if h.emu_version != env!("CARGO_PKG_VERSION") {
+                    return Err(MergeError::Version {
+                        file: file.clone(),
+                        line,
+                        found: h.emu_version,
+                    });
+                }
+                if h.shard[0] == 0 || h.shard[0] > h.shard[1] || h.cases == 0 {
+                    return Err(MergeError::Syntax {
+                        file: file.clone(),
+                        line,
+                        reason: "the header's shard or cases are not what emu writes".into(),
+                    });
+                }
+                match &first {
+                    None => first = Some((h.clone(), format!("{file}:{line}"))),
+                    Some((f, at)) => {
+                        fn same(
+                            h: &Header,
+                        ) -> (
+                            &String,
+                            &Vec<String>,
+                            &String,
+                            &serde_json::Value,
+                            usize,
+                            u32,
+                        ) {
+                            (
+                                &h.command,
+                                &h.args,
+                                &h.topology,
+                                &h.configuration,
+                                h.cases,
+                                h.shard[1],
+                            )
+                        }
+                        if same(f) != same(&h) {
+                            return Err(MergeError::Other {
+                                file: file.clone(),
+                                line,
+                                command: h.command.clone(),
+                                shards: h.shard[1],
+                                first_command: f.command.clone(),
+                                first_shards: f.shard[1],
+                                first: at.clone(),
+                            });
+                        }
+                    }
+                }
+                current = Some((h, line));
+                continue;
+            }
+            if value.get("searched").is_some() {
+                match current.take() {
+                    Some(h) => last = Some(h),
+                    None => {
+                        return Err(MergeError::NoHeader {
+                            file: file.clone(),
+                            line,
+                        });
+                    }
+                }
+                continue;
+            }
+            let Some((h, _)) = &current else {
+                return Err(MergeError::NoHeader {
+                    file: file.clone(),
+                    line,
+                });
+            };
+            let l: Line = serde_json::from_value(value).map_err(syntax)?;
+            if !h.mine(l.index) || l.index >= h.cases {
+                return Err(MergeError::NotMine {
+                    file: file.clone(),
+                    line,
+                    index: l.index + 1,
+                    k: h.shard[0],
+                    n: h.shard[1],
+                });
+            }
+            match got.get(&l.index) {
+                Some(o) if *o != l.outcome => {
+                    return Err(MergeError::Conflict {
+                        file: file.clone(),
+                        line,
+                        index: l.index + 1,
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    got.insert(l.index, l.outcome);
+                }
+            }
+        }
+        if let Some((h, at)) = current {
+            return Err(MergeError::Incomplete {
+                file: file.clone(),
+                line: at,
+                k: h.shard[0],
+                n: h.shard[1],
+            });
+        }
+        let _ = last;
+    }
+    let (header, _) = first.ok_or(MergeError::Empty)?;
+    let stop = got
+        .iter()
+        .find(|(_, o)| !matches!(o, Outcome::Clean { .. }))
+        .map(|(i, _)| *i);
+    let needed = stop.map_or(header.cases, |i| i + 1);
+    let missing: Vec<usize> = (0..needed).filter(|i| !got.contains_key(i)).collect();
+    if let Some(&i) = missing.first() {
+        let n = header.shard[1].max(1);
+        return Err(MergeError::Missing {
+            missing: missing.len(),
+            needed,
+            first: i,
+            k: (i % n as usize) as u32 + 1,
+            n,
+        });
+    }
+    let outcomes = got.into_values().take(needed).collect();
+    Ok(Merged { header, outcomes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(k: u32, n: u32) -> Header {
+        Header {
+            format: FORMAT.into(),
+            emu_version: env!("CARGO_PKG_VERSION").into(),
+            command: "emu stress --topology ring4".into(),
+            args: vec!["--topology".into(), "ring4".into()],
+            topology: "ring4".into(),
+            configuration: serde_json::json!({}),
+            cases: 9,
+            shard: [k, n],
+        }
+    }
+
+    fn clean(ticks: u64) -> Outcome {
+        Outcome::Clean {
+            ticks,
+            complete: true,
+        }
+    }
+
+    #[test]
+    fn the_lowest_find_wins_and_every_case_below_it_is_needed() {
+        // Shard 1 of 3 has cases 0, 3, 6; 2 has 1, 4, 7; 3 has 2, 5, 8.
+        let s1 = write(
+            &header(1, 3),
+            &[
+                (0, clean(10)),
+                (3, clean(11)),
+                (6, Outcome::Deadlock { tick: 5 }),
+            ],
+        );
+        let s2 = write(
+            &header(2, 3),
+            &[(1, clean(12)), (4, Outcome::Deadlock { tick: 7 })],
+        );
+        let s3 = write(
+            &header(3, 3),
+            &[(2, clean(13)), (5, clean(14)), (8, clean(1))],
+        );
+        let files = vec![
+            ("c".to_string(), s3.clone()),
+            ("a".into(), s1.clone()),
+            ("b".into(), s2),
+        ];
+        let m = merge(&files).expect("merges");
+        assert_eq!(m.outcomes.len(), 5, "cases 0 to 4: {:?}", m.outcomes);
+        assert_eq!(m.outcomes[4], Outcome::Deadlock { tick: 7 });
+        let e = merge(&[("a".into(), s1), ("c".into(), s3)]).expect_err("shard 2 missing");
+        assert!(
+            e.to_string().starts_with(
+                "2 of the 7 cases the search needs are missing (first: case 2, shard 2/3)"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_shard_without_its_end_line_is_incomplete() {
+        let s = write(&header(1, 1), &[(0, clean(1))]);
+        let cut: String = s.lines().take(2).map(|l| format!("{l}\n")).collect();
+        let e = merge(&[("a".into(), cut)]).expect_err("incomplete");
+        assert!(e.to_string().contains("shard 1/1 is incomplete"), "{e}");
+    }
+}
