@@ -489,8 +489,10 @@ pub fn human(bytes: u64) -> String {
         format!("{:.1} GB", b / 1e9)
     } else if b >= 1e6 {
         format!("{:.0} MB", b / 1e6)
-    } else {
+    } else if b >= 1e3 {
         format!("{:.0} kB", b / 1e3)
+    } else {
+        crate::text::count(bytes, "byte", "bytes")
     }
 }
 
@@ -779,5 +781,7 @@ mod tests {
         assert_eq!(human(836_000_000), "836 MB");
         assert_eq!(human(5_230_000_000), "5.2 GB");
         assert_eq!(human(12_000), "12 kB");
+        assert_eq!(human(1), "1 byte");
+        assert_eq!(human(999), "999 bytes");
     }
 }

@@ -23,18 +23,15 @@ pub const COARSE_DIGITS: u8 = 2;
 /// histogram made from a list (for a percentile, or when merged into a total) is the
 /// auto-resizing one the values would have filled one by one.
 ///
-/// A value recorded again straight after itself is only counted ([`Metric::repeat`]),
-/// and goes into the list or histogram with its count when another value comes or the
-/// metric is read: a journey's part is often the same for message after message (a
-/// fabric's link takes its data path's cycles every time), and counting a value n
-/// times at once fills the histogram as n single records do.
+/// Once in a histogram, a value recorded again straight after itself is only counted
+/// ([`Filled::repeat`]) and goes into the histogram with its count when another value
+/// comes or the metric is read: a journey's part is often the same for message after
+/// message (a fabric's link takes its data path's cycles every time), and recording a
+/// value n times at once fills the histogram as n single records do.
 #[derive(Clone, Debug)]
 pub struct Metric {
-    /// The recorded values, in ticks, but for those of [`Metric::repeat`].
+    /// The recorded values, in ticks.
     values: Values,
-    /// The last value recorded and how many times in a row it came that `values` does
-    /// not hold yet (a count of 0: none).
-    repeat: (u64, u64),
     /// Its histogram's significant decimal digits ([`SIGNIFICANT_DIGITS`] or
     /// [`COARSE_DIGITS`]).
     digits: u8,
@@ -51,8 +48,42 @@ pub struct Metric {
 enum Values {
     /// Each value, in the order recorded (at most [`Metric::list_limit`] of them).
     List(Vec<u64>),
-    /// The HDR histogram of the values.
-    Histogram(Box<Histogram<u64>>),
+    /// The HDR histogram of the values (boxed with its repeat count, so that a metric
+    /// of few values stays small: a network of 65,536 terminals holds ten each).
+    Histogram(Box<Filled>),
+}
+
+/// A metric's values once they are in a histogram.
+#[derive(Clone, Debug)]
+struct Filled {
+    /// Every value recorded but those of `repeat`.
+    hist: Histogram<u64>,
+    /// The last value recorded and how many times in a row it came that `hist` does
+    /// not hold yet (a count of 0: none).
+    repeat: (u64, u64),
+}
+
+impl Filled {
+    /// Moves the repeated value still only counted into the histogram.
+    fn settle(&mut self) {
+        let (v, n) = std::mem::take(&mut self.repeat);
+        if n > 0 {
+            Metric::record_into(&mut self.hist, v, n);
+        }
+    }
+
+    /// Records `v` once: counted if it repeats the last value, else the run before it
+    /// is settled.
+    #[inline]
+    fn record(&mut self, v: u64) {
+        match &mut self.repeat {
+            (last, n) if *n > 0 && *last == v => *n += 1,
+            _ => {
+                self.settle();
+                self.repeat = (v, 1);
+            }
+        }
+    }
 }
 
 impl Default for Metric {
@@ -81,7 +112,6 @@ impl Metric {
     fn with_digits(digits: u8) -> Metric {
         Metric {
             values: Values::List(Vec::new()),
-            repeat: (0, 0),
             digits,
             sum: 0,
             min: u64::MAX,
@@ -120,13 +150,16 @@ impl Metric {
     }
 
     /// The histogram, made now from the list if the values are still in one.
-    fn histogram_mut(&mut self) -> &mut Histogram<u64> {
+    fn filled_mut(&mut self) -> &mut Filled {
         if let Values::List(values) = &self.values {
             let hist = Metric::histogram_of(values, self.digits);
-            self.values = Values::Histogram(Box::new(hist));
+            self.values = Values::Histogram(Box::new(Filled {
+                hist,
+                repeat: (0, 0),
+            }));
         }
         match &mut self.values {
-            Values::Histogram(hist) => hist,
+            Values::Histogram(filled) => filled,
             Values::List(_) => unreachable!("the list was just moved into a histogram"),
         }
     }
@@ -134,49 +167,32 @@ impl Metric {
     /// The histogram of recorded values, in ticks (made for the caller from the list
     /// if the values are still in one, or if a repeated value is still only counted).
     pub fn histogram(&self) -> Cow<'_, Histogram<u64>> {
-        let mut hist = match &self.values {
-            Values::Histogram(hist) => Cow::Borrowed(&**hist),
+        match &self.values {
+            Values::Histogram(filled) => match filled.repeat {
+                (_, 0) => Cow::Borrowed(&filled.hist),
+                (v, n) => {
+                    let mut hist = filled.hist.clone();
+                    Metric::record_into(&mut hist, v, n);
+                    Cow::Owned(hist)
+                }
+            },
             Values::List(values) => Cow::Owned(Metric::histogram_of(values, self.digits)),
-        };
-        let (v, n) = self.repeat;
-        if n > 0 {
-            Metric::record_into(hist.to_mut(), v, n);
         }
-        hist
     }
 
-    /// Puts `v` `n` times in the list, or in the histogram once the list would
-    /// overflow.
-    fn push(&mut self, v: u64, n: u64) {
+    /// Puts `v` in the list, or in the histogram once the list is full.
+    #[inline]
+    fn push(&mut self, v: u64) {
         match &mut self.values {
-            Values::Histogram(hist) => Metric::record_into(hist, v, n),
-            Values::List(values)
-                if (values.len() as u64).saturating_add(n) <= Metric::list_limit() as u64 =>
-            {
-                values.extend(std::iter::repeat_n(v, n as usize));
-            }
-            Values::List(_) => Metric::record_into(self.histogram_mut(), v, n),
-        }
-    }
-
-    /// Moves the repeated value still only counted into the list or histogram.
-    fn settle(&mut self) {
-        let (v, n) = std::mem::take(&mut self.repeat);
-        if n > 0 {
-            self.push(v, n);
+            Values::Histogram(filled) => filled.record(v),
+            Values::List(values) if values.len() < Metric::list_limit() => values.push(v),
+            Values::List(_) => self.filled_mut().record(v),
         }
     }
 
     /// Records one value.
-    #[inline]
     pub fn record(&mut self, v: u64) {
-        match &mut self.repeat {
-            (last, n) if *n > 0 && *last == v => *n += 1,
-            _ => {
-                self.settle();
-                self.repeat = (v, 1);
-            }
-        }
+        self.push(v);
         self.sum += u128::from(v);
         self.min = self.min.min(v);
         self.max = self.max.max(v);
@@ -184,11 +200,10 @@ impl Metric {
 
     /// Number of values recorded.
     pub fn count(&self) -> u64 {
-        let held = match &self.values {
+        match &self.values {
             Values::List(values) => values.len() as u64,
-            Values::Histogram(hist) => hist.len(),
-        };
-        held + self.repeat.1
+            Values::Histogram(filled) => filled.hist.len() + filled.repeat.1,
+        }
     }
 
     /// Exact mean, or 0 when empty.
@@ -211,23 +226,24 @@ impl Metric {
 
     /// Adds all of `other`'s values into `self`.
     pub fn merge(&mut self, other: &Metric) {
-        self.settle();
         match &other.values {
             Values::List(values) => {
                 for &v in values {
-                    self.push(v, 1);
+                    self.push(v);
                 }
             }
             Values::Histogram(theirs) => {
+                let ours = self.filled_mut();
+                ours.settle();
                 // Both histograms auto-resize, so adding cannot run out of range.
-                self.histogram_mut()
-                    .add(&**theirs)
+                ours.hist
+                    .add(&theirs.hist)
                     .expect("auto-resizing histograms merge");
+                let (v, n) = theirs.repeat;
+                if n > 0 {
+                    Metric::record_into(&mut ours.hist, v, n);
+                }
             }
-        }
-        let (v, n) = other.repeat;
-        if n > 0 {
-            self.push(v, n);
         }
         self.sum += other.sum;
         self.min = self.min.min(other.min);
@@ -239,8 +255,8 @@ impl Metric {
     fn heap_bytes(&self) -> u64 {
         match &self.values {
             Values::List(values) => (values.capacity() * std::mem::size_of::<u64>()) as u64,
-            Values::Histogram(hist) => {
-                (std::mem::size_of::<Histogram<u64>>() + hist.distinct_values() * 8) as u64
+            Values::Histogram(filled) => {
+                (std::mem::size_of::<Filled>() + filled.hist.distinct_values() * 8) as u64
             }
         }
     }
@@ -249,6 +265,13 @@ impl Metric {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_metric_of_few_values_stays_small() {
+        // The memory estimate counts ten per terminal: the repeat count lives in the
+        // histogram's box, not here.
+        assert_eq!(std::mem::size_of::<Metric>(), 64);
+    }
 
     #[test]
     fn mean_and_extremes_are_exact_and_merge_adds() {
@@ -280,16 +303,13 @@ mod tests {
         }
         assert!(matches!(m.values, Values::List(_)));
         assert!(m.heap_bytes() <= Metric::LIST_BYTES, "{}", m.heap_bytes());
-        // The last value is only counted until another comes.
         m.record(5);
-        assert!(matches!(m.values, Values::List(_)));
-        m.record(6);
         assert!(matches!(m.values, Values::Histogram(_)));
         assert!(
             m.heap_bytes() >= 16 * 1024,
             "a 3-digit histogram is 16 KB at least"
         );
-        assert_eq!(m.count(), Metric::list_limit() as u64 + 2);
+        assert_eq!(m.count(), Metric::list_limit() as u64 + 1);
         assert_eq!((m.min, m.max), (5, 1063));
         let mut small = Metric::coarse();
         small.record(7);
@@ -299,7 +319,7 @@ mod tests {
             small.heap_bytes()
         );
         m.merge(&small);
-        assert_eq!(m.count(), Metric::list_limit() as u64 + 3);
+        assert_eq!(m.count(), Metric::list_limit() as u64 + 2);
         assert_eq!(m.quantile(0.0), 5);
     }
 
