@@ -12,10 +12,14 @@ use std::sync::OnceLock;
 
 const EMU: &str = env!("CARGO_BIN_EXE_emu");
 
-/// The stored full-form run's marks, by (experiment, parameter): `Some(why)` for a
-/// known miss, `None` for an unmarked row.
-fn stored_marks() -> &'static HashMap<(String, String), Option<String>> {
-    static MARKS: OnceLock<HashMap<(String, String), Option<String>>> = OnceLock::new();
+/// A row's place: experiment, table title, parameter (a parameter can recur in
+/// several tables of one experiment).
+type Place = (String, String, String);
+
+/// The stored full-form run's marks, by place: `Some(why)` for a known miss, `None`
+/// for an unmarked row.
+fn stored_marks() -> &'static HashMap<Place, Option<String>> {
+    static MARKS: OnceLock<HashMap<Place, Option<String>>> = OnceLock::new();
     MARKS.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let provenance = std::fs::read_to_string(root.join("docs/validation/provenance.toml"))
@@ -31,10 +35,11 @@ fn stored_marks() -> &'static HashMap<(String, String), Option<String>> {
         for r in v["reports"].as_array().expect("reports") {
             let name = r["experiment"].as_str().expect("experiment").to_string();
             for t in r["tables"].as_array().expect("tables") {
+                let title = t["title"].as_str().expect("title").to_string();
                 for row in t["rows"].as_array().expect("rows") {
                     let parameter = row["parameter"].as_str().expect("parameter").to_string();
                     let why = row["expected_miss"].as_str().map(String::from);
-                    marks.insert((name.clone(), parameter), why);
+                    marks.insert((name.clone(), title.clone(), parameter), why);
                 }
             }
         }
@@ -52,7 +57,8 @@ fn marked_in_one_form(experiment: &str, parameter: &str) -> bool {
 
 /// Runs `name` in its `--quick` form and checks it: every row as expected (within its
 /// tolerance, or a marked miss that still misses), every mark explained in numbers,
-/// and every row the stored full-form run also has marked as the stored row is.
+/// and every row the stored full-form run also has (same table title and parameter)
+/// marked as the stored row is.
 fn check(name: &str) -> Report {
     let e = find(name).unwrap_or_else(|| panic!("experiment {name} is registered"));
     let r = (e.run)(true).unwrap_or_else(|err| panic!("{name}: {err}"));
@@ -79,7 +85,11 @@ fn check(name: &str) -> Report {
     );
     assert!(r.row_count() > 0, "{name} produced no rows");
     let mut differ = Vec::new();
-    for row in r.tables.iter().flat_map(|t| &t.rows) {
+    for (title, row) in r
+        .tables
+        .iter()
+        .flat_map(|t| t.rows.iter().map(move |row| (&t.title, row)))
+    {
         if let Some(why) = &row.expected_miss {
             assert!(
                 why.chars().any(|c| c.is_ascii_digit()),
@@ -87,7 +97,7 @@ fn check(name: &str) -> Report {
                 row.parameter
             );
         }
-        let key = (name.to_string(), row.parameter.clone());
+        let key = (name.to_string(), title.clone(), row.parameter.clone());
         if let Some(full) = stored_marks().get(&key)
             && *full != row.expected_miss
             && !marked_in_one_form(name, &row.parameter)
