@@ -31,6 +31,7 @@ mod network;
 mod networks;
 mod observe;
 mod outputs;
+mod peers_page;
 mod properties;
 mod replications;
 mod reproduce;

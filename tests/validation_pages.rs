@@ -33,8 +33,36 @@ sci-bus = 0.5
     .expect("a valid provenance")
 }
 
+/// `EMU_STORE_RERUN=DIR` (`tools/validation-pages.sh --only`): the JSON files in DIR,
+/// each `emu reproduce NAME --json`, replace their experiments' reports in the stored
+/// results before the pages are rendered.
+fn store_rerun() {
+    let Some(dir) = std::env::var_os("EMU_STORE_RERUN") else {
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the rerun's directory")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let texts: Vec<String> = files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("a rerun's JSON"))
+        .collect();
+    let path = root().join(pages::INPUTS).join("results.json");
+    let stored = std::fs::read_to_string(&path).expect("the stored results");
+    let spliced = pages::splice(
+        &stored,
+        &texts.iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&path, spliced + "\n").expect("the stored results written");
+}
+
 #[test]
 fn the_checked_in_pages_are_rendered_from_the_stored_results() {
+    store_rerun();
     let rendered = pages::render_dir(&root().join(pages::INPUTS))
         .unwrap_or_else(|e| panic!("{}: {e}", pages::INPUTS));
     let dir = root().join(pages::DIR);
@@ -245,4 +273,33 @@ fn the_readme_shows_the_counts_of_the_stored_results() {
         readme.contains(table.trim_end()),
         "README.md's validation table is not the one the stored results give; paste:\n{table}"
     );
+}
+
+#[test]
+fn a_rerun_replaces_its_experiments_reports_and_keeps_the_rest_byte_for_byte() {
+    let stored = std::fs::read_to_string(root().join(pages::INPUTS).join("results.json"))
+        .expect("the stored results");
+    // Nothing rerun: the file as `emu reproduce --json` wrote it (without its newline).
+    assert_eq!(pages::splice(&stored, &[]).expect("splices") + "\n", stored);
+    let v: serde_json::Value = serde_json::from_str(&stored).expect("JSON");
+    let first = v["reports"][0]["experiment"].as_str().expect("a name");
+    let rerun = serde_json::json!({
+        "schema": table::SCHEMA,
+        "emu_version": "0.1.0",
+        "reports": [{"experiment": first, "section": "x", "pass": true, "tables": []}],
+    })
+    .to_string();
+    let spliced: serde_json::Value =
+        serde_json::from_str(&pages::splice(&stored, &[&rerun]).expect("splices")).expect("JSON");
+    assert_eq!(spliced["reports"][0]["section"], "x");
+    assert_eq!(
+        spliced["reports"].as_array().map(Vec::len),
+        v["reports"].as_array().map(Vec::len)
+    );
+    assert_eq!(spliced["reports"][1], v["reports"][1]);
+    let unknown = rerun.replace(first, "no-such-experiment");
+    assert!(matches!(
+        pages::splice(&stored, &[&unknown]),
+        Err(PagesError::NotStored { .. })
+    ));
 }

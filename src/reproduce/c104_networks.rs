@@ -19,7 +19,7 @@
 
 use super::ReproduceError;
 use super::c104_published::{self as published, Family, Kind, Published};
-use super::table::{Report, Row, Table, Tolerance};
+use super::table::{Forms, KnownMiss, Report, Row, Table, Tolerance, mark_known};
 use crate::engine::sharded;
 use crate::pool::default_threads;
 use crate::session::Case;
@@ -78,24 +78,97 @@ pub fn measure(p: &Published, sets: &[String]) -> Result<Measured, ReproduceErro
     })
 }
 
-/// Why a cell misses, as measured when the chapter-7 families were built (the guide's
-/// "What is modelled, and where it differs"); shown in the notes column only for a row
-/// that fails.
-fn miss_reason(p: &Published, delay: bool) -> &'static str {
-    match (p.family, p.kind, delay) {
-        (Family::Cube, Kind::Systematic, true) => {
-            "throughput sits on the contention bound, random-traffic delays agree: the delay of a \
-             saturated permutation depends on how many packets wait at each source, which §7.6 \
-             does not state (2-packet messages raise it)"
-        }
-        (Family::Min, _, _) => {
-            "the MIN routing tables are our reading of Figures 7.1-7.4, which the text lacks; the \
-             published universal MIN is below its random-traffic result at 64 and 1024, so the \
-             chapter's random step used the links less evenly than a uniform random right link"
-        }
-        _ => "not explained yet",
-    }
-}
+/// Why a saturated cube permutation's mean delay misses (Tables 7.2, full form at 64,
+/// 256 and 1,024 terminals, `--quick` at 64).
+const CUBE_DELAY_MISS: &str = "a saturated permutation's mean delay is the messages a \
+    source keeps in the network over its throughput (Little's law): emu's throughput sits \
+    on the contention bound and its random-traffic delays agree, but delay × throughput is \
+    0.56-0.63 of the published product (64: 113.8 ht × 23.9 % against 188 × 25.1; 256: \
+    226.5 × 11.9 against 383 × 12.5; 1,024: 481.3 × 6.0 against 722 × 6.3; full form), as \
+    if each source kept about 1.7 times as many messages in flight as emu's one waiting \
+    behind the one being sent (§7.4.1: a new packet whenever the input queue is empty). \
+    With 2-packet messages (--set message.bytes=64, seed 1, full phases), which double \
+    what waits at a source, the throughput stays (22.9, 11.4 and 5.6 % of the link) and \
+    the mean delay becomes 171.5, 338.1 and 677.1 ht, inside the band. The --quick form's \
+    shorter window gives 119.1 at 64 (a miss) and 260.7 at 256 (5 ht inside the band)";
+
+/// Why the 1,024-terminal MIN's systematic cells miss (Table 7.8, full form only).
+const MIN_SYSTEMATIC_MISS: &str = "the 1,024-terminal MIN (64-way centre networks, \
+    Figure 7.4) routes the permutation by our reading of Figures 7.1-7.4, which the text \
+    lacks: every terminal gets 5.1-5.8 % of its link (Jain 0.997), 5.94 % of the packet \
+    format's maximum against the printed 4.4 (+35 %), while the 64- and 256-terminal \
+    cells agree (34.4 against 36, 8.27 against 8.6). The delay follows the throughput \
+    (Little's law): delay × throughput is 259 × 5.94 = 1,539 in emu and 408 × 4.4 = \
+    1,795 printed (−14 %), so at the printed throughput emu's population would wait \
+    350 ht, inside the band; with 2-packet messages (--set message.bytes=64) the \
+    throughput stays and the delay is 504 ht, inside the band";
+
+/// Why the universal MIN's throughput misses (Table 7.9: 64 in both forms, 256 in
+/// `--quick`, 1,024 in the full form, with its delay).
+const MIN_UNIVERSAL_MISS: &str = "emu's universal MIN sends each packet to a uniformly \
+    random right-hand link (§7.5), which spreads the permutation as random traffic is \
+    spread: universal against random throughput is 58.7 against 63.9 % at 64, 59.4 \
+    against 55.8 at 256 and 49.7 against 31.4 at 1,024 (full form). The published \
+    universal MIN is below its own random traffic at 64 and 1,024 (41.7 against 56.8, \
+    21.3 against 30.0; 47.6 against 48.8 at 256), so the chapter's random step used the \
+    right links less evenly than a uniform choice; the text lacks Figures 7.1-7.4's \
+    tables, and the random label's distribution is not a setting, so no other reading \
+    was measured. At 256 the full form is within the band (59.4, +24.7 %) and the \
+    --quick form's 100 µs window just outside (60.6, +27.3 %). At 1,024 the delay \
+    follows the throughput (Little's law): delay × throughput is 58.2 × 49.7 = 2,892 \
+    in emu and 111 × 21.3 = 2,364 printed (−18 %), so at the printed throughput emu's \
+    population would wait 136 ht, inside the band";
+
+/// The cells that miss their band, per form, each with its reason in numbers (written
+/// down from the runs at commit d922c43, full form, and a `--quick` run; a marked cell
+/// that starts to pass fails the experiment, so that its mark is taken off).
+pub const KNOWN_MISSES: [KnownMiss; 9] = [
+    KnownMiss {
+        row: "n-cube 64 systematic: mean delay",
+        forms: Forms::Both,
+        why: CUBE_DELAY_MISS,
+    },
+    KnownMiss {
+        row: "n-cube 256 systematic: mean delay",
+        forms: Forms::Full,
+        why: CUBE_DELAY_MISS,
+    },
+    KnownMiss {
+        row: "n-cube 1024 systematic: mean delay",
+        forms: Forms::Full,
+        why: CUBE_DELAY_MISS,
+    },
+    KnownMiss {
+        row: "MIN 1024 systematic: throughput",
+        forms: Forms::Full,
+        why: MIN_SYSTEMATIC_MISS,
+    },
+    KnownMiss {
+        row: "MIN 1024 systematic: mean delay",
+        forms: Forms::Full,
+        why: MIN_SYSTEMATIC_MISS,
+    },
+    KnownMiss {
+        row: "MIN 64 universal: throughput",
+        forms: Forms::Both,
+        why: MIN_UNIVERSAL_MISS,
+    },
+    KnownMiss {
+        row: "MIN 256 universal: throughput",
+        forms: Forms::Quick,
+        why: MIN_UNIVERSAL_MISS,
+    },
+    KnownMiss {
+        row: "MIN 1024 universal: throughput",
+        forms: Forms::Full,
+        why: MIN_UNIVERSAL_MISS,
+    },
+    KnownMiss {
+        row: "MIN 1024 universal: mean delay",
+        forms: Forms::Full,
+        why: MIN_UNIVERSAL_MISS,
+    },
+];
 
 fn case_rows(p: &Published, m: &Measured) -> [Row; 2] {
     let source = format!("Table {} row {}", p.table, p.size);
@@ -129,20 +202,11 @@ fn case_rows(p: &Published, m: &Measured) -> [Row; 2] {
     } else {
         "; some measured messages undelivered at the drain limit"
     };
-    thr.note = if thr.pass() {
-        incomplete.trim_start_matches("; ").to_string()
-    } else {
-        format!("{}{incomplete}", miss_reason(p, false))
-    };
-    let max = format!(
+    thr.note = incomplete.trim_start_matches("; ").to_string();
+    delay.note = format!(
         "max {:.0} (published {:.0}, not banded){incomplete}",
         m.max_delay, p.max_delay
     );
-    delay.note = if delay.pass() {
-        max
-    } else {
-        format!("{}; {max}", miss_reason(p, true))
-    };
     [thr, delay]
 }
 
@@ -358,6 +422,9 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
             rows: cases.iter().flat_map(|(p, m)| case_rows(p, m)).collect(),
             notes: Vec::new(),
         });
+        if let Some(t) = tables.last_mut() {
+            mark_known(t, &KNOWN_MISSES, quick);
+        }
     }
     tables.push(Table {
         title: "Orderings the chapter states (§7.6)".into(),

@@ -22,7 +22,7 @@ pub mod table;
 pub mod vcp_single_channel;
 
 pub use error::ReproduceError;
-pub use table::{Curve, Report, Row, Table, Tolerance};
+pub use table::{Curve, Forms, KnownMiss, Report, Row, Table, Tolerance};
 
 /// One reproducible experiment.
 pub struct Experiment {

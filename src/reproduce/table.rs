@@ -190,6 +190,55 @@ impl Row {
     }
 }
 
+/// The forms of an experiment a known miss is marked in: a row can miss in the
+/// scaled-down `--quick` form and pass in the full one, or the other way round, so a
+/// mark names its forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forms {
+    /// Both the `--quick` and the full form.
+    Both,
+    /// The full form only.
+    Full,
+    /// The `--quick` form only.
+    Quick,
+}
+
+impl Forms {
+    /// True if a run in the `--quick` form (`quick`) or the full one is among these.
+    pub fn include(self, quick: bool) -> bool {
+        match self {
+            Forms::Both => true,
+            Forms::Full => !quick,
+            Forms::Quick => quick,
+        }
+    }
+}
+
+/// A known miss written down from a run (never computed from the results): the rows
+/// whose parameter starts with `row` miss in `forms`, for the reason `why`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownMiss {
+    /// The start of the rows' parameter, e.g. `n-cube 64 systematic: mean delay`.
+    pub row: &'static str,
+    /// The forms it misses in.
+    pub forms: Forms,
+    /// The explanation, in numbers.
+    pub why: &'static str,
+}
+
+/// Marks the rows of `table` that a miss of `misses` names for this form (`quick` or
+/// full) as known misses, each with its explanation; the first miss naming a row wins.
+pub fn mark_known(table: &mut Table, misses: &[KnownMiss], quick: bool) {
+    for row in &mut table.rows {
+        if let Some(m) = misses
+            .iter()
+            .find(|m| m.forms.include(quick) && row.parameter.starts_with(m.row))
+        {
+            row.expected_miss = Some(m.why.to_string());
+        }
+    }
+}
+
 /// A group of rows about one figure or table of the paper.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Table {

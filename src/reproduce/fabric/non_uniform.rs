@@ -99,6 +99,30 @@ const OTHER_WHY: &str = "0.7 to 2.5 points outside the ±6 band, on the losing s
     r is ±5.5 points after 10 runs (delays near the 34-cycle minimum vary little, their \
     differences a lot)";
 
+/// Why the HOF median of Tables 7.18-7.19 misses (open: the cells it follows from are).
+const HOF_MEDIAN_WHY: &str = "open; it follows from the HOF cells above: the median is the \
+    4th of the 8 (BS, RTT, w) cells averaged over N (the document's convention, which gives \
+    its −4 from its own cells), and emu's HOF is lower than the printed one in all 16 \
+    cells (by 0.05 to 28 points), most in the six marked ones. With the printed values in \
+    place of emu's in those six cells, emu's median would be −7.0, inside −4 ± 3 by 0.03 \
+    (full form, commit d922c43). Run with the Reference and HOF on independent seeds \
+    instead of common ones (two sets, 3-10 runs each to 2 % at 90 %), the median is \
+    −11.2 and −10.8, so the pairing does not move it. Of the HOF readings measured \
+    (rxs.rs), a pointer that never moves gives −3.4 and one that keeps the last winner \
+    −5.8, but both break other cells; the cause of the cells' difference is not found";
+
+/// Why the LOF-CLIQ median of Tables 7.18-7.19 misses (open).
+const LOF_CLIQ_MEDIAN_WHY: &str = "open; every LOF-CLIQ cell is within its ±6 band, but \
+    the median falls among the near-zero cells, where the document's Bernoulli (BS = 1) \
+    cells lose up to 2.4 points more than emu's (averaged over N: −2, −1, −3, −1 printed \
+    against −0.3, −0.1, −0.6, −1.0), against a band of ±1 (the printed SIQR); emu's 4th \
+    of 8 is −0.64 (BS = 1, RTT = 64, w = 0.6), the document's −2 (BS = 1, RTT = 4, \
+    w = 0.6). Tried: independent seeds for the Reference and LOF-CLIQ instead of common \
+    ones (two sets, 3-10 runs each to 2 % at 90 %): the median is −0.50 and −0.22, the \
+    cells move by up to 3 points but the median does not reach −2. The CLIQ bits ride in \
+    packet headers only, as in the document's simulator (no idle cells), and the \
+    section's load, not restated, is read as 98 %; neither was switched";
+
 /// Runs the experiment; `quick` runs BS = 1, RTT = 4, w = 0.8, N = 8 only.
 pub fn run(quick: bool) -> Result<Report, ReproduceError> {
     let mut columns = Vec::new();
@@ -154,20 +178,20 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
                 .into(),
             ..Table::default()
         };
-        summary.rows.push(median_row(
-            "HOF",
-            "§7.6.4",
-            &averaged(Strategy::Hof),
-            -4.0,
-            3.0,
-        ));
-        summary.rows.push(median_row(
-            "LOF-CLIQ",
-            "§7.6.4",
-            &averaged(Strategy::LofCliq),
-            -2.0,
-            1.0,
-        ));
+        summary.rows.push(
+            median_row("HOF", "§7.6.4", &averaged(Strategy::Hof), -4.0, 3.0)
+                .expected_miss(HOF_MEDIAN_WHY),
+        );
+        summary.rows.push(
+            median_row(
+                "LOF-CLIQ",
+                "§7.6.4",
+                &averaged(Strategy::LofCliq),
+                -2.0,
+                1.0,
+            )
+            .expected_miss(LOF_CLIQ_MEDIAN_WHY),
+        );
         tables.push(summary);
     }
     Ok(Report {

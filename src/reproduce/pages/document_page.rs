@@ -40,16 +40,32 @@ pub(super) fn provenance(emu_version: &str, p: &Provenance, names: &[&str]) -> S
         .map(|n| format!(", {n} logical cores"))
         .unwrap_or_default();
     let _ = writeln!(s, "- machine: {}{cores}", markdown::text(&p.cpu));
-    let _ = writeln!(s, "- wall time: {}\n", wall_time(p, names));
+    let _ = writeln!(s, "- wall time: {}", wall_time(p, names));
+    for r in p
+        .rerun
+        .iter()
+        .filter(|r| r.experiments.iter().any(|e| names.contains(&e.as_str())))
+    {
+        let _ = writeln!(
+            s,
+            "- run again: {} at commit `{}`, {} (`{}`), their reports replacing the run's",
+            r.experiments
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            r.commit,
+            markdown::text(&r.date),
+            r.command
+        );
+    }
+    s.push('\n');
     s
 }
 
 /// The wall time line of a set of experiments.
 fn wall_time(p: &Provenance, names: &[&str]) -> String {
-    let known: Vec<f64> = names
-        .iter()
-        .filter_map(|n| p.wall_time_s.get(*n).copied())
-        .collect();
+    let known: Vec<f64> = names.iter().filter_map(|n| p.wall_time(n)).collect();
     if known.is_empty() {
         return "not recorded".into();
     }

@@ -35,6 +35,12 @@ pub enum PagesError {
         /// Its section.
         section: String,
     },
+    /// A rerun's experiment is not among the stored results.
+    #[error("{experiment}: not in the stored results, so a rerun cannot replace it")]
+    NotStored {
+        /// The experiment.
+        experiment: String,
+    },
     /// A row's stored pass/fail differs from what its numbers and tolerance give now
     /// (the tolerances' meaning changed since the results were written).
     #[error(

@@ -119,13 +119,16 @@ pub(super) fn page(results: &Results, provenance: &Provenance) -> String {
         s,
         "`emu reproduce` runs experiments that lay the numbers the source documents \
          print (or compute from a formula they print) beside the emulator's, row by row, \
-         each with a tolerance. These pages are generated from one stored run; nothing \
+         each with a tolerance. These pages are generated from one stored run (and the experiments run again \
+         since, listed below); nothing \
          on them is typed by hand. A row *passes* if the emulated value is within its \
          tolerance; a *known miss* is a row that is known to miss, with the reason \
          written beside it on its page; a *failure* is any other row that misses (or a \
-         known miss that has stopped missing).\n"
+         known miss that has stopped missing). A known miss whose cause is not found \
+         is marked *open*.\n"
     );
     s.push_str(&counts_table(results, ""));
+    s.push_str(&open_misses(results));
     let names: Vec<&str> = results
         .documents
         .iter()
@@ -151,4 +154,39 @@ pub(super) fn page(results: &Results, provenance: &Provenance) -> String {
         super::REGENERATE
     );
     s
+}
+
+/// The known misses whose explanation starts with "open" (cause not found), named one
+/// per line under the counts; nothing if there are none.
+fn open_misses(results: &Results) -> String {
+    let mut lines = Vec::new();
+    for d in &results.documents {
+        for r in &d.reports {
+            for t in &r.tables {
+                for row in &t.rows {
+                    if row.verdict() == "MISS"
+                        && row
+                            .expected_miss
+                            .as_deref()
+                            .is_some_and(|w| w.starts_with("open"))
+                    {
+                        lines.push(format!(
+                            "- [{}]({}): `{}`: {}",
+                            markdown::text(d.document.name),
+                            d.document.file,
+                            r.experiment,
+                            markdown::text(&row.parameter)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "Open known misses (the cause is not found; what was measured is on the page):\n\n{}\n\n",
+        lines.join("\n")
+    )
 }

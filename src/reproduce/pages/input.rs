@@ -154,6 +154,41 @@ pub struct Provenance {
     /// Each experiment's wall time in seconds, as `emu reproduce` printed it.
     #[serde(default)]
     pub wall_time_s: BTreeMap<String, f64>,
+    /// Experiments run again later (`tools/validation-pages.sh --only`), whose reports
+    /// replaced the run's in the stored results; oldest first.
+    #[serde(default)]
+    pub rerun: Vec<Rerun>,
+}
+
+/// One later run of some experiments, stored in place of the first run's reports.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rerun {
+    /// The experiments run again.
+    pub experiments: Vec<String>,
+    /// The commit that was built and run.
+    pub commit: String,
+    /// When the rerun started (UTC).
+    pub date: String,
+    /// The commands that wrote their results.
+    pub command: String,
+    /// Each experiment's wall time in seconds, as `emu reproduce` printed it.
+    #[serde(default)]
+    pub wall_time_s: BTreeMap<String, f64>,
+}
+
+impl Provenance {
+    /// The wall time of `experiment` in seconds: the latest rerun's, else the run's.
+    pub fn wall_time(&self, experiment: &str) -> Option<f64> {
+        self.rerun
+            .iter()
+            .rev()
+            .find(|r| r.experiments.iter().any(|e| e == experiment))
+            .map_or_else(
+                || self.wall_time_s.get(experiment).copied(),
+                |r| r.wall_time_s.get(experiment).copied(),
+            )
+    }
 }
 
 impl Provenance {

@@ -18,7 +18,7 @@ mod markdown;
 pub use documents::{DOCUMENTS, Document};
 pub use error::PagesError;
 pub use index::{Counts, counts_table};
-pub use input::{Form, Provenance, Results};
+pub use input::{Form, Provenance, Rerun, Results};
 
 /// Where the pages go, relative to the repository's root.
 pub const DIR: &str = "book/src/validation";
@@ -29,6 +29,29 @@ pub const INPUTS: &str = "docs/validation";
 /// The command that rewrites the checked-in pages from the stored inputs.
 pub const REGENERATE: &str =
     "EMU_WRITE_VALIDATION_PAGES=1 cargo test --release --test integration validation_pages::";
+
+/// The stored results (`stored`, the JSON of `emu reproduce all --json`) with the
+/// reports of `reruns` (each the JSON of `emu reproduce NAME --json`) in place of the
+/// stored reports of the same experiments; the other reports, and the order, are kept.
+/// Formatted as `emu reproduce --json` writes it. An experiment the stored results lack
+/// is an error: a rerun replaces, it does not add.
+pub fn splice(stored: &str, reruns: &[&str]) -> Result<String, PagesError> {
+    let mut all: serde_json::Value = serde_json::from_str(stored)?;
+    for text in reruns {
+        let new: serde_json::Value = serde_json::from_str(text)?;
+        for report in new["reports"].as_array().into_iter().flatten() {
+            let name = &report["experiment"];
+            let slot = all["reports"]
+                .as_array_mut()
+                .and_then(|r| r.iter_mut().find(|r| r["experiment"] == *name))
+                .ok_or_else(|| PagesError::NotStored {
+                    experiment: name.as_str().unwrap_or_default().to_string(),
+                })?;
+            *slot = report.clone();
+        }
+    }
+    Ok(serde_json::to_string_pretty(&all)?)
+}
 
 /// One generated page: its file name in [`DIR`] and its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
