@@ -46,30 +46,11 @@ impl Family for C104s {
     }
 
     fn kinds(&self) -> &'static [&'static str] {
-        &[
-            "hypercube",
-            "ring",
-            "grid",
-            "torus",
-            "kary_ncube",
-            "crossbar",
-            "min",
-            "netlist",
-        ]
+        network::kinds::names()
     }
 
     fn owns(&self, network: &NetworkConfig) -> bool {
-        matches!(
-            network,
-            NetworkConfig::Hypercube { .. }
-                | NetworkConfig::Ring { .. }
-                | NetworkConfig::Grid { .. }
-                | NetworkConfig::Torus { .. }
-                | NetworkConfig::KaryNcube { .. }
-                | NetworkConfig::Crossbar { .. }
-                | NetworkConfig::Min { .. }
-                | NetworkConfig::Netlist(_)
-        )
+        network::kinds::owns(network)
     }
 
     fn delay_unit(&self) -> &'static str {
