@@ -114,6 +114,16 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
             ),
         ),
         ("crossbar", "network.terminals", whole(1, C104_LINKS.into())),
+        ("fat_tree", "network.k", whole(2, (C104_LINKS / 2).into())),
+        (
+            "fat_tree",
+            "network.n",
+            format!(
+                "a whole number from 1, with k^n at most {}",
+                group(MAX_KARY_SWITCHES.into())
+            ),
+        ),
+        ("fat_tree", "network.routing", routings(CUBE_ROUTING)),
         (
             "min",
             "network.terminals",

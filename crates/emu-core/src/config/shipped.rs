@@ -128,6 +128,14 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         "torus8-single",
         include_str!("../../../../topologies/torus8-single.toml"),
     ),
+    (
+        "tree4-3",
+        include_str!("../../../../topologies/tree4-3.toml"),
+    ),
+    (
+        "tree4-3-universal",
+        include_str!("../../../../topologies/tree4-3-universal.toml"),
+    ),
 ];
 
 static TRAFFIC: &[(&str, &str)] = &[

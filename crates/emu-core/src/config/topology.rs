@@ -237,6 +237,22 @@ pub enum NetworkConfig {
     /// (docs/architecture.md "Adding a family"). It reads only `[injection]` of a
     /// traffic file: batch, `messages` balls per node.
     RelayRing(RelayRingConfig),
+    /// A k-ary n-tree of C104s (a fat tree): the folded Clos network the indirect
+    /// multistage networks of INMOS ch. 7 §7.2-7.3.3 generalise to `n` stages, `k`
+    /// terminals per leaf switch, `k` links up from every switch below the top.
+    /// Up/down interval routing: up to the nearest common ancestor, then down by label
+    /// intervals.
+    FatTree {
+        /// Terminals per leaf switch, and links up from each switch below the top.
+        k: u32,
+        /// Levels: the tree has n·k^(n-1) switches and k^n terminals.
+        n: u32,
+        /// `deterministic` (up on the link the destination's digit names, to the
+        /// nearest common ancestor) or `universal` (up to a random top-level switch,
+        /// INMOS ch. 7 §7.5, then down).
+        #[serde(default)]
+        routing: RoutingMode,
+    },
 }
 
 /// The explicit form of a network (`kind = "netlist"`): switches by port count,
@@ -267,7 +283,8 @@ impl NetworkConfig {
         match self {
             NetworkConfig::Hypercube { routing, .. }
             | NetworkConfig::Grid { routing, .. }
-            | NetworkConfig::Min { routing, .. } => *routing != RoutingMode::Deterministic,
+            | NetworkConfig::Min { routing, .. }
+            | NetworkConfig::FatTree { routing, .. } => *routing != RoutingMode::Deterministic,
             _ => false,
         }
     }

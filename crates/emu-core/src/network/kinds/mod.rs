@@ -16,6 +16,7 @@ use crate::routing::IntervalTable;
 use std::sync::LazyLock;
 
 mod crossbar;
+mod fat_tree;
 mod grid;
 mod hypercube;
 mod kary_ncube;
@@ -76,6 +77,7 @@ pub(super) static KINDS: &[&dyn Kind] = &[
     &crossbar::Crossbar,
     &min::Min,
     &netlist::Netlist,
+    &fat_tree::FatTree,
 ];
 
 /// The names of [`KINDS`], in order.
