@@ -10,6 +10,18 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         include_str!("../../../../topologies/crossbar32.toml"),
     ),
     (
+        "dragonfly72",
+        include_str!("../../../../topologies/dragonfly72.toml"),
+    ),
+    (
+        "dragonfly72-oneset",
+        include_str!("../../../../topologies/dragonfly72-oneset.toml"),
+    ),
+    (
+        "dragonfly72-universal",
+        include_str!("../../../../topologies/dragonfly72-universal.toml"),
+    ),
+    (
         "fabric16-cicq-lof",
         include_str!("../../../../topologies/fabric16-cicq-lof.toml"),
     ),

@@ -253,6 +253,29 @@ pub enum NetworkConfig {
         #[serde(default)]
         routing: RoutingMode,
     },
+    /// A dragonfly of C104s: groups of `a` switches joined all-to-all by local links,
+    /// `p` terminals and `h` global links per switch, `a·h + 1` groups each joined to
+    /// every other by one global link. Minimal routing (local, global, local) or
+    /// universal routing via a random intermediate group (INMOS ch. 7 §7.5).
+    Dragonfly {
+        /// Switches per group.
+        a: u32,
+        /// Terminals per switch.
+        p: u32,
+        /// Global links per switch; the network has a·h + 1 groups.
+        h: u32,
+        /// 2 (the default): local links doubled, one set before the global hop and
+        /// one after (with universal routing, each journey on links of its own: three
+        /// local sets and two global), so the channel dependencies have no cycle; 1:
+        /// one set of every link, whose dependencies have cycles (for deadlock
+        /// studies: `emu check`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        local_sets: Option<u32>,
+        /// `deterministic` (minimal: local, global, local) or `universal` (minimally
+        /// to a random intermediate group, then minimally to the destination).
+        #[serde(default)]
+        routing: RoutingMode,
+    },
 }
 
 /// The explicit form of a network (`kind = "netlist"`): switches by port count,
@@ -284,7 +307,8 @@ impl NetworkConfig {
             NetworkConfig::Hypercube { routing, .. }
             | NetworkConfig::Grid { routing, .. }
             | NetworkConfig::Min { routing, .. }
-            | NetworkConfig::FatTree { routing, .. } => *routing != RoutingMode::Deterministic,
+            | NetworkConfig::FatTree { routing, .. }
+            | NetworkConfig::Dragonfly { routing, .. } => *routing != RoutingMode::Deterministic,
             _ => false,
         }
     }

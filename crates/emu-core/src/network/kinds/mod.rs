@@ -16,6 +16,7 @@ use crate::routing::IntervalTable;
 use std::sync::LazyLock;
 
 mod crossbar;
+mod dragonfly;
 mod fat_tree;
 mod grid;
 mod hypercube;
@@ -78,6 +79,7 @@ pub(super) static KINDS: &[&dyn Kind] = &[
     &min::Min,
     &netlist::Netlist,
     &fat_tree::FatTree,
+    &dragonfly::Dragonfly,
 ];
 
 /// The names of [`KINDS`], in order.
