@@ -1,6 +1,7 @@
 //! Networks of IMS C104 routing switches and T9000 processors on DS-Links (INMOS ch. 6,
 //! ch. 7): hypercubes, rings, grids, tori, k-ary n-cubes, crossbars, multistage
-//! networks and netlists.
+//! networks, netlists, fat trees and dragonflies, one kind per file in
+//! `network::kinds`, whose registry names them.
 
 use super::{AnyCase, Case, CaseError, DeadlockCheck, Family, StressSearch};
 use crate::config::topology::NetworkConfig;
