@@ -36,7 +36,7 @@ fn assert_closed(g: &Cdg, cycle: &[Channel], what: &str) {
 #[test]
 fn static_results_for_the_small_instances() {
     // (topology, --set, expect a cycle)
-    let cases: [(&str, &[&str], bool); 8] = [
+    let cases: [(&str, &[&str], bool); 14] = [
         ("torus4-single", &[], true),
         ("torus8", &["network.side=4"], false),
         ("grid8", &["network.side=4"], false),
@@ -45,6 +45,12 @@ fn static_results_for_the_small_instances() {
         ("hypercube4-universal-oneset", &[], true),
         ("min64", &[], false),
         ("ring4", &[], true),
+        ("tree4-3", &[], false),
+        ("tree4-3-universal", &[], false),
+        ("dragonfly72", &[], false),
+        ("dragonfly72-oneset", &[], true),
+        ("dragonfly72-universal", &[], false),
+        ("dragonfly72-universal", &["network.local_sets=1"], true),
     ];
     for (topology, sets, cyclic) in cases {
         let g = cdg(topology, sets);
@@ -98,6 +104,7 @@ fn every_shipped_topology_is_deadlock_free_except_the_deadlock_demonstrations() 
         "torus8-single",
         "torus4-single",
         "hypercube4-universal-oneset",
+        "dragonfly72-oneset",
     ];
     for (name, _) in emu::config::shipped_topologies() {
         if name.starts_with("sci-") || name.starts_with("fabric") || name.starts_with("relay") {

@@ -407,3 +407,83 @@ fn continuous_random_traffic_on_the_6_cube_is_in_the_chapter_7_range() {
         "mean delay {mean_ht:.1} header times"
     );
 }
+
+#[test]
+fn a_fat_tree_delivers_everything_in_order_on_every_engine_and_each_routing() {
+    // The 4-ary 3-tree: 64 terminals on 48 C104s, up/down and universal routing.
+    for topology in ["tree4-3", "tree4-3-universal"] {
+        let net = plan(
+            topology,
+            "uniform",
+            &[
+                "injection.kind=batch",
+                "injection.messages=10",
+                "message.bytes=64",
+            ],
+        );
+        assert_eq!(net.terminals().len(), 64, "{topology}");
+        let o = sequential::run(&net, &control(&net, true), None).expect("runs with --check");
+        let a = actors::run(&net, &control(&net, true), 2, None).expect("actors run with --check");
+        let s = merged(&o);
+        assert!(o.complete, "{topology}: every message delivered");
+        assert_eq!(s.counters.delivered, 64 * 10, "{topology}");
+        if topology == "tree4-3" {
+            // One path per pair: in order.
+            assert_eq!(s.counters.out_of_order, 0, "{topology}");
+        }
+        assert_eq!(
+            merged(&a).message_latency.sum,
+            s.message_latency.sum,
+            "{topology}: engines agree"
+        );
+    }
+}
+
+#[test]
+fn a_fat_tree_with_more_than_16_terminals_per_leaf_is_refused_naming_k() {
+    let sets = vec!["network.k=17".to_string()];
+    let e = Case::load("tree4-3", "uniform", &sets, 1)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("network.k=17") && e.contains("2 to 16"), "{e}");
+    let sets = vec!["network.n=9".to_string()];
+    let e = Case::load("tree4-3", "uniform", &sets, 1)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("network.n=9") && e.contains("4^9"), "{e}");
+}
+
+#[test]
+fn a_dragonfly_delivers_everything_on_every_engine_under_minimal_routing() {
+    // 9 groups of 4 C104s, 2 terminals per switch: 72 terminals, doubled local links.
+    let net = plan(
+        "dragonfly72",
+        "uniform",
+        &[
+            "injection.kind=batch",
+            "injection.messages=10",
+            "message.bytes=64",
+        ],
+    );
+    assert_eq!(net.terminals().len(), 72);
+    let o = sequential::run(&net, &control(&net, true), None).expect("runs with --check");
+    assert_conserved(&o, 72 * 10);
+    let a = actors::run(&net, &control(&net, true), 2, None).expect("actors run with --check");
+    assert_eq!(
+        merged(&a).message_latency.sum,
+        merged(&o).message_latency.sum,
+        "engines agree"
+    );
+}
+
+#[test]
+fn a_dragonfly_whose_switches_need_more_than_32_links_is_refused_naming_h() {
+    let sets = vec!["network.h=30".to_string()];
+    let e = Case::load("dragonfly72", "uniform", &sets, 1)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("network.h=30") && e.contains("38 links"), "{e}");
+}

@@ -114,6 +114,36 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
             ),
         ),
         ("crossbar", "network.terminals", whole(1, C104_LINKS.into())),
+        ("fat_tree", "network.k", whole(2, (C104_LINKS / 2).into())),
+        (
+            "fat_tree",
+            "network.n",
+            format!(
+                "a whole number from 1, with k^n at most {}",
+                group(MAX_KARY_SWITCHES.into())
+            ),
+        ),
+        ("fat_tree", "network.routing", routings(CUBE_ROUTING)),
+        (
+            "dragonfly",
+            "network.a",
+            format!(
+                "{}, while p + local_sets·(a − 1) + h links fit a C104's {C104_LINKS}",
+                whole(1, C104_LINKS.into())
+            ),
+        ),
+        ("dragonfly", "network.p", whole(1, C104_LINKS.into())),
+        (
+            "dragonfly",
+            "network.h",
+            format!(
+                "{}, with (a·h + 1)·a·p terminals at most {}",
+                whole(1, C104_LINKS.into()),
+                group(MAX_KARY_SWITCHES.into())
+            ),
+        ),
+        ("dragonfly", "network.local_sets", "1 or 2".into()),
+        ("dragonfly", "network.routing", routings(CUBE_ROUTING)),
         (
             "min",
             "network.terminals",

@@ -10,6 +10,18 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         include_str!("../../../../topologies/crossbar32.toml"),
     ),
     (
+        "dragonfly72",
+        include_str!("../../../../topologies/dragonfly72.toml"),
+    ),
+    (
+        "dragonfly72-oneset",
+        include_str!("../../../../topologies/dragonfly72-oneset.toml"),
+    ),
+    (
+        "dragonfly72-universal",
+        include_str!("../../../../topologies/dragonfly72-universal.toml"),
+    ),
+    (
         "fabric16-cicq-lof",
         include_str!("../../../../topologies/fabric16-cicq-lof.toml"),
     ),
@@ -127,6 +139,14 @@ static TOPOLOGIES: &[(&str, &str)] = &[
     (
         "torus8-single",
         include_str!("../../../../topologies/torus8-single.toml"),
+    ),
+    (
+        "tree4-3",
+        include_str!("../../../../topologies/tree4-3.toml"),
+    ),
+    (
+        "tree4-3-universal",
+        include_str!("../../../../topologies/tree4-3-universal.toml"),
     ),
 ];
 

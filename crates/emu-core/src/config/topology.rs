@@ -237,6 +237,45 @@ pub enum NetworkConfig {
     /// (docs/architecture.md "Adding a family"). It reads only `[injection]` of a
     /// traffic file: batch, `messages` balls per node.
     RelayRing(RelayRingConfig),
+    /// A k-ary n-tree of C104s (a fat tree): the folded Clos network the indirect
+    /// multistage networks of INMOS ch. 7 §7.2-7.3.3 generalise to `n` stages, `k`
+    /// terminals per leaf switch, `k` links up from every switch below the top.
+    /// Up/down interval routing: up to the nearest common ancestor, then down by label
+    /// intervals.
+    FatTree {
+        /// Terminals per leaf switch, and links up from each switch below the top.
+        k: u32,
+        /// Levels: the tree has n·k^(n-1) switches and k^n terminals.
+        n: u32,
+        /// `deterministic` (up on the link the destination's digit names, to the
+        /// nearest common ancestor) or `universal` (up to a random top-level switch,
+        /// INMOS ch. 7 §7.5, then down).
+        #[serde(default)]
+        routing: RoutingMode,
+    },
+    /// A dragonfly of C104s: groups of `a` switches joined all-to-all by local links,
+    /// `p` terminals and `h` global links per switch, `a·h + 1` groups each joined to
+    /// every other by one global link. Minimal routing (local, global, local) or
+    /// universal routing via a random intermediate group (INMOS ch. 7 §7.5).
+    Dragonfly {
+        /// Switches per group.
+        a: u32,
+        /// Terminals per switch.
+        p: u32,
+        /// Global links per switch; the network has a·h + 1 groups.
+        h: u32,
+        /// 2 (the default): local links doubled, one set before the global hop and
+        /// one after (with universal routing, each journey on links of its own: three
+        /// local sets and two global), so the channel dependencies have no cycle; 1:
+        /// one set of every link, whose dependencies have cycles (for deadlock
+        /// studies: `emu check`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        local_sets: Option<u32>,
+        /// `deterministic` (minimal: local, global, local) or `universal` (minimally
+        /// to a random intermediate group, then minimally to the destination).
+        #[serde(default)]
+        routing: RoutingMode,
+    },
 }
 
 /// The explicit form of a network (`kind = "netlist"`): switches by port count,
@@ -267,7 +306,9 @@ impl NetworkConfig {
         match self {
             NetworkConfig::Hypercube { routing, .. }
             | NetworkConfig::Grid { routing, .. }
-            | NetworkConfig::Min { routing, .. } => *routing != RoutingMode::Deterministic,
+            | NetworkConfig::Min { routing, .. }
+            | NetworkConfig::FatTree { routing, .. }
+            | NetworkConfig::Dragonfly { routing, .. } => *routing != RoutingMode::Deterministic,
             _ => false,
         }
     }

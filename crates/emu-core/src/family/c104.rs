@@ -1,6 +1,7 @@
 //! Networks of IMS C104 routing switches and T9000 processors on DS-Links (INMOS ch. 6,
 //! ch. 7): hypercubes, rings, grids, tori, k-ary n-cubes, crossbars, multistage
-//! networks and netlists.
+//! networks, netlists, fat trees and dragonflies, one kind per file in
+//! `network::kinds`, whose registry names them.
 
 use super::{AnyCase, Case, CaseError, DeadlockCheck, Family, StressSearch};
 use crate::config::topology::NetworkConfig;
@@ -46,30 +47,11 @@ impl Family for C104s {
     }
 
     fn kinds(&self) -> &'static [&'static str] {
-        &[
-            "hypercube",
-            "ring",
-            "grid",
-            "torus",
-            "kary_ncube",
-            "crossbar",
-            "min",
-            "netlist",
-        ]
+        network::kinds::names()
     }
 
     fn owns(&self, network: &NetworkConfig) -> bool {
-        matches!(
-            network,
-            NetworkConfig::Hypercube { .. }
-                | NetworkConfig::Ring { .. }
-                | NetworkConfig::Grid { .. }
-                | NetworkConfig::Torus { .. }
-                | NetworkConfig::KaryNcube { .. }
-                | NetworkConfig::Crossbar { .. }
-                | NetworkConfig::Min { .. }
-                | NetworkConfig::Netlist(_)
-        )
+        network::kinds::owns(network)
     }
 
     fn delay_unit(&self) -> &'static str {

@@ -2,7 +2,7 @@
 //! can fail names the key it is about, so the front end can point at the file line.
 
 use super::traffic_plan::{self, traffic_err};
-use super::{Builder, DelayUnit, End, Network, NodeId, RunPlan, Units, family};
+use super::{Builder, DelayUnit, End, Network, NodeId, RunPlan, Units, kinds};
 use crate::config::traffic::InjectionConfig;
 use crate::config::{TopologyConfig, TrafficConfig};
 use crate::model::PortId;
@@ -189,7 +189,7 @@ pub fn build(
 pub struct Checked {
     name: String,
     parts: Parts,
-    layout: family::Layout,
+    layout: Box<dyn kinds::Layout>,
     time: crate::time::TimeBase,
     units: Units,
     run: RunPlan,
@@ -225,13 +225,13 @@ impl Checked {
     /// Builds the routing tables (a netlist's computed or given tables are checked by
     /// walking every label from every switch) and the plan.
     pub fn build(self) -> Result<Network, BuildError> {
-        let (tables, warnings) = family::tables(&self.layout)?;
+        let (tables, warnings) = self.layout.tables()?;
         self.finish(self.parts.fresh(false), tables)
             .map(|net| net.with_warnings(warnings))
     }
 
     fn finish(&self, mut parts: Parts, tables: Vec<IntervalTable>) -> Result<Network, BuildError> {
-        let switches = family::build(&mut parts, &self.layout, tables);
+        let switches = self.layout.build(&mut parts, tables);
         // The families validated their input, so a wiring error here is a bug of
         // theirs; it is still reported, never a panic.
         let net = parts
@@ -240,7 +240,7 @@ impl Checked {
             .map(|n| {
                 n.with_flows(self.flows.clone())
                     .with_senders(self.senders.clone())
-                    .with_geometry(family::geometry(&self.layout))
+                    .with_geometry(self.layout.geometry())
             })
             .map_err(|e| topo_err("network", format!("the plan is miswired: {e}")))?;
         super::faults::link_faults(net, &self.faults, self.seed)
@@ -270,7 +270,7 @@ pub fn check(
     );
     let header_time = c104.header_time;
     // --- network size
-    let shape = family::validate(&t.network)?;
+    let shape = kinds::validate(&t.network)?;
     let (family, terminals) = (shape.family, shape.terminals);
     if u64::from(shape.labels) > 1u64 << (8 * hb) {
         return Err(topo_err(

@@ -23,7 +23,7 @@
 //! no route crosses are then named in a warning ([`usage`]).
 
 use super::build::{BuildError, Parts, topo_err};
-use super::family::C104_LINKS;
+use super::kinds::C104_LINKS;
 use crate::config::topology::NetlistConfig;
 use crate::routing::{IntervalTable, RouteAction, table};
 use std::collections::VecDeque;

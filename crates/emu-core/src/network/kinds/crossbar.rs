@@ -1,0 +1,57 @@
+//! `kind = "crossbar"`: one C104 with a terminal on each of its first links, a
+//! single-stage crossbar network (INMOS ch. 7 §7.1); the builder is `network::crossbar`.
+
+use super::{C104_LINKS, Kind, Layout, Shape};
+use crate::config::topology::NetworkConfig;
+use crate::network::Geometry;
+use crate::network::build::{BuildError, Parts, topo_err};
+use crate::network::pattern::Family;
+use crate::routing::IntervalTable;
+
+/// The crossbar kind.
+pub(super) struct Crossbar;
+
+/// A checked crossbar of `terminals` terminals.
+#[derive(Debug)]
+struct Checked {
+    /// Terminals.
+    terminals: u32,
+}
+
+impl Kind for Crossbar {
+    fn name(&self) -> &'static str {
+        "crossbar"
+    }
+
+    fn owns(&self, net: &NetworkConfig) -> bool {
+        matches!(net, NetworkConfig::Crossbar { .. })
+    }
+
+    fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
+        let NetworkConfig::Crossbar { terminals } = *net else {
+            return Err(topo_err("network.kind", "not a crossbar"));
+        };
+        if !(1..=C104_LINKS).contains(&terminals) {
+            return Err(topo_err(
+                "network.terminals",
+                format!("{terminals}: one C104 has {C104_LINKS} links, give 1 to {C104_LINKS}"),
+            ));
+        }
+        Ok(Shape {
+            layout: Box::new(Checked { terminals }),
+            family: Family::Crossbar,
+            terminals,
+            labels: terminals,
+        })
+    }
+}
+
+impl Layout for Checked {
+    fn build(&self, parts: &mut Parts, _tables: Vec<IntervalTable>) -> usize {
+        crate::network::crossbar::build(parts, self.terminals)
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::Star { hub: 0 }
+    }
+}

@@ -1,0 +1,106 @@
+//! `kind = "hypercube"`: a binary n-cube of C104s, one terminal per switch (INMOS ch. 7
+//! §7.3.1), e-cube or universal routing; the builder is `network::hypercube`.
+
+use super::{Kind, Layout, Shape, only};
+use crate::config::limits::{CUBE_ROUTING, MAX_UNIVERSAL_DIMENSIONS};
+use crate::config::topology::{MAX_DIMENSIONS, NetworkConfig, RoutingMode};
+use crate::network::Geometry;
+use crate::network::build::{BuildError, Parts, topo_err};
+use crate::network::pattern::Family;
+use crate::routing::IntervalTable;
+
+/// The hypercube kind.
+pub(super) struct Hypercube;
+
+/// A checked binary n-cube; universal routing over `sets` link sets.
+#[derive(Debug)]
+struct Cube {
+    /// Dimensions.
+    n: u32,
+    /// Universal routing (INMOS ch. 7 §7.5).
+    universal: bool,
+    /// Link sets (1 or 2).
+    sets: u32,
+}
+
+impl Kind for Hypercube {
+    fn name(&self) -> &'static str {
+        "hypercube"
+    }
+
+    fn owns(&self, net: &NetworkConfig) -> bool {
+        matches!(net, NetworkConfig::Hypercube { .. })
+    }
+
+    fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
+        let NetworkConfig::Hypercube {
+            dimensions,
+            routing,
+            link_sets,
+        } = *net
+        else {
+            return Err(topo_err("network.kind", "not a hypercube"));
+        };
+        only("network.routing", routing, CUBE_ROUTING)?;
+        let universal = routing == RoutingMode::Universal;
+        let sets = link_sets_of(universal, link_sets)?;
+        let max = if universal {
+            MAX_UNIVERSAL_DIMENSIONS
+        } else {
+            MAX_DIMENSIONS
+        };
+        if !(1..=max).contains(&dimensions) {
+            let why = if universal {
+                " (universal routing uses 2n + 1 of a C104's 32 links)"
+            } else {
+                ""
+            };
+            return Err(topo_err(
+                "network.dimensions",
+                format!("{dimensions}: give a whole number from 1 to {max}{why}"),
+            ));
+        }
+        let n = 1u32 << dimensions;
+        Ok(Shape {
+            layout: Box::new(Cube {
+                n: dimensions,
+                universal,
+                sets,
+            }),
+            family: Family::Hypercube { dimensions },
+            terminals: n,
+            labels: if universal { 2 * n } else { n },
+        })
+    }
+}
+
+impl Layout for Cube {
+    fn build(&self, parts: &mut Parts, _tables: Vec<IntervalTable>) -> usize {
+        crate::network::hypercube::build(parts, self.n, self.universal, self.sets)
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::Hypercube { n: self.n }
+    }
+}
+
+/// The link sets of a hypercube: 1 for e-cube; 2 (default) or 1 for universal routing.
+fn link_sets_of(universal: bool, sets: Option<u32>) -> Result<u32, BuildError> {
+    match (universal, sets) {
+        (false, None | Some(1)) => Ok(1),
+        (true, None) => Ok(2),
+        (true, Some(s @ (1 | 2))) => Ok(s),
+        (false, Some(s)) => Err(topo_err(
+            "network.link_sets",
+            format!(
+                "{s}: deterministic (e-cube) routing uses one set of links; give 1, or routing = \"universal\""
+            ),
+        )),
+        (true, Some(s)) => Err(topo_err(
+            "network.link_sets",
+            format!(
+                "{s}: universal routing uses 2 link sets (one per journey, INMOS ch. 7 §7.5), or 1 to force both journeys onto one"
+            ),
+        )),
+    }
+}

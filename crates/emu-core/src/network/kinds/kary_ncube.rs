@@ -1,0 +1,108 @@
+//! `kind = "kary_ncube"`: a k-ary n-cube or n-dimensional mesh, one terminal per
+//! switch, dimension-order routing (INMOS ch. 7 §7.3.2 generalised); with the checks
+//! and the layout the grid and the torus share. Tables are
+//! `routing::dimension_order`, the builder `network::kary`.
+
+use super::{C104_LINKS, Kind, Layout, Shape};
+use crate::config::limits::{MAX_KARY_SWITCHES, SIDES};
+use crate::config::topology::{NetworkConfig, Wrap};
+use crate::network::Geometry;
+use crate::network::build::{BuildError, Parts, topo_err};
+use crate::network::pattern::Family;
+use crate::routing::IntervalTable;
+use crate::routing::dimension_order::Kary;
+
+/// The k-ary n-cube kind.
+pub(super) struct KaryNcube;
+
+/// A checked grid, torus or k-ary n-cube.
+#[derive(Debug)]
+struct Checked(Kary);
+
+impl Kind for KaryNcube {
+    fn name(&self) -> &'static str {
+        "kary_ncube"
+    }
+
+    fn owns(&self, net: &NetworkConfig) -> bool {
+        matches!(net, NetworkConfig::KaryNcube { .. })
+    }
+
+    fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
+        let NetworkConfig::KaryNcube { k, n, wrap } = *net else {
+            return Err(topo_err("network.kind", "not a k-ary n-cube"));
+        };
+        if n == 0 {
+            return Err(topo_err("network.n", "give at least 1 dimension"));
+        }
+        Ok(mesh_shape(kary_shape(k, n, wrap, false, "network.k")?))
+    }
+}
+
+impl Layout for Checked {
+    fn build(&self, parts: &mut Parts, _tables: Vec<IntervalTable>) -> usize {
+        crate::network::kary::build(parts, self.0)
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::Kary {
+            k: self.0.k,
+            n: self.0.n,
+            wrap: self.0.wrap != Wrap::None,
+        }
+    }
+}
+
+/// Checks a k-ary n-cube's size and port budget, naming `k_key` for a bad `k`.
+pub(super) fn kary_shape(
+    k: u32,
+    n: u32,
+    wrap: Wrap,
+    universal: bool,
+    k_key: &str,
+) -> Result<Kary, BuildError> {
+    if !SIDES.contains(&k) {
+        return Err(topo_err(
+            k_key,
+            format!(
+                "{k}: give {} to {} switches per side",
+                SIDES.start(),
+                SIDES.end()
+            ),
+        ));
+    }
+    let shape = Kary {
+        k,
+        n,
+        wrap,
+        universal,
+    };
+    if shape.ports() > C104_LINKS as usize {
+        return Err(topo_err(
+            "network.n",
+            format!(
+                "{n} dimensions need {} links per switch (terminal, {} per dimension{}), and a C104 has {C104_LINKS}",
+                shape.ports(),
+                2 * shape.classes(),
+                if universal { ", 2 extra x links" } else { "" }
+            ),
+        ));
+    }
+    match k.checked_pow(n) {
+        Some(size) if size <= MAX_KARY_SWITCHES => Ok(shape),
+        _ => Err(topo_err(
+            k_key,
+            format!("{k}^{n} switches: at most {MAX_KARY_SWITCHES} terminals (2-byte headers)"),
+        )),
+    }
+}
+
+/// The shape of a checked grid, torus or k-ary n-cube.
+pub(super) fn mesh_shape(s: Kary) -> Shape {
+    Shape {
+        layout: Box::new(Checked(s)),
+        family: Family::Kary { k: s.k, n: s.n },
+        terminals: s.switches(),
+        labels: s.labels(),
+    }
+}

@@ -1,0 +1,63 @@
+//! `kind = "ring"`: a ring of C104s routed clockwise, the simplest network that can
+//! deadlock (INMOS ch. 7 §7.3.2); the builder is `network::ring`.
+
+use super::{Kind, Layout, Shape};
+use crate::config::limits::MAX_RING_SWITCHES;
+use crate::config::topology::NetworkConfig;
+use crate::network::Geometry;
+use crate::network::build::{BuildError, Parts, topo_err};
+use crate::network::pattern::Family;
+use crate::routing::IntervalTable;
+
+/// The ring kind.
+pub(super) struct Ring;
+
+/// A checked ring of `switches` C104s.
+#[derive(Debug)]
+struct Checked {
+    /// Switches.
+    switches: u32,
+}
+
+impl Kind for Ring {
+    fn name(&self) -> &'static str {
+        "ring"
+    }
+
+    fn owns(&self, net: &NetworkConfig) -> bool {
+        matches!(net, NetworkConfig::Ring { .. })
+    }
+
+    fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
+        let NetworkConfig::Ring { switches } = *net else {
+            return Err(topo_err("network.kind", "not a ring"));
+        };
+        if !(2..=MAX_RING_SWITCHES).contains(&switches) {
+            return Err(topo_err(
+                "network.switches",
+                format!(
+                    "{switches}: give {}",
+                    crate::text::whole_range(2, MAX_RING_SWITCHES.into())
+                ),
+            ));
+        }
+        Ok(Shape {
+            layout: Box::new(Checked { switches }),
+            family: Family::Ring,
+            terminals: switches,
+            labels: switches,
+        })
+    }
+}
+
+impl Layout for Checked {
+    fn build(&self, parts: &mut Parts, _tables: Vec<IntervalTable>) -> usize {
+        crate::network::ring::build(parts, self.switches)
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::Ring {
+            nodes: self.switches,
+        }
+    }
+}
