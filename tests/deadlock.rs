@@ -202,8 +202,9 @@ const RING5: &str = "[network]\nkind = \"netlist\"\nswitches = [4, 4, 4, 4, 4]\n
     [link]\nbuffer_tokens = 8\n[c104]\noutput_buffer_tokens = 1\n[vcp]\nacknowledge = false\n";
 
 /// The long form: a corpus of configurations known to deadlock
-/// (single-wrap tori, the ring of four routed one way, the one-set universal cube, and
-/// a ring netlist with computed tables), each under ten seeds of saturating uniform
+/// (single-wrap tori, the ring of four routed one way, the one-set universal cube, the
+/// dragonfly whose minimal routing shares one set of links, and a ring netlist with
+/// computed tables), each under ten seeds of saturating uniform
 /// traffic. Every run must end in a reported deadlock (of the whole network, or at the
 /// end of the run of some packets while others moved) whose wait-for cycle follows
 /// dependencies of the static graph, and the report must be true: run again with a
@@ -229,12 +230,13 @@ fn known_deadlocks_are_caught(seeds: u64) {
     let ring5 = dir.path().join("ring5.toml");
     std::fs::write(&ring5, RING5).expect("write");
     let ring5 = ring5.to_string_lossy().into_owned();
-    let corpus: [(&str, &[&str]); 6] = [
+    let corpus: [(&str, &[&str]); 7] = [
         ("torus4-single", &[]),
         ("torus4-single", &["network.side=5"]),
         ("torus8-single", &[]),
         ("ring4", &[]),
         ("hypercube4-universal-oneset", &[]),
+        ("dragonfly72-oneset", &[]),
         (&ring5, &[]),
     ];
     let (mut runs, mut caught) = (0, 0);
