@@ -118,10 +118,9 @@ const SATURATED: &[&str] = &[
     "phases.measure_us=100000",
 ];
 
-/// Runs `emu ARGS` under `ulimit -v MB` (its address space at most `mb` MB) in the
-/// crate directory, and checks that it ends with exit 2 and exactly one line on
-/// stderr, an `error:` one; returns the line.
-fn one_line_under_ulimit(mb: u64, args: &[&str]) -> String {
+/// Runs `emu ARGS` under `ulimit -v MB` in the crate directory, failing the test if it
+/// is still running after `seconds`; returns what it did and a line naming the case.
+fn under_ulimit(mb: u64, args: &[&str], seconds: u64) -> (common::Captured, String) {
     let capture = tempfile::tempdir().expect("a temporary directory");
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
@@ -134,9 +133,17 @@ fn one_line_under_ulimit(mb: u64, args: &[&str]) -> String {
         &mut cmd,
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
         capture.path(),
-        Duration::from_secs(90),
+        Duration::from_secs(seconds),
     )
-    .unwrap_or_else(|| panic!("{what}: still running after 90 s"));
+    .unwrap_or_else(|| panic!("{what}: still running after {seconds} s"));
+    (c, what)
+}
+
+/// Runs `emu ARGS` under `ulimit -v MB` (its address space at most `mb` MB) in the
+/// crate directory, and checks that it ends with exit 2 and exactly one line on
+/// stderr, an `error:` one; returns the line.
+fn one_line_under_ulimit(mb: u64, args: &[&str]) -> String {
+    let (c, what) = under_ulimit(mb, args, 90);
     let lines: Vec<&str> = c.stderr.lines().collect();
     assert!(
         c.code == 2 && lines.len() == 1 && lines[0].starts_with("error: "),
@@ -228,21 +235,7 @@ fn a_stress_search_under_an_address_space_limit_ends_with_exit_2_and_one_line() 
 /// Runs `emu ARGS` under `ulimit -v MB` and checks that it ends with exit 0, nothing
 /// on stderr.
 fn fits_under_ulimit(mb: u64, args: &[&str]) {
-    let capture = tempfile::tempdir().expect("a temporary directory");
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!("ulimit -v {} && exec \"$EMU\" \"$@\"", mb * 1024))
-        .arg("sh")
-        .args(args)
-        .env("EMU", env!("CARGO_BIN_EXE_emu"));
-    let what = format!("ulimit -v {mb} MB: emu {}", args.join(" "));
-    let c = common::run_captured(
-        &mut cmd,
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
-        capture.path(),
-        Duration::from_secs(300),
-    )
-    .unwrap_or_else(|| panic!("{what}: still running after 300 s"));
+    let (c, what) = under_ulimit(mb, args, 300);
     assert!(
         c.code == 0 && c.stderr.is_empty(),
         "{what}: exit {}, stderr:\n{}",
