@@ -279,25 +279,9 @@ fn a_plan_runs_one_experiment_per_line_and_merges_to_the_single_process_result()
     assert_eq!(m.stdout, whole.stdout);
 }
 
-/// GNU parallel, or `None` (and a note) where it is not installed; `.ci/run` installs
-/// it and sets EMU_REQUIRE_PARALLEL=1.
-pub fn gnu_parallel() -> Option<&'static str> {
-    let found = Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found && std::env::var_os("EMU_REQUIRE_PARALLEL").is_some() {
-        panic!("EMU_REQUIRE_PARALLEL is set and GNU parallel is not installed");
-    }
-    if !found {
-        eprintln!("GNU parallel is not installed: the parallel path is not tested here");
-    }
-    found.then_some("parallel")
-}
-
 #[test]
 fn a_reproduction_split_over_gnu_parallel_merges_to_the_single_process_result() {
-    let Some(parallel) = gnu_parallel() else {
+    let Some(parallel) = super::common::gnu_parallel() else {
         return;
     };
     let dir = scratch("parallel");

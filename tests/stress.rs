@@ -460,18 +460,8 @@ fn a_stress_plan_over_gnu_parallel_merges_to_the_single_process_result() {
         .unwrap();
     assert_eq!(whole.status.code(), Some(3), "{}", err_of(&whole));
     let toml = std::fs::read(dir.path().join("s.toml")).unwrap();
-    let runner = if Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        "parallel --will-cite"
-    } else if std::env::var_os("EMU_REQUIRE_PARALLEL").is_some() {
-        panic!("EMU_REQUIRE_PARALLEL is set and GNU parallel is not installed");
-    } else {
-        eprintln!("GNU parallel is not installed: the plan runs line by line");
-        "sh"
-    };
+    // Without GNU parallel the plan runs line by line.
+    let runner = super::common::gnu_parallel().map_or("sh", |_| "parallel --will-cite");
     let script = format!(
         "{EMU} stress {search} --plan jobs.txt && {runner} < jobs.txt > cases.jsonl \
          && {EMU} merge cases.jsonl --out s.toml"

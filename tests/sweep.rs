@@ -312,25 +312,9 @@ fn bad_shard_and_merge_input_is_one_line_and_exit_2() {
     }
 }
 
-/// GNU parallel, or `None` (and a note) where it is not installed. `.ci/run` installs it
-/// and sets EMU_REQUIRE_PARALLEL=1, so that CI runs this path for real.
-fn gnu_parallel() -> Option<&'static str> {
-    let found = Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found && std::env::var_os("EMU_REQUIRE_PARALLEL").is_some() {
-        panic!("EMU_REQUIRE_PARALLEL is set and GNU parallel is not installed");
-    }
-    if !found {
-        eprintln!("GNU parallel is not installed: the parallel path is not tested here");
-    }
-    found.then_some("parallel")
-}
-
 #[test]
 fn a_sweep_split_over_gnu_parallel_merges_to_the_single_process_result() {
-    let Some(parallel) = gnu_parallel() else {
+    let Some(parallel) = super::common::gnu_parallel() else {
         return;
     };
     let dir = scratch("parallel");

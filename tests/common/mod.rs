@@ -68,3 +68,19 @@ pub fn emu(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }
+
+/// GNU parallel, or `None` (and a note) where it is not installed. `.ci/run` installs it
+/// and sets EMU_REQUIRE_PARALLEL=1, so that CI runs the parallel paths for real.
+pub fn gnu_parallel() -> Option<&'static str> {
+    let found = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found && std::env::var_os("EMU_REQUIRE_PARALLEL").is_some() {
+        panic!("EMU_REQUIRE_PARALLEL is set and GNU parallel is not installed");
+    }
+    if !found {
+        eprintln!("GNU parallel is not installed: the parallel path is not tested here");
+    }
+    found.then_some("parallel")
+}
