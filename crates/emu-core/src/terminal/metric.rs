@@ -24,7 +24,7 @@ pub const COARSE_DIGITS: u8 = 2;
 /// auto-resizing one the values would have filled one by one.
 ///
 /// Once in a histogram, a value recorded again straight after itself is only counted
-/// ([`Filled::repeat`]) and goes into the histogram with its count when another value
+/// (`Filled::repeat`) and goes into the histogram with its count when another value
 /// comes or the metric is read: a journey's part is often the same for message after
 /// message (a fabric's link takes its data path's cycles every time), and recording a
 /// value n times at once fills the histogram as n single records do.

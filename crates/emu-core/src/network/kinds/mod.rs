@@ -1,12 +1,12 @@
 //! The topology kinds of the C104 family, one file each: a kind validates its
-//! `[network]` table into a checked [`Layout`] with its terminal and label counts
-//! ([`Shape`]), builds the plan from it, says how it is drawn and which systematic
-//! pattern it has. [`KINDS`]
+//! `[network]` table into a checked `Layout` with its terminal and label counts
+//! (`Shape`), builds the plan from it, says how it is drawn and which systematic
+//! pattern it has. `KINDS`
 //! is the one registry: the family table (`family::c104`) and the guide read the kind
 //! names from it.
 //!
-//! Adding a kind of C104 network: a file here implementing [`Kind`] (and [`Layout`] for
-//! its checked parameters), one row in [`KINDS`], and the variant of
+//! Adding a kind of C104 network: a file here implementing `Kind` (and `Layout` for
+//! its checked parameters), one row in `KINDS`, and the variant of
 //! [`NetworkConfig`] its `[network]` table deserializes into.
 
 use super::build::{BuildError, Parts, topo_err};
@@ -82,14 +82,14 @@ pub(super) static KINDS: &[&dyn Kind] = &[
     &dragonfly::Dragonfly,
 ];
 
-/// The names of [`KINDS`], in order.
+/// The names of `KINDS`, in order.
 pub fn names() -> &'static [&'static str] {
     static NAMES: LazyLock<Vec<&'static str>> =
         LazyLock::new(|| KINDS.iter().map(|k| k.name()).collect());
     NAMES.as_slice()
 }
 
-/// Whether `net` is a network of C104s: one of [`KINDS`] owns it.
+/// Whether `net` is a network of C104s: one of `KINDS` owns it.
 pub fn owns(net: &NetworkConfig) -> bool {
     KINDS.iter().any(|k| k.owns(net))
 }
