@@ -2,8 +2,10 @@
 //! reproductions ([`reproduce`]) and stress searches ([`stress`]). Each shard file is
 //! JSON lines after a header that names its format, the emu version, the command and
 //! the plan; `emu merge` tells the kinds apart by the header's `format`
-//! ([`kind_of`]) and refuses a mix.
+//! ([`kind_of`]) and refuses a mix. One reader ([`read`]) checks what the three
+//! formats share.
 
+pub mod read;
 pub mod reproduce;
 pub mod stress;
 

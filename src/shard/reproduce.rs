@@ -20,7 +20,6 @@
 
 use crate::reproduce::{Curve, Report, Row, Table, Tolerance};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The format tag of a reproduction shard's header line.
@@ -312,116 +311,86 @@ pub fn write(
     Ok(s)
 }
 
-/// Why shard files do not make one reproduction.
-#[derive(Debug, thiserror::Error)]
-pub enum MergeError {
-    /// A line is not JSON of the shard format.
-    #[error("{file}:{line}: not a line of an emu reproduce shard ({reason})")]
-    Syntax {
-        /// File name.
-        file: String,
-        /// Line number, from 1.
-        line: usize,
-        /// What the parser said.
-        reason: String,
-    },
-    /// An experiment line before any header.
-    #[error("{file}:{line}: an experiment before any header line")]
-    NoHeader {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-    },
-    /// A header of another format version.
-    #[error(
-        "{file}:{line}: format \"{found}\" is not this emu's \"{FORMAT}\": make the shard again with this emu"
-    )]
-    Format {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The format found.
-        found: String,
-    },
-    /// A shard written by another emu version.
-    #[error(
-        "{file}:{line}: written by emu {found}, and this is emu {}: merge with the emu that made the shards",
-        env!("CARGO_PKG_VERSION")
-    )]
-    Version {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The version found.
-        found: String,
-    },
-    /// A header of another reproduction than the first one.
-    #[error(
-        "{file}:{line}: a shard of another reproduction (`{command}` in {shards} shards, not `{first_command}` in {first_shards} as {first})"
-    )]
-    Other {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// Its command.
-        command: String,
-        /// Its number of shards.
-        shards: u32,
-        /// The first header's command.
-        first_command: String,
-        /// The first header's number of shards.
-        first_shards: u32,
-        /// Where the first header came from.
-        first: String,
-    },
-    /// An experiment the plan does not give that shard.
-    #[error("{file}:{line}: experiment {experiment} is not one of shard {k}/{n}'s")]
-    NotMine {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The experiment.
-        experiment: String,
-        /// The shard.
-        k: u32,
-        /// Shards.
-        n: u32,
-    },
-    /// The same experiment twice with different results.
-    #[error("{file}:{line}: experiment {experiment} appears twice with different results")]
-    Conflict {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The experiment.
-        experiment: String,
-    },
-    /// Experiments no file has.
-    #[error(
-        "{missing} of {total} experiments are missing (first: {first}, shard {k}/{n}); merge every shard's file"
-    )]
-    Missing {
-        /// How many.
-        missing: usize,
-        /// Experiments in the reproduction.
-        total: usize,
-        /// The first missing one.
-        first: String,
-        /// Its shard.
-        k: u32,
-        /// Shards.
-        n: u32,
-    },
-    /// No header at all.
-    #[error("no shard header in the input")]
-    Empty,
+/// The reproduction shard format, for [`super::read`].
+pub struct Shards;
+
+impl super::read::Format for Shards {
+    type Header = Header;
+    /// The experiment's place in the header's list.
+    type Key = usize;
+    type Unit = Result<Report, String>;
+    type Stray = super::read::NotMine;
+    type Difference = super::read::OtherCommand;
+    const TAG: &'static str = FORMAT;
+    const JOB: &'static str = "reproduce";
+    const NOUN: &'static str = "reproduction";
+    const UNIT: &'static str = "experiment";
+    const RESULTS: &'static str = "results";
+
+    fn version(h: &Header) -> Option<&str> {
+        Some(&h.emu_version)
+    }
+
+    fn check(h: &mut Header) -> Result<(), &'static str> {
+        let [k, shards] = h.shard;
+        if k == 0 || k > shards || h.plan.len() != h.experiments.len() {
+            return Err("the header's shard or plan is not one emu writes");
+        }
+        Ok(())
+    }
+
+    fn shard(h: &Header) -> [u32; 2] {
+        h.shard
+    }
+
+    fn differ(f: &Header, at: &str, h: &Header) -> Option<super::read::OtherCommand> {
+        super::read::OtherCommand::when(
+            (&f.command, &f.experiments, f.quick, &f.plan, f.shard[1])
+                != (&h.command, &h.experiments, h.quick, &h.plan, h.shard[1]),
+            (&f.command, f.shard[1]),
+            at,
+            (&h.command, h.shard[1]),
+        )
+    }
+
+    fn unit(h: &Header, value: serde_json::Value) -> super::read::UnitRead<Self> {
+        let l: Line = serde_json::from_value(value)?;
+        let index = h
+            .experiments
+            .iter()
+            .zip(&h.plan)
+            .position(|(e, k)| *e == l.experiment && *k == h.shard[0])
+            .ok_or_else(|| {
+                super::read::UnitError::Stray(super::read::NotMine {
+                    unit: format!("experiment {}", l.experiment),
+                    shard: h.shard,
+                })
+            })?;
+        let outcome = match (l.report, l.error) {
+            (Some(r), None) => Ok(r.report()),
+            (None, Some(e)) => Err(e),
+            _ => {
+                return Err(super::read::UnitError::Syntax(
+                    "an experiment line has a report or an error".into(),
+                ));
+            }
+        };
+        Ok((index, outcome))
+    }
+
+    /// Reports hold numbers that are not equal to themselves (NaN): lines are compared
+    /// as written.
+    fn conflict(a: (&str, &Self::Unit), b: (&str, &Self::Unit)) -> bool {
+        a.0 != b.0
+    }
+
+    fn name(h: &Header, key: usize) -> String {
+        format!("experiment {}", h.experiments[key])
+    }
 }
+
+/// Why shard files do not make one reproduction.
+pub type MergeError = super::read::MergeError<Shards>;
 
 /// A merged reproduction: its header (of the first shard) and every experiment's
 /// outcome in order.
@@ -436,130 +405,23 @@ pub struct Merged {
 /// Merges shard files given as `(name, text)`; a file may hold several shards one after
 /// the other. An experiment given twice with the same result counts once.
 pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
-    let mut first: Option<(Header, String)> = None;
-    // By experiment: the line as written (for comparing duplicates) and its outcome.
-    let mut got: BTreeMap<String, (String, Result<Report, String>)> = BTreeMap::new();
-    for (file, text) in files {
-        let mut current: Option<Header> = None;
-        for (n, raw) in text.lines().enumerate() {
-            let line = n + 1;
-            if raw.trim().is_empty() {
-                continue;
-            }
-            let syntax = |e: serde_json::Error| MergeError::Syntax {
-                file: file.clone(),
-                line,
-                reason: crate::config::plain::plain(&e.to_string()),
-            };
-            let value: serde_json::Value = serde_json::from_str(raw).map_err(syntax)?;
-            if let Some(format) = value.get("format") {
-                let found = format.as_str().unwrap_or_default().to_string();
-                if found != FORMAT {
-                    return Err(MergeError::Format {
-                        file: file.clone(),
-                        line,
-                        found,
-                    });
-                }
-                let h: Header = serde_json::from_value(value).map_err(syntax)?;
-                if h.emu_version != env!("CARGO_PKG_VERSION") {
-                    return Err(MergeError::Version {
-                        file: file.clone(),
-                        line,
-                        found: h.emu_version,
-                    });
-                }
-                let [k, shards] = h.shard;
-                if k == 0 || k > shards || h.plan.len() != h.experiments.len() {
-                    return Err(MergeError::Syntax {
-                        file: file.clone(),
-                        line,
-                        reason: "the header's shard or plan is not one emu writes".into(),
-                    });
-                }
-                match &first {
-                    None => first = Some((h.clone(), format!("{file}:{line}"))),
-                    Some((f, at)) => {
-                        if (&f.command, &f.experiments, f.quick, &f.plan, f.shard[1])
-                            != (&h.command, &h.experiments, h.quick, &h.plan, h.shard[1])
-                        {
-                            return Err(MergeError::Other {
-                                file: file.clone(),
-                                line,
-                                command: h.command.clone(),
-                                shards: h.shard[1],
-                                first_command: f.command.clone(),
-                                first_shards: f.shard[1],
-                                first: at.clone(),
-                            });
-                        }
-                    }
-                }
-                current = Some(h);
-                continue;
-            }
-            let Some(h) = &current else {
-                return Err(MergeError::NoHeader {
-                    file: file.clone(),
-                    line,
-                });
-            };
-            let l: Line = serde_json::from_value(value).map_err(syntax)?;
-            if !h.mine().contains(&l.experiment.as_str()) {
-                return Err(MergeError::NotMine {
-                    file: file.clone(),
-                    line,
-                    experiment: l.experiment,
-                    k: h.shard[0],
-                    n: h.shard[1],
-                });
-            }
-            let outcome = match (l.report, l.error) {
-                (Some(r), None) => Ok(r.report()),
-                (None, Some(e)) => Err(e),
-                _ => {
-                    return Err(MergeError::Syntax {
-                        file: file.clone(),
-                        line,
-                        reason: "an experiment line has a report or an error".into(),
-                    });
-                }
-            };
-            match got.get(&l.experiment) {
-                Some((seen, _)) if seen != raw.trim() => {
-                    return Err(MergeError::Conflict {
-                        file: file.clone(),
-                        line,
-                        experiment: l.experiment,
-                    });
-                }
-                Some(_) => {}
-                None => {
-                    got.insert(l.experiment, (raw.trim().to_string(), outcome));
-                }
-            }
-        }
-    }
-    let (header, _) = first.ok_or(MergeError::Empty)?;
+    let super::read::Read { header, mut units } = super::read::read::<Shards>(files)?;
     let total = header.experiments.len();
-    let missing: Vec<usize> = (0..total)
-        .filter(|&i| !got.contains_key(&header.experiments[i]))
-        .collect();
+    let missing: Vec<usize> = (0..total).filter(|i| !units.contains_key(i)).collect();
     if let Some(&i) = missing.first() {
-        return Err(MergeError::Missing {
+        return Err(MergeError::Missing(super::read::Missing {
             missing: missing.len(),
-            total,
-            first: header.experiments[i].clone(),
-            k: header.plan[i],
-            n: header.shard[1],
-        });
+            of: format!("{total} experiments"),
+            first: format!(
+                "{}, shard {}/{}",
+                header.experiments[i], header.plan[i], header.shard[1]
+            ),
+        }));
     }
-    let outcomes = header
-        .experiments
-        .iter()
-        .map(|e| {
-            let outcome = got.remove(e).map_or_else(|| Err(String::new()), |(_, o)| o);
-            (e.clone(), outcome)
+    let outcomes = (0..total)
+        .map(|i| {
+            let outcome = units.remove(&i).unwrap_or_else(|| Err(String::new()));
+            (header.experiments[i].clone(), outcome)
         })
         .collect();
     Ok(Merged { header, outcomes })

@@ -16,7 +16,6 @@
 //! - an end line, `{"searched": CASES}`: a shard file without it is incomplete.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The format tag of a stress shard's header line.
@@ -112,129 +111,88 @@ pub fn write(header: &Header, outcomes: &[(usize, Outcome)]) -> String {
     s
 }
 
-/// Why shard files do not make one search.
-#[derive(Debug, thiserror::Error)]
-pub enum MergeError {
-    /// A line is not JSON of the shard format.
-    #[error("{file}:{line}: not a line of an emu stress shard ({reason})")]
-    Syntax {
-        /// File name.
-        file: String,
-        /// Line number, from 1.
-        line: usize,
-        /// What the parser said.
-        reason: String,
-    },
-    /// A case line before any header.
-    #[error("{file}:{line}: a case before any header line")]
-    NoHeader {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-    },
-    /// A header of another format version.
-    #[error(
-        "{file}:{line}: format \"{found}\" is not this emu's \"{FORMAT}\": make the shard again with this emu"
-    )]
-    Format {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The format found.
-        found: String,
-    },
-    /// A shard written by another emu version.
-    #[error(
-        "{file}:{line}: written by emu {found}, and this is emu {}: merge with the emu that made the shards",
-        env!("CARGO_PKG_VERSION")
-    )]
-    Version {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The version found.
-        found: String,
-    },
-    /// A header of another search than the first one.
-    #[error(
-        "{file}:{line}: a shard of another search (`{command}` in {shards} shards, not `{first_command}` in {first_shards} as {first})"
-    )]
-    Other {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// Its command.
-        command: String,
-        /// Its number of shards.
-        shards: u32,
-        /// The first header's command.
-        first_command: String,
-        /// The first header's number of shards.
-        first_shards: u32,
-        /// Where the first header came from.
-        first: String,
-    },
-    /// A case that is not the shard's.
-    #[error("{file}:{line}: case {index} is not one of shard {k}/{n}'s")]
-    NotMine {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The case (from 1).
-        index: usize,
-        /// The shard.
-        k: u32,
-        /// Shards.
-        n: u32,
-    },
-    /// A shard whose end line is missing (a process that did not finish).
-    #[error("{file}:{line}: shard {k}/{n} is incomplete (it has no end line): run it again")]
-    Incomplete {
-        /// File name.
-        file: String,
-        /// The header's line.
-        line: usize,
-        /// The shard.
-        k: u32,
-        /// Shards.
-        n: u32,
-    },
-    /// The same case twice with different outcomes.
-    #[error("{file}:{line}: case {index} appears twice with different outcomes")]
-    Conflict {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The case (from 1).
-        index: usize,
-    },
-    /// Cases below the first find that no file has.
-    #[error(
-        "{missing} of the {needed} cases the search needs are missing (first: case {}, shard {k}/{n}); merge every shard's file",
-        first + 1
-    )]
-    Missing {
-        /// How many.
-        missing: usize,
-        /// Cases up to and including the first find (every case if none).
-        needed: usize,
-        /// The first missing case (from 0).
-        first: usize,
-        /// Its shard.
-        k: u32,
-        /// Shards.
-        n: u32,
-    },
-    /// No header at all.
-    #[error("no shard header in the input")]
-    Empty,
+/// The stress shard format, for [`super::read`].
+pub struct Shards;
+
+impl super::read::Format for Shards {
+    type Header = Header;
+    /// The case, from 0.
+    type Key = usize;
+    type Unit = Outcome;
+    type Stray = super::read::NotMine;
+    type Difference = super::read::OtherCommand;
+    const TAG: &'static str = FORMAT;
+    const JOB: &'static str = "stress";
+    const NOUN: &'static str = "search";
+    const UNIT: &'static str = "case";
+    const RESULTS: &'static str = "outcomes";
+    const END: Option<&'static str> = Some("searched");
+
+    fn version(h: &Header) -> Option<&str> {
+        Some(&h.emu_version)
+    }
+
+    fn check(h: &mut Header) -> Result<(), &'static str> {
+        if h.shard[0] == 0 || h.shard[0] > h.shard[1] || h.cases == 0 {
+            return Err("the header's shard or cases are not what emu writes");
+        }
+        Ok(())
+    }
+
+    fn shard(h: &Header) -> [u32; 2] {
+        h.shard
+    }
+
+    fn differ(f: &Header, at: &str, h: &Header) -> Option<super::read::OtherCommand> {
+        fn same(
+            h: &Header,
+        ) -> (
+            &String,
+            &Vec<String>,
+            &String,
+            &serde_json::Value,
+            usize,
+            u32,
+        ) {
+            (
+                &h.command,
+                &h.args,
+                &h.topology,
+                &h.configuration,
+                h.cases,
+                h.shard[1],
+            )
+        }
+        super::read::OtherCommand::when(
+            same(f) != same(h),
+            (&f.command, f.shard[1]),
+            at,
+            (&h.command, h.shard[1]),
+        )
+    }
+
+    fn unit(h: &Header, value: serde_json::Value) -> super::read::UnitRead<Self> {
+        let l: Line = serde_json::from_value(value)?;
+        if !h.mine(l.index) || l.index >= h.cases {
+            return Err(super::read::UnitError::Stray(super::read::NotMine {
+                unit: Self::name(h, l.index),
+                shard: h.shard,
+            }));
+        }
+        Ok((l.index, l.outcome))
+    }
+
+    fn conflict(a: (&str, &Outcome), b: (&str, &Outcome)) -> bool {
+        a.1 != b.1
+    }
+
+    fn name(_: &Header, index: usize) -> String {
+        format!("case {}", index + 1)
+    }
 }
+
+/// Why shard files do not make one search.
+pub type MergeError = super::read::MergeError<Shards>;
 
 /// A merged search: its header (of the first shard) and the outcome of every case a
 /// single process runs: all of them, or those up to and including the first that did
@@ -250,163 +208,22 @@ pub struct Merged {
 /// Merges shard files given as `(name, text)`; a file may hold several shards one after
 /// the other. A case given twice with the same outcome counts once.
 pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
-    let mut first: Option<(Header, String)> = None;
-    let mut got: BTreeMap<usize, Outcome> = BTreeMap::new();
-    for (file, text) in files {
-        // The header being read and its line; `None` once its end line is read.
-        let mut current: Option<(Header, usize)> = None;
-        let mut last: Option<(Header, usize)> = None;
-        for (n, raw) in text.lines().enumerate() {
-            let line = n + 1;
-            if raw.trim().is_empty() {
-                continue;
-            }
-            let syntax = |e: serde_json::Error| MergeError::Syntax {
-                file: file.clone(),
-                line,
-                reason: crate::config::plain::plain(&e.to_string()),
-            };
-            let value: serde_json::Value = serde_json::from_str(raw).map_err(syntax)?;
-            if let Some(format) = value.get("format") {
-                if let Some((h, at)) = current.take() {
-                    return Err(MergeError::Incomplete {
-                        file: file.clone(),
-                        line: at,
-                        k: h.shard[0],
-                        n: h.shard[1],
-                    });
-                }
-                let found = format.as_str().unwrap_or_default().to_string();
-                if found != FORMAT {
-                    return Err(MergeError::Format {
-                        file: file.clone(),
-                        line,
-                        found,
-                    });
-                }
-                let h: Header = serde_json::from_value(value).map_err(syntax)?;
-                if h.emu_version != env!("CARGO_PKG_VERSION") {
-                    return Err(MergeError::Version {
-                        file: file.clone(),
-                        line,
-                        found: h.emu_version,
-                    });
-                }
-                if h.shard[0] == 0 || h.shard[0] > h.shard[1] || h.cases == 0 {
-                    return Err(MergeError::Syntax {
-                        file: file.clone(),
-                        line,
-                        reason: "the header's shard or cases are not what emu writes".into(),
-                    });
-                }
-                match &first {
-                    None => first = Some((h.clone(), format!("{file}:{line}"))),
-                    Some((f, at)) => {
-                        fn same(
-                            h: &Header,
-                        ) -> (
-                            &String,
-                            &Vec<String>,
-                            &String,
-                            &serde_json::Value,
-                            usize,
-                            u32,
-                        ) {
-                            (
-                                &h.command,
-                                &h.args,
-                                &h.topology,
-                                &h.configuration,
-                                h.cases,
-                                h.shard[1],
-                            )
-                        }
-                        if same(f) != same(&h) {
-                            return Err(MergeError::Other {
-                                file: file.clone(),
-                                line,
-                                command: h.command.clone(),
-                                shards: h.shard[1],
-                                first_command: f.command.clone(),
-                                first_shards: f.shard[1],
-                                first: at.clone(),
-                            });
-                        }
-                    }
-                }
-                current = Some((h, line));
-                continue;
-            }
-            if value.get("searched").is_some() {
-                match current.take() {
-                    Some(h) => last = Some(h),
-                    None => {
-                        return Err(MergeError::NoHeader {
-                            file: file.clone(),
-                            line,
-                        });
-                    }
-                }
-                continue;
-            }
-            let Some((h, _)) = &current else {
-                return Err(MergeError::NoHeader {
-                    file: file.clone(),
-                    line,
-                });
-            };
-            let l: Line = serde_json::from_value(value).map_err(syntax)?;
-            if !h.mine(l.index) || l.index >= h.cases {
-                return Err(MergeError::NotMine {
-                    file: file.clone(),
-                    line,
-                    index: l.index + 1,
-                    k: h.shard[0],
-                    n: h.shard[1],
-                });
-            }
-            match got.get(&l.index) {
-                Some(o) if *o != l.outcome => {
-                    return Err(MergeError::Conflict {
-                        file: file.clone(),
-                        line,
-                        index: l.index + 1,
-                    });
-                }
-                Some(_) => {}
-                None => {
-                    got.insert(l.index, l.outcome);
-                }
-            }
-        }
-        if let Some((h, at)) = current {
-            return Err(MergeError::Incomplete {
-                file: file.clone(),
-                line: at,
-                k: h.shard[0],
-                n: h.shard[1],
-            });
-        }
-        let _ = last;
-    }
-    let (header, _) = first.ok_or(MergeError::Empty)?;
-    let stop = got
+    let super::read::Read { header, units } = super::read::read::<Shards>(files)?;
+    let stop = units
         .iter()
         .find(|(_, o)| !matches!(o, Outcome::Clean { .. }))
         .map(|(i, _)| *i);
     let needed = stop.map_or(header.cases, |i| i + 1);
-    let missing: Vec<usize> = (0..needed).filter(|i| !got.contains_key(i)).collect();
+    let missing: Vec<usize> = (0..needed).filter(|i| !units.contains_key(i)).collect();
     if let Some(&i) = missing.first() {
         let n = header.shard[1].max(1);
-        return Err(MergeError::Missing {
+        return Err(MergeError::Missing(super::read::Missing {
             missing: missing.len(),
-            needed,
-            first: i,
-            k: (i % n as usize) as u32 + 1,
-            n,
-        });
+            of: format!("the {needed} cases the search needs"),
+            first: format!("case {}, shard {}/{n}", i + 1, i % n as usize + 1),
+        }));
     }
-    let outcomes = got.into_values().take(needed).collect();
+    let outcomes = units.into_values().take(needed).collect();
     Ok(Merged { header, outcomes })
 }
 

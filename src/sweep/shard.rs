@@ -18,7 +18,6 @@
 use super::point::Point;
 use super::spec::Job;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The format tag of a shard file's header line.
@@ -140,58 +139,14 @@ pub fn write(header: &Header, shard: Shard, runs: &[(usize, Point)]) -> String {
     s
 }
 
-/// Why shard files do not make one sweep.
-#[derive(Debug, thiserror::Error)]
-pub enum MergeError {
-    /// A line is not JSON of the shard format.
-    #[error("{file}:{line}: not a line of an emu sweep shard ({reason})")]
-    Syntax {
-        /// File name.
-        file: String,
-        /// Line number, from 1.
-        line: usize,
-        /// What the parser said.
-        reason: String,
-    },
-    /// A run line before any header.
-    #[error("{file}:{line}: a run before any header line")]
-    NoHeader {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-    },
-    /// A header of another format version.
-    #[error(
-        "{file}:{line}: format \"{found}\" is not this emu's \"{FORMAT}\": make the shard again with this emu"
-    )]
-    Format {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The format found.
-        found: String,
-    },
-    /// A header that describes another sweep than the first one.
-    #[error("{file}:{line}: a shard of another sweep ({what} differ from {first})")]
-    OtherSweep {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// Which fields differ.
-        what: String,
-        /// Where the first header came from.
-        first: String,
-    },
+/// The sweep shard format, for [`crate::shard::read`].
+pub struct Shards;
+
+/// A run line that is not a run of its sweep.
+#[derive(Debug)]
+pub enum NotARun {
     /// A run index, load or seed that the sweep does not have.
-    #[error("{file}:{line}: run {index} (load {load}, seed {seed}) is not a run of this sweep")]
-    NotARun {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
+    Run {
         /// The run's index.
         index: usize,
         /// Its load.
@@ -199,48 +154,107 @@ pub enum MergeError {
         /// Its seed.
         seed: u64,
     },
-    /// A run index that is not a whole number a sweep could have.
-    #[error(
-        "{file}:{line}: run {index} is not a run of this sweep: an index is a whole number from 0"
-    )]
-    BadIndex {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The index as written.
-        index: String,
-    },
-    /// The same run twice with different results.
-    #[error("{file}:{line}: run {index} appears twice with different results")]
-    Conflict {
-        /// File name.
-        file: String,
-        /// Line number.
-        line: usize,
-        /// The run's index.
-        index: usize,
-    },
-    /// Runs no file has.
-    #[error(
-        "{missing} of {runs} runs are missing (first: run {first}, load {load}, seed {seed}); merge every shard's file"
-    )]
-    Missing {
-        /// How many.
-        missing: usize,
-        /// Runs in the sweep.
-        runs: usize,
-        /// The first missing run's index, load and seed.
-        first: usize,
-        /// Its load.
-        load: f64,
-        /// Its seed.
-        seed: u64,
-    },
-    /// No header at all.
-    #[error("no shard header in the input")]
-    Empty,
+    /// A run index that is not a whole number a sweep could have, as written.
+    Index(String),
 }
+
+impl std::fmt::Display for NotARun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotARun::Run { index, load, seed } => write!(
+                f,
+                "run {index} (load {load}, seed {seed}) is not a run of this sweep"
+            ),
+            NotARun::Index(index) => write!(
+                f,
+                "run {index} is not a run of this sweep: an index is a whole number from 0"
+            ),
+        }
+    }
+}
+
+/// The fields in which a header differs from the first one's, and where that is.
+#[derive(Debug)]
+pub struct OtherSweep {
+    /// Which fields differ.
+    pub what: String,
+    /// Where the first header is.
+    pub first: String,
+}
+
+impl std::fmt::Display for OtherSweep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} differ from {}", self.what, self.first)
+    }
+}
+
+impl crate::shard::read::Format for Shards {
+    type Header = Header;
+    /// The run's index in sweep order.
+    type Key = usize;
+    type Unit = Point;
+    type Stray = NotARun;
+    type Difference = OtherSweep;
+    const TAG: &'static str = FORMAT;
+    const JOB: &'static str = "sweep";
+    const NOUN: &'static str = "sweep";
+    const UNIT: &'static str = "run";
+    const RESULTS: &'static str = "results";
+
+    /// Sweep shards do not record the emu version; their configurations must agree.
+    fn version(_: &Header) -> Option<&str> {
+        None
+    }
+
+    fn check(h: &mut Header) -> Result<(), &'static str> {
+        h.shard = None;
+        if h.runs() == 0 {
+            return Err("the header's sweep has no runs (no loads, or no seeds)");
+        }
+        Ok(())
+    }
+
+    /// `[1, 1]` for a header without one (it is not written by emu, but reads).
+    fn shard(h: &Header) -> [u32; 2] {
+        h.shard.unwrap_or([1, 1])
+    }
+
+    fn differ(f: &Header, at: &str, h: &Header) -> Option<OtherSweep> {
+        difference(f, h).map(|what| OtherSweep {
+            what,
+            first: at.to_string(),
+        })
+    }
+
+    fn unit(h: &Header, value: serde_json::Value) -> crate::shard::read::UnitRead<Self> {
+        use crate::shard::read::UnitError;
+        if let Some(index) = value.get("index")
+            && index.as_u64().is_none()
+        {
+            return Err(UnitError::Stray(NotARun::Index(index.to_string())));
+        }
+        let run: Line = serde_json::from_value(value)?;
+        if h.job(run.index) != Some((run.point.load, run.point.seed)) || run.index >= h.runs() {
+            return Err(UnitError::Stray(NotARun::Run {
+                index: run.index,
+                load: run.point.load,
+                seed: run.point.seed,
+            }));
+        }
+        Ok((run.index, run.point))
+    }
+
+    fn conflict(a: (&str, &Point), b: (&str, &Point)) -> bool {
+        a.1 != b.1
+    }
+
+    fn name(_: &Header, index: usize) -> String {
+        format!("run {index}")
+    }
+}
+
+/// Why shard files do not make one sweep.
+pub type MergeError = crate::shard::read::MergeError<Shards>;
 
 /// A merged sweep: its header (without a shard) and every run in sweep order.
 #[derive(Clone, Debug, PartialEq)]
@@ -255,118 +269,20 @@ pub struct Merged {
 /// the other (the output of `parallel`). Identical duplicates (a rerun shard) are
 /// accepted once.
 pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
-    let mut first: Option<(Header, String)> = None;
-    let mut points: BTreeMap<usize, Point> = BTreeMap::new();
-    for (file, text) in files {
-        let mut current: Option<Header> = None;
-        for (n, raw) in text.lines().enumerate() {
-            let line = n + 1;
-            if raw.trim().is_empty() {
-                continue;
-            }
-            let syntax = |e: serde_json::Error| MergeError::Syntax {
-                file: file.clone(),
-                line,
-                reason: crate::config::plain::plain(&e.to_string()),
-            };
-            let value: serde_json::Value = serde_json::from_str(raw).map_err(syntax)?;
-            if !value.is_object() {
-                return Err(MergeError::Syntax {
-                    file: file.clone(),
-                    line,
-                    reason: "each line is a JSON object, a header or a run".into(),
-                });
-            }
-            if let Some(format) = value.get("format") {
-                let found = format.as_str().unwrap_or_default().to_string();
-                if found != FORMAT {
-                    return Err(MergeError::Format {
-                        file: file.clone(),
-                        line,
-                        found,
-                    });
-                }
-                let mut h: Header = serde_json::from_value(value).map_err(syntax)?;
-                h.shard = None;
-                if h.runs() == 0 {
-                    return Err(MergeError::Syntax {
-                        file: file.clone(),
-                        line,
-                        reason: "the header's sweep has no runs (no loads, or no seeds)".into(),
-                    });
-                }
-                match &first {
-                    None => first = Some((h.clone(), format!("{file}:{line}"))),
-                    Some((f, at)) => {
-                        if let Some(what) = difference(f, &h) {
-                            return Err(MergeError::OtherSweep {
-                                file: file.clone(),
-                                line,
-                                what,
-                                first: at.clone(),
-                            });
-                        }
-                    }
-                }
-                current = Some(h);
-                continue;
-            }
-            let Some(h) = &current else {
-                return Err(MergeError::NoHeader {
-                    file: file.clone(),
-                    line,
-                });
-            };
-            if let Some(index) = value.get("index")
-                && index.as_u64().is_none()
-            {
-                return Err(MergeError::BadIndex {
-                    file: file.clone(),
-                    line,
-                    index: index.to_string(),
-                });
-            }
-            let run: Line = serde_json::from_value(value).map_err(syntax)?;
-            if h.job(run.index) != Some((run.point.load, run.point.seed)) || run.index >= h.runs() {
-                return Err(MergeError::NotARun {
-                    file: file.clone(),
-                    line,
-                    index: run.index,
-                    load: run.point.load,
-                    seed: run.point.seed,
-                });
-            }
-            match points.get(&run.index) {
-                Some(p) if *p != run.point => {
-                    return Err(MergeError::Conflict {
-                        file: file.clone(),
-                        line,
-                        index: run.index,
-                    });
-                }
-                Some(_) => {}
-                None => {
-                    points.insert(run.index, run.point);
-                }
-            }
-        }
-    }
-    let (header, _) = first.ok_or(MergeError::Empty)?;
+    let crate::shard::read::Read { header, units } = crate::shard::read::read::<Shards>(files)?;
     let runs = header.runs();
-    if points.len() < runs {
-        let first = (0..runs).find(|i| !points.contains_key(i)).unwrap_or(0);
+    if units.len() < runs {
+        let first = (0..runs).find(|i| !units.contains_key(i)).unwrap_or(0);
         let (load, seed) = header.job(first).unwrap_or((f64::NAN, 0));
-        return Err(MergeError::Missing {
-            missing: runs - points.len(),
-            runs,
-            first,
-            load,
-            seed,
-        });
+        return Err(MergeError::Missing(crate::shard::read::Missing {
+            missing: runs - units.len(),
+            of: format!("{runs} runs"),
+            first: format!("run {first}, load {load}, seed {seed}"),
+        }));
     }
     Ok(Merged {
         header,
-        points: points.into_values().collect(),
+        points: units.into_values().collect(),
     })
 }
 
