@@ -7,9 +7,10 @@
 #   examples/slurm-reproduce.sh                         # every experiment, full form
 #   NAMES="sci-bus sci-uniform" QUICK=--quick SHARDS=2 examples/slurm-reproduce.sh
 #
-# The unit of a shard is the experiment: the plan balances the experiments' wall times
-# in the stored full run (docs/validation/provenance.toml), so more shards than the
-# longest experiment allows do not help. The merge job exits as one process would: 1
+# Every shard runs its share of the switch-fabric strategy grids (every N-th point),
+# the longest experiments; every other experiment goes whole to one shard, by a plan
+# that balances their wall times in the stored full run
+# (docs/validation/provenance.toml). The merge job exits as one process would: 1
 # if a row failed. emu must be on the PATH of the compute nodes (or set EMU), and OUT
 # must be on a file system they share.
 set -euo pipefail

@@ -86,7 +86,7 @@ fn shards_merged_in_any_order_give_the_single_process_reproduction_byte_for_byte
         for k in 1..=n {
             let part = std::fs::read_to_string(dir.path().join(format!("part{k}.jsonl"))).unwrap();
             assert!(
-                part.starts_with("{\"format\":\"emu-reproduce-shard/1\""),
+                part.starts_with("{\"format\":\"emu-reproduce-shard/2\""),
                 "{part:.100}"
             );
             seen += part.lines().count() - 1;
@@ -111,6 +111,60 @@ fn shards_merged_in_any_order_give_the_single_process_reproduction_byte_for_byte
             "{n} shards: --report"
         );
     }
+}
+
+/// Runs `emu reproduce NAMES --quick -q` with `extra` in `dir`, exit 0; gives stdout.
+fn quick_in(dir: &Path, names: &[&str], extra: &[&str]) -> String {
+    let mut args = vec!["reproduce"];
+    args.extend(names);
+    args.extend(["--quick", "-q"]);
+    args.extend(extra);
+    let o = emu_in(dir, &args);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_strategy_grid_is_split_by_point_and_merges_to_the_single_process_bytes() {
+    // fabric-non-uniform's quick grid: one configuration, six strategies (six points),
+    // beside an experiment that goes whole to one shard.
+    let names = ["dslink-latency", "fabric-non-uniform"];
+    let dir = scratch("grid");
+    let d = dir.path();
+    let text = quick_in(d, &names, &["--json", "one.json"]);
+    assert!(text.contains("== fabric-non-uniform"), "{text}");
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let out = format!("g{k}.jsonl");
+        quick_in(d, &names, &["--shard", &shard, "--out", &out]);
+        let part = std::fs::read_to_string(d.join(&out)).unwrap();
+        let header = part.lines().next().unwrap_or_default();
+        assert!(header.contains("\"plan\":[1,0]"), "{header}");
+        // Each shard holds three of the six points: every other one from the K-th.
+        let grid = part
+            .lines()
+            .find(|l| l.contains("\"grids\""))
+            .expect("the shard's points");
+        let want: Vec<String> = (0..6)
+            .filter(|i| i % 2 == k - 1)
+            .map(|i| format!("[{i},[{{"))
+            .collect();
+        for w in &want {
+            assert!(grid.contains(w.as_str()), "shard {k}: {w} in {grid:.300}");
+        }
+        assert!(grid.contains("\"total\":6"), "{grid:.100}");
+    }
+    let o = emu_in(d, &["merge", "g2.jsonl", "g1.jsonl", "--json", "m.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), text);
+    assert!(std::fs::read(d.join("m.json")).unwrap() == std::fs::read(d.join("one.json")).unwrap());
+    // Without shard 2, the grid's points are missing: one line, exit 2.
+    let o = emu_in(d, &["merge", "g1.jsonl"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "error: 1 of 2 experiments are missing (first: fabric-non-uniform, shard 2/2); merge every shard's file\n"
+    );
 }
 
 #[test]

@@ -6,7 +6,8 @@
 
 use super::exit::Exit;
 use super::fail;
-use emu::reproduce::{EXPERIMENTS, Experiment, Report, find, table};
+use emu::reproduce::fabric::grid;
+use emu::reproduce::{EXPERIMENTS, Experiment, Report, ReproduceError, find, table};
 use emu::session::shell_quote;
 use emu::shard::reproduce as shard;
 use emu::stats::job_progress::JobProgress;
@@ -43,8 +44,9 @@ On several machines or processes (the merged result is byte for byte the same):
   emu merge part*.jsonl --json results.json --report repro.html
   emu reproduce all --plan jobs.txt    # one command line per experiment
   parallel < jobs.txt > parts.jsonl && emu merge parts.jsonl
-The unit of a shard is the experiment; the plan balances the experiments' wall times
-in the stored full validation run (docs/validation/provenance.toml).
+Every shard runs its share (every N-th point) of the switch-fabric strategy grids,
+the longest experiments; the plan gives each other experiment whole to one shard,
+balancing their wall times in the stored full run (docs/validation/provenance.toml).
 
 Exit codes: 0 every row within its tolerance, 1 a row failed (listed on stderr),
 2 unknown experiment or bad flag. A shard exits 0 once its file is written: the merge
@@ -191,12 +193,31 @@ pub fn main(a: &ReproduceArgs) -> Exit {
     if let Some(s) = shard {
         let header = shard::Header::new(&names, a.quick, s.k, s.n);
         let mine = header.mine();
-        let chosen: Vec<&Experiment> = chosen
+        let chosen: Vec<(&Experiment, bool)> = chosen
             .into_iter()
-            .filter(|e| mine.contains(&e.name))
+            .filter_map(|e| {
+                mine.iter()
+                    .find(|(name, _)| *name == e.name)
+                    .map(|&(_, by_point)| (e, by_point))
+            })
             .collect();
-        let outcomes = run(&chosen, a.quick, a.quiet, |_, _| {});
-        let text = match shard::write(&header, &outcomes) {
+        let experiments: Vec<&Experiment> = chosen.iter().map(|(e, _)| *e).collect();
+        let units = run(
+            &experiments,
+            a.quiet,
+            |e| {
+                let by_point = chosen.iter().any(|(c, b)| c.name == e.name && *b);
+                if !by_point {
+                    return shard::Unit::Outcome((e.run)(a.quick).map_err(|e| e.to_string()));
+                }
+                match grid::share(s.k, s.n, || (e.run)(a.quick)) {
+                    (Err(ReproduceError::Shared), grids) => shard::Unit::Grids(grids),
+                    (result, _) => shard::Unit::Outcome(result.map_err(|e| e.to_string())),
+                }
+            },
+            |_, _| {},
+        );
+        let text = match shard::write(&header, &units) {
             Ok(t) => t,
             Err(e) => return fail(Exit::Failure, e),
         };
@@ -211,7 +232,12 @@ pub fn main(a: &ReproduceArgs) -> Exit {
             },
         };
     }
-    let outcomes = run(&chosen, a.quick, a.quiet, show);
+    let outcomes = run(
+        &chosen,
+        a.quiet,
+        |e| (e.run)(a.quick).map_err(|e| e.to_string()),
+        show,
+    );
     let command = super::report_html::invocation();
     finish(
         &outcomes,
@@ -222,20 +248,21 @@ pub fn main(a: &ReproduceArgs) -> Exit {
     )
 }
 
-/// Runs the experiments in order, each result handed to `shown` as it comes (with its
-/// name); gives every experiment's report or the error that stopped it.
-fn run(
+/// Runs the experiments in order by `one`, each result handed to `shown` as it comes
+/// (with its name); gives every experiment's result (its report or the error that
+/// stopped it, or a shard's part of it).
+fn run<T>(
     chosen: &[&Experiment],
-    quick: bool,
     quiet: bool,
-    shown: impl Fn(&str, &Result<Report, String>),
-) -> Vec<(String, Result<Report, String>)> {
+    one: impl Fn(&Experiment) -> T,
+    shown: impl Fn(&str, &T),
+) -> Vec<(String, T)> {
     let mut outcomes = Vec::with_capacity(chosen.len());
     let progress = JobProgress::new("reproduce", chosen.len() as u64, "experiments", quiet);
     for e in chosen {
         let started = std::time::Instant::now();
         progress.set_message(e.name);
-        let result = (e.run)(quick).map_err(|e| e.to_string());
+        let result = one(e);
         progress.inc();
         progress.note(&format!(
             "{}: wall time {:.1} s",

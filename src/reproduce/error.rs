@@ -64,6 +64,14 @@ pub enum ReproduceError {
     /// The analytical model could not be solved for a point.
     #[error("the SCI App. A model: {0}")]
     Model(String),
+    /// The experiment ran its share of a grid's points for a shard
+    /// (`fabric::grid::share`) and stopped there: the merge runs it to the end.
+    #[error("the experiment's grid is run in shards: merge them to see its report")]
+    Shared,
+    /// A grid point failed in a shard, or a merge lacks points (the message as the
+    /// shard wrote it).
+    #[error("{0}")]
+    Point(String),
     /// A run has no completion time.
     #[error("{run}: no completion time")]
     NoCompletion {

@@ -202,6 +202,16 @@ pub const EXPERIMENTS: &[Experiment] = &[
     },
 ];
 
+/// The experiments whose runs are one grid of switch-fabric points
+/// ([`fabric::grid::run_grid`], called once): shards split their points instead of
+/// taking them whole. They are the longest of the full validation.
+pub const BY_POINT: &[&str] = &[
+    "fabric-design-point",
+    "fabric-link-length",
+    "fabric-memory",
+    "fabric-non-uniform",
+];
+
 /// The experiment called `name`.
 pub fn find(name: &str) -> Option<&'static Experiment> {
     EXPERIMENTS.iter().find(|e| e.name == name)

@@ -4,26 +4,36 @@
 //! every experiment's report (or the error that stopped it) in the reproduction's
 //! order, so that the merge prints and writes what one process does.
 //!
-//! The unit is the experiment: an experiment's rows come from one run of its code,
-//! which computes them together. The plan balances the experiments' wall times in the
-//! stored full validation run ([`super::stored_wall_times`]; 1 s for one it lacks).
+//! The unit is the experiment, whose rows come from one run of its code, except for the
+//! experiments whose runs are one grid of switch-fabric points
+//! ([`crate::reproduce::BY_POINT`], the longest): every shard runs every N-th point of
+//! their grid from the K-th ([`crate::reproduce::fabric::grid::share`]), and the merge
+//! computes their reports from all the points read back
+//! ([`crate::reproduce::fabric::grid::replay`]). The plan balances the other
+//! experiments' wall times in the stored full validation run
+//! ([`super::stored_wall_times`]; 1 s for one it lacks).
 //!
-//! The shard file format (`emu-reproduce-shard/1`), one JSON value per line:
+//! The shard file format (`emu-reproduce-shard/2`), one JSON value per line:
 //!
 //! - a header: `{"format", "emu_version", "command", "experiments": [NAME…], "quick",
-//!   "plan": [K…] (each experiment's shard), "shard": [K, N]}`;
+//!   "plan": [K…] (each experiment's shard, 0 for one split by point), "shard": [K, N]}`;
 //! - then one line per experiment of that shard: `{"experiment": NAME, "report": {…}}`
-//!   or `{"experiment": NAME, "error": MESSAGE}`.
+//!   or `{"experiment": NAME, "error": MESSAGE}`, or for an experiment split by point
+//!   `{"experiment": NAME, "grids": [{"total": POINTS, "points": [[I, [SAMPLE…]]…],
+//!   "error": MESSAGE?}]}` with each sample `{"mean_delay", "output_pct",
+//!   "credits_queued", "parallel": […]}`.
 //!
 //! Numbers are written in the shortest form that reads back to the same `f64` (one
 //! that is not finite as the string `NaN`, `inf` or `-inf`), so nothing is lost.
 
+use crate::reproduce::fabric::grid::GridShare;
+use crate::reproduce::fabric::point::Sample;
 use crate::reproduce::{Curve, Report, Row, Table, Tolerance};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// The format tag of a reproduction shard's header line.
-pub const FORMAT: &str = "emu-reproduce-shard/1";
+pub const FORMAT: &str = "emu-reproduce-shard/2";
 
 /// A reproduction's description: what runs, and which shard runs what.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,7 +48,8 @@ pub struct Header {
     pub experiments: Vec<String>,
     /// The scaled-down forms (`--quick`).
     pub quick: bool,
-    /// Each experiment's shard, counted from 1.
+    /// Each experiment's shard, counted from 1; 0 for one whose points every shard
+    /// shares.
     pub plan: Vec<u32>,
     /// `[K, N]`.
     pub shard: [u32; 2],
@@ -67,26 +78,44 @@ impl Header {
         }
     }
 
-    /// The experiments shard K runs, in order.
-    pub fn mine(&self) -> Vec<&str> {
+    /// The experiments shard K runs, in order, each with whether it runs only its
+    /// share of the experiment's points.
+    pub fn mine(&self) -> Vec<(&str, bool)> {
         self.experiments
             .iter()
             .zip(&self.plan)
-            .filter(|(_, k)| **k == self.shard[0])
-            .map(|(e, _)| e.as_str())
+            .filter(|(_, k)| **k == self.shard[0] || **k == 0)
+            .map(|(e, k)| (e.as_str(), *k == 0))
             .collect()
     }
 }
 
 /// Each experiment's shard (from 1) when `experiments` are split `n` ways, balancing
-/// their stored wall times.
+/// their stored wall times; 0 for those split by point ([`crate::reproduce::BY_POINT`])
+/// when there is more than one shard.
 pub fn plan(experiments: &[&str], n: u32) -> Vec<u32> {
     let times = super::stored_wall_times();
-    let weights: Vec<f64> = experiments
+    let by_point = |e: &str| n > 1 && crate::reproduce::BY_POINT.contains(&e);
+    let whole: Vec<&str> = experiments
+        .iter()
+        .copied()
+        .filter(|e| !by_point(e))
+        .collect();
+    let weights: Vec<f64> = whole
         .iter()
         .map(|e| times.get(*e).copied().unwrap_or(1.0))
         .collect();
-    super::balance(&weights, n)
+    let mut shards = super::balance(&weights, n).into_iter();
+    experiments
+        .iter()
+        .map(|e| {
+            if by_point(e) {
+                0
+            } else {
+                shards.next().unwrap_or(1)
+            }
+        })
+        .collect()
 }
 
 /// A number that survives JSON: finite as a number, else a string.
@@ -254,12 +283,88 @@ impl ReportLine {
 }
 
 #[derive(Serialize, Deserialize)]
+struct SampleLine {
+    mean_delay: F,
+    output_pct: F,
+    credits_queued: F,
+    parallel: Vec<F>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct GridLine {
+    total: usize,
+    points: Vec<(usize, Vec<SampleLine>)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl GridLine {
+    fn of(g: &GridShare) -> GridLine {
+        GridLine {
+            total: g.total,
+            points: g
+                .points
+                .iter()
+                .map(|(i, samples)| {
+                    let samples = samples
+                        .iter()
+                        .map(|x| SampleLine {
+                            mean_delay: F(x.mean_delay),
+                            output_pct: F(x.output_pct),
+                            credits_queued: F(x.credits_queued),
+                            parallel: x.parallel.iter().map(|v| F(*v)).collect(),
+                        })
+                        .collect();
+                    (*i, samples)
+                })
+                .collect(),
+            error: g.error.clone(),
+        }
+    }
+
+    fn share(self) -> GridShare {
+        GridShare {
+            total: self.total,
+            points: self
+                .points
+                .into_iter()
+                .map(|(i, samples)| {
+                    let samples = samples
+                        .into_iter()
+                        .map(|x| Sample {
+                            mean_delay: x.mean_delay.0,
+                            output_pct: x.output_pct.0,
+                            credits_queued: x.credits_queued.0,
+                            parallel: x.parallel.into_iter().map(|v| v.0).collect(),
+                        })
+                        .collect();
+                    (i, samples)
+                })
+                .collect(),
+            error: self.error,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
 struct Line {
     experiment: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     report: Option<ReportLine>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    grids: Option<Vec<GridLine>>,
+}
+
+/// What a shard gives for one experiment: its report or the error that stopped it, or
+/// for one split by point the shard's share of its grid ([`Header::mine`]).
+#[derive(Debug)]
+pub enum Unit {
+    /// The experiment ran to its end here.
+    Outcome(Result<Report, String>),
+    /// The points of its grid this shard ran.
+    Grids(Vec<GridShare>),
 }
 
 /// Why a report cannot be written to a shard exactly.
@@ -272,27 +377,32 @@ pub struct WriteError(String);
 /// A shard's file: the header and one line per experiment run, each its report or
 /// the error that stopped it. Checks that every report reads back to the same text
 /// and JSON.
-pub fn write(
-    header: &Header,
-    outcomes: &[(String, Result<Report, String>)],
-) -> Result<String, WriteError> {
+pub fn write(header: &Header, units: &[(String, Unit)]) -> Result<String, WriteError> {
     let mut s = String::new();
     let _ = writeln!(s, "{}", serde_json::to_string(header).unwrap_or_default());
-    for (name, outcome) in outcomes {
-        let line = match outcome {
-            Ok(r) => Line {
-                experiment: name.clone(),
+    for (name, unit) in units {
+        let line = Line {
+            experiment: name.clone(),
+            report: None,
+            error: None,
+            grids: None,
+        };
+        let line = match unit {
+            Unit::Outcome(Ok(r)) => Line {
                 report: Some(ReportLine::of(r)),
-                error: None,
+                ..line
             },
-            Err(e) => Line {
-                experiment: name.clone(),
-                report: None,
+            Unit::Outcome(Err(e)) => Line {
                 error: Some(e.clone()),
+                ..line
+            },
+            Unit::Grids(g) => Line {
+                grids: Some(g.iter().map(GridLine::of).collect()),
+                ..line
             },
         };
         let text = serde_json::to_string(&line).unwrap_or_default();
-        if let Ok(r) = outcome {
+        if let Unit::Outcome(Ok(r)) = unit {
             let back = serde_json::from_str::<Line>(&text)
                 .ok()
                 .and_then(|l| l.report)
@@ -316,9 +426,10 @@ pub struct Shards;
 
 impl super::read::Format for Shards {
     type Header = Header;
-    /// The experiment's place in the header's list.
-    type Key = usize;
-    type Unit = Result<Report, String>;
+    /// The experiment's place in the header's list, and for one split by point the
+    /// shard that ran its share (0 for the others).
+    type Key = (usize, u32);
+    type Unit = Unit;
     type Stray = super::read::NotMine;
     type Difference = super::read::OtherCommand;
     const TAG: &'static str = FORMAT;
@@ -355,27 +466,35 @@ impl super::read::Format for Shards {
 
     fn unit(h: &Header, value: serde_json::Value) -> super::read::UnitRead<Self> {
         let l: Line = serde_json::from_value(value)?;
-        let index = h
+        let [k, _] = h.shard;
+        let (index, by_point) = h
             .experiments
             .iter()
             .zip(&h.plan)
-            .position(|(e, k)| *e == l.experiment && *k == h.shard[0])
+            .enumerate()
+            .find(|(_, (e, plan))| **e == l.experiment && (**plan == k || **plan == 0))
+            .map(|(i, (_, plan))| (i, *plan == 0))
             .ok_or_else(|| {
                 super::read::UnitError::Stray(super::read::NotMine {
                     unit: format!("experiment {}", l.experiment),
                     shard: h.shard,
                 })
             })?;
-        let outcome = match (l.report, l.error) {
-            (Some(r), None) => Ok(r.report()),
-            (None, Some(e)) => Err(e),
+        let unit = match (l.report, l.error, l.grids) {
+            (Some(r), None, None) => Unit::Outcome(Ok(r.report())),
+            (None, Some(e), None) => Unit::Outcome(Err(e)),
+            (None, None, Some(g)) if by_point => {
+                Unit::Grids(g.into_iter().map(GridLine::share).collect())
+            }
             _ => {
-                return Err(super::read::UnitError::Syntax(
-                    "an experiment line has a report or an error".into(),
-                ));
+                return Err(super::read::UnitError::Syntax(if by_point {
+                    "an experiment line has a report, an error or grids".into()
+                } else {
+                    "an experiment line has a report or an error".into()
+                }));
             }
         };
-        Ok((index, outcome))
+        Ok(((index, if by_point { k } else { 0 }), unit))
     }
 
     /// Reports hold numbers that are not equal to themselves (NaN): lines are compared
@@ -384,8 +503,8 @@ impl super::read::Format for Shards {
         a.0 != b.0
     }
 
-    fn name(h: &Header, key: usize) -> String {
-        format!("experiment {}", h.experiments[key])
+    fn name(h: &Header, (index, _): (usize, u32)) -> String {
+        format!("experiment {}", h.experiments[index])
     }
 }
 
@@ -407,24 +526,68 @@ pub struct Merged {
 pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
     let super::read::Read { header, mut units } = super::read::read::<Shards>(files)?;
     let total = header.experiments.len();
-    let missing: Vec<usize> = (0..total).filter(|i| !units.contains_key(i)).collect();
-    if let Some(&i) = missing.first() {
+    let [_, n] = header.shard;
+    // Each experiment's keys: (i, 0), or (i, K) for every shard K of one split by point.
+    let keys = |i: usize| -> Vec<(usize, u32)> {
+        if header.plan[i] == 0 {
+            (1..=n).map(|k| (i, k)).collect()
+        } else {
+            vec![(i, 0)]
+        }
+    };
+    let missing: Vec<(usize, u32)> = (0..total)
+        .flat_map(keys)
+        .filter(|key| !units.contains_key(key))
+        .collect();
+    if let Some(&(i, k)) = missing.first() {
+        let shard = if k == 0 { header.plan[i] } else { k };
+        let experiments = missing
+            .iter()
+            .map(|&(i, _)| i)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         return Err(MergeError::Missing(super::read::Missing {
-            missing: missing.len(),
+            missing: experiments,
             of: format!("{total} experiments"),
-            first: format!(
-                "{}, shard {}/{}",
-                header.experiments[i], header.plan[i], header.shard[1]
-            ),
+            first: format!("{}, shard {shard}/{n}", header.experiments[i]),
         }));
     }
     let outcomes = (0..total)
         .map(|i| {
-            let outcome = units.remove(&i).unwrap_or_else(|| Err(String::new()));
-            (header.experiments[i].clone(), outcome)
+            let mut grids: Vec<Vec<GridShare>> = Vec::new();
+            let mut outcome = None;
+            for key in keys(i) {
+                match units.remove(&key) {
+                    Some(Unit::Outcome(o)) => {
+                        outcome.get_or_insert(o);
+                    }
+                    Some(Unit::Grids(g)) => grids.push(g),
+                    None => {}
+                }
+            }
+            let name = header.experiments[i].clone();
+            let outcome = outcome.unwrap_or_else(|| replay(&name, header.quick, grids));
+            (name, outcome)
         })
         .collect();
     Ok(Merged { header, outcomes })
+}
+
+/// The report of experiment `name` computed from its grids' points as the shards ran
+/// them (`shares`: each shard's grids, in shard order), or the error that stops it.
+fn replay(name: &str, quick: bool, shares: Vec<Vec<GridShare>>) -> Result<Report, String> {
+    let Some(e) = crate::reproduce::find(name) else {
+        return Err(format!("no experiment {name} in this emu"));
+    };
+    let grids = shares.iter().map(Vec::len).max().unwrap_or(0);
+    let mut joined: Vec<Vec<GridShare>> = (0..grids).map(|_| Vec::new()).collect();
+    for shard in shares {
+        for (g, share) in shard.into_iter().enumerate() {
+            joined[g].push(share);
+        }
+    }
+    let grids = joined.into_iter().map(GridShare::join).collect();
+    crate::reproduce::fabric::grid::replay(grids, || (e.run)(quick)).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -470,8 +633,8 @@ mod tests {
             shard: [2, 2],
             ..h1.clone()
         };
-        let s1 = write(&h1, &[("y".into(), Err("broken".into()))]).expect("writes");
-        let s2 = write(&h2, &[("x".into(), Ok(report(10.05)))]).expect("writes");
+        let s1 = write(&h1, &[("y".into(), Unit::Outcome(Err("broken".into())))]).expect("writes");
+        let s2 = write(&h2, &[("x".into(), Unit::Outcome(Ok(report(10.05))))]).expect("writes");
         let m = merge(&[("b".into(), s2.clone()), ("a".into(), s1.clone())]).expect("merges");
         assert_eq!(m.outcomes.len(), 2);
         assert_eq!(m.outcomes[0].0, "x");

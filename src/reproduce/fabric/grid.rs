@@ -15,6 +15,8 @@ use super::super::ReproduceError;
 use super::point::{Point, Replicated, Sample};
 use crate::parts::fabric::Strategy;
 use crate::pool::{default_threads, run_all};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 /// How many replications, and when to stop.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,8 +77,85 @@ impl ColumnResult {
     }
 }
 
+/// The points of one grid (one call of [`run_grid`]) that one shard ran: how many the
+/// grid has, and by point index (column-major, strategies in [`Strategy::ALL`] order)
+/// each point's replications, or the error that stopped the shard's points.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GridShare {
+    /// Points in the whole grid.
+    pub total: usize,
+    /// The points run, by index.
+    pub points: BTreeMap<usize, Vec<Sample>>,
+    /// The error that stopped this shard's points (then `points` is empty). A merged
+    /// grid with errors fails with the first shard's; a single process may name another
+    /// failing point's.
+    pub error: Option<String>,
+}
+
+impl GridShare {
+    /// The shares of one grid from several shards as one, or the first error.
+    pub fn join(shares: impl IntoIterator<Item = GridShare>) -> GridShare {
+        let mut all = GridShare::default();
+        for s in shares {
+            all.total = all.total.max(s.total);
+            all.error = all.error.or(s.error);
+            all.points.extend(s.points);
+        }
+        all
+    }
+}
+
+/// Where [`run_grid`] takes its points from on this thread: `None` runs them all.
+enum Mode {
+    /// Run only the points `index % n == k - 1` of every grid, record them, and stop the
+    /// experiment ([`ReproduceError::Shared`]).
+    Share {
+        k: u32,
+        n: u32,
+        grids: Vec<GridShare>,
+    },
+    /// Read every point back from what shards recorded, grid by grid, running nothing.
+    Replay { grids: Vec<GridShare>, next: usize },
+}
+
+thread_local! {
+    /// Set only inside [`share`] and [`replay`], on the thread that runs the experiment.
+    static MODE: RefCell<Option<Mode>> = const { RefCell::new(None) };
+}
+
+/// Runs `experiment` on this thread as shard `k` of `n` of its grids: each grid runs
+/// only its points `index % n == k - 1`, and the experiment stops at its first grid
+/// with [`ReproduceError::Shared`]. Gives the experiment's result and the points run.
+pub fn share<R>(k: u32, n: u32, experiment: impl FnOnce() -> R) -> (R, Vec<GridShare>) {
+    MODE.with(|m| {
+        *m.borrow_mut() = Some(Mode::Share {
+            k: k.max(1),
+            n: n.max(1),
+            grids: Vec::new(),
+        })
+    });
+    let result = experiment();
+    let grids = match MODE.with(|m| m.borrow_mut().take()) {
+        Some(Mode::Share { grids, .. }) => grids,
+        _ => Vec::new(),
+    };
+    (result, grids)
+}
+
+/// Runs `experiment` on this thread with its grids read back from `grids` (every shard's
+/// points, merged) instead of run: the same report as running them, as long as every
+/// point is there.
+pub fn replay<R>(grids: Vec<GridShare>, experiment: impl FnOnce() -> R) -> R {
+    MODE.with(|m| *m.borrow_mut() = Some(Mode::Replay { grids, next: 0 }));
+    let result = experiment();
+    MODE.with(|m| m.borrow_mut().take());
+    result
+}
+
 /// Runs every strategy of [`Strategy::ALL`] on each column (a [`Point`] whose strategy
-/// is replaced), with `precision`, from `first_seed`.
+/// is replaced), with `precision`, from `first_seed`. Inside [`share`] it runs only the
+/// shard's points and fails with [`ReproduceError::Shared`]; inside [`replay`] it reads
+/// the points back.
 pub fn run_grid(
     columns: &[Point],
     precision: Precision,
@@ -91,6 +170,70 @@ pub fn run_grid(
             })
         })
         .collect();
+    let mode = MODE.with(|m| m.borrow_mut().take());
+    let samples = match mode {
+        None => replicate(&points, precision, first_seed)?,
+        Some(Mode::Share { k, n, mut grids }) => {
+            let mine: Vec<usize> = (0..points.len())
+                .filter(|i| i % n as usize == (k - 1) as usize)
+                .collect();
+            let chosen: Vec<Point> = mine.iter().map(|&i| points[i].clone()).collect();
+            let share = match replicate(&chosen, precision, first_seed) {
+                Ok(samples) => GridShare {
+                    total: points.len(),
+                    points: mine.into_iter().zip(samples).collect(),
+                    error: None,
+                },
+                Err(e) => GridShare {
+                    total: points.len(),
+                    points: BTreeMap::new(),
+                    error: Some(e.to_string()),
+                },
+            };
+            grids.push(share);
+            MODE.with(|m| *m.borrow_mut() = Some(Mode::Share { k, n, grids }));
+            return Err(ReproduceError::Shared);
+        }
+        Some(Mode::Replay { mut grids, next }) => {
+            let grid = grids.get_mut(next).map(std::mem::take).unwrap_or_default();
+            MODE.with(|m| {
+                *m.borrow_mut() = Some(Mode::Replay {
+                    grids,
+                    next: next + 1,
+                })
+            });
+            if let Some(e) = grid.error {
+                return Err(ReproduceError::Point(e));
+            }
+            if grid.total != points.len() || grid.points.len() != points.len() {
+                return Err(ReproduceError::Point(format!(
+                    "{} of the grid's {} points were read back from the shards",
+                    grid.points.len(),
+                    points.len()
+                )));
+            }
+            grid.points.into_values().collect()
+        }
+    };
+    let per = Strategy::ALL.len();
+    Ok(samples
+        .chunks(per)
+        .map(|chunk| ColumnResult {
+            by_strategy: Strategy::ALL
+                .into_iter()
+                .zip(chunk.iter().map(|s| Replicated::new(s.clone())))
+                .collect(),
+        })
+        .collect())
+}
+
+/// Replicates each of `points` until `precision` holds for it, from `first_seed`, in
+/// rounds over all unfinished points at once.
+fn replicate(
+    points: &[Point],
+    precision: Precision,
+    first_seed: u64,
+) -> Result<Vec<Vec<Sample>>, ReproduceError> {
     let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); points.len()];
     loop {
         // The jobs of this round: every point short of the minimum gets up to it; a point
@@ -122,14 +265,5 @@ pub fn run_grid(
             samples[i].push(r?);
         }
     }
-    let per = Strategy::ALL.len();
-    Ok(samples
-        .chunks(per)
-        .map(|chunk| ColumnResult {
-            by_strategy: Strategy::ALL
-                .into_iter()
-                .zip(chunk.iter().map(|s| Replicated::new(s.clone())))
-                .collect(),
-        })
-        .collect())
+    Ok(samples)
 }
