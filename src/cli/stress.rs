@@ -14,11 +14,11 @@ use emu::shard::stress as shard;
 use emu::stats::job_progress::JobProgress;
 use emu::stress::starvation::SciCase;
 use emu::stress::write::clean_json;
-pub use emu::stress::{Buffers, Prepared};
 use emu::stress::{
     self, Ask, PrepareError, Search, SearchResult, StressCase, Verdict, run_one, search_watched,
     shrink,
 };
+pub use emu::stress::{Buffers, Prepared};
 use emu::sweep::Shard;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -167,8 +167,7 @@ pub fn prepare(topology: &Input, ask: &Ask) -> Result<Prepared, PrepareError> {
     match family.stress(&topo.config) {
         StressSearch::Deadlock => {}
         StressSearch::Starvation { nodes } => {
-            let cases =
-                super::starvation::generate(ask.seed, ask.seeds, nodes, ask.run_us);
+            let cases = super::starvation::generate(ask.seed, ask.seeds, nodes, ask.run_us);
             return Ok(Prepared::Starvation(Ring {
                 topo,
                 nodes,
@@ -203,10 +202,9 @@ pub fn prepare(topology: &Input, ask: &Ask) -> Result<Prepared, PrepareError> {
     let probe: TrafficConfig =
         toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
             .map_err(|e| PrepareError::Internal(e.to_string()))?;
-    let terminals =
-        crate::family::build_within(&topo, &probe, None, ask.seed, ask.memory_limit)
-            .map(|n| n.terminal_count() as u32)
-            .map_err(PrepareError::Build)?;
+    let terminals = crate::family::build_within(&topo, &probe, None, ask.seed, ask.memory_limit)
+        .map(|n| n.terminal_count() as u32)
+        .map_err(PrepareError::Build)?;
     let cases = generate(ask.seed, ask.seeds, terminals, ask.run_us);
     Ok(Prepared::Deadlock(Search {
         sets,
