@@ -11,11 +11,15 @@
 //! hook: it is told of Ctrl-C when it ends.
 
 use super::{InputSpec, input, internal, raise};
+use emu::family::CaseError;
 use emu::pool::{Unwatched, default_threads};
-use emu::stress::write::{Asked, Described, clean_json, describe, json_text};
-use emu::stress::{Ask, Buffers, PrepareError, Prepared, StressError, search_until, shrink};
-use emu::sweep::table::{csv, document, render, summary_csv};
+use emu::stress::starvation::SciStressError;
+use emu::stress::write::{
+    Asked, Described, clean_json, describe, describe_starved, json_text, no_starvation_json,
+};
+use emu::stress::{Ask, Buffers, PrepareError, Prepared, Ring, StressError, search_until, shrink};
 use emu::sweep::loads::MAX_LOADS;
+use emu::sweep::table::{csv, document, render, summary_csv};
 use emu::sweep::{LoadsError, PointError, Shard, SweepSpec, parse_loads, rows, saturation};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -315,22 +319,17 @@ pub fn stress(
         run_us,
         memory_limit,
     };
+    let threads = threads.unwrap_or_else(default_threads);
     let search = match emu::stress::prepare(&topology, &ask) {
         Ok(Prepared::Deadlock(s)) => s,
-        Ok(Prepared::Starvation(r)) => {
-            return Err(config_error(
-                py,
-                format!(
-                    "{}: an SCI ring cannot deadlock; its search for starved nodes is the command line's: emu stress --topology …",
-                    r.topo.locate("network.kind")
-                ),
-            ));
+        Ok(Prepared::Starvation(ring)) => {
+            Prepared::check_buffers(buffers).map_err(|e| config_error(py, e))?;
+            return starvation(py, &ring, &ask.sets, threads, out, progress, interval);
         }
         Err(PrepareError::Config(e)) => return Err(raise(py, &e.into())),
         Err(PrepareError::Build(e)) => return Err(raise(py, &e.into())),
         Err(e) => return Err(config_error(py, e)),
     };
-    let threads = threads.unwrap_or_else(default_threads);
     let path = out.unwrap_or_else(|| "stress-deadlock.toml".to_string());
     let cases = search.cases.len();
     let (ran, asked) = supervise(py, cases, progress, interval, |stop, finished| {
@@ -377,9 +376,7 @@ pub fn stress(
             &shrunk,
         )
         .map_err(|e| StressError::Build(e.to_string()))?;
-        let table: toml::Table = toml::from_str(&traffic_file)
-            .map_err(|e| StressError::Build(format!("the shrunk traffic file: {e}")))?;
-        let traffic = serde_json::to_string(&table).unwrap_or_default();
+        let traffic = traffic_json(&traffic_file).map_err(StressError::Build)?;
         Ok((json_text(&doc), case.index + 1, traffic))
     })?;
     match ran {
@@ -389,6 +386,61 @@ pub fn stress(
         Err(StressError::Build(message)) => Err(config_error(py, message)),
         Err(StressError::Engine(e)) => Err(raise(py, &e.into())),
     }
+}
+
+/// Searches the SCI ring `ring` for starved nodes (see `emu.stress`), as `emu stress`
+/// does for a ring; the progress callable is told the cases only when the search ends,
+/// and Ctrl-C is seen then.
+fn starvation(
+    py: Python<'_>,
+    ring: &Ring,
+    sets: &[String],
+    threads: usize,
+    out: Option<String>,
+    progress: Option<Py<PyAny>>,
+    interval: f64,
+) -> PyResult<Option<StressResult>> {
+    let name = emu::config::stem(&ring.topo.file.name);
+    let path = out.unwrap_or_else(|| "CASE.toml".to_string());
+    let cases = ring.cases.len();
+    let (ran, _) = supervise(py, cases, progress, interval, |_, finished| {
+        let results = emu::stress::starvation::search_watched(
+            &name,
+            &ring.topo.config,
+            &ring.cases,
+            threads,
+            ring.memory_limit,
+            &Unwatched,
+        );
+        if let Ok(r) = &results {
+            finished.store(r.len(), Ordering::Relaxed);
+        }
+        results
+    })?;
+    let results = ran.map_err(|e| match e {
+        SciStressError::Build(b) => raise(py, &CaseError::build(b, &ring.topo, None).into()),
+        SciStressError::Engine(e) => raise(py, &e.into()),
+    })?;
+    let Some(found) = results.iter().find(|r| !r.starved.is_empty()) else {
+        let doc = no_starvation_json(&name, &results);
+        return Ok(Some((json_text(&doc), 0, cases, String::new())));
+    };
+    let Described {
+        traffic_file, doc, ..
+    } = describe_starved(&name, &ring.topo.file.name, sets, &path, &results, found)
+        .map_err(|e| config_error(py, e))?;
+    Ok(Some((
+        json_text(&doc),
+        found.case.index + 1,
+        cases,
+        traffic_json(&traffic_file).map_err(|e| config_error(py, e))?,
+    )))
+}
+
+/// A traffic file's text as the JSON of its tables.
+fn traffic_json(text: &str) -> Result<String, String> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| format!("the traffic file: {e}"))?;
+    serde_json::to_string(&table).map_err(|e| e.to_string())
 }
 
 /// Runs one experiment (see `emu.reproduce`): (its report as `emu reproduce NAME` prints

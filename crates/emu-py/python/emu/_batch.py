@@ -180,24 +180,30 @@ def sweep(
 
 
 class StressResult:
-    """What :func:`stress` found: a deadlock, shrunk to a small traffic file, or none."""
+    """What :func:`stress` found: a deadlock shrunk to a small traffic file, on an SCI
+    ring a case that starves a node, or nothing."""
 
     deadlock: bool
     """True if a case deadlocked."""
+    starved: Optional[List[int]]
+    """On an SCI ring, the nodes the first failing case starves; ``None`` if none (and
+    on any other network)."""
     case: Optional[int]
-    """The first deadlocking case's number, counted from 1 in search order (as ``emu
-    stress`` prints it: "deadlock in case N of M"); ``None`` if none deadlocked."""
+    """The first failing case's number, counted from 1 in search order (as ``emu
+    stress`` prints it: "deadlock in case N of M"); ``None`` if none failed."""
     cases: int
-    """Cases in the search (3 per seed)."""
+    """Cases in the search (3 per seed; 4 on an SCI ring)."""
     cases_tried: int
-    """Cases run, up to and including the first that deadlocked."""
+    """Cases run, up to and including the first that failed."""
     ticks_tried: int
-    """Ticks those cases simulated."""
+    """Ticks (an SCI ring's: cycles) those cases simulated."""
 
     def __init__(self, json_text: str, case: int, cases: int, traffic: str) -> None:
         self._json = json_text
         self._dict: Dict[str, Any] = json.loads(json_text)
-        self.deadlock = self._dict["outcome"] == "deadlock"
+        outcome = self._dict["outcome"]
+        self.deadlock = outcome == "deadlock"
+        self.starved = self._dict["case"]["starved"] if outcome == "starvation" else None
         self.case = case or None
         self.cases = cases
         self.cases_tried = int(self._dict["cases_tried"])
@@ -205,39 +211,50 @@ class StressResult:
         self._traffic: Optional[Dict[str, Any]] = json.loads(traffic) if traffic else None
 
     def __repr__(self) -> str:
-        if not self.deadlock:
-            return f"<emu.StressResult no deadlock in {self.cases_tried} cases>"
-        return f"<emu.StressResult deadlock in case {self.case} of {self.cases}: {self.rerun}>"
+        if self.case is None:
+            return f"<emu.StressResult nothing found in {self.cases_tried} cases>"
+        what = "deadlock" if self.deadlock else f"node(s) {self.starved} starved"
+        return f"<emu.StressResult {what} in case {self.case} of {self.cases}: {self.rerun}>"
 
     def _shrunk(self, key: str) -> Any:
         return self._dict.get("shrunk", {}).get(key)
 
+    def _case(self, key: str) -> Any:
+        return (self._dict.get("original") or self._dict.get("case") or {}).get(key)
+
+    @property
+    def outcome(self) -> str:
+        """``deadlock``, ``no_deadlock``, ``starvation`` or ``no_starvation``, as the JSON
+        document says."""
+        return self._dict["outcome"]
+
     @property
     def kind(self) -> Optional[str]:
-        """The traffic of the deadlocking case: ``permutation``, ``hotspot`` or
-        ``burst``."""
-        return self._dict.get("original", {}).get("kind")
+        """The traffic of the failing case: ``permutation``, ``hotspot`` or ``burst``;
+        on an SCI ring ``starved``, ``hot``, ``permutation`` or ``hotspot``."""
+        return self._case("kind")
 
     @property
     def seed(self) -> Optional[int]:
         """Its run seed."""
-        return self._dict.get("original", {}).get("seed")
+        return self._case("seed")
 
     @property
     def tick(self) -> Optional[int]:
-        """The tick at which the shrunk case deadlocks."""
+        """The tick at which the shrunk deadlock happens; ``None`` without one."""
         return self._shrunk("tick")
 
     @property
     def rerun(self) -> Optional[str]:
-        """The command line that reruns the shrunk case (``reproduce with:``), its
-        traffic file named as ``out`` says (default ``stress-deadlock.toml``)."""
-        return self._shrunk("reproduce")
+        """The command line that reruns the case found, its traffic file named as
+        ``out`` says (by default ``stress-deadlock.toml``; ``CASE.toml`` on an SCI
+        ring, as the command line names them)."""
+        return self._shrunk("reproduce") or self._dict.get("command")
 
     @property
     def traffic(self) -> Optional[str]:
-        """The shrunk case's traffic file, as ``emu stress --out`` writes it."""
-        return self._shrunk("traffic_file")
+        """The case's traffic file, as ``emu stress --out`` writes it."""
+        return self._shrunk("traffic_file") or self._dict.get("traffic_file")
 
     @property
     def traffic_dict(self) -> Optional[Dict[str, Any]]:
@@ -246,8 +263,8 @@ class StressResult:
 
     @property
     def cycle(self) -> Optional[List[str]]:
-        """The shrunk case's wait-for cycle, one line per place, each waiting for the
-        next."""
+        """The shrunk deadlock's wait-for cycle, one line per place, each waiting for
+        the next."""
         return self._shrunk("cycle_text")
 
     def to_json(self) -> str:
@@ -282,12 +299,16 @@ def stress(
     ``buffers`` is ``"topology"`` (the file's own) or ``"small"`` (the smallest legal
     ones, as ``--buffers small``); ``set`` overrides topology keys only. ``out`` is the
     path the rerun command names for the traffic file, and the file is written there
-    (as ``--out``). An SCI ring, which cannot deadlock, is refused: its search for
-    starved nodes is the command line's.
+    (as ``--out``).
+
+    An SCI ring cannot deadlock but can starve a node: on one the search is ``emu
+    stress``'s for starved nodes (``buffers`` must be ``"topology"``), and the first case
+    that starves one is the answer, unshrunk (``starved``).
 
     ``progress(done, total)`` is told the cases finished; returning ``False`` stops the
     search (the answer is then ``None``), and so does Ctrl-C (raising
-    ``KeyboardInterrupt``). Neither stops the shrinking once it has begun.
+    ``KeyboardInterrupt``). Neither stops the shrinking once it has begun; an SCI
+    ring's search has no such hook: it is told and sees Ctrl-C when it ends.
     """
     from . import _input, _memory, _sets
 

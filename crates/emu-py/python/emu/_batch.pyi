@@ -11,11 +11,14 @@ class Rows(List[Dict[str, Any]]):
 
 class StressResult:
     deadlock: bool
+    starved: Optional[List[int]]
     case: Optional[int]
     cases: int
     cases_tried: int
     ticks_tried: int
     def __init__(self, json_text: str, case: int, cases: int, traffic: str) -> None: ...
+    @property
+    def outcome(self) -> str: ...
     @property
     def kind(self) -> Optional[str]: ...
     @property

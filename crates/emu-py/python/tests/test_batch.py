@@ -173,9 +173,25 @@ def test_a_clean_search_says_so_as_the_command_line_does(emu_bin, tmp_path):
     assert r.to_json() == (tmp_path / "s.json").read_text()
 
 
+def test_on_an_sci_ring_a_search_finds_the_command_lines_starved_node(emu_bin, tmp_path):
+    stdout, _ = cli_out(
+        emu_bin, tmp_path, "stress", "-t", "sci-ring4", "--seeds", "1", "--json", "s.json",
+        "--out", "case.toml", "-q", code=3,
+    )
+    r = emu.stress("sci-ring4", seeds=1, out="case.toml")
+    assert r.outcome == "starvation" and not r.deadlock and r.case == 1 and r.cases == 4
+    assert r.to_json() == (tmp_path / "s.json").read_text()
+    assert r.traffic == (tmp_path / "case.toml").read_text()
+    assert f"rerun with: {r.rerun}" in stdout
+    assert f"node {r.starved[0]} starved in case 1 of 4" in stdout
+    assert r.traffic_dict["pattern"]["kind"] == "starved"
+    clean = emu.stress("sci-ring4", seeds=1, set={"network.flow_control": True})
+    assert clean.outcome == "no_starvation" and clean.case is None and clean.cases_tried == 4
+    with pytest.raises(emu.ConfigError, match="an SCI ring has none to shrink"):
+        emu.stress("sci-ring4", buffers="small")
+
+
 def test_a_stress_search_refuses_what_it_cannot_search():
-    with pytest.raises(emu.ConfigError, match="SCI ring"):
-        emu.stress("sci-ring4", seeds=1)
     with pytest.raises(emu.ConfigError, match="buffers"):
         emu.stress("ring4", buffers="tiny")
     with pytest.raises(emu.ConfigError, match="only topology keys"):
