@@ -7,6 +7,7 @@
 //! them for memory).
 
 use crate::engine::RunControl;
+use crate::family::{AnyCase, Case, CaseVisitor};
 use crate::memory::Need;
 use crate::model::{Activity, LinkProtocol};
 use crate::network::Network;
@@ -134,6 +135,29 @@ impl Started {
             from_ns: net.run().window.0 as f64 * tick_ns,
             end_ns: ctl.end_after as f64 * tick_ns,
         }
+    }
+}
+
+impl Started {
+    /// `case` about to run as [`Started::of`] says, its run refusing to grow past
+    /// `memory_limit` bytes (`None`: no limit).
+    pub fn of_case(case: &AnyCase, memory_limit: Option<u64>) -> Started {
+        case.visit(StartOf { memory_limit })
+    }
+}
+
+/// [`Started::of`] for a case of any family.
+struct StartOf {
+    memory_limit: Option<u64>,
+}
+
+impl CaseVisitor for StartOf {
+    type Output = Started;
+    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Started {
+        Started::of(
+            &case.net,
+            &RunControl::for_plan_within(&case.net, self.memory_limit),
+        )
     }
 }
 

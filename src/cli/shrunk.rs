@@ -4,9 +4,9 @@
 
 use super::exit::Exit;
 use super::fail;
-use super::stress::{Buffers, StressArgs};
+use super::stress::StressArgs;
 use emu::deadlock::waitfor;
-use emu::stress::write::{command, traffic_file};
+use emu::stress::write::{Asked, Described, describe, json_text};
 use emu::stress::{SearchResult, Shrunk};
 use std::io::Write;
 
@@ -39,32 +39,19 @@ pub fn report_shrunk(
         .map_or("stress-deadlock.toml".to_string(), |p| {
             p.display().to_string()
         });
-    let cmd = command(a.topology(), &path, s.seed, sets);
-    let mut traffic = s.traffic.clone();
-    traffic.description = format!(
-        "emu stress: smallest deadlocking case found on {name} ({kind} traffic, seed {})",
-        s.seed
-    );
-    let comments = vec![
-        format!(
-            "Found by: emu stress --topology {} --seeds {} --seed {}{}",
-            a.topology(),
-            a.seeds,
-            a.runs.seed,
-            if a.buffers == Buffers::Small {
-                " --buffers small"
-            } else {
-                ""
-            }
-        ),
-        format!(
-            "Deadlocks at tick {} with {} packets in flight; rerun with:",
-            s.found.tick, s.found.in_flight
-        ),
-        format!("  {cmd}"),
-    ];
-    let text = match traffic_file(&traffic, &comments) {
-        Ok(t) => t,
+    let asked = Asked {
+        topology: a.topology(),
+        seeds: a.seeds,
+        seed: a.runs.seed,
+        buffers: a.buffers,
+        traffic_path: &path,
+    };
+    let Described {
+        traffic_file: text,
+        command: cmd,
+        doc,
+    } = match describe(&asked, name, sets, found, kind, s) {
+        Ok(d) => d,
         Err(e) => return fail(Exit::Failure, e),
     };
     say!(
@@ -97,27 +84,6 @@ pub fn report_shrunk(
     {
         return fail(Exit::Failure, format!("cannot write {}: {e}", p.display()));
     }
-    let doc = serde_json::json!({
-        "schema": 1,
-        "emu_version": env!("CARGO_PKG_VERSION"),
-        "outcome": "deadlock",
-        "topology": name,
-        "cases_tried": found.tried,
-        "ticks_tried": found.ticks,
-        "original": {"kind": kind, "seed": s.seed, "size": s.original},
-        "shrunk": {
-            "size": s.size,
-            "candidates": s.candidates,
-            "candidate_ticks": s.ticks,
-            "steps": s.steps,
-            "tick": s.found.tick,
-            "packets_in_flight": s.found.in_flight,
-            "traffic_file": text,
-            "reproduce": cmd,
-            "cycle": s.found.cycle,
-            "cycle_text": s.found.cycle.as_deref().map(waitfor::render),
-        },
-    });
     match write_json(a, &doc) {
         Exit::Ok => Exit::Deadlock,
         c => c,
@@ -133,8 +99,7 @@ pub fn write_json(a: &StressArgs, doc: &serde_json::Value) -> Exit {
     let Some(p) = &a.output.json else {
         return Exit::Ok;
     };
-    let text = serde_json::to_string_pretty(doc).unwrap_or_default();
-    match super::output::write(p, text + "\n") {
+    match super::output::write(p, json_text(doc)) {
         Ok(()) => Exit::Ok,
         Err(e) => fail(Exit::Failure, format!("cannot write {}: {e}", p.display())),
     }

@@ -6,17 +6,19 @@ use super::args::{JsonArg, NetworkArgs, RunsArgs};
 use super::exit::Exit;
 use super::fail;
 use super::shrunk::{report_shrunk, write_json};
+use emu::config::Input;
 use emu::config::traffic::InjectionConfig;
-use emu::config::{self, Loaded, TopologyConfig, TrafficConfig};
-use emu::family::StressSearch;
 use emu::pool::default_threads;
-use emu::session::{shell_quote, stem};
+use emu::session::shell_quote;
 use emu::shard::stress as shard;
 use emu::stats::job_progress::JobProgress;
 use emu::stress::starvation::SciCase;
+use emu::stress::write::clean_json;
 use emu::stress::{
-    SearchResult, StressCase, Target, Verdict, generate, run_one, search_watched, shrink,
+    self, Ask, PrepareError, Search, SearchResult, StressCase, Verdict, run_one, search_watched,
+    shrink,
 };
+pub use emu::stress::{Buffers, Prepared};
 use emu::sweep::Shard;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -52,15 +54,6 @@ input buffer, INMOS ch. 6 §6.2.1) and c104.output_buffer_tokens to the same, so
 several switches. On an SCI ring a case fails when a node delivers nothing in the
 window while it has packets waiting; cases are not shrunk. Exit codes: 0 no deadlock
 (no starved node), 2 bad input, 3 deadlock (a starved node), 4 flow-control violation.";
-
-/// Buffer sizes for the search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Buffers {
-    /// The topology file's own buffers.
-    Topology,
-    /// Input buffer = the FCT batch (the smallest legal one), output buffer the same.
-    Small,
-}
 
 /// Arguments of `emu stress`.
 #[derive(clap::Args, Debug)]
@@ -115,77 +108,6 @@ impl StressArgs {
     /// The topology as given (checked present when the search starts).
     pub fn topology(&self) -> &str {
         self.network.topology.as_deref().unwrap_or_default()
-    }
-}
-
-/// A deadlock search ready to run: the network with its buffers chosen, and the cases.
-pub struct Search {
-    /// `--set` with the buffers' keys added.
-    pub sets: Vec<String>,
-    /// The topology, buffers applied.
-    pub topo: Loaded<TopologyConfig>,
-    /// Its name.
-    pub name: String,
-    /// Its terminals.
-    pub terminals: u32,
-    /// The cases, in search order.
-    pub cases: Vec<StressCase>,
-    /// The memory each case's network may use (`None`: no limit).
-    pub memory_limit: Option<u64>,
-}
-
-/// A search for starved nodes on an SCI ring ([`super::stress_sci`]).
-pub struct Ring {
-    /// The ring.
-    pub topo: Loaded<TopologyConfig>,
-    /// Its nodes.
-    pub nodes: u32,
-    /// The cases, in search order.
-    pub cases: Vec<SciCase>,
-    /// The memory each case's ring may use (`None`: no limit).
-    pub memory_limit: Option<u64>,
-}
-
-/// What `emu stress` searches, ready to run.
-pub enum Prepared {
-    /// Deadlocks, in a network of DS-Links and C104s.
-    Deadlock(Search),
-    /// Starved nodes, on an SCI ring.
-    Starvation(Ring),
-}
-
-impl Prepared {
-    /// The number of cases.
-    fn cases(&self) -> usize {
-        match self {
-            Prepared::Deadlock(s) => s.cases.len(),
-            Prepared::Starvation(r) => r.cases.len(),
-        }
-    }
-
-    /// The resolved topology.
-    fn topology(&self) -> &TopologyConfig {
-        match self {
-            Prepared::Deadlock(s) => &s.topo.config,
-            Prepared::Starvation(r) => &r.topo.config,
-        }
-    }
-
-    /// The topology's name.
-    fn name(&self) -> String {
-        match self {
-            Prepared::Deadlock(s) => s.name.clone(),
-            Prepared::Starvation(r) => stem(&r.topo.file.name),
-        }
-    }
-}
-
-impl Search {
-    fn target(&self) -> Target<'_> {
-        Target {
-            name: &self.name,
-            topology: &self.topo.config,
-        }
     }
 }
 
@@ -285,20 +207,24 @@ pub fn prepare(a: &StressArgs) -> Result<Prepared, Exit> {
             ),
         ));
     }
-    config::validate_sets(&a.network.sets).map_err(|e| fail(Exit::BadInput, e))?;
-    let topo = config::load_topology(a.topology(), &a.network.sets)
-        .map_err(|e| fail(Exit::BadInput, e))?;
-    if topo.overrides.len() != a.network.sets.len() {
-        return Err(fail(
-            Exit::BadInput,
-            "--set: emu stress generates its own traffic; give only topology keys",
-        ));
-    }
-    let family = emu::family::of(&topo.config.network);
-    emu::family::only_own_sections(family, &topo).map_err(|e| fail(Exit::BadInput, e))?;
-    match family.stress(&topo.config) {
-        StressSearch::Deadlock => {}
-        StressSearch::Starvation { .. } if a.plot.is_some() => {
+    let ask = Ask {
+        sets: a.network.sets.clone(),
+        buffers: a.buffers,
+        seed: a.runs.seed,
+        seeds: a.seeds,
+        run_us: a.run_us,
+        memory_limit,
+    };
+    let prepared = stress::prepare(&Input::lookup(a.topology()), &ask).map_err(|e| {
+        let code = match e {
+            PrepareError::Internal(_) => Exit::Failure,
+            _ => Exit::BadInput,
+        };
+        fail(code, e)
+    })?;
+    if let Prepared::Starvation(r) = &prepared {
+        if a.plot.is_some() {
+            let family = emu::family::of(&r.topo.config.network);
             return Err(fail(
                 Exit::BadInput,
                 format!(
@@ -307,56 +233,9 @@ pub fn prepare(a: &StressArgs) -> Result<Prepared, Exit> {
                 ),
             ));
         }
-        StressSearch::Starvation { nodes } => {
-            super::stress_sci::check(a)?;
-            let cases = emu::stress::starvation::generate(a.runs.seed, a.seeds, nodes, a.run_us);
-            return Ok(Prepared::Starvation(Ring {
-                topo,
-                nodes,
-                cases,
-                memory_limit,
-            }));
-        }
-        StressSearch::Refused(why) => {
-            return Err(fail(
-                Exit::BadInput,
-                format!("{}: {why}", topo.locate("network.kind")),
-            ));
-        }
-        _ => {
-            return Err(fail(
-                Exit::BadInput,
-                format!(
-                    "{}: emu stress has no search for {}",
-                    topo.locate("network.kind"),
-                    family.name()
-                ),
-            ));
-        }
+        super::stress_sci::check(a)?;
     }
-    let mut sets = a.network.sets.clone();
-    if a.buffers == Buffers::Small {
-        let b = topo.config.link.fct_batch_tokens;
-        sets.push(format!("link.buffer_tokens={b}"));
-        sets.push(format!("c104.output_buffer_tokens={b}"));
-    }
-    let topo = config::load_topology(a.topology(), &sets).map_err(|e| fail(Exit::BadInput, e))?;
-    let name = stem(&topo.file.name);
-    let probe: TrafficConfig =
-        toml::from_str("[pattern]\nkind = \"uniform\"\n[injection]\nkind = \"continuous\"\n")
-            .map_err(|e| fail(Exit::Failure, e))?;
-    let terminals = emu::family::build_within(&topo, &probe, None, a.runs.seed, memory_limit)
-        .map(|n| n.terminal_count() as u32)
-        .map_err(|e| fail(Exit::BadInput, e))?;
-    let cases = generate(a.runs.seed, a.seeds, terminals, a.run_us);
-    Ok(Prepared::Deadlock(Search {
-        sets,
-        topo,
-        name,
-        terminals,
-        cases,
-        memory_limit,
-    }))
+    Ok(prepared)
 }
 
 /// Prints the search's outcome (`lines`: the `-v` line of every case it ran, in
@@ -392,7 +271,7 @@ fn conclude(a: &StressArgs, s: &Search, found: &SearchResult, lines: &[String]) 
                 found.incomplete
             );
         }
-        return write_json(a, &json_clean(name, found));
+        return write_json(a, &clean_json(name, found));
     };
     say!(
         "deadlock in case {} of {} ({} traffic, seed {}) at tick {}, after {} cases ({:.3e} ticks); {buffers}",
@@ -447,11 +326,7 @@ fn search_flags(a: &StressArgs, topology: &str) -> Vec<String> {
         "--seed".into(),
         a.runs.seed.to_string(),
         "--buffers".into(),
-        match a.buffers {
-            Buffers::Small => "small",
-            Buffers::Topology => "topology",
-        }
-        .into(),
+        a.buffers.name().into(),
         "--run-us".into(),
         a.run_us.to_string(),
         "--max-candidates".into(),
@@ -763,16 +638,4 @@ fn case_line(c: &StressCase, v: &Verdict) -> String {
             _ => "continuous".to_string(),
         }
     )
-}
-
-fn json_clean(name: &str, r: &SearchResult) -> serde_json::Value {
-    serde_json::json!({
-        "schema": 1,
-        "emu_version": env!("CARGO_PKG_VERSION"),
-        "outcome": "no_deadlock",
-        "topology": name,
-        "cases_tried": r.tried,
-        "ticks_tried": r.ticks,
-        "cases_incomplete": r.incomplete,
-    })
 }

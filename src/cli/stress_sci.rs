@@ -13,7 +13,7 @@ use emu::shard::stress::Outcome;
 use emu::stress::starvation::{
     SciCase, SciStressError, Starvation, generate, run_case_watched, search_watched,
 };
-use emu::stress::write::{command, traffic_file};
+use emu::stress::write::{Described, describe_starved, no_starvation_json};
 
 /// Runs the starvation search on the ring `topo`, each case's ring held to
 /// `memory_limit` bytes (`None`: no limit) and the search to the run guard as the
@@ -185,17 +185,7 @@ pub fn conclude(
             results.len(),
             ticks as f64
         );
-        return write_json(
-            a,
-            &serde_json::json!({
-                "schema": 1,
-                "emu_version": env!("CARGO_PKG_VERSION"),
-                "outcome": "no_starvation",
-                "topology": name,
-                "cases_tried": results.len(),
-                "ticks_tried": ticks,
-            }),
-        );
+        return write_json(a, &no_starvation_json(&name, results));
     };
     let c = &found.case;
     say!(
@@ -215,42 +205,36 @@ pub fn conclude(
         results.len(),
         ticks as f64
     );
-    let comments = vec![
-        c.traffic.description.clone(),
-        format!("starves node(s) {:?} on {name}", found.starved),
-    ];
-    let text = match traffic_file(&c.traffic, &comments) {
-        Ok(t) => t,
+    let path = a
+        .out
+        .as_ref()
+        .map_or("CASE.toml".to_string(), |p| p.display().to_string());
+    let described = describe_starved(
+        &name,
+        &topo.file.name,
+        &a.network.sets,
+        &path,
+        results,
+        found,
+    );
+    let Described {
+        traffic_file: text,
+        command: rerun,
+        doc,
+    } = match described {
+        Ok(d) => d,
         Err(e) => return fail(Exit::Failure, e),
     };
-    let path = match &a.out {
+    match &a.out {
         Some(p) => {
             if let Err(e) = super::output::write(p, &text) {
                 return fail(Exit::Failure, format!("cannot write {}: {e}", p.display()));
             }
-            p.display().to_string()
         }
-        None => {
-            say!("\n{text}");
-            "CASE.toml".to_string()
-        }
-    };
-    let rerun = command(&topo.file.name, &path, c.seed, &a.network.sets);
+        None => say!("\n{text}"),
+    }
     say!("rerun with: {rerun}");
-    let code = write_json(
-        a,
-        &serde_json::json!({
-            "schema": 1,
-            "emu_version": env!("CARGO_PKG_VERSION"),
-            "outcome": "starvation",
-            "topology": name,
-            "cases_tried": results.len(),
-            "ticks_tried": ticks,
-            "case": { "index": c.index, "kind": c.kind, "seed": c.seed, "starved": found.starved },
-            "traffic_file": text,
-            "command": rerun,
-        }),
-    );
+    let code = write_json(a, &doc);
     if code != Exit::Ok {
         code
     } else {

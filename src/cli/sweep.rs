@@ -5,14 +5,16 @@
 use super::args::{CaseArgs, JsonArg};
 use super::exit::Exit;
 use super::fail;
-use emu::config::{self, traffic::InjectionConfig};
+use emu::config;
 use emu::html::sweep_page;
 use emu::plot::sweep::sweep_svg;
-use emu::pool::{default_threads, run_all};
-use emu::session::{shell_quote, stem};
+use emu::pool::default_threads;
+use emu::session::shell_quote;
 use emu::stats::job_progress::JobProgress;
 use emu::sweep::table::{csv, render, summary_csv};
-use emu::sweep::{Header, Point, PointError, Shard, SweepSpec, parse_loads, rows, saturation};
+use emu::sweep::{
+    Header, Point, PointError, Shard, SpecError, SweepSpec, parse_loads, rows, saturation,
+};
 use std::path::{Path, PathBuf};
 
 /// Examples shown by `emu sweep --help`.
@@ -140,25 +142,20 @@ pub fn main(a: &SweepArgs) -> Exit {
     };
     guard.arm_runs("sweep", jobs.len(), threads);
     let progress = JobProgress::new("sweep", jobs.len() as u64, "runs", a.quiet);
-    let results = run_all(
-        &jobs,
-        threads,
-        |j| spec.run(j, &guard),
-        |_, _| progress.inc(),
-    );
-    let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
-    for (job, r) in jobs.iter().zip(results) {
-        match r {
-            Ok(p) => points.push((job.index, p)),
-            Err(e) => {
-                progress.clear();
-                return match e {
-                    PointError::Build(e) => fail(Exit::BadInput, e),
-                    PointError::Engine(e) => fail(super::exit::of_engine(&e), e),
-                };
-            }
+    let points = match spec.run_jobs(&jobs, threads, &guard, None, |_, _| progress.inc()) {
+        Ok(Some(points)) => points,
+        Ok(None) => {
+            progress.clear();
+            return fail(Exit::Failure, "the sweep was stopped");
         }
-    }
+        Err(e) => {
+            progress.clear();
+            return match e {
+                PointError::Build(e) => fail(Exit::BadInput, e),
+                PointError::Engine(e) => fail(super::exit::of_engine(&e), e),
+            };
+        }
+    };
     progress.finish();
     let header = spec.header();
     if a.shard.is_some() {
@@ -195,37 +192,13 @@ fn spec(a: &SweepArgs) -> Result<SweepSpec, Exit> {
     config::validate_sets(sets).map_err(|e| fail(Exit::BadInput, e))?;
     let topo = config::load_topology(topology, sets).map_err(|e| fail(Exit::BadInput, e))?;
     let traf = config::load_traffic(traffic, sets).map_err(|e| fail(Exit::BadInput, e))?;
-    if let Err(why) = emu::family::of(&topo.config.network).sweeps() {
-        return Err(fail(
-            Exit::BadInput,
-            format!("{}: {why}", topo.locate("network.kind")),
-        ));
-    }
-    if matches!(
-        traf.config.injection,
-        InjectionConfig::Batch { .. } | InjectionConfig::Trace { .. }
-    ) {
-        return Err(fail(
-            Exit::BadInput,
-            format!(
-                "{}: injection.kind: a sweep needs a continuous, rate or bursty traffic file (batch and trace runs have no offered load)",
-                traf.file.name
-            ),
-        ));
-    }
-    let spec = SweepSpec {
-        topology: stem(&topo.file.name),
-        traffic: stem(&traf.file.name),
-        topology_file: topo,
-        traffic_file: traf,
-        loads,
-        seeds: a.seeds,
-        seed: a.case.runs.seed,
-        memory_limit,
-    };
-    spec.check_seeds()
-        .map_err(|e| fail(Exit::BadInput, format!("--seed {}: {e}", a.case.runs.seed)))?;
-    Ok(spec)
+    SweepSpec::new(topo, traf, loads, a.seeds, a.case.runs.seed, memory_limit).map_err(|e| {
+        let message = match e {
+            SpecError::Seeds(e) => format!("--seed {}: {e}", a.case.runs.seed),
+            e => e.to_string(),
+        };
+        fail(Exit::BadInput, message)
+    })
 }
 
 /// The output files of a finished sweep, to check before any run
@@ -274,12 +247,7 @@ pub fn finish(header: &Header, points: &[Point], out: &OutputArgs) -> Exit {
         }
     }
     if let Some(path) = &out.output.json {
-        let doc = serde_json::json!({
-            "sweep": header,
-            "runs": points,
-            "rows": rows,
-            "saturation": sat,
-        });
+        let doc = emu::sweep::table::document(header, points, &rows, &sat);
         if let Err(code) = super::write_json_file(path, &doc) {
             return code;
         }

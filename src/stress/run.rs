@@ -13,6 +13,7 @@ use crate::deadlock::CycleStep;
 use crate::engine::{self, EngineError, RunControl};
 use crate::network;
 use crate::pool::{Started, Unwatched, Watch, Watched};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The network under test: its name (for the plan) and its configuration, buffers
 /// already chosen.
@@ -152,10 +153,28 @@ pub fn search_watched(
     watch: &dyn Watch,
     done: impl Fn(&StressCase, &Verdict) + Sync,
 ) -> Result<SearchResult, StressError> {
+    search_until(target, cases, threads, watch, None, done)
+}
+
+/// [`search_watched`] that starts no further case once `stop` is set: the search then
+/// ends in [`EngineError::Stopped`] (at tick 0, that of the first case not started).
+pub fn search_until(
+    target: Target,
+    cases: &[StressCase],
+    threads: usize,
+    watch: &dyn Watch,
+    stop: Option<&AtomicBool>,
+    done: impl Fn(&StressCase, &Verdict) + Sync,
+) -> Result<SearchResult, StressError> {
     let results = crate::pool::run_until(
         cases,
         threads,
-        |c| run_watched(target, &c.traffic, c.seed, watch),
+        |c| {
+            if stop.is_some_and(|s| s.load(Ordering::Acquire)) {
+                return Err(StressError::Engine(EngineError::Stopped { tick: 0 }));
+            }
+            run_watched(target, &c.traffic, c.seed, watch)
+        },
         |r| !matches!(r, Ok(Verdict::Clean { .. })),
         |i, r| {
             if let Ok(v) = r {

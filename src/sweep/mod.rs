@@ -15,5 +15,5 @@ pub mod table;
 pub use loads::{LoadsError, parse_loads};
 pub use point::{Measures, Point, PointError, run_point};
 pub use shard::{Header, MergeError, Merged, Shard, merge};
-pub use spec::{Job, SeedOverflow, SweepSpec};
+pub use spec::{Job, SeedOverflow, SpecError, SweepSpec};
 pub use table::{Row, Saturation, rows, saturation};

@@ -1,14 +1,15 @@
-//! One point of a sweep: build the plan at one offered load and seed, run it on the
-//! sequential engine, and keep the chapter 7 measures (INMOS ch. 7 §7.6:
+//! One point of a sweep: build the plan at one offered load and seed, run it on one
+//! thread, and keep the chapter 7 measures (INMOS ch. 7 §7.6:
 //! "throughput is measured as a percentage of the maximum possible throughput of each
 //! input link. Delay is measured in terms of header times").
 
+use crate::api::{RunOptions, run_case};
 use crate::config::{Loaded, TopologyConfig, TrafficConfig};
-use crate::engine::{EngineError, RunControl, sequential};
-use crate::family::{AnyCase, Case, CaseError, CaseVisitor};
-use crate::model::LinkProtocol;
+use crate::engine::EngineError;
+use crate::family::{AnyCase, CaseError};
 use crate::pool::{Started, Watch, Watched};
 use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
 
 /// What one run measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,7 +58,8 @@ pub enum PointError {
 /// Runs `topology` under `traffic` with Bernoulli injection at `load` (a fabric's bursty
 /// injection keeps its burst size and takes the load), seed `seed`, refusing a network
 /// that would need more than `memory_limit` bytes (`None`: no limit); tells `watch` how
-/// the run goes.
+/// the run goes. The run is the core's ([`crate::api::run_case`]) on one thread, its
+/// histograms held to the memory the system states as a run of the command line's.
 pub fn run_point(
     topology: &Loaded<TopologyConfig>,
     traffic: &Loaded<TrafficConfig>,
@@ -71,50 +73,37 @@ pub fn run_point(
     traffic.config.injection = traffic.config.injection.at_load(load);
     let case = AnyCase::from_loaded(topology.clone(), traffic, seed, memory_limit)
         .map_err(PointError::Build)?;
-    case.visit(Measure {
-        load,
-        watched: &watched,
-    })
-}
-
-/// Measures one case at its load.
-struct Measure<'a> {
-    load: f64,
-    watched: &'a Watched<'a>,
-}
-
-impl CaseVisitor for Measure<'_> {
-    type Output = Result<Point, PointError>;
-    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Result<Point, PointError> {
-        measure(case, self.load, self.watched)
+    let run_limit = crate::memory::usable();
+    watched.running(Started::of_case(&case, run_limit));
+    let options = RunOptions {
+        threads: Some(1),
+        memory_limit: run_limit,
+        ..RunOptions::default()
     }
-}
-
-/// Runs `case` (built at `load`) on the sequential engine and measures it.
-fn measure<P: LinkProtocol>(
-    case: &Case<P>,
-    load: f64,
-    watched: &Watched,
-) -> Result<Point, PointError> {
-    let (net, seed) = (&case.net, case.seed);
-    let ctl = RunControl::for_plan(net);
-    let tick_ns = net.time().tick_ns;
-    watched.running(Started::of(net, &ctl));
-    let mut on_progress = |t: u64, act: &crate::model::Activity| {
-        watched.note(t as f64 * tick_ns, act);
-    };
-    let outcome = match sequential::run(net, &ctl, Some(&mut on_progress)) {
-        Ok(o) => o,
-        Err(EngineError::Deadlock { tick, .. }) => {
+    .on_progress(|p| {
+        watched.note(p.virtual_us * 1000.0, &p.activity);
+        ControlFlow::Continue(())
+    });
+    let report = run_case(&case, &options).map_err(|e| match e.into_engine_error() {
+        Ok(e) => PointError::Engine(e),
+        Err(e) => PointError::Engine(EngineError::Internal(e.to_string())),
+    })?;
+    let r = match (report.stats, report.failure) {
+        (Some(r), _) => r,
+        (None, Some(EngineError::Deadlock { tick, .. })) => {
             return Ok(Point {
                 load,
                 seed,
                 measures: Err(tick),
             });
         }
-        Err(e) => return Err(PointError::Engine(e)),
+        (None, Some(e)) => return Err(PointError::Engine(e)),
+        (None, None) => {
+            return Err(PointError::Engine(EngineError::Internal(
+                "a run that did not complete gave no reason".into(),
+            )));
+        }
     };
-    let r = case.report(&outcome);
     let t = &r.throughput;
     let d = &r.latency.message_latency.delay_units;
     // A family without a packet format of headers and terminators (an SCI ring) has

@@ -5,7 +5,10 @@
 
 use super::point::{Point, PointError, run_point};
 use super::shard::{FORMAT, Header};
-use crate::config::{Loaded, TopologyConfig, TrafficConfig};
+use crate::config::traffic::InjectionConfig;
+use crate::config::{Loaded, TopologyConfig, TrafficConfig, stem};
+use crate::pool::Watch;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// One sweep: every (load, seed) pair of its loads and seeds is one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,7 +55,102 @@ pub struct SeedOverflow {
     pub count: u32,
 }
 
+/// Why two loaded files and a choice of loads and seeds make no sweep.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    /// The topology's family has no sweep (its message says where `network.kind` was
+    /// set and why).
+    #[error("{0}")]
+    Family(String),
+    /// The traffic file (named here) injects a batch or a trace, which have no offered
+    /// load.
+    #[error(
+        "{0}: injection.kind: a sweep needs a continuous, rate or bursty traffic file (batch and trace runs have no offered load)"
+    )]
+    Injection(String),
+    /// The seeds run past the last 64-bit seed.
+    #[error(transparent)]
+    Seeds(SeedOverflow),
+}
+
 impl SweepSpec {
+    /// The sweep of `topology` under `traffic` (both loaded with their overrides) at
+    /// `loads`, `seeds` runs per load from seed `seed`, each run's network held to
+    /// `memory_limit` bytes (`None`: no limit); refused if the family has no sweep, the
+    /// traffic no offered load, or the seeds do not fit.
+    pub fn new(
+        topology: Loaded<TopologyConfig>,
+        traffic: Loaded<TrafficConfig>,
+        loads: Vec<f64>,
+        seeds: u32,
+        seed: u64,
+        memory_limit: Option<u64>,
+    ) -> Result<SweepSpec, SpecError> {
+        if let Err(why) = crate::family::of(&topology.config.network).sweeps() {
+            return Err(SpecError::Family(format!(
+                "{}: {why}",
+                topology.locate("network.kind")
+            )));
+        }
+        if matches!(
+            traffic.config.injection,
+            InjectionConfig::Batch { .. } | InjectionConfig::Trace { .. }
+        ) {
+            return Err(SpecError::Injection(traffic.file.name.clone()));
+        }
+        let spec = SweepSpec {
+            topology: stem(&topology.file.name),
+            traffic: stem(&traffic.file.name),
+            topology_file: topology,
+            traffic_file: traffic,
+            loads,
+            seeds,
+            seed,
+            memory_limit,
+        };
+        spec.check_seeds().map_err(SpecError::Seeds)?;
+        Ok(spec)
+    }
+
+    /// Runs `jobs` on up to `threads` workers, telling `watch` how each run goes and
+    /// calling `done(finished, total)` as each ends (jobs skipped once stopped do not
+    /// count): the points with their job index, in
+    /// job order, or the error of the first job (in job order) that could not run.
+    /// Once `stop` is set no further job starts, and the answer is `Ok(None)`.
+    pub fn run_jobs(
+        &self,
+        jobs: &[Job],
+        threads: usize,
+        watch: &dyn Watch,
+        stop: Option<&AtomicBool>,
+        done: impl Fn(usize, usize) + Sync + Send,
+    ) -> Result<Option<Vec<(usize, Point)>>, PointError> {
+        let stopped = || stop.is_some_and(|s| s.load(Ordering::Acquire));
+        let finished = AtomicUsize::new(0);
+        let results = crate::pool::run_all(
+            jobs,
+            threads,
+            |j| {
+                if stopped() {
+                    return None;
+                }
+                let point = self.run(j, watch);
+                done(finished.fetch_add(1, Ordering::Relaxed) + 1, jobs.len());
+                Some(point)
+            },
+            |_, _| {},
+        );
+        let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
+        for (job, r) in jobs.iter().zip(results) {
+            match r {
+                Some(Ok(p)) => points.push((job.index, p)),
+                Some(Err(e)) => return Err(e),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(points))
+    }
+
     /// Checks that the last seed fits in 64 bits.
     pub fn check_seeds(&self) -> Result<(), SeedOverflow> {
         self.seed

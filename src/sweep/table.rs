@@ -193,6 +193,22 @@ pub fn render(title: &str, rows: &[Row], sat: &Saturation, delay_unit: &str) -> 
     s
 }
 
+/// The JSON document `emu sweep --json` writes: the sweep's description, every run,
+/// the table's rows and the saturation point.
+pub fn document(
+    header: &super::Header,
+    points: &[Point],
+    rows: &[Row],
+    sat: &Saturation,
+) -> serde_json::Value {
+    serde_json::json!({
+        "sweep": header,
+        "runs": points,
+        "rows": rows,
+        "saturation": sat,
+    })
+}
+
 /// Writes `records` as CSV (quoted where a field needs it).
 fn to_csv(records: impl IntoIterator<Item = Vec<String>>) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());

@@ -21,6 +21,8 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod batch;
+
 /// The stack of the thread a run goes on: the size of a main thread's, on which the
 /// command line runs it.
 const RUN_STACK: usize = 8 << 20;
@@ -281,6 +283,7 @@ fn _emu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shipped, m)?)?;
     m.add_function(wrap_pyfunction!(toml_text, m)?)?;
     m.add_function(wrap_pyfunction!(usable_memory, m)?)?;
+    batch::add(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -84,6 +84,18 @@ impl Error {
         }
     }
 
+    /// The engine's error itself (see [`Error::engine_error`]), or this error if it is
+    /// not one.
+    pub fn into_engine_error(self) -> Result<EngineError, Error> {
+        match *self.inner {
+            Inner::Engine(e) => Ok(e),
+            inner => Err(Error {
+                kind: self.kind,
+                inner: Box::new(inner),
+            }),
+        }
+    }
+
     /// An error of `kind` with this message.
     pub(crate) fn message(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {

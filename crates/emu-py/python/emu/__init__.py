@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 from . import _emu
 from ._errors import ConfigError, EmuError, EngineError, InternalError, TooLargeError
+from ._batch import Rows, StressResult, experiments, reproduce, stress, sweep
 
 __version__: str = _emu.__version__
 
@@ -32,6 +33,12 @@ __all__ = [
     "run",
     "check",
     "list",
+    "sweep",
+    "stress",
+    "reproduce",
+    "experiments",
+    "Rows",
+    "StressResult",
     "Report",
     "Check",
     "Progress",

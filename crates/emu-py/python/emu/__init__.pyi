@@ -1,6 +1,14 @@
 import os
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
+from ._batch import (
+    Rows as Rows,
+    StressResult as StressResult,
+    experiments as experiments,
+    reproduce as reproduce,
+    stress as stress,
+    sweep as sweep,
+)
 from ._errors import (
     ConfigError as ConfigError,
     EmuError as EmuError,
