@@ -10,7 +10,7 @@
 //! returns `None` to the package (the callable said stop). A reproduction has no such
 //! hook: it is told of Ctrl-C when it ends.
 
-use super::{InputSpec, input, internal, raise};
+use super::{InputSpec, input, raise};
 use emu::family::CaseError;
 use emu::pool::{Unwatched, default_threads};
 use emu::stress::starvation::SciStressError;
@@ -23,13 +23,7 @@ use emu::sweep::table::{csv, document, render, summary_csv};
 use emu::sweep::{LoadsError, PointError, Shard, SweepSpec, parse_loads, rows, saturation};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, channel};
-use std::time::Duration;
-
-/// The stack of a job's thread, as a run's ([`super::RUN_STACK`]).
-const JOB_STACK: usize = super::RUN_STACK;
 
 /// The package's exception `class` (of `emu._errors`) with `message` and kind `kind`:
 /// an error that no file location describes.
@@ -48,18 +42,8 @@ fn config_error(py: Python<'_>, message: impl std::fmt::Display) -> PyErr {
     error(py, "ConfigError", "config", message)
 }
 
-/// How a job went, besides its own result.
-enum Ended<T> {
-    /// It finished with this.
-    Done(T),
-    /// It panicked (a bug).
-    Panicked(Box<dyn std::any::Any + Send>),
-}
-
-/// Runs `job(stop, finished)` on a thread of its own with the GIL released, waking
-/// every `interval` to look for Ctrl-C and to call `progress` with `{"done": finished,
-/// "total": total}`; either sets `stop`. Gives the job's result, or the error Ctrl-C or
-/// the callable raised, and whether the callable asked to stop.
+/// Runs `job(stop, finished)` as [`super::supervise::supervise`] does, calling
+/// `progress` with `{"done": finished, "total": total}`.
 fn supervise<T: Send>(
     py: Python<'_>,
     total: usize,
@@ -67,76 +51,22 @@ fn supervise<T: Send>(
     interval: f64,
     job: impl FnOnce(&AtomicBool, &AtomicUsize) -> T + Send,
 ) -> PyResult<(T, bool)> {
-    let interval = Duration::from_secs_f64(interval.clamp(0.001, 60.0));
-    let (stop, finished) = (&AtomicBool::new(false), &AtomicUsize::new(0));
-    let (done_tx, done_rx) = channel::<()>();
-    let (ended, interrupt, asked) = py.detach(move || {
-        std::thread::scope(|s| {
-            let worker = std::thread::Builder::new()
-                .name("emu-batch".into())
-                .stack_size(JOB_STACK)
-                .spawn_scoped(s, || {
-                    let r = catch_unwind(AssertUnwindSafe(|| job(stop, finished)));
-                    let _ = done_tx.send(());
-                    r
-                });
-            let worker = match worker {
-                Ok(w) => w,
-                Err(e) => {
-                    let message = format!("cannot start the job's thread: {e}");
-                    return (Ended::Panicked(Box::new(message)), None, false);
-                }
-            };
-            let (mut interrupt, mut asked): (Option<PyErr>, bool) = (None, false);
-            let mut look = |last: bool| {
-                Python::attach(|py| {
-                    if interrupt.is_some() {
-                        return;
-                    }
-                    if let Err(e) = py.check_signals() {
-                        interrupt = Some(e);
-                        stop.store(true, Ordering::Release);
-                        return;
-                    }
-                    let Some(callable) = progress.as_ref() else {
-                        return;
-                    };
-                    let d = PyDict::new(py);
-                    let answer = d
-                        .set_item("done", finished.load(Ordering::Relaxed))
-                        .and_then(|()| d.set_item("total", total))
-                        .and_then(|()| callable.call1(py, (d,)));
-                    match answer {
-                        Ok(v) if !last && matches!(v.extract::<bool>(py), Ok(false)) => {
-                            asked = true;
-                            stop.store(true, Ordering::Release);
-                        }
-                        Ok(_) => {}
-                        Err(e) => {
-                            interrupt = Some(e);
-                            stop.store(true, Ordering::Release);
-                        }
-                    }
-                });
-            };
-            while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(interval) {
-                look(false);
-            }
-            look(true);
-            let ended = match worker.join().unwrap_or_else(Err) {
-                Ok(t) => Ended::Done(t),
-                Err(payload) => Ended::Panicked(payload),
-            };
-            (ended, interrupt, asked)
-        })
-    });
-    if let Some(e) = interrupt {
-        return Err(e);
-    }
-    match ended {
-        Ended::Done(t) => Ok((t, asked)),
-        Ended::Panicked(payload) => Err(internal(py, payload.as_ref())),
-    }
+    let finished = &AtomicUsize::new(0);
+    super::supervise::supervise(
+        py,
+        "emu-batch",
+        progress,
+        interval,
+        |py| {
+            let d = PyDict::new(py);
+            Some(
+                d.set_item("done", finished.load(Ordering::Relaxed))
+                    .and_then(|()| d.set_item("total", total))
+                    .map(|()| d),
+            )
+        },
+        |stop| job(stop, finished),
+    )
 }
 
 /// A shard as `--shard K/N` takes it.

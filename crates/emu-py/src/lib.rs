@@ -3,11 +3,9 @@
 //! (strings, numbers, tuples); the package turns them into its `Report`, its
 //! exceptions and its tables.
 //!
-//! A run goes on a thread of its own with the GIL released, while the calling thread
-//! waits for it and, every `interval` seconds, takes the GIL to look for Ctrl-C
-//! (`check_signals`) and to call the progress callable: either can stop the run, which
-//! then ends at the end of a window. No panic crosses into Python: one becomes
-//! `emu.InternalError`.
+//! A run, sweep or search goes on a thread of its own with the GIL released
+//! (`supervise`): Ctrl-C or the progress callable can stop it (a run then ends at the
+//! end of a window), and no panic crosses into Python: one becomes `emu.InternalError`.
 
 use emu_core::api::{Input, Progress, RunOptions};
 use emu_core::config::{FileKind, list_shipped};
@@ -16,16 +14,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 
 mod batch;
-
-/// The stack of the thread a run goes on: the size of a main thread's, on which the
-/// command line runs it.
-const RUN_STACK: usize = 8 << 20;
+mod supervise;
 
 /// An input as the package passes it: (how, name, text), `how` being `shipped`, `path`,
 /// `text` (TOML `text`, named `name` in messages) or `lookup` (the command line's).
@@ -122,103 +115,46 @@ fn run(
     interval: f64,
 ) -> PyResult<RunResult> {
     let (topology, traffic) = (input(&topology)?, input(&traffic)?);
-    let interval = Duration::from_secs_f64(interval.clamp(0.001, 60.0));
     let latest: Mutex<Option<Progress>> = Mutex::new(None);
-    let stop = Arc::new(AtomicBool::new(false));
-    let (done_tx, done_rx) = channel::<()>();
-    let (ran, interrupt) = py.detach(move || {
-        std::thread::scope(|s| {
-            let worker = std::thread::Builder::new()
-                .name("emu-run".into())
-                .stack_size(RUN_STACK)
-                .spawn_scoped(s, || {
-                    let options = RunOptions {
-                        set,
-                        seed,
-                        threads,
-                        check,
-                        deadlock_window_us,
-                        memory_limit,
-                        ..RunOptions::default()
-                    }
-                    .on_progress(|p| {
-                        *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(*p);
-                        if stop.load(Ordering::Acquire) {
-                            ControlFlow::Break(())
-                        } else {
-                            ControlFlow::Continue(())
-                        }
-                    });
-                    let ran = catch_unwind(AssertUnwindSafe(|| {
-                        emu_core::run(&topology, &traffic, &options)
-                    }));
-                    let _ = done_tx.send(());
-                    ran
-                });
-            let worker = match worker {
-                Ok(w) => w,
-                Err(e) => {
-                    let message = format!("cannot start the run's thread: {e}");
-                    return (
-                        Err(Box::new(message) as Box<dyn std::any::Any + Send>),
-                        None,
-                    );
-                }
-            };
-            let mut interrupt: Option<PyErr> = None;
-            // Looks for Ctrl-C and tells the progress callable, with the GIL held; stops
-            // the run on either's word.
-            let mut look = |last: bool| {
-                Python::attach(|py| {
-                    if interrupt.is_some() {
-                        return;
-                    }
-                    if let Err(e) = py.check_signals() {
-                        interrupt = Some(e);
-                        stop.store(true, Ordering::Release);
-                        return;
-                    }
-                    let (Some(callable), Some(p)) = (
-                        progress.as_ref(),
-                        latest.lock().unwrap_or_else(|e| e.into_inner()).take(),
-                    ) else {
-                        return;
-                    };
-                    let answer = progress_dict(py, &p).and_then(|d| callable.call1(py, (d,)));
-                    match answer {
-                        Ok(v) if !last && matches!(v.extract::<bool>(py), Ok(false)) => {
-                            stop.store(true, Ordering::Release);
-                        }
-                        Ok(_) => {}
-                        Err(e) => {
-                            interrupt = Some(e);
-                            stop.store(true, Ordering::Release);
-                        }
-                    }
-                });
-            };
-            while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(interval) {
-                look(false);
+    let (ran, _) = supervise::supervise(
+        py,
+        "emu-run",
+        progress,
+        interval,
+        |py| {
+            let p = latest.lock().unwrap_or_else(|e| e.into_inner()).take()?;
+            Some(progress_dict(py, &p))
+        },
+        |stop| {
+            let options = RunOptions {
+                set,
+                seed,
+                threads,
+                check,
+                deadlock_window_us,
+                memory_limit,
+                ..RunOptions::default()
             }
-            // The last progress, at the end of the run.
-            look(true);
-            let ran = worker.join().unwrap_or_else(Err);
-            (ran, interrupt)
-        })
-    });
-    if let Some(e) = interrupt {
-        return Err(e);
-    }
+            .on_progress(|p| {
+                *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(*p);
+                if stop.load(Ordering::Acquire) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            emu_core::run(&topology, &traffic, &options)
+        },
+    )?;
     match ran {
-        Ok(Ok(report)) => Ok((
+        Ok(report) => Ok((
             report.outcome.name().to_string(),
             report.to_json().to_string(),
             report.threads,
             report.wall_seconds,
             report.reproduce.clone(),
         )),
-        Ok(Err(e)) => Err(raise(py, &e)),
-        Err(payload) => Err(internal(py, payload.as_ref())),
+        Err(e) => Err(raise(py, &e)),
     }
 }
 
