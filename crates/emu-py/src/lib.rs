@@ -9,6 +9,8 @@
 //! then ends at the end of a window. No panic crosses into Python: one becomes
 //! `emu.InternalError`.
 
+mod network;
+
 use emu_core::api::{Input, Progress, RunOptions};
 use emu_core::config::{FileKind, list_shipped};
 use pyo3::exceptions::PyValueError;
@@ -281,6 +283,7 @@ fn _emu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shipped, m)?)?;
     m.add_function(wrap_pyfunction!(toml_text, m)?)?;
     m.add_function(wrap_pyfunction!(usable_memory, m)?)?;
+    m.add_class::<network::Network>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

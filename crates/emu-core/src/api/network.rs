@@ -82,7 +82,7 @@ impl std::fmt::Debug for Network {
             .field("name", &self.name)
             .field("now", &self.now())
             .field("terminals", &self.terminals.len())
-            .field("in_flight", &self.open.len())
+            .field("in_flight", &self.in_flight())
             .finish()
     }
 }
@@ -201,9 +201,10 @@ impl Network {
         Ok((us * 1000.0 / self.tick_ns()).round() as Tick)
     }
 
-    /// Messages sent and not yet delivered.
-    pub fn in_flight(&self) -> usize {
-        self.open.len()
+    /// Messages sent and not yet delivered (whether or not [`Network::delivered`] has
+    /// returned them).
+    pub fn in_flight(&self) -> u64 {
+        self.next_id - self.stepper.activity().messages_delivered
     }
 
     /// Activity totals so far (tokens moved, packets and messages).
@@ -351,7 +352,9 @@ mod tests {
             let mut net = hypercube6();
             let id = net.send(src, dst, bytes).expect("sends");
             assert_eq!(id, MessageId(0));
+            assert_eq!(net.in_flight(), 1);
             net.run_until(20_000).expect("runs");
+            assert_eq!(net.in_flight(), 0, "arrived, before it is read");
             let got = net.delivered();
             assert_eq!(got.len(), 1, "{src} → {dst}");
             let d = got[0];

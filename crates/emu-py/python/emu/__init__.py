@@ -25,12 +25,14 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 from . import _emu
 from ._errors import ConfigError, EmuError, EngineError, InternalError, TooLargeError
+from ._network import Network
 
 __version__: str = _emu.__version__
 
 __all__ = [
     "run",
     "check",
+    "Network",
     "list",
     "Report",
     "Check",
