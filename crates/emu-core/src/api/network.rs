@@ -132,7 +132,7 @@ impl Network {
         need.within(memory_limit, nodes, terminals)
             .map_err(CaseError::from)?;
         let feed = Feed::new(terminals as u32);
-        let net = checked.fed(feed.clone()).build().map_err(located)?;
+        let net = checked.fed(&feed).build().map_err(located)?;
         if net.faults().is_some() {
             return Err(Error::message(
                 ErrorKind::Build,

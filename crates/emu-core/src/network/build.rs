@@ -144,7 +144,7 @@ impl Parts {
             injection: if self.saturated[label as usize] {
                 Injection::Continuous
             } else {
-                self.terminal.injection.clone()
+                self.terminal.injection
             },
             seed: mix_seed(self.seed, id as u64),
             ..self.terminal.clone()
@@ -226,9 +226,9 @@ impl Checked {
     /// terminal sends what the program pushes into `feed` and nothing else, from tick
     /// 0, and every message is measured. The traffic file's injection, pattern,
     /// senders and phases no longer apply to the terminals.
-    pub fn fed(mut self, feed: crate::traffic::Feed) -> Checked {
+    pub fn fed(mut self, feed: &crate::traffic::Feed) -> Checked {
         let p = &mut self.parts;
-        p.terminal.injection = Injection::External(feed);
+        p.terminal.injection = Injection::External(feed.key());
         p.terminal.start = 0;
         p.terminal.window = (0, Tick::MAX);
         p.senders.iter_mut().for_each(|s| *s = true);

@@ -30,7 +30,7 @@ pub mod stats;
 
 use crate::memory::Fill;
 use crate::time::Tick;
-use crate::traffic::external::Delivery;
+use crate::traffic::external::{Delivery, Feed};
 use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
 pub use journey::{JourneyParts, JourneyStats};
@@ -143,6 +143,9 @@ pub struct Terminal {
     partial: BTreeMap<(u32, u32), Partial>,
     stats: TerminalStats,
     activity: MessageActivity,
+    /// The feed its messages come from and its deliveries go to, under
+    /// [`Injection::External`] (found by its key when the terminal is built).
+    feed: Option<Feed>,
 }
 
 impl TerminalParams {
@@ -237,6 +240,10 @@ impl Terminal {
                 ..TerminalStats::default()
             },
             activity: MessageActivity::default(),
+            feed: match p.injection {
+                Injection::External(key) => key.feed(),
+                _ => None,
+            },
             p,
         }
     }
@@ -306,9 +313,9 @@ impl Terminal {
     /// Creates the pushed messages due at `now`, each at the tick it was pushed for.
     fn take_pushed(&mut self, now: Tick) {
         loop {
-            let due = match &self.p.injection {
-                Injection::External(feed) => feed.pop_due(self.p.label, now),
-                _ => None,
+            let due = match &self.feed {
+                Some(feed) => feed.pop_due(self.p.label, now),
+                None => None,
             };
             let Some(m) = due else {
                 return;
@@ -327,7 +334,7 @@ impl Terminal {
         }
         match self.p.injection {
             Injection::Bernoulli(_) => self.next_arrival,
-            Injection::External(ref feed) => feed.next_due(self.p.label),
+            Injection::External(_) => self.feed.as_ref()?.next_due(self.p.label),
             // Continuous refills when the VCP takes a message; a batch is created at
             // `start` by the `generate` call that precedes every `wake`.
             Injection::Continuous | Injection::Batch(_) => None,
@@ -433,7 +440,7 @@ impl Terminal {
             self.stats.network_latency.record(now - injected);
             self.stats.source_queueing.record(injected - m.created);
         }
-        if let Injection::External(feed) = &self.p.injection {
+        if let Some(feed) = &self.feed {
             feed.delivered(Delivery {
                 src: m.src,
                 dst: m.dst,
