@@ -157,16 +157,16 @@ impl Network {
         Ok(list)
     }
 
-    /// Activity totals so far: tokens moved, packets injected and ejected, messages
-    /// created and delivered.
-    fn activity<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// Activity totals so far: (tokens moved, packets injected, packets ejected,
+    /// messages created, messages delivered).
+    fn activity(&self) -> (u64, u64, u64, u64, u64) {
         let a = *self.net().activity();
-        let d = PyDict::new(py);
-        d.set_item("tokens_moved", a.tokens_moved)?;
-        d.set_item("packets_injected", a.packets_injected)?;
-        d.set_item("packets_ejected", a.packets_ejected)?;
-        d.set_item("messages_created", a.messages_created)?;
-        d.set_item("messages_delivered", a.messages_delivered)?;
-        Ok(d)
+        (
+            a.tokens_moved,
+            a.packets_injected,
+            a.packets_ejected,
+            a.messages_created,
+            a.messages_delivered,
+        )
     }
 }

@@ -2,87 +2,26 @@
 //! between stretches (co-simulation: [`crate::api::Network`]).
 //!
 //! It is the sequential engine taken apart: the same windows, the same wake-ups
-//! ([`DueQueue`]) and the same [`run_window`] for every node, so a node sees what it
-//! sees in a run; but it owns its nodes and wires between calls, stops at any tick the
-//! caller names (a window cut short there is still no longer than the smallest link
-//! latency, so nothing sent in it arrives in it), and has no end of its own: it runs
-//! until told to stop, and a node can be woken from outside
-//! ([`Stepper::wake`]). It knows no protocol, as no engine does.
+//! (`DueQueue`), the same link queues (a shard's, with one shard) and the same
+//! `run_window` for every node, so a node sees what it sees in a run; but it owns its
+//! nodes and wires between calls, stops at any tick the caller names (a window cut
+//! short there is still no longer than the smallest link latency, so nothing sent in
+//! it arrives in it), and has no end of its own: it runs until told to stop, and a node
+//! can be woken from outside ([`Stepper::wake`]). It knows no protocol, as no engine
+//! does.
 //!
 //! What it leaves out: `--check`, link faults and the end-of-run partial-deadlock
 //! check; a deadlock (packets in flight and no token moved for the plan's deadlock
 //! window) stops it with [`EngineError::Deadlock`].
 
-use super::inbound::Wire;
-use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
+use super::runner::{NodeClock, RunError, catch_panic, run_window};
 use super::schedule::DueQueue;
+use super::sharded::{Lane, ShardWires};
 use super::{EngineError, deadlock_error, run_error};
-use crate::memory::push_bounded;
-use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
+use crate::model::{Activity, LinkProtocol, Node, Outbox};
 use crate::network::{Direction, Network, NodeId, PortWires};
 use crate::time::Tick;
 use std::collections::VecDeque;
-
-/// One node's view of the stepper's link queues.
-struct Lanes<'a, P: LinkProtocol> {
-    lanes: &'a mut [VecDeque<Wire<P>>],
-    ports: &'a [PortWires],
-    dirs: &'a [Direction],
-}
-
-impl<P: LinkProtocol> Wires<P> for Lanes<'_, P> {
-    fn peek(&mut self, port: PortId) -> Option<Tick> {
-        self.lanes[self.ports[port].inp?].front().map(|&(t, _)| t)
-    }
-
-    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token> {
-        let q = &mut self.lanes[self.ports[port].inp?];
-        match q.front() {
-            Some(&(a, _)) if a <= t => q.pop_front().map(|(_, tok)| tok),
-            _ => None,
-        }
-    }
-
-    fn deliver(
-        &mut self,
-        port: PortId,
-        t: Tick,
-        mut receive: impl FnMut(P::Token) -> Result<(), ModelError>,
-    ) -> Result<Option<Tick>, ModelError> {
-        let Some(d) = self.ports[port].inp else {
-            return Ok(None);
-        };
-        let q = &mut self.lanes[d];
-        while let Some(&(a, _)) = q.front() {
-            if a > t {
-                return Ok(Some(a));
-            }
-            if let Some((_, tok)) = q.pop_front() {
-                receive(tok)?;
-            }
-        }
-        Ok(None)
-    }
-
-    fn push(
-        &mut self,
-        port: PortId,
-        at: Tick,
-        token: P::Token,
-    ) -> Result<Option<(NodeId, Tick)>, Full> {
-        let Some(d) = self.ports[port].out else {
-            return Ok(None);
-        };
-        let dir = &self.dirs[d];
-        let q = &mut self.lanes[d];
-        if q.len() >= dir.capacity {
-            return Err(Full { port });
-        }
-        let arrival = at + dir.latency;
-        push_bounded(q, dir.capacity, (arrival, token));
-        Ok(Some((dir.to.node, arrival)))
-    }
-}
 
 /// A network's nodes and wires, run up to a tick at a time.
 pub struct Stepper<P: LinkProtocol> {
@@ -91,7 +30,7 @@ pub struct Stepper<P: LinkProtocol> {
     map: Vec<Vec<PortWires>>,
     nodes: Vec<Box<dyn Node<P>>>,
     clocks: Vec<NodeClock>,
-    lanes: Vec<VecDeque<Wire<P>>>,
+    lanes: Vec<Lane<P>>,
     due: DueQueue,
     /// Every node has run every tick before this one.
     now: Tick,
@@ -127,7 +66,9 @@ impl<P: LinkProtocol> Stepper<P> {
         let nodes = net.instantiate(false, None);
         let n = nodes.len();
         Ok(Stepper {
-            lanes: (0..dirs.len()).map(|_| VecDeque::new()).collect(),
+            lanes: (0..dirs.len())
+                .map(|_| Lane::Local(VecDeque::new()))
+                .collect(),
             clocks: (0..n).map(|_| NodeClock::default()).collect(),
             due: DueQueue::new(n, 0..n),
             lookahead: net.min_latency().max(1),
@@ -206,10 +147,11 @@ impl<P: LinkProtocol> Stepper<P> {
         let mut moved = false;
         for i in 0..self.due_now.len() {
             let n = self.due_now[i];
-            let mut wires = Lanes::<P> {
+            let mut wires = ShardWires::<P> {
                 lanes: &mut self.lanes,
                 ports: &self.map[n],
                 dirs: &self.dirs,
+                faults: None,
             };
             let clock = &mut self.clocks[n];
             let node = self.nodes[n].as_mut();

@@ -126,4 +126,11 @@ class Network:
     def activity(self) -> Dict[str, int]:
         """Totals so far: ``tokens_moved``, ``packets_injected``, ``packets_ejected``,
         ``messages_created``, ``messages_delivered``."""
-        return self._net.activity()
+        names = (
+            "tokens_moved",
+            "packets_injected",
+            "packets_ejected",
+            "messages_created",
+            "messages_delivered",
+        )
+        return dict(zip(names, self._net.activity()))
