@@ -18,6 +18,7 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 mod batch;
+mod network;
 mod supervise;
 
 /// An input as the package passes it: (how, name, text), `how` being `shipped`, `path`,
@@ -220,6 +221,7 @@ fn _emu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(toml_text, m)?)?;
     m.add_function(wrap_pyfunction!(usable_memory, m)?)?;
     batch::add(m)?;
+    m.add_class::<network::Network>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 
 mod check;
 mod error;
+mod network;
 mod options;
 mod report;
 mod run;
@@ -14,6 +15,7 @@ mod run;
 pub use crate::config::Input;
 pub use check::{Checked, check};
 pub use error::{Error, ErrorKind};
+pub use network::{Delivered, MessageId, Network};
 pub use options::{MAX_THREADS, OnProgress, Progress, ProgressHook, RunOptions};
 pub use report::{Outcome, Report, failure_json, reproduce_command};
 pub use run::{default_threads, load, run, run_case};

@@ -19,6 +19,7 @@ mod runner;
 mod schedule;
 pub mod sequential;
 pub mod sharded;
+pub mod stepper;
 mod threads;
 
 use crate::model::{Activity, LinkProtocol, Node, Wait};

@@ -42,8 +42,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// The nodes of one shard, with their ids.
 type Owned<P> = Vec<(NodeId, Box<dyn Node<P>>)>;
 
-/// How one link direction appears to one shard.
-enum Lane<P: LinkProtocol> {
+/// How one link direction appears to one shard (to the stepper, every direction is
+/// `Local`: it has one shard).
+pub(super) enum Lane<P: LinkProtocol> {
     /// The tokens on their way to this shard's node: both ends are in the shard, or
     /// the direction arrives from another shard and this queue is filled as each
     /// window settles ([`Shard::take_handoffs`]).
@@ -55,12 +56,13 @@ enum Lane<P: LinkProtocol> {
     Elsewhere,
 }
 
-struct ShardWires<'a, P: LinkProtocol> {
-    lanes: &'a mut [Lane<P>],
-    ports: &'a [PortWires],
-    dirs: &'a [Direction],
+/// One node's ports as a shard sees them.
+pub(super) struct ShardWires<'a, P: LinkProtocol> {
+    pub lanes: &'a mut [Lane<P>],
+    pub ports: &'a [PortWires],
+    pub dirs: &'a [Direction],
     /// The node's ports' views of link faults, when any are configured.
-    faults: Option<&'a mut [EndFault]>,
+    pub faults: Option<&'a mut [EndFault]>,
 }
 
 impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {

@@ -222,6 +222,20 @@ impl Checked {
         ))
     }
 
+    /// The same network with traffic fed from outside ([`Injection::External`]): every
+    /// terminal sends what the program pushes into `feed` and nothing else, from tick
+    /// 0, and every message is measured. The traffic file's injection, pattern,
+    /// senders and phases no longer apply to the terminals.
+    pub fn fed(mut self, feed: &crate::traffic::Feed) -> Checked {
+        let p = &mut self.parts;
+        p.terminal.injection = Injection::External(feed.key());
+        p.terminal.start = 0;
+        p.terminal.window = (0, Tick::MAX);
+        p.senders.iter_mut().for_each(|s| *s = true);
+        p.saturated.iter_mut().for_each(|s| *s = false);
+        self
+    }
+
     /// Builds the routing tables (a netlist's computed or given tables are checked by
     /// walking every label from every switch) and the plan.
     pub fn build(self) -> Result<Network, BuildError> {

@@ -30,6 +30,7 @@ pub mod stats;
 
 use crate::memory::Fill;
 use crate::time::Tick;
+use crate::traffic::external::{Delivery, Feed};
 use crate::traffic::injection::geometric_gap;
 use crate::traffic::{Destination, Injection};
 pub use journey::{JourneyParts, JourneyStats};
@@ -142,6 +143,9 @@ pub struct Terminal {
     partial: BTreeMap<(u32, u32), Partial>,
     stats: TerminalStats,
     activity: MessageActivity,
+    /// The feed its messages come from and its deliveries go to, under
+    /// [`Injection::External`] (found by its key when the terminal is built).
+    feed: Option<Feed>,
 }
 
 impl TerminalParams {
@@ -236,6 +240,10 @@ impl Terminal {
                 ..TerminalStats::default()
             },
             activity: MessageActivity::default(),
+            feed: match p.injection {
+                Injection::External(key) => key.feed(),
+                _ => None,
+            },
             p,
         }
     }
@@ -246,10 +254,15 @@ impl Terminal {
 
     fn create(&mut self, now: Tick) {
         let dst = self.p.destination.pick(self.p.label, &mut self.rng);
+        self.add_message(dst, self.p.message_bytes, now);
+    }
+
+    /// Queues a message of `bytes` for `dst` created at `now`.
+    fn add_message(&mut self, dst: u32, bytes: u32, now: Tick) {
         let m = Message {
             dst,
             seq: self.next_seq,
-            bytes: self.p.message_bytes,
+            bytes,
             created: now,
         };
         self.next_seq += 1;
@@ -293,6 +306,21 @@ impl Terminal {
                     }
                 }
             }
+            Injection::External(_) => self.take_pushed(now),
+        }
+    }
+
+    /// Creates the pushed messages due at `now`, each at the tick it was pushed for.
+    fn take_pushed(&mut self, now: Tick) {
+        loop {
+            let due = match &self.feed {
+                Some(feed) => feed.pop_due(self.p.label, now),
+                None => None,
+            };
+            let Some(m) = due else {
+                return;
+            };
+            self.add_message(m.dst, m.bytes, m.created);
         }
     }
 
@@ -306,6 +334,7 @@ impl Terminal {
         }
         match self.p.injection {
             Injection::Bernoulli(_) => self.next_arrival,
+            Injection::External(_) => self.feed.as_ref()?.next_due(self.p.label),
             // Continuous refills when the VCP takes a message; a batch is created at
             // `start` by the `generate` call that precedes every `wake`.
             Injection::Continuous | Injection::Batch(_) => None,
@@ -410,6 +439,20 @@ impl Terminal {
             self.stats.message_latency.record(now - m.created);
             self.stats.network_latency.record(now - injected);
             self.stats.source_queueing.record(injected - m.created);
+        }
+        if let Some(feed) = &self.feed {
+            feed.delivered(Delivery {
+                src: m.src,
+                dst: m.dst,
+                seq: m.seq,
+                created: m.created,
+                injected,
+                delivered: now,
+                input_wait: a.journey.input_wait,
+                output_wait: a.journey.output_wait,
+                hops: a.journey.hops,
+                transfer: a.transfer,
+            });
         }
     }
 

@@ -13,6 +13,9 @@ pub enum Injection {
     Bernoulli(f64),
     /// `k` messages queued at the start.
     Batch(u32),
+    /// The messages a program pushes into the feed of this key, each created at the
+    /// tick it gives ([`super::external`]).
+    External(super::external::FeedKey),
 }
 
 /// Ticks until the next Bernoulli(p) arrival (≥ 1): the geometric distribution,

@@ -26,12 +26,14 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 from . import _emu
 from ._errors import ConfigError, EmuError, EngineError, InternalError, TooLargeError
 from ._batch import Rows, StressResult, experiments, reproduce, stress, sweep
+from ._network import Network
 
 __version__: str = _emu.__version__
 
 __all__ = [
     "run",
     "check",
+    "Network",
     "list",
     "sweep",
     "stress",
