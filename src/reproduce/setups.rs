@@ -90,7 +90,7 @@ impl Spec {
             label,
             sends,
             destination: dst,
-            injection: self.injection,
+            injection: self.injection.clone(),
             message_bytes: self.bytes,
             start: START,
             window: self.window,

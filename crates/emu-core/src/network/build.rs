@@ -144,7 +144,7 @@ impl Parts {
             injection: if self.saturated[label as usize] {
                 Injection::Continuous
             } else {
-                self.terminal.injection
+                self.terminal.injection.clone()
             },
             seed: mix_seed(self.seed, id as u64),
             ..self.terminal.clone()
@@ -228,7 +228,7 @@ impl Checked {
     /// senders and phases no longer apply to the terminals.
     pub fn fed(mut self, feed: &crate::traffic::Feed) -> Checked {
         let p = &mut self.parts;
-        p.terminal.injection = Injection::External(feed.key());
+        p.terminal.injection = Injection::External(feed.clone());
         p.terminal.start = 0;
         p.terminal.window = (0, Tick::MAX);
         p.senders.iter_mut().for_each(|s| *s = true);

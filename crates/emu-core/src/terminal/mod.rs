@@ -241,7 +241,7 @@ impl Terminal {
             },
             activity: MessageActivity::default(),
             feed: match p.injection {
-                Injection::External(key) => key.feed(),
+                Injection::External(ref feed) => Some(feed.clone()),
                 _ => None,
             },
             p,

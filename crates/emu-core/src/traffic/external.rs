@@ -7,16 +7,13 @@
 //! in the order they were pushed, and each destination terminal records the messages
 //! it delivers. Nothing here is random: the same pushes give the same deliveries.
 //!
-//! A plan's parameters are plain values copied into every node it builds, so the
-//! injection names its feed by a [`FeedKey`], which a terminal turns into the feed
-//! once, when it is built ([`FeedKey::feed`]). The keys live in one table of the
-//! process, each from its feed's making to the drop of its last handle; a key is never
-//! given twice.
+//! The injection carries a handle of the feed ([`crate::traffic::Injection::External`]),
+//! which every terminal built from the plan clones: there is no table of feeds, and a
+//! feed lives as long as its network or its program holds it.
 
 use crate::time::Tick;
-use std::collections::{BTreeMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A message a program pushed, waiting for its creation tick at its source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,48 +91,11 @@ struct Exchange {
     delivered: Vec<Delivery>,
 }
 
-/// The name of a [`Feed`] in a plan's parameters: a plain value, as every other
-/// injection is ([`crate::traffic::Injection::External`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct FeedKey(u64);
-
-/// Every feed with a handle left, by key.
-static FEEDS: Mutex<BTreeMap<u64, Weak<Shared>>> = Mutex::new(BTreeMap::new());
-
-/// The next key to give.
-static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
-
-fn feeds() -> MutexGuard<'static, BTreeMap<u64, Weak<Shared>>> {
-    // The table is only inserted into and removed from: a panic elsewhere while it was
-    // held leaves it whole.
-    FEEDS.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-impl FeedKey {
-    /// The feed of this key, if a handle of it is left.
-    pub fn feed(self) -> Option<Feed> {
-        feeds().get(&self.0).and_then(Weak::upgrade).map(Feed)
-    }
-}
-
-#[derive(Debug)]
-struct Shared {
-    key: FeedKey,
-    exchange: Mutex<Exchange>,
-}
-
-impl Drop for Shared {
-    /// The last handle is gone: the key names nothing any more.
-    fn drop(&mut self) {
-        feeds().remove(&self.key.0);
-    }
-}
-
 /// Messages pushed into a network's terminals and the messages they delivered: the
 /// source and sink of [`crate::traffic::Injection::External`]. Clones share one
 /// exchange.
 #[derive(Clone, Debug)]
-pub struct Feed(Arc<Shared>);
+pub struct Feed(Arc<Mutex<Exchange>>);
 
 impl PartialEq for Feed {
     /// Two feeds are equal when they are the same exchange.
@@ -145,30 +105,19 @@ impl PartialEq for Feed {
 }
 
 impl Feed {
-    /// An empty feed for a network of `terminals` terminals, with a key of its own.
+    /// An empty feed for a network of `terminals` terminals.
     pub fn new(terminals: u32) -> Feed {
-        let key = FeedKey(NEXT_KEY.fetch_add(1, Ordering::Relaxed));
-        let shared = Arc::new(Shared {
-            key,
-            exchange: Mutex::new(Exchange {
-                pending: vec![VecDeque::new(); terminals as usize],
-                last: vec![None; terminals as usize],
-                delivered: Vec::new(),
-            }),
-        });
-        feeds().insert(key.0, Arc::downgrade(&shared));
-        Feed(shared)
-    }
-
-    /// Its key, for a plan's parameters.
-    pub fn key(&self) -> FeedKey {
-        self.0.key
+        Feed(Arc::new(Mutex::new(Exchange {
+            pending: vec![VecDeque::new(); terminals as usize],
+            last: vec![None; terminals as usize],
+            delivered: Vec::new(),
+        })))
     }
 
     fn lock(&self) -> MutexGuard<'_, Exchange> {
         // A poisoned lock means a node panicked while holding it; the engine reports
         // that panic, and the exchange is still consistent for reading.
-        self.0.exchange.lock().unwrap_or_else(|p| p.into_inner())
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Queues `m` at terminal `src`, to be created at `m.created`: not before the
@@ -305,18 +254,5 @@ mod tests {
         assert_eq!(got, vec![(20, 1, 0), (30, 1, 1), (30, 2, 0)]);
         assert!(f.take_delivered().is_empty());
         assert!(f.clone() == f && Feed::new(3) != f);
-    }
-
-    #[test]
-    fn a_key_names_its_feed_while_a_handle_is_left() {
-        let f = Feed::new(1);
-        let key = f.key();
-        assert_ne!(Feed::new(1).key(), key, "never given twice");
-        assert!(key.feed() == Some(f.clone()));
-        let clone = f.clone();
-        drop(f);
-        assert!(key.feed() == Some(clone.clone()), "a clone is left");
-        drop(clone);
-        assert!(key.feed().is_none(), "every handle is gone");
     }
 }

@@ -4,7 +4,7 @@ use crate::time::Tick;
 use rand::RngExt;
 
 /// When a terminal creates messages.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Injection {
     /// A new message whenever the source queue is empty (INMOS ch. 7 §7.4.1).
@@ -13,9 +13,9 @@ pub enum Injection {
     Bernoulli(f64),
     /// `k` messages queued at the start.
     Batch(u32),
-    /// The messages a program pushes into the feed of this key, each created at the
-    /// tick it gives ([`super::external`]).
-    External(super::external::FeedKey),
+    /// The messages a program pushes into this feed, each created at the tick it gives
+    /// ([`super::external`]).
+    External(super::external::Feed),
 }
 
 /// Ticks until the next Bernoulli(p) arrival (≥ 1): the geometric distribution,
