@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 from . import _emu
 from ._errors import ConfigError, EmuError, EngineError, InternalError, TooLargeError
+from . import topology
 
 __version__: str = _emu.__version__
 
@@ -32,6 +33,7 @@ __all__ = [
     "run",
     "check",
     "list",
+    "topology",
     "Report",
     "Check",
     "Progress",
