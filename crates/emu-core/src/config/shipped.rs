@@ -115,12 +115,12 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         include_str!("../../../../topologies/netlist-tree.toml"),
     ),
     (
-        "relay-ring",
-        include_str!("../../../../topologies/relay-ring.toml"),
-    ),
-    (
         "petersen",
         include_str!("../../../../topologies/petersen.graphml"),
+    ),
+    (
+        "relay-ring",
+        include_str!("../../../../topologies/relay-ring.toml"),
     ),
     ("ring4", include_str!("../../../../topologies/ring4.toml")),
     (
