@@ -107,6 +107,9 @@ struct Place {
     at: (usize, usize),
 }
 
+/// An attribute's value as given, with the line and column of the element giving it.
+type Given = (String, (usize, usize));
+
 /// A `<key>`: what it is called and its default.
 struct Key<'a> {
     name: Option<&'a str>,
@@ -221,7 +224,7 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
     let value = |el: roxmltree::Node<'_, '_>,
                  kind: &str,
                  attr: &str|
-     -> Result<Option<(String, (usize, usize), &str)>, ConfigError> {
+     -> Result<Option<Given>, ConfigError> {
         for d in el.children().filter(|n| n.has_tag_name("data")) {
             let Some(id) = d.attribute("key") else {
                 return Err(fail(at(d), "<data> without a key".into()));
@@ -233,13 +236,13 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
                 ));
             };
             if key.name == Some(attr) && (key.for_ == kind || key.for_ == "all") {
-                return Ok(Some((d.text().unwrap_or("").to_string(), at(d), key.ty)));
+                return Ok(Some((d.text().unwrap_or("").to_string(), at(d))));
             }
         }
         Ok(keys
             .values()
             .find(|k| k.name == Some(attr) && (k.for_ == kind || k.for_ == "all"))
-            .and_then(|k| k.default.clone().map(|v| (v, at(el), k.ty))))
+            .and_then(|k| k.default.clone().map(|v| (v, at(el)))))
     };
 
     // Nodes.
@@ -267,7 +270,7 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
                 }
                 let t = match value(child, "node", "terminals")? {
                     None => 1,
-                    Some((v, pos, _)) => whole(&v, C104_LINKS).ok_or_else(|| {
+                    Some((v, pos)) => whole(&v, C104_LINKS).ok_or_else(|| {
                         fail(
                             pos,
                             format!(
@@ -330,7 +333,7 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
         }
         let mut ports = [None, None];
         for (i, attr) in ["source_port", "target_port"].into_iter().enumerate() {
-            if let Some((v, pos, _)) = value(e, "edge", attr)? {
+            if let Some((v, pos)) = value(e, "edge", attr)? {
                 ports[i] = Some(whole(&v, C104_LINKS - 1).ok_or_else(|| {
                     fail(
                         pos,
@@ -517,11 +520,8 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
         let _ = writeln!(toml, "description = {}", toml::Value::String(d));
     }
     toml.push_str("[network]\nkind = \"netlist\"\nswitches = [");
-    for s in 0..nodes.len() {
-        let top = used[s]
-            .iter()
-            .rposition(Option::is_some)
-            .map_or(1, |p| p + 1);
+    for (s, row) in used.iter().enumerate() {
+        let top = row.iter().rposition(Option::is_some).map_or(1, |p| p + 1);
         let _ = write!(toml, "{}{top}", if s == 0 { "" } else { ", " });
     }
     toml.push_str("]\nterminals = [\n");
