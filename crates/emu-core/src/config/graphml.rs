@@ -219,6 +219,18 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
     let graph_at = at(graph);
     let directed_default = graph.attribute("edgedefault") == Some("directed");
 
+    // The <key> a <data> element names.
+    let key_of = |d: roxmltree::Node<'_, '_>| -> Result<&Key<'_>, ConfigError> {
+        let Some(id) = d.attribute("key") else {
+            return Err(fail(at(d), "<data> without a key".into()));
+        };
+        keys.get(id).ok_or_else(|| {
+            fail(
+                at(d),
+                format!("<data key=\"{id}\">: no <key> has the id {id}"),
+            )
+        })
+    };
     // The value of attribute `attr` of element `el` (its <data>, else its key's
     // default), with the <data>'s position, if given.
     let value = |el: roxmltree::Node<'_, '_>,
@@ -226,15 +238,7 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
                  attr: &str|
      -> Result<Option<Given>, ConfigError> {
         for d in el.children().filter(|n| n.has_tag_name("data")) {
-            let Some(id) = d.attribute("key") else {
-                return Err(fail(at(d), "<data> without a key".into()));
-            };
-            let Some(key) = keys.get(id) else {
-                return Err(fail(
-                    at(d),
-                    format!("<data key=\"{id}\">: no <key> has the id {id}"),
-                ));
-            };
+            let key = key_of(d)?;
             if key.name == Some(attr) && (key.for_ == kind || key.for_ == "all") {
                 return Ok(Some((d.text().unwrap_or("").to_string(), at(d))));
             }
@@ -481,15 +485,7 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
     let mut description = None;
     let mut settings: Vec<(String, (usize, usize), String)> = Vec::new();
     for d in graph.children().filter(|n| n.has_tag_name("data")) {
-        let Some(id) = d.attribute("key") else {
-            return Err(fail(at(d), "<data> without a key".into()));
-        };
-        let Some(key) = keys.get(id) else {
-            return Err(fail(
-                at(d),
-                format!("<data key=\"{id}\">: no <key> has the id {id}"),
-            ));
-        };
+        let key = key_of(d)?;
         let Some(attr) = key.name else { continue };
         let v = d.text().unwrap_or("");
         if attr == "description" {
@@ -612,6 +608,11 @@ mod tests {
         )
     }
 
+    /// Asserts that the translation of `t` holds `part`.
+    fn holds(t: &Translated, part: &str) {
+        assert!(t.toml.contains(part), "{}", t.toml);
+    }
+
     fn err(text: &str) -> String {
         translate("g.graphml", text)
             .expect_err("refused")
@@ -651,17 +652,9 @@ mod tests {
             ),
         )
         .expect("translates");
-        assert!(t.toml.contains("switches = [4, 8]"), "{}", t.toml);
-        assert!(
-            t.toml.contains("terminals = [\n  [0, 1],\n  [0, 2],\n]"),
-            "{}",
-            t.toml
-        );
-        assert!(
-            t.toml.contains("  [0, 0, 1, 7],\n  [1, 0, 0, 3],\n"),
-            "{}",
-            t.toml
-        );
+        holds(&t, "switches = [4, 8]");
+        holds(&t, "terminals = [\n  [0, 1],\n  [0, 2],\n]");
+        holds(&t, "  [0, 0, 1, 7],\n  [1, 0, 0, 3],\n");
     }
 
     #[test]
@@ -781,12 +774,8 @@ mod tests {
              <graph edgedefault=\"directed\"><node id=\"a\"/><node id=\"b\"><data key=\"t\">1</data></node>\
              <edge source=\"a\" target=\"b\"/><edge source=\"a\" target=\"b\"/></graph></graphml>";
         let t = translate("g.graphml", text).expect("translates");
-        assert!(t.toml.contains("switches = [5, 3]"), "{}", t.toml);
-        assert!(
-            t.toml.contains("  [0, 3, 1, 1],\n  [0, 4, 1, 2],\n"),
-            "{}",
-            t.toml
-        );
+        holds(&t, "switches = [5, 3]");
+        holds(&t, "  [0, 3, 1, 1],\n  [0, 4, 1, 2],\n");
     }
 
     #[test]
