@@ -132,7 +132,8 @@ fn every_shipped_topology_and_traffic_file_is_in_the_guide_s_files_chapter() {
             let name = p.file_name()?.to_str()?;
             let stem = name
                 .strip_suffix(".toml")
-                .or_else(|| name.strip_suffix(".trace"))?;
+                .or_else(|| name.strip_suffix(".trace"))
+                .or_else(|| name.strip_suffix(".graphml"))?;
             Some(stem.to_string())
         });
         assert!(stems.len() > 10, "{dir}: {stems:?}");

@@ -21,7 +21,8 @@ fn names(dir: &str) -> Vec<String> {
         .unwrap()
         .filter_map(|e| {
             let p = e.unwrap().path();
-            (p.extension()? == "toml")
+            let extension = p.extension()?;
+            (extension == "toml" || extension == "graphml")
                 .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
         })
         .collect();

@@ -2,10 +2,11 @@
 //! traced to the file position or the `--set` argument that caused it.
 
 use super::error::{ConfigError, line_col};
+use super::graphml;
 use super::keypath::{error_site, syntax_key};
 use super::location::Location;
 use super::overrides::{Override, apply};
-use super::source::SourceFile;
+use super::source::{FileKind, SourceFile};
 use super::unused::first_unused;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -16,7 +17,43 @@ use toml::de::{DeTable, Deserializer};
 /// Parses and deserializes `file`, first alone (so that an error in the file is
 /// reported against the file), then with `overrides` applied in order. A key that
 /// deserializes but is ignored (see [`super::unused`]) is an error too.
+///
+/// A GraphML topology ([`super::graphml`]) is decoded as the netlist it translates
+/// into; an error about a value the GraphML gives is placed at the element that gives
+/// it.
 pub(crate) fn decode<T: DeserializeOwned + Serialize>(
+    file: &SourceFile,
+    overrides: &[Override],
+) -> Result<T, ConfigError> {
+    if !graphml::is_graphml(&file.text) {
+        return decode_toml(file, overrides);
+    }
+    if file.kind != FileKind::Topology {
+        return Err(ConfigError::at(
+            Location::in_file(&file.name, Some((1, 1)), None),
+            format!(
+                "this {} file is XML: GraphML gives topologies only; a {} file is TOML",
+                file.kind, file.kind
+            ),
+        ));
+    }
+    let translated = graphml::translate(&file.name, &file.text)?;
+    let netlist = SourceFile {
+        text: translated.toml.clone(),
+        ..file.clone()
+    };
+    decode_toml(&netlist, overrides).map_err(|e| match e.location() {
+        Some(at) if at.file.as_deref() == Some(file.name.as_str()) => {
+            let key = at.key.clone();
+            let place = translated.place(key.as_deref().unwrap_or("network"));
+            e.placed(Location::in_file(&file.name, Some(place), key.as_deref()))
+        }
+        _ => e,
+    })
+}
+
+/// [`decode`] for a TOML file.
+fn decode_toml<T: DeserializeOwned + Serialize>(
     file: &SourceFile,
     overrides: &[Override],
 ) -> Result<T, ConfigError> {

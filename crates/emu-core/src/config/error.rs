@@ -28,6 +28,22 @@ impl ConfigError {
         }
     }
 
+    /// The same error placed at `location` instead: its message is `LOCATION: message`
+    /// with the message it had after its own location.
+    pub(crate) fn placed(self, location: super::Location) -> Self {
+        let message = match &self.location {
+            Some(old) => {
+                let old = format!("{old}: ");
+                self.message
+                    .strip_prefix(old.as_str())
+                    .unwrap_or(&self.message)
+                    .to_string()
+            }
+            None => self.message.clone(),
+        };
+        ConfigError::at(location, message)
+    }
+
     /// Where the offending value is, when the error is about one value.
     pub fn location(&self) -> Option<&super::Location> {
         self.location.as_deref()

@@ -37,7 +37,7 @@ pub fn differences(file: &Loaded<TopologyConfig>) -> Vec<Difference> {
         return Vec::new();
     }
     let (Ok(raw), Ok(runs)) = (
-        toml::from_str::<toml::Table>(&file.file.text),
+        toml::from_str::<toml::Table>(&super::graphml::toml_text(&file.file)),
         toml::Table::try_from(&file.config),
     ) else {
         return Vec::new();

@@ -112,17 +112,22 @@ pub(crate) fn load_source<T: DeserializeOwned + Serialize>(
     })
 }
 
-/// The file name without directory and `.toml`: `topologies/hypercube8.toml` →
-/// `hypercube8`. A file of the current directory that shadows a shipped one (named
+/// The file name without directory and `.toml` (or `.graphml`):
+/// `topologies/hypercube8.toml` → `hypercube8`. A file of the current directory that shadows a shipped one (named
 /// `./hypercube8.toml`, see [`super::lookup::find_source`]) keeps its `./`, so that the
 /// report header says which was read.
 pub fn stem(name: &str) -> String {
     let base = std::path::Path::new(name)
         .file_name()
         .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    let base = base.strip_suffix(".toml").unwrap_or(&base);
+    let extension = if base.ends_with(".graphml") {
+        ".graphml"
+    } else {
+        ".toml"
+    };
+    let base = base.strip_suffix(extension).unwrap_or(&base);
     let here = format!(".{}", std::path::MAIN_SEPARATOR);
-    if name.starts_with(&here) && name[here.len()..] == *format!("{base}.toml") {
+    if name.starts_with(&here) && name[here.len()..] == *format!("{base}{extension}") {
         format!("{here}{base}")
     } else {
         base.to_string()

@@ -1,6 +1,7 @@
 //! Saying where a configuration value came from, for error messages.
 
 use super::error::line_col;
+use super::graphml;
 use super::keypath::key_span;
 use super::load::Loaded;
 use super::location::Location;
@@ -43,7 +44,13 @@ impl<T> Loaded<T> {
             return Location::of_sets(vec![format!("{shown}={v}")], Some(key));
         }
         let path: Vec<String> = key.split('.').map(String::from).collect();
-        let span = DeTable::parse(&self.file.text)
+        // A GraphML file gives the keys of the netlist it translates into, each at
+        // the element that gives it.
+        let graphml = graphml::is_graphml(&self.file.text)
+            .then(|| graphml::translate(&self.file.name, &self.file.text).ok())
+            .flatten();
+        let text = graphml.as_ref().map_or(&self.file.text, |t| &t.toml);
+        let span = DeTable::parse(text)
             .ok()
             .and_then(|root| key_span(root.get_ref(), &path));
         let inside: Vec<String> = self
@@ -56,7 +63,10 @@ impl<T> Loaded<T> {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         let name = &self.file.name;
-        let position = span.map(|span| line_col(&self.file.text, span.start));
+        let position = span.map(|span| match &graphml {
+            Some(t) => t.place(key),
+            None => line_col(&self.file.text, span.start),
+        });
         let mut text = match position {
             Some((line, col)) => format!("{name}:{line}:{col}: {key}"),
             None if !inside.is_empty() => format!("{name}: {key}"),

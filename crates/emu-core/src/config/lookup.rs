@@ -37,7 +37,7 @@ pub(crate) fn find_source_in(
     }
     let mut tried = Vec::new();
     let has_separator = spec.contains('/') || spec.contains(MAIN_SEPARATOR);
-    let stem = spec.strip_suffix(".toml").unwrap_or(spec);
+    let stem = shipped_stem(spec);
     // A file here with a shipped file's name is named as a path, "./NAME.toml".
     let here = |file: &str| {
         if !has_separator && find_shipped(kind, stem).is_some() {
@@ -112,14 +112,22 @@ pub(crate) fn read_path(kind: FileKind, path: &Path) -> Result<SourceFile, Confi
         .unwrap_or_else(|| ConfigError::new(format!("{kind} file `{name}` not found"))))
 }
 
-/// The shipped file of this kind called `name` (with or without `.toml`), named
-/// `<stem>.toml` as [`find_source`] names it.
+/// The shipped file of this kind called `name` (with or without `.toml`, or
+/// `.graphml`), named `<stem>.toml` (`<stem>.graphml` for a GraphML one) as
+/// [`find_source`] names it.
 pub(crate) fn read_shipped(kind: FileKind, name: &str) -> Result<SourceFile, ConfigError> {
-    let stem = name.strip_suffix(".toml").unwrap_or(name);
+    let stem = shipped_stem(name);
     match find_shipped(kind, stem) {
         Some(text) => Ok(SourceFile {
             kind,
-            name: format!("{stem}.toml"),
+            name: format!(
+                "{stem}.{}",
+                if super::graphml::is_graphml(text) {
+                    "graphml"
+                } else {
+                    "toml"
+                }
+            ),
             text: text.to_string(),
             origin: Origin::Shipped,
         }),
@@ -128,6 +136,13 @@ pub(crate) fn read_shipped(kind: FileKind, name: &str) -> Result<SourceFile, Con
             shipped_names(kind)
         ))),
     }
+}
+
+/// The stem a shipped file is known by: `name` without `.toml` or `.graphml`.
+fn shipped_stem(name: &str) -> &str {
+    name.strip_suffix(".toml")
+        .or_else(|| name.strip_suffix(".graphml"))
+        .unwrap_or(name)
 }
 
 /// Reads `path` ([`super::input::read_file`]), naming it `name` in messages.

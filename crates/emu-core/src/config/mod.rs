@@ -5,6 +5,7 @@ pub(crate) mod bounds;
 mod decode;
 pub mod error;
 mod given;
+pub(crate) mod graphml;
 pub mod input;
 mod keypath;
 pub mod kind_defaults;

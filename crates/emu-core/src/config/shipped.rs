@@ -115,6 +115,10 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         include_str!("../../../../topologies/netlist-tree.toml"),
     ),
     (
+        "petersen",
+        include_str!("../../../../topologies/petersen.graphml"),
+    ),
+    (
         "relay-ring",
         include_str!("../../../../topologies/relay-ring.toml"),
     ),
@@ -275,8 +279,13 @@ pub fn list_shipped() -> Vec<ListEntry> {
         .collect()
 }
 
-/// The top-level `description` string of a TOML text, or "" if there is none.
+/// The top-level `description` string of a TOML text (or of the netlist a GraphML
+/// text translates into), or "" if there is none.
 fn description_of(text: &str) -> String {
+    let netlist = super::graphml::is_graphml(text)
+        .then(|| super::graphml::translate("", text).ok())
+        .flatten();
+    let text = netlist.as_ref().map_or(text, |t| t.toml.as_str());
     DeTable::parse(text)
         .ok()
         .and_then(|t| {
@@ -292,7 +301,8 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    /// (stem, text) of every `*.toml` file in a directory of the repository.
+    /// (stem, text) of every `*.toml` (and `*.graphml`) file in a directory of the
+    /// repository.
     fn files_in(dir: &str) -> Vec<(String, String)> {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../..")
@@ -300,7 +310,10 @@ mod tests {
         let mut files = Vec::new();
         for entry in std::fs::read_dir(&dir).expect("shipped directory") {
             let path = entry.expect("directory entry").path();
-            if path.extension().is_some_and(|e| e == "toml") {
+            if path
+                .extension()
+                .is_some_and(|e| e == "toml" || e == "graphml")
+            {
                 let stem = path
                     .file_stem()
                     .expect("stem")
@@ -323,7 +336,7 @@ mod tests {
                 let shipped = find_shipped(kind, stem);
                 assert!(
                     shipped.is_some(),
-                    "{}/{stem}.toml is not in the shipped registry",
+                    "{}/{stem} is not in the shipped registry",
                     kind.dir()
                 );
                 assert_eq!(
@@ -344,7 +357,14 @@ mod tests {
     #[test]
     fn every_shipped_file_deserializes() {
         for (stem, text) in shipped_topologies() {
-            if let Err(e) = toml::from_str::<crate::config::TopologyConfig>(text) {
+            if let Err(e) = crate::config::Input::shipped(*stem)
+                .load::<crate::config::TopologyConfig>(FileKind::Topology, &[])
+            {
+                panic!("topology {stem}: {e}");
+            }
+            let netlist = super::super::graphml::translate(stem, text).map(|t| t.toml);
+            let toml = netlist.as_deref().unwrap_or(text);
+            if let Err(e) = toml::from_str::<crate::config::TopologyConfig>(toml) {
                 panic!("topology {stem}: {e}");
             }
         }

@@ -276,7 +276,7 @@ fn where_given<T>(file: &Loaded<T>, section: &str) -> Option<crate::config::Loca
     {
         return Some(file.location(key));
     }
-    let in_file = toml::from_str::<toml::Table>(&file.file.text)
+    let in_file = toml::from_str::<toml::Table>(&crate::config::graphml::toml_text(&file.file))
         .map(|t| t.contains_key(section))
         .unwrap_or(false);
     in_file.then(|| file.location(section))

@@ -27,6 +27,7 @@ from . import _emu
 from ._errors import ConfigError, EmuError, EngineError, InternalError, TooLargeError
 from ._batch import Rows, StressResult, experiments, reproduce, stress, sweep
 from ._network import Network
+from . import topology
 
 __version__: str = _emu.__version__
 
@@ -41,6 +42,7 @@ __all__ = [
     "experiments",
     "Rows",
     "StressResult",
+    "topology",
     "Report",
     "Check",
     "Progress",

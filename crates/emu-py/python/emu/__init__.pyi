@@ -17,6 +17,8 @@ from ._errors import (
     TooLargeError as TooLargeError,
 )
 
+from . import topology as topology
+
 __version__: str
 
 Input = Union[str, os.PathLike[str], Mapping[str, Any]]

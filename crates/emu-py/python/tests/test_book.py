@@ -13,7 +13,13 @@ def test_every_python_block_of_the_guide_runs(tmp_path, monkeypatch, capsys):
     assert len(blocks) >= 8, "the page lost its examples"
     monkeypatch.chdir(tmp_path)
     namespace: dict = {}
+    try:
+        import networkx  # noqa: F401
+    except ImportError:
+        networkx = None
     for n, block in enumerate(blocks, 1):
+        if networkx is None and "import networkx" in block:
+            continue  # emu.topology.from_networkx's example needs networkx
         try:
             exec(compile(block, f"{PAGE.name} block {n}", "exec"), namespace)
         except Exception as e:  # pragma: no cover - the message says which block
