@@ -109,7 +109,10 @@ const HOF_MEDIAN_WHY: &str = "open; it follows from the HOF cells above: the med
     instead of common ones (two sets, 3-10 runs each to 2 % at 90 %), the median is \
     −11.2 and −10.8, so the pairing does not move it. Of the HOF readings measured \
     (rxs.rs), a pointer that never moves gives −3.4 and one that keeps the last winner \
-    −5.8, but both break other cells; the cause of the cells' difference is not found";
+    −5.8, but both break other cells. The section does not restate its load: at 95 % and \
+    90 % instead of 98 % the median is −10.1 and −36.5 and only 37 and 23 of the 82 rows \
+    pass (69 at 98 %), so the load reading does not explain it; the cause of the cells' \
+    difference is not found";
 
 /// Why the LOF-CLIQ median of Tables 7.18-7.19 misses (open).
 const LOF_CLIQ_MEDIAN_WHY: &str = "open; every LOF-CLIQ cell is within its ±6 band, but \
@@ -119,9 +122,11 @@ const LOF_CLIQ_MEDIAN_WHY: &str = "open; every LOF-CLIQ cell is within its ±6 b
     of 8 is −0.64 (BS = 1, RTT = 64, w = 0.6), the document's −2 (BS = 1, RTT = 4, \
     w = 0.6). Tried: independent seeds for the Reference and LOF-CLIQ instead of common \
     ones (two sets, 3-10 runs each to 2 % at 90 %): the median is −0.50 and −0.22, the \
-    cells move by up to 3 points but the median does not reach −2. The CLIQ bits ride in \
-    packet headers only, as in the document's simulator (no idle cells), and the \
-    section's load, not restated, is read as 98 %; neither was switched";
+    cells move by up to 3 points but the median does not reach −2. The section's load, \
+    not restated, is read as 98 %: at 95 % and 90 % the median is −0.17 and −0.14 and \
+    only 37 and 23 of the 82 rows pass (69 at 98 %), so the load does not explain it. \
+    The CLIQ bits ride in packet headers only, as in the document's simulator (no idle \
+    cells); that was not switched";
 
 /// Runs the experiment; `quick` runs BS = 1, RTT = 4, w = 0.8, N = 8 only.
 pub fn run(quick: bool) -> Result<Report, ReproduceError> {
