@@ -161,3 +161,36 @@ fn not_for(kind: Kind, a: &MergeArgs) -> Option<&'static str> {
         .find(|(flag, on)| *on && !takes.contains(flag))
         .map(|(flag, _)| *flag)
 }
+
+/// `words` quoted for a shell and joined by spaces: one command line.
+pub fn shell_line(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|s| emu::session::shell_quote(s))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes a job list to `plan`: the command `words` once per shard, `--shard 1/N` to
+/// `--shard N/N`, and says so on stderr, naming the `units` (experiments, cases, runs)
+/// and the file a scheduler could gather them in (`gathered`).
+pub fn write_shard_plan(
+    plan: &std::path::Path,
+    words: &[String],
+    n: usize,
+    units: &str,
+    gathered: &str,
+) -> Exit {
+    let line = shell_line(words);
+    let text: String = (1..=n)
+        .map(|i| format!("{line} --shard {i}/{n}\n"))
+        .collect();
+    if let Err(code) = super::output::write_or_fail(plan, text) {
+        return code;
+    }
+    note!(
+        "{n} {units} written to {}: run them (e.g. `parallel < {0} > {gathered}`), then `emu merge {gathered}`",
+        super::output::shown(plan)
+    );
+    Exit::Ok
+}

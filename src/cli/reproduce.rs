@@ -396,21 +396,5 @@ fn write_plan(a: &ReproduceArgs, names: &[&str], plan: &Path) -> Exit {
         words.push("--quick".into());
     }
     words.push("--quiet".into());
-    let line = words
-        .iter()
-        .map(|s| shell_quote(s))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let n = names.len();
-    let text: String = (1..=n)
-        .map(|i| format!("{line} --shard {i}/{n}\n"))
-        .collect();
-    if let Err(code) = super::output::write_or_fail(plan, text) {
-        return code;
-    }
-    note!(
-        "{n} experiments written to {}: run them (e.g. `parallel < {0} > parts.jsonl`), then `emu merge parts.jsonl`",
-        super::output::shown(plan)
-    );
-    Exit::Ok
+    super::merge::write_shard_plan(plan, &words, names.len(), "experiments", "parts.jsonl")
 }

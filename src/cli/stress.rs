@@ -9,7 +9,6 @@ use super::shrunk::{report_shrunk, write_json};
 use emu::config::Input;
 use emu::config::traffic::InjectionConfig;
 use emu::pool::default_threads;
-use emu::session::shell_quote;
 use emu::shard::stress as shard;
 use emu::stats::job_progress::JobProgress;
 use emu::stress::starvation::SciCase;
@@ -343,14 +342,6 @@ fn search_flags(a: &StressArgs, topology: &str) -> Vec<String> {
     v
 }
 
-fn shell_line(words: &[String]) -> String {
-    words
-        .iter()
-        .map(|s| shell_quote(s))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Searches shard `shard`'s cases in order to its first deadlock or starved node (or
 /// error) and writes their outcomes for `emu merge`; exit 0 once written.
 fn run_shard(a: &StressArgs, p: &Prepared, shard: Shard) -> Exit {
@@ -358,7 +349,7 @@ fn run_shard(a: &StressArgs, p: &Prepared, shard: Shard) -> Exit {
     let header = shard::Header {
         format: shard::FORMAT.into(),
         emu_version: env!("CARGO_PKG_VERSION").into(),
-        command: format!("emu stress {}", shell_line(&flags)),
+        command: format!("emu stress {}", super::merge::shell_line(&flags)),
         args: flags,
         topology: p.name(),
         configuration: serde_json::to_value(p.topology()).unwrap_or_default(),
@@ -467,19 +458,7 @@ fn write_plan(a: &StressArgs, p: &Prepared, plan: &Path) -> Exit {
     let mut words = vec![exe, "stress".to_string()];
     words.extend(search_flags(a, &topology));
     words.push("--quiet".into());
-    let line = shell_line(&words);
-    let n = p.cases();
-    let text: String = (1..=n)
-        .map(|i| format!("{line} --shard {i}/{n}\n"))
-        .collect();
-    if let Err(code) = super::output::write_or_fail(plan, text) {
-        return code;
-    }
-    note!(
-        "{n} cases written to {}: run them (e.g. `parallel < {0} > cases.jsonl`), then `emu merge cases.jsonl`",
-        super::output::shown(plan)
-    );
-    Exit::Ok
+    super::merge::write_shard_plan(plan, &words, p.cases(), "cases", "cases.jsonl")
 }
 
 /// Merges the shards of a search (`texts`, as `(name, text)`) and ends as the single

@@ -9,7 +9,6 @@ use emu::config;
 use emu::html::sweep_page;
 use emu::plot::sweep::sweep_svg;
 use emu::pool::default_threads;
-use emu::session::shell_quote;
 use emu::stats::job_progress::JobProgress;
 use emu::sweep::table::{csv, render, summary_csv};
 use emu::sweep::{
@@ -292,21 +291,5 @@ fn write_plan(a: &SweepArgs, spec: &SweepSpec, plan: &Path) -> Exit {
         common.push("--set".into());
         common.push(s.clone());
     }
-    let runs = spec.jobs().len();
-    let line = common
-        .iter()
-        .map(|s| shell_quote(s))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let text: String = (1..=runs)
-        .map(|i| format!("{line} --shard {i}/{runs}\n"))
-        .collect();
-    if let Err(code) = super::output::write_or_fail(plan, text) {
-        return code;
-    }
-    note!(
-        "{runs} runs written to {}: run them (e.g. `parallel < {0} > runs.jsonl`), then `emu merge runs.jsonl`",
-        super::output::shown(plan)
-    );
-    Exit::Ok
+    super::merge::write_shard_plan(plan, &common, spec.jobs().len(), "runs", "runs.jsonl")
 }
