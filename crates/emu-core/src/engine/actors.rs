@@ -70,14 +70,14 @@ impl<P: LinkProtocol> Wires<P> for ActorWires<P> {
         self.inputs[port].as_mut()?.peek()
     }
 
-    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token> {
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<(Tick, P::Token)> {
         let Some(faults) = &mut self.faults else {
-            return self.inputs[port].as_mut()?.pop_due(t);
+            return self.inputs[port].as_mut()?.pop_due_wire(t);
         };
         loop {
             let (arrival, token) = self.inputs[port].as_mut()?.pop_due_wire(t)?;
             if !faults[port].lose_arrived(arrival, P::loses_packet(&token)) {
-                return Some(token);
+                return Some((arrival, token));
             }
         }
     }
@@ -263,7 +263,7 @@ async fn coordinate<P: LinkProtocol>(
         )));
     }
     let mut due = DueQueue::new(net.nodes().len(), 0..net.nodes().len());
-    let mut clock = RunClock::new(net.min_latency(), ctl.clone());
+    let mut clock = RunClock::new(net.lookahead(), net.min_latency(), ctl.clone());
     let mut due_nodes = Vec::new();
     let mut pool: Vec<Vec<(NodeId, Tick)>> = Vec::new();
     let mut counters: Vec<Vec<P::Counters>> = map

@@ -29,14 +29,6 @@ impl<P: LinkProtocol> Inbound<P> {
         self.slot.as_ref().map(|(t, _)| *t)
     }
 
-    /// Takes the next token if it has arrived by tick `t`.
-    pub fn pop_due(&mut self, t: Tick) -> Option<P::Token> {
-        match self.peek() {
-            Some(a) if a <= t => self.slot.take().map(|(_, tok)| tok),
-            _ => None,
-        }
-    }
-
     /// Takes the next token, with its arrival tick, if it has arrived by tick `t`.
     pub(crate) fn pop_due_wire(&mut self, t: Tick) -> Option<Wire<P>> {
         match self.peek() {

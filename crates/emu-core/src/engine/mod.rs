@@ -4,11 +4,14 @@
 //!
 //! Both engines here advance in *windows*: a window starts at the earliest tick at
 //! which any node has something due and is no longer than the smallest link latency
-//! L. A token sent at tick t arrives at t + latency ≥ t + L, so nothing sent inside a
-//! window can arrive inside it, and every node can run all of its own ticks in the
-//! window without hearing from any other node. With L = 1 this is exactly a per-tick
-//! barrier; larger windows give the same results with fewer barriers. Only nodes with
-//! something due in the window run, and empty ticks are skipped.
+//! L plus the protocol's receive delay D ([`crate::model::LinkProtocol::RECEIVE_DELAY`]:
+//! a receiver acts on a token D ticks after its arrival at the earliest, and is handed
+//! it then). A token sent at tick t arrives at t + latency ≥ t + L and is due D ticks
+//! later, so nothing sent inside a window can be due inside it, and every node can run
+//! all of its own ticks in the window without hearing from any other node. With
+//! L + D = 1 this is exactly a per-tick barrier; larger windows give the same results
+//! with fewer barriers. Only nodes with something due in the window run, and empty
+//! ticks are skipped.
 
 pub mod actors;
 mod check;

@@ -17,20 +17,22 @@ pub(super) struct Full {
 pub(super) trait Wires<P: LinkProtocol> {
     /// Arrival tick of the next token waiting on input `port`, if any.
     fn peek(&mut self, port: PortId) -> Option<Tick>;
-    /// Takes the next token waiting on input `port` if it has arrived by tick `t`.
-    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token>;
+    /// Takes the next token waiting on input `port`, with its arrival tick, if it has
+    /// arrived by tick `t`.
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<(Tick, P::Token)>;
     /// Hands every token waiting on input `port` that has arrived by tick `t` to
-    /// `receive`, oldest first, then returns the arrival tick of the next one, if any:
+    /// `receive` with its arrival tick, oldest first, then returns the arrival tick of
+    /// the next one, if any:
     /// [`Wires::pop_due`] until it fails, then [`Wires::peek`], which an implementation
     /// may do with one look-up of the port's queue.
     fn deliver(
         &mut self,
         port: PortId,
         t: Tick,
-        mut receive: impl FnMut(P::Token) -> Result<(), ModelError>,
+        mut receive: impl FnMut(Tick, P::Token) -> Result<(), ModelError>,
     ) -> Result<Option<Tick>, ModelError> {
-        while let Some(tok) = self.pop_due(port, t) {
-            receive(tok)?;
+        while let Some((arrival, tok)) = self.pop_due(port, t) {
+            receive(arrival, tok)?;
         }
         Ok(self.peek(port))
     }
@@ -102,8 +104,10 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// its next due tick. Receivers of what it sent are appended to `notify` (one entry
 /// per receiver, with the earliest arrival). `arrivals` is scratch space.
 ///
-/// Nothing sent during the window can arrive before `end`, so the input ports are
-/// peeked once and then only after they are read.
+/// Nothing sent during the window can be due before `end`, so the input ports are
+/// peeked once and then only after they are read. A token is due
+/// [`LinkProtocol::RECEIVE_DELAY`] ticks after its arrival: it is handed to the node
+/// then, before the node steps that tick, with its arrival tick.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_window<P: LinkProtocol>(
     node: &mut dyn Node<P>,
@@ -119,8 +123,9 @@ pub(super) fn run_window<P: LinkProtocol>(
     // The earliest arrival on any port, kept with the per-port ticks so that a tick at
     // which only the node's timer is due looks at no port.
     let mut first = Tick::MAX;
+    let delay = P::RECEIVE_DELAY;
     for p in 0..ports {
-        let a = wires.peek(p).unwrap_or(Tick::MAX);
+        let a = wires.peek(p).map_or(Tick::MAX, |a| a + delay);
         arrivals.push(a);
         first = first.min(a);
     }
@@ -135,23 +140,132 @@ pub(super) fn run_window<P: LinkProtocol>(
             for (p, next) in arrivals.iter_mut().enumerate() {
                 if *next <= t {
                     *next = wires
-                        .deliver(p, t, |tok| node.receive(t, p, tok))
+                        .deliver(p, t.saturating_sub(delay), |a, tok| node.receive(a, p, tok))
                         .map_err(|e| RunError::Model(t, e))?
-                        .unwrap_or(Tick::MAX);
+                        .map_or(Tick::MAX, |a| a + delay);
                 }
                 first = first.min(*next);
             }
         }
+        let moved = out.activity.tokens_moved;
         clock.timer = node.step(t, out).map_err(|e| RunError::Model(t, e))?;
+        if delay > 0 && out.activity.tokens_moved != moved {
+            out.activity.last_move = t;
+        }
         for e in out.emits.drain(..) {
             match wires.push(e.port, e.at, e.token) {
-                Ok(Some((to, arrival))) => match notify.iter_mut().find(|(n, _)| *n == to) {
-                    Some(entry) => entry.1 = entry.1.min(arrival),
-                    None => notify.push((to, arrival)),
-                },
+                Ok(Some((to, arrival))) => {
+                    let due = arrival + delay;
+                    match notify.iter_mut().find(|(n, _)| *n == to) {
+                        Some(entry) => entry.1 = entry.1.min(due),
+                        None => notify.push((to, due)),
+                    }
+                }
                 Ok(None) => {}
                 Err(f) => return Err(RunError::Full(t, f)),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Wait;
+    use crate::parts::sci::{Sci, SciCounters, Symbol};
+    use std::collections::VecDeque;
+
+    /// One input port's queue of (arrival, symbol); what is sent is kept.
+    #[derive(Default)]
+    struct Queue {
+        input: VecDeque<(Tick, Symbol)>,
+        sent: Vec<(Tick, Symbol)>,
+    }
+
+    impl Wires<Sci> for Queue {
+        fn peek(&mut self, _port: PortId) -> Option<Tick> {
+            self.input.front().map(|&(a, _)| a)
+        }
+        fn pop_due(&mut self, _port: PortId, t: Tick) -> Option<(Tick, Symbol)> {
+            match self.input.front() {
+                Some(&(a, _)) if a <= t => self.input.pop_front(),
+                _ => None,
+            }
+        }
+        fn push(
+            &mut self,
+            _port: PortId,
+            at: Tick,
+            token: Symbol,
+        ) -> Result<Option<(NodeId, Tick)>, Full> {
+            self.sent.push((at, token));
+            Ok(Some((1, at + 1)))
+        }
+    }
+
+    /// Records every call: ("receive", tick it says, arrival) and ("step", tick).
+    #[derive(Default)]
+    struct Recorder {
+        calls: Vec<(&'static str, Tick)>,
+    }
+
+    impl Node<Sci> for Recorder {
+        fn receive(&mut self, now: Tick, _port: PortId, _s: Symbol) -> Result<(), ModelError> {
+            self.calls.push(("receive", now));
+            Ok(())
+        }
+        fn step(
+            &mut self,
+            now: Tick,
+            out: &mut Outbox<Symbol>,
+        ) -> Result<Option<Tick>, ModelError> {
+            self.calls.push(("step", now));
+            out.send(0, Symbol::idle(true), now + 1);
+            Ok(None)
+        }
+        fn port_counters(&self, _port: PortId) -> SciCounters {
+            SciCounters::default()
+        }
+        fn waits(&self) -> Vec<Wait> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_token_is_handed_over_with_its_arrival_tick_just_before_the_receiver_can_act_on_it() {
+        // SCI: the stripper has a symbol two cycles after its arrival.
+        assert_eq!(<Sci as LinkProtocol>::RECEIVE_DELAY, 2);
+        let mut wires = Queue::default();
+        wires
+            .input
+            .extend([(3, Symbol::idle(true)), (4, Symbol::idle(false))]);
+        wires.input.push_back((20, Symbol::idle(true)));
+        let mut node = Recorder::default();
+        let mut clock = NodeClock {
+            timer: None,
+            now: 0,
+        };
+        let (mut out, mut notify, mut arrivals) = (Outbox::default(), Vec::new(), Vec::new());
+        let next = run_window(
+            &mut node,
+            1,
+            &mut wires,
+            &mut clock,
+            10,
+            &mut out,
+            &mut notify,
+            &mut arrivals,
+        )
+        .unwrap_or_else(|_| panic!("the window runs"));
+        // Each symbol is received with its arrival tick right before the step at
+        // arrival + 2; the one arriving at 20 is due at 22, after the window.
+        assert_eq!(
+            node.calls,
+            [("receive", 3), ("step", 5), ("receive", 4), ("step", 6)]
+        );
+        assert_eq!(next, Some(22));
+        // What the node sent wakes its receiver when the receiver can act on the
+        // first of it: left at 6, arrived at 7, due at 9.
+        assert_eq!(notify, [(1, 9)]);
     }
 }

@@ -102,6 +102,11 @@ impl DueQueue {
 #[derive(Clone)]
 pub(super) struct RunClock {
     lookahead: Tick,
+    /// The smallest link latency: with a longer `lookahead` (a protocol whose
+    /// receivers act on a token some ticks after its arrival), the windows that
+    /// decide the run's end are this long, so that it ends at the tick it would with
+    /// windows of one link latency.
+    fine: Tick,
     ctl: RunControl,
     /// Activity totals.
     pub totals: Activity,
@@ -114,10 +119,12 @@ pub(super) struct RunClock {
 }
 
 impl RunClock {
-    /// A clock at tick 0 whose windows are `lookahead` ticks long.
-    pub fn new(lookahead: Tick, ctl: RunControl) -> RunClock {
+    /// A clock at tick 0 whose windows are `lookahead` ticks long, and `fine` ticks
+    /// (the smallest link latency) where the run may end ([`RunClock::window`]).
+    pub fn new(lookahead: Tick, fine: Tick, ctl: RunControl) -> RunClock {
         RunClock {
             lookahead: lookahead.max(1),
+            fine: fine.clamp(1, lookahead.max(1)),
             ctl,
             totals: Activity::default(),
             last_move: 0,
@@ -128,9 +135,33 @@ impl RunClock {
     }
 
     /// The window that starts at the earliest due tick `start`: `[start, end)`.
+    ///
+    /// When the lookahead is longer than the smallest link latency (`fine`), a window
+    /// ends no later than the first `fine`-long step from `start` that reaches the end
+    /// of the measured part, the hard stop or the tick a deadlock would be declared at
+    /// if nothing moves, and from the end of the measured part on it is `fine` long:
+    /// the run is then decided at the ticks windows of one link latency would decide
+    /// it at (to the tick where links take one tick, as an SCI ring's do: every one of
+    /// its nodes runs every tick), and ends at the same tick, the same way.
     pub fn window(&mut self, start: Tick) -> (Tick, Tick) {
         self.windows += 1;
-        (start, start.saturating_add(self.lookahead))
+        let mut end = start.saturating_add(self.lookahead);
+        if self.lookahead > self.fine {
+            let quiet = self
+                .last_move
+                .saturating_add(self.ctl.deadlock_window)
+                .saturating_add(1);
+            for bound in [self.ctl.end_after, self.ctl.hard_stop, quiet] {
+                if start < bound {
+                    let steps = (bound - start).div_ceil(self.fine);
+                    end = end.min(start.saturating_add(steps.saturating_mul(self.fine)));
+                }
+            }
+            if start >= self.ctl.end_after {
+                end = end.min(start.saturating_add(self.fine));
+            }
+        }
+        (start, end)
     }
 
     /// Virtual time so far.
@@ -158,7 +189,13 @@ impl RunClock {
         self.totals.add(activity);
         self.node_runs += runs;
         if activity.tokens_moved > 0 {
-            self.last_move = end - 1;
+            // Windows of one link latency (of one tick where they are longer) place
+            // the last move to the tick, as the window's last.
+            self.last_move = if self.lookahead > self.fine {
+                activity.last_move
+            } else {
+                end - 1
+            };
         }
         self.now = end.max(self.now);
         let decision = self.decide(next_due);
@@ -222,6 +259,73 @@ impl RunClock {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    fn control(end_after: Tick, hard_stop: Tick) -> RunControl {
+        RunControl {
+            end_after,
+            hard_stop,
+            deadlock_window: 1_000,
+            check: false,
+            memory_limit: None,
+            observe: None,
+            stop: None,
+        }
+    }
+
+    /// The windows of a clock from tick 0 while every node is due at every tick.
+    fn windows(clock: &mut RunClock, until: Tick) -> Vec<(Tick, Tick)> {
+        let mut start = 0;
+        let mut v = Vec::new();
+        while start < until {
+            let w = clock.window(start);
+            v.push(w);
+            start = w.1;
+        }
+        v
+    }
+
+    #[test]
+    fn a_longer_lookahead_ends_windows_where_one_link_latency_would_decide() {
+        // Lookahead 3 over links of 1 tick: three ticks a window, but one ends at
+        // the end of the measured part (10) and from there they are one tick long.
+        let mut c = RunClock::new(3, 1, control(10, 20));
+        assert_eq!(
+            windows(&mut c, 13),
+            [
+                (0, 3),
+                (3, 6),
+                (6, 9),
+                (9, 10),
+                (10, 11),
+                (11, 12),
+                (12, 13)
+            ]
+        );
+        // A hard stop before the end of the measured part is a window's end too.
+        let mut c = RunClock::new(3, 1, control(10, 5));
+        assert_eq!(windows(&mut c, 6)[..2], [(0, 3), (3, 5)]);
+        // Nothing has moved since tick 0: with a deadlock window of 7 ticks, a
+        // window ends at 8, where the deadlock would be declared.
+        let mut c = RunClock::new(
+            3,
+            1,
+            RunControl {
+                deadlock_window: 7,
+                ..control(10, 20)
+            },
+        );
+        assert_eq!(
+            windows(&mut c, 11),
+            [(0, 3), (3, 6), (6, 8), (8, 10), (10, 11)]
+        );
+        // Links of 2 ticks, lookahead 5: steps of 2 from the window's start.
+        let mut c = RunClock::new(5, 2, control(9, 100));
+        assert_eq!(windows(&mut c, 12), [(0, 5), (5, 9), (9, 11), (11, 13)]);
+        // A lookahead of one link latency is never cut: the run is decided at the
+        // ends of whole windows, as it always was.
+        let mut c = RunClock::new(20, 20, control(50, 70));
+        assert_eq!(windows(&mut c, 80), [(0, 20), (20, 40), (40, 60), (60, 80)]);
+    }
 
     proptest! {
         /// The grouped queue takes exactly the nodes a plain scan of every node's due

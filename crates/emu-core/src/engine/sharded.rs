@@ -73,12 +73,12 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
         }
     }
 
-    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<P::Token> {
+    fn pop_due(&mut self, port: PortId, t: Tick) -> Option<(Tick, P::Token)> {
         let Some(faults) = &mut self.faults else {
             // No fault configured: the plain path, one test above.
             return match &mut self.lanes[self.ports[port].inp?] {
                 Lane::Local(q) => match q.front() {
-                    Some(&(a, _)) if a <= t => q.pop_front().map(|(_, tok)| tok),
+                    Some(&(a, _)) if a <= t => q.pop_front(),
                     _ => None,
                 },
                 Lane::To(_) | Lane::Elsewhere => None,
@@ -93,7 +93,7 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
                 Lane::To(_) | Lane::Elsewhere => return None,
             };
             if !faults[port].lose_arrived(arrival, P::loses_packet(&token)) {
-                return Some(token);
+                return Some((arrival, token));
             }
         }
     }
@@ -102,7 +102,7 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
         &mut self,
         port: PortId,
         t: Tick,
-        mut receive: impl FnMut(P::Token) -> Result<(), ModelError>,
+        mut receive: impl FnMut(Tick, P::Token) -> Result<(), ModelError>,
     ) -> Result<Option<Tick>, ModelError> {
         let Some(d) = self.ports[port].inp else {
             return Ok(None);
@@ -114,15 +114,15 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
                     if a > t {
                         return Ok(Some(a));
                     }
-                    if let Some((_, tok)) = q.pop_front() {
-                        receive(tok)?;
+                    if let Some((a, tok)) = q.pop_front() {
+                        receive(a, tok)?;
                     }
                 }
                 Ok(None)
             }
             _ => {
-                while let Some(tok) = self.pop_due(port, t) {
-                    receive(tok)?;
+                while let Some((a, tok)) = self.pop_due(port, t) {
+                    receive(a, tok)?;
                 }
                 Ok(self.peek(port))
             }
@@ -635,7 +635,7 @@ pub fn run<P: LinkProtocol>(
         filled: (0..parts * parts).map(|_| Mutex::new(Vec::new())).collect(),
         overflow: AtomicBool::new(false),
     };
-    let clock = RunClock::new(net.min_latency(), ctl.clone());
+    let clock = RunClock::new(net.lookahead(), net.min_latency(), ctl.clone());
     let mut progress = progress;
     let shards: Vec<Mutex<Shard<P>>> = owned
         .into_iter()

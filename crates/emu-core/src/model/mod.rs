@@ -54,6 +54,11 @@ pub struct Activity {
     pub obligations_closed: u64,
     /// Messages delivered (any), for progress display.
     pub messages_delivered: u64,
+    /// The last tick at which a node put a token on a link (0: none), set by the
+    /// engines, not by nodes, and only for a protocol whose windows are longer than
+    /// one link latency ([`LinkProtocol::RECEIVE_DELAY`]): where a quiet spell that
+    /// may be a deadlock began, to the tick.
+    pub last_move: Tick,
 }
 
 impl Activity {
@@ -74,6 +79,7 @@ impl Activity {
         self.obligations_opened += other.obligations_opened;
         self.obligations_closed += other.obligations_closed;
         self.messages_delivered += other.messages_delivered;
+        self.last_move = self.last_move.max(other.last_move);
     }
 }
 

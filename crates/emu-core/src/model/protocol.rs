@@ -6,6 +6,7 @@
 //! compiled once per protocol, so nothing on the hot path is a dynamic call per token.
 //! The DS-Link ([`crate::parts::dslink::DsLink`]) is the first implementation.
 
+use crate::time::Tick;
 use std::fmt::Debug;
 
 /// A rule of a link protocol's conservation invariant failed: tokens were lost or
@@ -30,6 +31,13 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     /// `answer`): "ack" for a DS-Link acknowledge (INMOS ch. 6 §6.2.3), "echo" for an
     /// SCI echo (SCI §2.1). By default "answer".
     const ANSWER: &'static str = "answer";
+
+    /// Ticks from a token's arrival to the first tick at which its receiver can act
+    /// on it: the engines may hand a token over ([`super::Node::receive`], with its
+    /// arrival tick) as late as just before the receiver steps that tick, so their
+    /// windows can be this much longer than the smallest link latency (fewer windows,
+    /// the same ticks). 0 by default: a receiver may act on a token at its arrival.
+    const RECEIVE_DELAY: Tick = 0;
 
     /// Checks the invariant of the link direction A→B given both ends' counters and
     /// the tokens the engine holds in flight in each direction.

@@ -429,18 +429,22 @@ impl Units {
 }
 
 impl<P: LinkProtocol> Network<P> {
-    /// Every link direction, in link order (a→b then b→a).
+    /// Every link direction, in link order (a→b then b→a). A channel holds a token
+    /// until its receiver takes it, [`LinkProtocol::RECEIVE_DELAY`] ticks after its
+    /// arrival, in windows that much longer: at one token a tick, twice that many more
+    /// than the wire and the receiver's buffer.
     pub fn directions(&self) -> Vec<Direction> {
         let mut v = Vec::with_capacity(self.links.len() * 2);
+        let held = 2 * usize::try_from(P::RECEIVE_DELAY).unwrap_or(usize::MAX);
         for l in &self.links {
-            let cap = l.in_flight + self.receive_capacity(l.b);
+            let cap = l.in_flight + held + self.receive_capacity(l.b);
             v.push(Direction {
                 from: l.a,
                 to: l.b,
                 latency: l.latency,
                 capacity: cap,
             });
-            let cap = l.in_flight + self.receive_capacity(l.a);
+            let cap = l.in_flight + held + self.receive_capacity(l.a);
             v.push(Direction {
                 from: l.b,
                 to: l.a,
@@ -456,7 +460,14 @@ impl<P: LinkProtocol> Network<P> {
         self.nodes[end.node].part.receive_capacity(end.port)
     }
 
-    /// Smallest link latency: the engines' lookahead window.
+    /// The engines' window: nothing sent in it can be taken by its receiver before it
+    /// ends, the smallest link latency plus the protocol's
+    /// [`LinkProtocol::RECEIVE_DELAY`].
+    pub fn lookahead(&self) -> Tick {
+        self.min_latency().saturating_add(P::RECEIVE_DELAY)
+    }
+
+    /// Smallest link latency.
     pub fn min_latency(&self) -> Tick {
         self.links
             .iter()

@@ -162,6 +162,9 @@ impl LinkProtocol for Sci {
     const NAME: &'static str = "SCI";
     /// An SCI answer is an echo packet (SCI §2.1).
     const ANSWER: &'static str = "echo";
+    /// The stripper has a symbol two cycles after it arrived (SCI §4: "two cycles to
+    /// parse a symbol"), and nothing else in a node reads it before.
+    const RECEIVE_DELAY: Tick = super::node::PARSE_CYCLES;
 
     fn sent(c: &SciCounters) -> u64 {
         c.sent
