@@ -13,11 +13,6 @@ pub use crate::parts::t9000::config::VcpConfig;
 pub use crate::routing::mode::{RoutingMode, Wrap};
 use serde::{Deserialize, Serialize};
 
-/// Most dimensions of a hypercube under deterministic routing: 2^20 terminals, far
-/// past what a machine holds (universal routing allows 15: it uses 2n + 1 of a C104's
-/// 32 links).
-pub(crate) const MAX_DIMENSIONS: u32 = 20;
-
 /// A whole topology file.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
