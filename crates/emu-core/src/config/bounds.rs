@@ -12,8 +12,8 @@
 
 use super::limits::{
     C104_LINKS, CROSSBAR_TERMINALS, CUBE_ROUTING, DIMENSIONS, DRAGONFLY_COUNTS, FAT_TREE_K,
-    MAX_BATCH_MESSAGES, MAX_FRAME, MAX_KARY_SWITCHES, MIN_ROUTING, RING_SWITCHES, SIDES,
-    UNIVERSAL_DIMENSIONS,
+    FLATTENED_BUTTERFLY_COUNTS, MAX_BATCH_MESSAGES, MAX_FRAME, MAX_KARY_SWITCHES, MIN_ROUTING,
+    RING_SWITCHES, SIDES, UNIVERSAL_DIMENSIONS,
 };
 use super::topology::RoutingMode;
 use crate::parts::dslink::config::{MAX_BIT_RATE_MBIT_S, MAX_BUFFER_TOKENS, MAX_DATA_BYTES};
@@ -141,6 +141,24 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
             ),
         ),
         ("dragonfly", "network.local_sets", "1 or 2".into()),
+        (
+            "flattened_butterfly",
+            "network.rows",
+            FLATTENED_BUTTERFLY_COUNTS.takes(),
+        ),
+        (
+            "flattened_butterfly",
+            "network.cols",
+            FLATTENED_BUTTERFLY_COUNTS.takes(),
+        ),
+        (
+            "flattened_butterfly",
+            "network.p",
+            format!(
+                "{}, while p + (cols − 1) + (rows − 1) links fit a C104's {C104_LINKS}",
+                FLATTENED_BUTTERFLY_COUNTS.takes()
+            ),
+        ),
         ("dragonfly", "network.routing", routings(CUBE_ROUTING)),
         (
             "min",

@@ -89,6 +89,10 @@ pub const CROSSBAR_TERMINALS: Bound = Bound::counting(1, C104_LINKS as u64, "");
 pub const FAT_TREE_K: Bound =
     Bound::counting(2, (C104_LINKS / 2) as u64, "terminals per leaf switch");
 
+/// Rows, columns and terminals per switch of a flattened butterfly (`network.rows`,
+/// `network.cols`, `network.p`).
+pub const FLATTENED_BUTTERFLY_COUNTS: Bound = Bound::counting(1, C104_LINKS as u64, "");
+
 /// Switches per group, terminals and global links per switch of a dragonfly
 /// (`network.a`, `network.p`, `network.h`).
 pub const DRAGONFLY_COUNTS: Bound = Bound::counting(1, C104_LINKS as u64, "");

@@ -271,6 +271,19 @@ pub enum NetworkConfig {
         #[serde(default)]
         routing: RoutingMode,
     },
+    /// A 2-D flattened butterfly of C104s (Kim, Dally and Abts, ISCA 2007): a `rows` ×
+    /// `cols` array of switches, each linked to every other switch of its row and of
+    /// its column, `p` terminals per switch. Dimension-order routing, along the row
+    /// first, then along the column: at most two hops, and no cycle of channel
+    /// dependencies.
+    FlattenedButterfly {
+        /// Rows of switches.
+        rows: u32,
+        /// Columns of switches; the network has rows·cols switches.
+        cols: u32,
+        /// Terminals per switch.
+        p: u32,
+    },
 }
 
 /// The explicit form of a network (`kind = "netlist"`): switches by port count,

@@ -19,6 +19,7 @@ use std::sync::LazyLock;
 mod crossbar;
 mod dragonfly;
 mod fat_tree;
+mod flattened_butterfly;
 mod grid;
 mod hypercube;
 mod kary_ncube;
@@ -81,6 +82,7 @@ pub(super) static KINDS: &[&dyn Kind] = &[
     &netlist::Netlist,
     &fat_tree::FatTree,
     &dragonfly::Dragonfly,
+    &flattened_butterfly::FlattenedButterfly,
 ];
 
 /// The names of `KINDS`, in order.
