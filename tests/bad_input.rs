@@ -120,6 +120,18 @@ const fn bug(
     }
 }
 
+/// A GraphML file of the nodes and edges `body` (from line 4), with the key of
+/// `source_port` declared.
+macro_rules! graphml {
+    ($($body:expr),+) => {
+        concat!(
+            "<graphml>\n<key id=\"sp\" for=\"edge\" attr.name=\"source_port\" attr.type=\"int\"/>\n<graph>\n",
+            $($body,)+
+            "</graph>\n</graphml>\n"
+        )
+    };
+}
+
 /// A minimal netlist: two 4-port switches with two terminals each, and `links` (and
 /// `tables`) appended.
 macro_rules! netlist {
@@ -1499,6 +1511,55 @@ static CASES: &[Case] = &[
         ],
         Setup::None,
         "the network would need at least 813 MB of memory (131072 nodes, 65536 terminals",
+    ),
+    // ---- GraphML ports ----
+    bad(
+        "GraphML: a `<port>` whose name is no link number",
+        &["-t", "g.graphml", "-p", "uniform"],
+        Setup::Text(
+            "g.graphml",
+            graphml!(
+                "<node id=\"a\">\n  <port name=\"north\"/>\n</node>\n<node id=\"b\"/>\n",
+                "<edge source=\"a\" target=\"b\" sourceport=\"north\"/>\n"
+            ),
+        ),
+        "g.graphml:5:3: node \"a\": port \"north\": a port is named by its link number, give a whole number from 0 to 31",
+    ),
+    bad(
+        "GraphML: a node declaring a port twice",
+        &["-t", "g.graphml", "-p", "uniform"],
+        Setup::Text(
+            "g.graphml",
+            graphml!(
+                "<node id=\"a\">\n  <port name=\"4\"/>\n  <port name=\"4\"/>\n</node>\n<node id=\"b\"/>\n",
+                "<edge source=\"a\" target=\"b\" sourceport=\"4\"/>\n"
+            ),
+        ),
+        "g.graphml:6:3: node \"a\": port \"4\" is given twice: a node declares each of its ports once",
+    ),
+    bad(
+        "GraphML: an edge's `sourceport` its node does not declare",
+        &["-t", "g.graphml", "-p", "uniform"],
+        Setup::Text(
+            "g.graphml",
+            graphml!(
+                "<node id=\"a\"/>\n<node id=\"b\"/>\n",
+                "<edge source=\"a\" target=\"b\" sourceport=\"4\"/>\n"
+            ),
+        ),
+        "g.graphml:6:1: edge \"a\" -- \"b\": sourceport \"4\": node \"a\" declares no <port name=\"4\">",
+    ),
+    bad(
+        "GraphML: `sourceport` and `source_port` naming different links",
+        &["-t", "g.graphml", "-p", "uniform"],
+        Setup::Text(
+            "g.graphml",
+            graphml!(
+                "<node id=\"a\">\n  <port name=\"4\"/>\n</node>\n<node id=\"b\"/>\n",
+                "<edge source=\"a\" target=\"b\" sourceport=\"4\">\n  <data key=\"sp\">5</data>\n</edge>\n"
+            ),
+        ),
+        "g.graphml:8:1: edge \"a\" -- \"b\": sourceport \"4\" and source_port 5 disagree: give one of them, or both the same port",
     ),
     // ---- Bad traffic tables and terminal lists ----
     bad(

@@ -11,10 +11,11 @@
 //! schema.
 
 use super::limits::{
-    C104_LINKS, CUBE_ROUTING, MAX_BATCH_MESSAGES, MAX_FRAME, MAX_KARY_SWITCHES, MAX_RING_SWITCHES,
-    MAX_UNIVERSAL_DIMENSIONS, MIN_ROUTING, SIDES,
+    C104_LINKS, CROSSBAR_TERMINALS, CUBE_ROUTING, DIMENSIONS, DRAGONFLY_COUNTS, FAT_TREE_K,
+    FLATTENED_BUTTERFLY_COUNTS, MAX_BATCH_MESSAGES, MAX_FRAME, MAX_KARY_SWITCHES, MIN_ROUTING,
+    RING_SWITCHES, SIDES, UNIVERSAL_DIMENSIONS,
 };
-use super::topology::{MAX_DIMENSIONS, RoutingMode};
+use super::topology::RoutingMode;
 use crate::parts::dslink::config::{MAX_BIT_RATE_MBIT_S, MAX_BUFFER_TOKENS, MAX_DATA_BYTES};
 use crate::parts::fabric::Strategy;
 use crate::parts::fabric::config::{ARCHITECTURES, FLOW_CONTROLS, MAX_MEMORY, OUTPUT_SCHEDULERS};
@@ -68,7 +69,7 @@ fn routings(modes: &[RoutingMode]) -> String {
 /// The table: (network kind, or "" for any; key, or a prefix ending in `.`; what it
 /// takes).
 fn checked() -> Vec<(&'static str, &'static str, String)> {
-    let sides = whole((*SIDES.start()).into(), (*SIDES.end()).into());
+    let sides = SIDES.takes();
     let strategies: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
     let mut sizes: Vec<String> = SIZES.iter().map(|s| s.to_string()).collect();
     let last_size = sizes.pop().unwrap_or_default();
@@ -77,8 +78,9 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
             "hypercube",
             "network.dimensions",
             format!(
-                "{} ({MAX_UNIVERSAL_DIMENSIONS} with universal routing)",
-                whole(1, MAX_DIMENSIONS.into())
+                "{} ({} with universal routing)",
+                DIMENSIONS.takes(),
+                UNIVERSAL_DIMENSIONS.max
             ),
         ),
         (
@@ -89,11 +91,7 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
         ("hypercube", "network.routing", routings(CUBE_ROUTING)),
         ("grid", "network.routing", routings(CUBE_ROUTING)),
         ("min", "network.routing", routings(MIN_ROUTING)),
-        (
-            "ring",
-            "network.switches",
-            whole(2, MAX_RING_SWITCHES.into()),
-        ),
+        ("ring", "network.switches", RING_SWITCHES.takes()),
         ("grid", "network.side", sides.clone()),
         ("torus", "network.side", sides.clone()),
         ("torus", "network.wrap", quoted_or(["single", "doubled"])),
@@ -113,8 +111,8 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
                  wrap-around links) fit a C104's {C104_LINKS}"
             ),
         ),
-        ("crossbar", "network.terminals", whole(1, C104_LINKS.into())),
-        ("fat_tree", "network.k", whole(2, (C104_LINKS / 2).into())),
+        ("crossbar", "network.terminals", CROSSBAR_TERMINALS.takes()),
+        ("fat_tree", "network.k", FAT_TREE_K.takes()),
         (
             "fat_tree",
             "network.n",
@@ -129,20 +127,38 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
             "network.a",
             format!(
                 "{}, while p + local_sets·(a − 1) + h links fit a C104's {C104_LINKS}",
-                whole(1, C104_LINKS.into())
+                DRAGONFLY_COUNTS.takes()
             ),
         ),
-        ("dragonfly", "network.p", whole(1, C104_LINKS.into())),
+        ("dragonfly", "network.p", DRAGONFLY_COUNTS.takes()),
         (
             "dragonfly",
             "network.h",
             format!(
                 "{}, with (a·h + 1)·a·p terminals at most {}",
-                whole(1, C104_LINKS.into()),
+                DRAGONFLY_COUNTS.takes(),
                 group(MAX_KARY_SWITCHES.into())
             ),
         ),
         ("dragonfly", "network.local_sets", "1 or 2".into()),
+        (
+            "flattened_butterfly",
+            "network.rows",
+            FLATTENED_BUTTERFLY_COUNTS.takes(),
+        ),
+        (
+            "flattened_butterfly",
+            "network.cols",
+            FLATTENED_BUTTERFLY_COUNTS.takes(),
+        ),
+        (
+            "flattened_butterfly",
+            "network.p",
+            format!(
+                "{}, while p + (cols − 1) + (rows − 1) links fit a C104's {C104_LINKS}",
+                FLATTENED_BUTTERFLY_COUNTS.takes()
+            ),
+        ),
         ("dragonfly", "network.routing", routings(CUBE_ROUTING)),
         (
             "min",

@@ -22,6 +22,10 @@
 //!   its `source` and `target` node. On each switch, the ports the edges fix are taken
 //!   first, then the terminals take the lowest free ports, then the other edges the
 //!   lowest free ports in edge (document) order;
+//! - GraphML's own ports do the same: a node's `<port name="N">` children declare its
+//!   ports, named by their C104 link numbers (0 to 31), and an edge's `sourceport` and
+//!   `targetport` attributes name one of its ends' ports. An edge may give both a
+//!   `sourceport` and a `source_port` if they name the same link;
 //! - the graph attribute `description` is the file's description, and graph
 //!   attributes named `SECTION.KEY` with a section of `link`, `packet`, `c104` or
 //!   `vcp` set that key, typed by the attribute's `attr.type`.
@@ -30,7 +34,9 @@
 //! a file that is not well-formed XML, a root that is not `<graphml>`, no `<graph>` or
 //! more than one, a nested graph, a hyperedge, a `<key>` whose `attr.type` is not one
 //! of GraphML's (`boolean`, `int`, `long`, `float`, `double`, `string`), a `<data>`
-//! whose key is not declared, a node id given twice, an edge to a node that is not
+//! whose key is not declared, a node id given twice, a `<port>` whose name is not a
+//! link number or that its node declares twice, an edge's port its node does not
+//! declare or that its `<data>` contradicts, an edge to a node that is not
 //! there, a self-loop, a port used twice or beyond a C104's 32 links, more links and
 //! terminals on a node than a C104 has links, a graph with no node or no terminal,
 //! and a graph that is not connected.
@@ -118,10 +124,11 @@ struct Key<'a> {
     default: Option<String>,
 }
 
-/// One edge: its ends (switch indices), the ports it fixes, its place.
+/// One edge: its ends (switch indices), the ports it fixes (and the attribute that
+/// fixes each), its place.
 struct Edge {
     ends: [usize; 2],
-    ports: [Option<u32>; 2],
+    ports: [Option<(u32, &'static str)>; 2],
     directed: bool,
     place: Place,
 }
@@ -253,6 +260,8 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut nodes: Vec<Place> = Vec::new();
     let mut terminals: Vec<u32> = Vec::new();
+    // The names of each node's <port> children.
+    let mut declared: Vec<Vec<&str>> = Vec::new();
     for child in graph.children().filter(|n| n.is_element()) {
         match child.tag_name().name() {
             "node" => {
@@ -283,6 +292,36 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
                         )
                     })?,
                 };
+                let mut ports: Vec<(&str, u32)> = Vec::new();
+                for port in child.children().filter(|n| n.has_tag_name("port")) {
+                    let Some(name) = port.attribute("name") else {
+                        return Err(fail(at(port), format!("{what}: <port> without a name")));
+                    };
+                    let Some(link) = whole(name, C104_LINKS - 1) else {
+                        return Err(fail(
+                            at(port),
+                            format!(
+                                "{what}: port \"{name}\": a port is named by its link number, give a whole number from 0 to {} (a C104 has {C104_LINKS} links)",
+                                C104_LINKS - 1
+                            ),
+                        ));
+                    };
+                    if let Some((first, _)) = ports.iter().find(|(_, l)| *l == link) {
+                        let also = if *first == name {
+                            String::new()
+                        } else {
+                            format!(" (as \"{first}\")")
+                        };
+                        return Err(fail(
+                            at(port),
+                            format!(
+                                "{what}: port \"{name}\" is given twice{also}: a node declares each of its ports once"
+                            ),
+                        ));
+                    }
+                    ports.push((name, link));
+                }
+                declared.push(ports.into_iter().map(|(name, _)| name).collect());
                 index.insert(id, nodes.len());
                 nodes.push(Place {
                     name: what,
@@ -336,9 +375,13 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
             ));
         }
         let mut ports = [None, None];
-        for (i, attr) in ["source_port", "target_port"].into_iter().enumerate() {
-            if let Some((v, pos)) = value(e, "edge", attr)? {
-                ports[i] = Some(whole(&v, C104_LINKS - 1).ok_or_else(|| {
+        let named = [
+            ("source_port", "sourceport", s_id, s),
+            ("target_port", "targetport", t_id, t),
+        ];
+        for (i, (attr, xml, node_id, node)) in named.into_iter().enumerate() {
+            let data = match value(e, "edge", attr)? {
+                Some((v, pos)) => Some(whole(&v, C104_LINKS - 1).ok_or_else(|| {
                     fail(
                         pos,
                         format!(
@@ -346,8 +389,45 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
                             C104_LINKS - 1
                         ),
                     )
-                })?);
-            }
+                })?),
+                None => None,
+            };
+            let port = match e.attribute(xml) {
+                Some(v) => {
+                    let Some(p) = whole(v, C104_LINKS - 1) else {
+                        return Err(fail(
+                            at(e),
+                            format!(
+                                "{what}: {xml} \"{v}\": a port is named by its link number, give a whole number from 0 to {} (a C104 has {C104_LINKS} links)",
+                                C104_LINKS - 1
+                            ),
+                        ));
+                    };
+                    if !declared[node].contains(&v) {
+                        return Err(fail(
+                            at(e),
+                            format!(
+                                "{what}: {xml} \"{v}\": node \"{node_id}\" declares no <port name=\"{v}\">"
+                            ),
+                        ));
+                    }
+                    Some((v, p))
+                }
+                None => None,
+            };
+            ports[i] = match (data, port) {
+                (Some(d), Some((v, p))) if d != p => {
+                    return Err(fail(
+                        at(e),
+                        format!(
+                            "{what}: {xml} \"{v}\" and {attr} {d} disagree: give one of them, or both the same port"
+                        ),
+                    ));
+                }
+                (Some(d), _) => Some((d, attr)),
+                (None, Some((_, p))) => Some((p, xml)),
+                (None, None) => None,
+            };
         }
         let directed = match e.attribute("directed") {
             Some("true") => true,
@@ -399,12 +479,10 @@ pub(crate) fn translate(name: &str, text: &str) -> Result<Translated, ConfigErro
     let mut used: Vec<Vec<Option<String>>> = vec![vec![None; C104_LINKS as usize]; nodes.len()];
     let mut ends: Vec<[u32; 2]> = vec![[0; 2]; edges.len()];
     for (i, e) in edges.iter().enumerate() {
-        for k in 0..2 {
-            if let Some(p) = e.ports[k] {
-                let s = e.ends[k];
+        for (k, (port, &s)) in e.ports.iter().zip(&e.ends).enumerate() {
+            if let Some((p, attr)) = *port {
                 let slot = &mut used[s][p as usize];
                 if let Some(by) = slot {
-                    let attr = ["source_port", "target_port"][k];
                     return Err(fail(
                         e.place.at,
                         format!(
@@ -655,6 +733,59 @@ mod tests {
         holds(&t, "switches = [4, 8]");
         holds(&t, "terminals = [\n  [0, 1],\n  [0, 2],\n]");
         holds(&t, "  [0, 0, 1, 7],\n  [1, 0, 0, 3],\n");
+    }
+
+    #[test]
+    fn graphml_ports_are_link_numbers() {
+        let t = translate(
+            "g.graphml",
+            &graph(
+                "<node id=\"a\"><port name=\"5\"/><port name=\"9\"/></node><node id=\"b\"><port name=\"7\"/></node>\n\
+                 <edge source=\"a\" target=\"b\" sourceport=\"5\" targetport=\"7\"/>\n\
+                 <edge source=\"b\" target=\"a\" targetport=\"9\"><data key=\"tp\">9</data></edge>\n",
+            ),
+        )
+        .expect("translates");
+        holds(&t, "switches = [10, 8]");
+        holds(&t, "  [0, 5, 1, 7],\n  [1, 1, 0, 9],\n");
+        let cases = [
+            (
+                "<node id=\"a\"><port name=\"x\"/></node>",
+                "g.graphml:7:14: node \"a\": port \"x\": a port is named by its link number, give a whole number from 0 to 31",
+            ),
+            (
+                "<node id=\"a\"><port name=\"32\"/></node>",
+                "g.graphml:7:14: node \"a\": port \"32\": a port is named by its link number",
+            ),
+            (
+                "<node id=\"a\"><port name=\"3\"/><port name=\"3.0\"/></node>",
+                "g.graphml:7:30: node \"a\": port \"3.0\" is given twice (as \"3\"): a node declares each of its ports once",
+            ),
+            (
+                "<node id=\"a\"><port/></node>",
+                "g.graphml:7:14: node \"a\": <port> without a name",
+            ),
+            (
+                "<node id=\"a\"/><node id=\"b\"/><edge source=\"a\" target=\"b\" sourceport=\"2\"/>",
+                "g.graphml:7:29: edge \"a\" -- \"b\": sourceport \"2\": node \"a\" declares no <port name=\"2\">",
+            ),
+            (
+                "<node id=\"a\"/><node id=\"b\"/><edge source=\"a\" target=\"b\" targetport=\"x\"/>",
+                "g.graphml:7:29: edge \"a\" -- \"b\": targetport \"x\": a port is named by its link number",
+            ),
+            (
+                "<node id=\"a\"><port name=\"2\"/></node><node id=\"b\"/><edge source=\"a\" target=\"b\" sourceport=\"2\"><data key=\"sp\">3</data></edge>",
+                "g.graphml:7:51: edge \"a\" -- \"b\": sourceport \"2\" and source_port 3 disagree: give one of them, or both the same port",
+            ),
+            (
+                "<node id=\"a\"><port name=\"2\"/></node><node id=\"b\"/><edge source=\"a\" target=\"b\" sourceport=\"2\"/>\n<edge id=\"e\" source=\"a\" target=\"b\" sourceport=\"2\"/>",
+                "g.graphml:8:1: edge \"a\" -- \"b\" (id \"e\"): sourceport 2: port 2 of node \"a\" is already used by edge \"a\" -- \"b\"",
+            ),
+        ];
+        for (body, want) in cases {
+            let e = err(&graph(body));
+            assert!(e.starts_with(want), "{body}\n got: {e}\nwant: {want}");
+        }
     }
 
     #[test]

@@ -83,7 +83,7 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
         (
             "hypercube",
             "network.dimensions",
-            whole(1, super::topology::MAX_DIMENSIONS.into()),
+            super::limits::DIMENSIONS.takes(),
         ),
         (
             "",

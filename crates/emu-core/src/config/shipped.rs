@@ -33,6 +33,10 @@ static TOPOLOGIES: &[(&str, &str)] = &[
         "fabric16-grant",
         include_str!("../../../../topologies/fabric16-grant.toml"),
     ),
+    (
+        "flattened-butterfly64",
+        include_str!("../../../../topologies/flattened-butterfly64.toml"),
+    ),
     ("grid16", include_str!("../../../../topologies/grid16.toml")),
     (
         "grid16-universal",

@@ -13,11 +13,6 @@ pub use crate::parts::t9000::config::VcpConfig;
 pub use crate::routing::mode::{RoutingMode, Wrap};
 use serde::{Deserialize, Serialize};
 
-/// Most dimensions of a hypercube under deterministic routing: 2^20 terminals, far
-/// past what a machine holds (universal routing allows 15: it uses 2n + 1 of a C104's
-/// 32 links).
-pub(crate) const MAX_DIMENSIONS: u32 = 20;
-
 /// A whole topology file.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -275,6 +270,19 @@ pub enum NetworkConfig {
         /// to a random intermediate group, then minimally to the destination).
         #[serde(default)]
         routing: RoutingMode,
+    },
+    /// A 2-D flattened butterfly of C104s (Kim, Dally and Abts, ISCA 2007): a `rows` ×
+    /// `cols` array of switches, each linked to every other switch of its row and of
+    /// its column, `p` terminals per switch. Dimension-order routing, along the row
+    /// first, then along the column: at most two hops, and no cycle of channel
+    /// dependencies.
+    FlattenedButterfly {
+        /// Rows of switches.
+        rows: u32,
+        /// Columns of switches; the network has rows·cols switches.
+        cols: u32,
+        /// Terminals per switch.
+        p: u32,
     },
 }
 

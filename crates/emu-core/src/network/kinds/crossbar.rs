@@ -1,7 +1,8 @@
 //! `kind = "crossbar"`: one C104 with a terminal on each of its first links, a
 //! single-stage crossbar network (INMOS ch. 7 §7.1); the builder is `network::crossbar`.
 
-use super::{C104_LINKS, Kind, Layout, Shape};
+use super::{C104_LINKS, Kind, Layout, Shape, within};
+use crate::config::limits::CROSSBAR_TERMINALS;
 use crate::config::topology::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
@@ -31,12 +32,13 @@ impl Kind for Crossbar {
         let NetworkConfig::Crossbar { terminals } = *net else {
             return Err(topo_err("network.kind", "not a crossbar"));
         };
-        if !(1..=C104_LINKS).contains(&terminals) {
-            return Err(topo_err(
-                "network.terminals",
-                format!("{terminals}: one C104 has {C104_LINKS} links, give 1 to {C104_LINKS}"),
-            ));
-        }
+        within(
+            "network.terminals",
+            CROSSBAR_TERMINALS,
+            terminals,
+            &format!("one C104 has {C104_LINKS} links, "),
+            "",
+        )?;
         Ok(Shape {
             layout: Box::new(Checked { terminals }),
             family: Family::Crossbar,

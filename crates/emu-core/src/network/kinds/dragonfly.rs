@@ -29,8 +29,8 @@
 //! switches of the group in order, then for each global set the `h` global links. Node order: the switches
 //! group by group (`group{G}[s]`), then the T9000s by label.
 
-use super::{C104_LINKS, Kind, Layout, Shape, only};
-use crate::config::limits::{CUBE_ROUTING, MAX_KARY_SWITCHES};
+use super::{C104_LINKS, Kind, Layout, Shape, only, within};
+use crate::config::limits::{CUBE_ROUTING, DRAGONFLY_COUNTS, MAX_KARY_SWITCHES};
 use crate::config::topology::{NetworkConfig, RoutingMode};
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
@@ -77,9 +77,7 @@ impl Kind for Dragonfly {
         };
         only("network.routing", routing, CUBE_ROUTING)?;
         for (key, v) in [("network.a", a), ("network.p", p), ("network.h", h)] {
-            if !(1..=C104_LINKS).contains(&v) {
-                return Err(topo_err(key, format!("{v}: give 1 to {C104_LINKS}")));
-            }
+            within(key, DRAGONFLY_COUNTS, v, "", "")?;
         }
         let sets = local_sets.unwrap_or(2);
         if !(1..=2).contains(&sets) {

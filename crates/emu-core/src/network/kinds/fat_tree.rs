@@ -25,17 +25,13 @@
 //!
 //! Node order: the switches level by level (`level{l}[w]`), then the T9000s by label.
 
-use super::{C104_LINKS, Kind, Layout, Shape, only};
-use crate::config::limits::{CUBE_ROUTING, MAX_KARY_SWITCHES};
+use super::{C104_LINKS, Kind, Layout, Shape, only, within};
+use crate::config::limits::{CUBE_ROUTING, FAT_TREE_K, MAX_KARY_SWITCHES};
 use crate::config::topology::{NetworkConfig, RoutingMode};
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
 use crate::routing::{IntervalTable, RouteAction, table};
-
-/// Most terminals per leaf switch: a switch uses `k` links down and `k` up, and a C104
-/// has 32.
-pub(crate) const MAX_K: u32 = C104_LINKS / 2;
 
 /// The fat-tree kind.
 pub(super) struct FatTree;
@@ -65,14 +61,13 @@ impl Kind for FatTree {
             return Err(topo_err("network.kind", "not a fat tree"));
         };
         only("network.routing", routing, CUBE_ROUTING)?;
-        if !(2..=MAX_K).contains(&k) {
-            return Err(topo_err(
-                "network.k",
-                format!(
-                    "{k}: give 2 to {MAX_K} terminals per leaf switch (a switch uses k links down and k up, of a C104's {C104_LINKS})"
-                ),
-            ));
-        }
+        within(
+            "network.k",
+            FAT_TREE_K,
+            k,
+            "",
+            &format!(" (a switch uses k links down and k up, of a C104's {C104_LINKS})"),
+        )?;
         if n == 0 {
             return Err(topo_err("network.n", "give at least 1 level"));
         }

@@ -1,9 +1,9 @@
 //! `kind = "hypercube"`: a binary n-cube of C104s, one terminal per switch (INMOS ch. 7
 //! §7.3.1), e-cube or universal routing; the builder is `network::hypercube`.
 
-use super::{Kind, Layout, Shape, only};
-use crate::config::limits::{CUBE_ROUTING, MAX_UNIVERSAL_DIMENSIONS};
-use crate::config::topology::{MAX_DIMENSIONS, NetworkConfig, RoutingMode};
+use super::{Kind, Layout, Shape, only, within};
+use crate::config::limits::{CUBE_ROUTING, DIMENSIONS, UNIVERSAL_DIMENSIONS};
+use crate::config::topology::{NetworkConfig, RoutingMode};
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -44,22 +44,15 @@ impl Kind for Hypercube {
         only("network.routing", routing, CUBE_ROUTING)?;
         let universal = routing == RoutingMode::Universal;
         let sets = link_sets_of(universal, link_sets)?;
-        let max = if universal {
-            MAX_UNIVERSAL_DIMENSIONS
+        let (bound, why) = if universal {
+            (
+                UNIVERSAL_DIMENSIONS,
+                " (universal routing uses 2n + 1 of a C104's 32 links)",
+            )
         } else {
-            MAX_DIMENSIONS
+            (DIMENSIONS, "")
         };
-        if !(1..=max).contains(&dimensions) {
-            let why = if universal {
-                " (universal routing uses 2n + 1 of a C104's 32 links)"
-            } else {
-                ""
-            };
-            return Err(topo_err(
-                "network.dimensions",
-                format!("{dimensions}: give a whole number from 1 to {max}{why}"),
-            ));
-        }
+        within("network.dimensions", bound, dimensions, "", why)?;
         let n = 1u32 << dimensions;
         Ok(Shape {
             layout: Box::new(Cube {

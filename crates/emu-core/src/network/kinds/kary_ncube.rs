@@ -3,7 +3,7 @@
 //! and the layout the grid and the torus share. Tables are
 //! `routing::dimension_order`, the builder `network::kary`.
 
-use super::{C104_LINKS, Kind, Layout, Shape};
+use super::{C104_LINKS, Kind, Layout, Shape, within};
 use crate::config::limits::{MAX_KARY_SWITCHES, SIDES};
 use crate::config::topology::{NetworkConfig, Wrap};
 use crate::network::Geometry;
@@ -61,16 +61,7 @@ pub(super) fn kary_shape(
     universal: bool,
     k_key: &str,
 ) -> Result<Kary, BuildError> {
-    if !SIDES.contains(&k) {
-        return Err(topo_err(
-            k_key,
-            format!(
-                "{k}: give {} to {} switches per side",
-                SIDES.start(),
-                SIDES.end()
-            ),
-        ));
-    }
+    within(k_key, SIDES, k, "", "")?;
     let shape = Kary {
         k,
         n,

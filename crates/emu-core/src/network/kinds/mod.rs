@@ -11,6 +11,7 @@
 
 use super::build::{BuildError, Parts, topo_err};
 use super::pattern::Family;
+use crate::config::limits::Bound;
 use crate::config::topology::{NetworkConfig, RoutingMode};
 use crate::routing::IntervalTable;
 use std::sync::LazyLock;
@@ -18,6 +19,7 @@ use std::sync::LazyLock;
 mod crossbar;
 mod dragonfly;
 mod fat_tree;
+mod flattened_butterfly;
 mod grid;
 mod hypercube;
 mod kary_ncube;
@@ -80,6 +82,7 @@ pub(super) static KINDS: &[&dyn Kind] = &[
     &netlist::Netlist,
     &fat_tree::FatTree,
     &dragonfly::Dragonfly,
+    &flattened_butterfly::FlattenedButterfly,
 ];
 
 /// The names of `KINDS`, in order.
@@ -105,6 +108,22 @@ pub(super) fn validate(net: &NetworkConfig) -> Result<Shape, BuildError> {
             "not a network of C104s: this family has its own builder (the front end's \
              family registry, emu::family, picks it)",
         )),
+    }
+}
+
+/// Refuses `value` at `key` unless `bound` holds it, in the bound's words after `lead`
+/// and before `why`.
+pub(super) fn within(
+    key: &str,
+    bound: Bound,
+    value: u32,
+    lead: &str,
+    why: &str,
+) -> Result<(), BuildError> {
+    if bound.contains(value.into()) {
+        Ok(())
+    } else {
+        Err(topo_err(key, bound.refusal(value.into(), lead, why)))
     }
 }
 

@@ -1,8 +1,8 @@
 //! `kind = "ring"`: a ring of C104s routed clockwise, the simplest network that can
 //! deadlock (INMOS ch. 7 §7.3.2); the builder is `network::ring`.
 
-use super::{Kind, Layout, Shape};
-use crate::config::limits::MAX_RING_SWITCHES;
+use super::{Kind, Layout, Shape, within};
+use crate::config::limits::RING_SWITCHES;
 use crate::config::topology::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
@@ -32,15 +32,7 @@ impl Kind for Ring {
         let NetworkConfig::Ring { switches } = *net else {
             return Err(topo_err("network.kind", "not a ring"));
         };
-        if !(2..=MAX_RING_SWITCHES).contains(&switches) {
-            return Err(topo_err(
-                "network.switches",
-                format!(
-                    "{switches}: give {}",
-                    crate::text::whole_range(2, MAX_RING_SWITCHES.into())
-                ),
-            ));
-        }
+        within("network.switches", RING_SWITCHES, switches, "", "")?;
         Ok(Shape {
             layout: Box::new(Checked { switches }),
             family: Family::Ring,
