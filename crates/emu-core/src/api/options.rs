@@ -40,8 +40,9 @@ pub struct RunOptions<'a> {
     /// built (`None`: no limit). [`crate::memory::usable`] is what the command line
     /// passes by default.
     pub memory_limit: Option<u64>,
-    /// Stop the run by this tick of the plan's time base, whatever its phases say (its
-    /// end and its hard stop are both brought forward to it); `None`: as the plan says.
+    /// Stop the run at this tick of the plan's time base, whatever its phases say: its
+    /// end and its hard stop are both brought forward to it, and the engine stops at
+    /// the end of the window that reaches it. `None`: as the plan says.
     pub tick_budget: Option<Tick>,
     /// Record what crosses the nodes' ports into this recorder, as `--trace` and
     /// `--vcd` do ([`crate::observe`]); `None`: nothing is recorded.

@@ -216,6 +216,7 @@ fn run_one<P: LinkProtocol>(case: &Case<P>, o: &RunOptions<'_>) -> Result<Report
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::EngineKind;
 
     fn short() -> Vec<String> {
         vec![
@@ -316,6 +317,110 @@ mod tests {
             let doc: serde_json::Value = serde_json::from_str(r.to_json()).expect("JSON");
             assert_eq!(doc["outcome"], "stopped");
         }
+    }
+
+    #[test]
+    fn a_tick_budget_ends_the_run_there_on_either_engine() {
+        let case = AnyCase::load_within("hypercube6", "uniform", &[], 1, None).expect("loads");
+        let plan = planned(&case);
+        assert_eq!((plan.nodes, plan.terminals, plan.tick_ns), (128, 64, 10.0));
+        assert!(plan.need.least <= plan.need.most);
+        let budget = 3000;
+        assert!(plan.end_after > budget, "the plan runs past the budget");
+        let mut json = Vec::new();
+        for engine in [EngineKind::Sharded, EngineKind::Actors] {
+            let options = RunOptions {
+                engine,
+                threads: Some(1),
+                tick_budget: Some(budget),
+                ..RunOptions::default()
+            };
+            let r = run_case(&case, &options).expect("runs");
+            assert_eq!(r.engine, engine);
+            assert_eq!(r.tick_ns, 10.0);
+            let outcome = r.run.as_ref().expect("the raw outcome of a completed run");
+            // At the end of the window that reaches it.
+            let end = outcome.end_tick;
+            assert!(
+                (budget..budget + budget / 10).contains(&end),
+                "ended at {end}"
+            );
+            assert!(r.timing.is_none(), "no check asked");
+            json.push(r.to_json().to_string());
+        }
+        assert_eq!(json[0], json[1], "the engines agree");
+        let whole = run_case(
+            &case,
+            &RunOptions {
+                threads: Some(1),
+                ..RunOptions::default()
+            },
+        )
+        .expect("runs");
+        assert!(
+            whole
+                .run
+                .as_ref()
+                .is_some_and(|o| o.end_tick >= plan.end_after)
+        );
+    }
+
+    #[test]
+    fn a_checked_run_reports_what_its_timing_check_covered() {
+        let options = RunOptions {
+            set: short(),
+            threads: Some(1),
+            check: true,
+            ..RunOptions::default()
+        };
+        let r = run(
+            &Input::shipped("hypercube6"),
+            &Input::shipped("uniform"),
+            &options,
+        )
+        .expect("runs");
+        let timing = r.timing.as_ref().expect("checked");
+        assert!(timing.messages > 0 && timing.pairs > 0, "{timing:?}");
+    }
+
+    #[test]
+    fn the_recorder_given_records_the_run() {
+        let case = AnyCase::load_within("ring4", "uniform", &short(), 1, None).expect("loads");
+        let AnyCase::DsLink(case) = case else {
+            panic!("a ring of C104s");
+        };
+        let watch = crate::observe::Watch {
+            packets: true,
+            to: Tick::MAX,
+            limit: 1_000_000,
+            ..crate::observe::Watch::default()
+        };
+        let recorder = Arc::new(crate::observe::Recorder::new(
+            watch,
+            case.net.nodes().len(),
+            case.net.terminals(),
+        ));
+        let options = RunOptions {
+            threads: Some(1),
+            recorder: Some(recorder.clone()),
+            ..RunOptions::default()
+        };
+        let r = run_typed(&case, &options).expect("runs");
+        assert!(r.run.is_some() || r.failure.is_some());
+        assert!(!recorder.take().is_empty(), "hops were recorded");
+        let unwatched = run_typed(
+            &case,
+            &RunOptions {
+                threads: Some(1),
+                ..RunOptions::default()
+            },
+        )
+        .expect("runs");
+        assert_eq!(
+            unwatched.to_json(),
+            r.to_json(),
+            "recording changes nothing"
+        );
     }
 
     #[test]
