@@ -218,6 +218,14 @@ mod tests {
     use super::*;
     use crate::engine::EngineKind;
 
+    /// The default options on one worker thread.
+    fn one_thread<'a>() -> RunOptions<'a> {
+        RunOptions {
+            threads: Some(1),
+            ..RunOptions::default()
+        }
+    }
+
     fn short() -> Vec<String> {
         vec![
             "phases.warmup_us=5".to_string(),
@@ -349,14 +357,7 @@ mod tests {
             json.push(r.to_json().to_string());
         }
         assert_eq!(json[0], json[1], "the engines agree");
-        let whole = run_case(
-            &case,
-            &RunOptions {
-                threads: Some(1),
-                ..RunOptions::default()
-            },
-        )
-        .expect("runs");
+        let whole = run_case(&case, &one_thread()).expect("runs");
         assert!(
             whole
                 .run
@@ -367,18 +368,12 @@ mod tests {
 
     #[test]
     fn a_checked_run_reports_what_its_timing_check_covered() {
-        let options = RunOptions {
-            set: short(),
-            threads: Some(1),
+        let case = AnyCase::load_within("hypercube6", "uniform", &short(), 1, None).expect("loads");
+        let checked = RunOptions {
             check: true,
-            ..RunOptions::default()
+            ..one_thread()
         };
-        let r = run(
-            &Input::shipped("hypercube6"),
-            &Input::shipped("uniform"),
-            &options,
-        )
-        .expect("runs");
+        let r = run_case(&case, &checked).expect("runs");
         let timing = r.timing.as_ref().expect("checked");
         assert!(timing.messages > 0 && timing.pairs > 0, "{timing:?}");
     }
@@ -408,14 +403,7 @@ mod tests {
         let r = run_typed(&case, &options).expect("runs");
         assert!(r.run.is_some() || r.failure.is_some());
         assert!(!recorder.take().is_empty(), "hops were recorded");
-        let unwatched = run_typed(
-            &case,
-            &RunOptions {
-                threads: Some(1),
-                ..RunOptions::default()
-            },
-        )
-        .expect("runs");
+        let unwatched = run_typed(&case, &one_thread()).expect("runs");
         assert_eq!(
             unwatched.to_json(),
             r.to_json(),
