@@ -42,7 +42,9 @@ pub struct RunOptions<'a> {
     pub memory_limit: Option<u64>,
     /// Stop the run at this tick of the plan's time base, whatever its phases say: its
     /// end and its hard stop are both brought forward to it, and the engine stops at
-    /// the end of the window that reaches it. `None`: as the plan says.
+    /// the end of the window that reaches it (a network left with nothing to do but
+    /// packets in flight is a deadlock at once, named at the tick its deadlock window
+    /// would end, which may be later). `None`: as the plan says.
     pub tick_budget: Option<Tick>,
     /// Record what crosses the nodes' ports into this recorder, as `--trace` and
     /// `--vcd` do ([`crate::observe`]); `None`: nothing is recorded.
