@@ -22,6 +22,6 @@ fuzz_target!(|data: &[u8]| {
         .map(str::to_string)
         .collect();
     if let Ok(case) = AnyCase::load(topology, traffic, &sets, 1) {
-        case.visit(emu_fuzz::Check);
+        emu_fuzz::check_case(&case);
     }
 });

@@ -6,10 +6,10 @@ use emu::config::load::{load_topology_text, load_traffic_text};
 use emu::config::topology::NetworkConfig;
 use emu::config::traffic::{InjectionConfig, PhasesConfig};
 use emu::config::{Loaded, TopologyConfig, TrafficConfig, validate_sets};
-use emu::engine::{EngineError, sequential};
+use emu::api::{ErrorKind, RunOptions, planned};
 use emu::model::LinkProtocol;
-use emu::network::{self, Network, RunPlan, timing};
-use emu::session::{AnyCase, Case, CaseError, CaseVisitor};
+use emu::network::{self, Network};
+use emu::session::{AnyCase, Case, CaseError};
 use emu::stats::RunInfo;
 use emu::traffic::trace::parse;
 
@@ -98,7 +98,7 @@ pub static DEBUG: std::sync::LazyLock<bool> =
 
 fn build_case_inner(c: &CaseText<'_>) -> Result<Built, String> {
     let case = load_case(c, None)?;
-    Ok(case.visit(Check))
+    Ok(check_case(&case))
 }
 
 /// Loads both files of `c` with its `--set` lines (`validate_sets` first), as
@@ -152,13 +152,19 @@ pub fn case_of(
     AnyCase::from_loaded(topo, traf, seed, memory_limit).map_err(|e| e.to_string())
 }
 
-/// [`check`] of a case of any family.
-pub struct Check;
-
-impl CaseVisitor for Check {
-    type Output = Built;
-    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Built {
-        check(&case.net)
+/// [`check`] of a case of any family, from what the library says of its plan
+/// ([`emu::api::planned`]).
+pub fn check_case(case: &AnyCase) -> Built {
+    let plan = planned(case);
+    assert!(
+        plan.need.least <= plan.need.most,
+        "memory_need: as built {} > at worst {}",
+        plan.need.least,
+        plan.need.most
+    );
+    Built {
+        nodes: plan.nodes,
+        need: (plan.need.least, plan.need.most),
     }
 }
 
@@ -216,7 +222,8 @@ pub struct Ran {
     pub nodes: usize,
     /// The tick bound ([`run_ticks`]).
     pub ticks: u64,
-    /// The last tick the engine reached, or the engine's error.
+    /// The last tick the engine reached, or the engine's error (or the timing check's:
+    /// then [`Ran::timing`] holds it).
     pub outcome: Result<u64, String>,
     /// `network::timing::check_journeys`: messages checked, or its error.
     pub timing: Option<Result<u64, String>>,
@@ -224,9 +231,11 @@ pub struct Ran {
 
 /// Loads and builds the case of `c` as [`load_case`] does (refusing a plan that needs
 /// more than [`RUN_MEMORY`]), shortens its `[phases]` to [`run_ticks`] ticks if they are
-/// longer (rebuilding it), then runs it on the sequential engine with `--check`
-/// (credit invariant at every barrier, journeys recorded and checked afterwards),
-/// stopping at that tick whatever the plan says, and makes its report (JSON and text).
+/// longer (rebuilding it), then runs it through the library's facade
+/// (`emu::api::run_case`) on the sequential reference engine with `check` (credit
+/// invariant at every barrier, journeys recorded and checked afterwards) and that tick
+/// as its `tick_budget` (it stops there whatever the plan says), and makes its report
+/// (JSON and text).
 /// Load, build and engine errors are `Err`/[`Ran::outcome`]; a node that panicked
 /// (`EngineError::Panicked`) or an engine failure (`EngineError::Internal`) is a panic
 /// here: both are bugs in emu.
@@ -247,81 +256,66 @@ fn run_case_inner(c: &CaseText<'_>) -> Result<Ran, String> {
         c.seed,
         Some(RUN_MEMORY),
     )?;
-    let (nodes, tick_ns, plan) = first.visit(PlanOf);
-    let ticks = run_ticks(nodes);
+    let plan = planned(&first);
+    let ticks = run_ticks(plan.nodes);
     let case = if plan.hard_stop > ticks || plan.end_after > ticks {
         drop(first);
-        shorten(&mut traf.config.phases, ticks as f64 * tick_ns / 1000.0);
+        shorten(&mut traf.config.phases, ticks as f64 * plan.tick_ns / 1000.0);
         case_of(topo, traf, c.trace, c.seed, Some(RUN_MEMORY))?
     } else {
         first
     };
-    Ok(case.visit(Run { ticks }))
+    Ok(run_for(&case, ticks))
 }
 
-/// A case's node count, tick length (ns) and run phases.
-struct PlanOf;
-
-impl CaseVisitor for PlanOf {
-    type Output = (usize, f64, RunPlan);
-    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Self::Output {
-        (
-            case.net.nodes().len(),
-            case.net.time().tick_ns,
-            case.net.run(),
-        )
-    }
-}
-
-/// Runs a case for at most `ticks` ticks (see [`run_case`]).
-struct Run {
-    ticks: u64,
-}
-
-impl CaseVisitor for Run {
-    type Output = Ran;
-    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Ran {
-        let net = &case.net;
-        check(net);
-        let mut ctl = case.control();
-        ctl.check = true;
-        ctl.memory_limit = Some(RUN_MEMORY);
-        ctl.end_after = ctl.end_after.min(self.ticks);
-        ctl.hard_stop = ctl.hard_stop.min(self.ticks);
-        let mut ran = Ran {
-            nodes: net.nodes().len(),
-            ticks: self.ticks,
-            outcome: Err(String::new()),
-            timing: None,
-        };
-        let outcome = match sequential::run(net, &ctl, None) {
-            Ok(o) => o,
-            Err(e @ (EngineError::Panicked { .. } | EngineError::Internal(_))) => {
-                panic!("{e}")
-            }
-            Err(e) => {
-                ran.outcome = Err(e.to_string());
-                return ran;
-            }
-        };
-        ran.outcome = Ok(outcome.end_tick);
-        ran.timing = Some(
-            timing::check_journeys(net, &outcome.terminals)
-                .map(|s| s.messages)
-                .map_err(|e| e.to_string()),
-        );
-        let report = case.report(&outcome);
-        let json = report.to_json();
-        assert!(!json.is_empty());
-        let text = report.render_text(&RunInfo {
-            engine: "sequential".into(),
-            threads: 1,
-            wall_seconds: 0.0,
-            overrides: Vec::new(),
-        });
-        assert!(!text.is_empty());
-        ran
-    }
+/// Runs a case for at most `ticks` ticks through the library's facade (see
+/// [`run_case`]).
+fn run_for(case: &AnyCase, ticks: u64) -> Ran {
+    let built = check_case(case);
+    let options = RunOptions {
+        threads: Some(1),
+        check: true,
+        memory_limit: Some(RUN_MEMORY),
+        tick_budget: Some(ticks),
+        ..RunOptions::default()
+    };
+    let mut ran = Ran {
+        nodes: built.nodes,
+        ticks,
+        outcome: Err(String::new()),
+        timing: None,
+    };
+    let report = match emu::api::run_case(case, &options) {
+        Ok(r) => r,
+        Err(e) if e.kind() == ErrorKind::Internal => panic!("{e}"),
+        Err(e) if e.timing_error().is_some() => {
+            ran.outcome = Err("ran, but the timing check failed".into());
+            ran.timing = Some(Err(e.to_string()));
+            return ran;
+        }
+        Err(e) => {
+            ran.outcome = Err(e.to_string());
+            return ran;
+        }
+    };
+    let (Some(outcome), Some(stats)) = (&report.run, &report.stats) else {
+        ran.outcome = Err(report
+            .failure
+            .as_ref()
+            .map_or_else(|| report.outcome.name().to_string(), |e| e.to_string()));
+        return ran;
+    };
+    ran.outcome = Ok(outcome.end_tick);
+    ran.timing = report.timing.as_ref().map(|s| Ok(s.messages));
+    assert!(!report.to_json().is_empty());
+    let text = stats.render_text(&RunInfo {
+        engine: "sequential".into(),
+        threads: 1,
+        wall_seconds: 0.0,
+        overrides: Vec::new(),
+    });
+    assert!(!text.is_empty());
+    ran
 }
 
 /// The input format of the `shard` target: UTF-8 text, files separated by NUL bytes,

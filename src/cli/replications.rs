@@ -13,11 +13,11 @@
 use super::args::CaseArgs;
 use super::exit::Exit;
 use super::{emit, fail};
-use emu::engine::{self, RunControl};
-use emu::model::LinkProtocol;
+use emu::api::{RunOptions, run_case};
+use emu::engine::EngineError;
 use emu::pool::default_threads;
 use emu::replicate::{Paired, Plan, Replicated, Sample, compare, replicate};
-use emu::session::{AnyCase, Case, CaseVisitor};
+use emu::session::AnyCase;
 use emu::stats::confidence::Interval;
 use emu::stats::format::{fixed, write_columns};
 use serde::Serialize;
@@ -67,26 +67,34 @@ pub fn check_seeds(plan: Plan, first: u64) -> Result<(), String> {
     }
 }
 
-/// Samples a case of any family.
-struct Sampler;
-
-impl CaseVisitor for Sampler {
-    type Output = Result<(Sample, &'static str), Failed>;
-    fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Self::Output {
-        sample(case)
-    }
-}
-
-/// The sample of one run of `case`.
-fn sample<P: LinkProtocol>(case: &Case<P>) -> Result<(Sample, &'static str), Failed> {
-    let ctl = RunControl::for_plan(&case.net);
-    let out = engine::sequential::run(&case.net, &ctl, None).map_err(|e| {
-        Failed(
-            format!("seed {}: {e}", case.seed),
-            super::exit::of_engine(&e),
-        )
-    })?;
-    let report = case.report(&out);
+/// The sample of one run of `case` (built with `seed`) on the sequential reference
+/// engine (the sharded engine on one thread), refused if it would need more memory than
+/// the system has.
+fn sample(case: &AnyCase, seed: u64) -> Result<(Sample, &'static str), Failed> {
+    let options = RunOptions {
+        threads: Some(1),
+        memory_limit: emu::memory::usable(),
+        ..RunOptions::default()
+    };
+    let failed = |e: &EngineError| Failed(format!("seed {seed}: {e}"), super::exit::of_engine(e));
+    let report = match run_case(case, &options) {
+        Ok(r) => r,
+        Err(e) => {
+            return Err(match e.into_engine_error() {
+                Ok(e) => failed(&e),
+                Err(e) => Failed(format!("seed {seed}: {e}"), Exit::Failure),
+            });
+        }
+    };
+    let Some(report) = report.stats else {
+        return Err(match &report.failure {
+            Some(e) => failed(e),
+            None => Failed(
+                format!("seed {seed}: the run ended {}", report.outcome.name()),
+                Exit::Failure,
+            ),
+        });
+    };
     let lat = &report.latency.message_latency;
     Ok((
         Sample {
@@ -132,7 +140,7 @@ pub fn main(
     let result = replicate(plan, first_seed, threads, |seed| {
         let case = AnyCase::load_within(topology, traffic, sets, seed, memory_limit)
             .map_err(|e| Failed(e.to_string(), Exit::BadInput))?;
-        let (s, u) = case.visit(Sampler)?;
+        let (s, u) = sample(&case, seed)?;
         if let Ok(mut g) = unit.lock() {
             *g = u;
         }
@@ -258,7 +266,7 @@ pub fn compare_main(
     let side = |sets: &[String], seed: u64| -> Result<Sample, Failed> {
         let case = AnyCase::load_within(topology, traffic, sets, seed, memory_limit)
             .map_err(|e| Failed(compare_error(e, compare_sets), Exit::BadInput))?;
-        let (s, u) = case.visit(Sampler)?;
+        let (s, u) = sample(&case, seed)?;
         if let Ok(mut g) = unit.lock() {
             *g = u;
         }

@@ -8,12 +8,14 @@ use super::exit::Exit;
 use super::failure::{engine_failure, reproduce_line};
 use super::verify::verify_engines;
 use super::{emit, fail};
-use emu::engine::{self, EngineKind};
+use emu::api::{RunOptions, run_typed};
+use emu::engine::{self, EngineError, EngineKind};
 use emu::model::LinkProtocol;
+use emu::observe::Recorder;
 use emu::pool::default_threads;
 use emu::session::{AnyCase, Case, CaseVisitor};
-use emu::stats::{Progress, RunInfo};
-use std::time::Instant;
+use emu::stats::Progress;
+use std::ops::ControlFlow;
 
 /// The engine as a command-line value: [`EngineKind`] for clap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -244,7 +246,8 @@ impl CaseVisitor for Runner<'_> {
 }
 
 /// Runs a loaded case of any family with the memory it may use (`memory_limit`, from
-/// `--memory-limit`); returns the process exit code.
+/// `--memory-limit`) through the library's facade ([`emu::api::run_typed`]); returns
+/// the process exit code.
 fn run_case<P: LinkProtocol>(
     case: &Case<P>,
     a: &RunArgs,
@@ -252,8 +255,9 @@ fn run_case<P: LinkProtocol>(
     guard: &super::guard::RunGuard,
 ) -> Exit {
     let net = &case.net;
+    // The checks the facade makes too, here first so that their errors name the
+    // command line's options and come in the command line's order.
     let mut ctl = case.control();
-    ctl.check = a.check;
     if let Some(us) = a.deadlock_window_us
         && let Err(e) = ctl.set_deadlock_window_us(us, net)
     {
@@ -263,76 +267,74 @@ fn run_case<P: LinkProtocol>(
     if let Err(code) = super::check_threads(a.case.runs.threads) {
         return code;
     }
-    ctl.observe = match a.watch.recorder(net) {
+    let recorder = match a.watch.recorder(net) {
         Ok(r) => r,
         Err(code) => return code,
+    };
+    // Made below; declared here to outlive the options whose hook draws it.
+    let mut progress;
+    let options = RunOptions {
+        set: a.case.network.sets.clone(),
+        seed: a.case.runs.seed,
+        engine: EngineKind::from(a.engine),
+        threads: a.case.runs.threads,
+        check: a.check,
+        deadlock_window_us: a.deadlock_window_us,
+        memory_limit,
+        recorder: recorder.clone(),
+        ..RunOptions::default()
     };
     if a.verify_engines {
         // One thread per core, even on a network too small to gain from them: the
         // check is about the engines agreeing, not speed.
         let threads = a.case.runs.threads.unwrap_or_else(default_threads);
-        return verify_engines(case, &ctl, threads, a);
+        return verify_engines(case, &options, threads, a);
     }
-    let threads = a
-        .case
-        .runs
-        .threads
-        .unwrap_or_else(|| emu::engine::partition::useful_threads(net, default_threads()));
-    let mut progress = if a.quiet {
+    progress = if a.quiet {
         Progress::disabled()
     } else {
         Progress::new(ctl.end_after, net.time().tick_ns)
     };
     let tick_ns = net.time().tick_ns;
     guard.begin(emu::pool::Started::of(net, &ctl));
-    let mut on_progress = |t: u64, act: &emu::model::Activity| {
-        progress.update(t, act);
-        guard.note(t as f64 * tick_ns, act);
-    };
-    let wall = Instant::now();
-    let result = EngineKind::from(a.engine).run(net, &ctl, threads, Some(&mut on_progress));
+    let options = options.on_progress(|p| {
+        progress.update(p.tick, &p.activity);
+        guard.note(p.tick as f64 * tick_ns, &p.activity);
+        ControlFlow::Continue(())
+    });
+    let result = run_typed(case, &options);
+    drop(options);
     progress.finish();
-    let wall_seconds = wall.elapsed().as_secs_f64();
-    let outcome = match result {
-        Ok(o) => o,
+    let report = match result {
+        Ok(r) => r,
         Err(e) => {
-            let code = engine_failure(&e, net, a, &case.topology, &case.traffic);
-            if let Some(path) = &a.report {
-                super::report_html::failure(path, a, case, &e);
-            }
-            // The failure (a deadlock, a fault) is the answer and keeps its exit code;
-            // a trace that cannot be written has said why in its own line.
-            if let Some(r) = &ctl.observe {
-                let _ = a.watch.write(net, r, e.tick(), &|l| note!("{l}"));
-            }
-            return code;
-        }
-    };
-    let timing = if ctl.check {
-        match emu::network::timing::check_journeys(net, &outcome.terminals) {
-            Ok(s) => Some(s),
-            Err(e) => {
+            if let Some(t) = e.timing_error() {
                 note!(
                     "reproduce with: {}",
                     reproduce_line(a, &case.topology, &case.traffic)
                 );
-                return fail(Exit::FlowControl, e);
+                return fail(Exit::FlowControl, t);
             }
+            return match e.into_engine_error() {
+                Ok(e) => failed(case, a, recorder.as_deref(), &e),
+                Err(e) => fail(Exit::Failure, e),
+            };
         }
-    } else {
-        None
     };
-    let report = case.report(&outcome);
-    emit(&report.render_text(&RunInfo {
-        engine: EngineKind::from(a.engine).name().into(),
-        threads,
-        wall_seconds,
-        overrides: a.case.network.sets.clone(),
-    }));
-    if let Some(s) = timing {
-        emit(&check_line(&s));
+    let (Some(stats), Some(outcome)) = (&report.stats, &report.run) else {
+        return match &report.failure {
+            Some(e) => failed(case, a, recorder.as_deref(), e),
+            None => fail(
+                Exit::Failure,
+                format!("the run ended {}", report.outcome.name()),
+            ),
+        };
+    };
+    emit(&report.render_text(&a.case.network.sets).unwrap_or_default());
+    if let Some(s) = &report.timing {
+        emit(&check_line(s));
     }
-    if report.nodes.as_ref().is_some_and(|n| !n.starved.is_empty()) {
+    if stats.nodes.as_ref().is_some_and(|n| !n.starved.is_empty()) {
         note!(
             "reproduce with: {}",
             reproduce_line(a, &case.topology, &case.traffic)
@@ -343,7 +345,7 @@ fn run_case<P: LinkProtocol>(
     {
         return code;
     }
-    if let Some(r) = &ctl.observe
+    if let Some(r) = &recorder
         && let Err(code) = a
             .watch
             .write(net, r, Some(outcome.end_tick), &|l| emit(&format!("{l}\n")))
@@ -352,21 +354,42 @@ fn run_case<P: LinkProtocol>(
     }
     let metrics = case.family.latency_metrics();
     if let Some(dir) = &a.hgrm
-        && let Err(e) = write_hgrm(dir, &outcome, net.time().tick_ns, metrics)
+        && let Err(e) = write_hgrm(dir, outcome, report.tick_ns, metrics)
     {
         return fail(Exit::Failure, e);
     }
     if let Some(dir) = &a.plot
-        && let Err(e) = write_plots(dir, net, &report, &outcome, metrics)
+        && let Err(e) = write_plots(dir, net, stats, outcome, metrics)
     {
         return fail(Exit::Failure, e);
     }
     if let Some(path) = &a.report
-        && let Err(code) = super::report_html::run(path, a, case, &report, &outcome)
+        && let Err(code) = super::report_html::run(path, a, case, stats, outcome)
     {
         return code;
     }
     Exit::Ok
+}
+
+/// Explains a run of `case` that failed with `e` (and writes `--json`, `--report` and
+/// the trace the run recorded in `recorder`); returns the failure's exit code.
+fn failed<P: LinkProtocol>(
+    case: &Case<P>,
+    a: &RunArgs,
+    recorder: Option<&Recorder>,
+    e: &EngineError,
+) -> Exit {
+    let net = &case.net;
+    let code = engine_failure(e, net, a, &case.topology, &case.traffic);
+    if let Some(path) = &a.report {
+        super::report_html::failure(path, a, case, e);
+    }
+    // The failure (a deadlock, a fault) is the answer and keeps its exit code; a trace
+    // that cannot be written has said why in its own line.
+    if let Some(r) = recorder {
+        let _ = a.watch.write(net, r, e.tick(), &|l| note!("{l}"));
+    }
+    code
 }
 
 /// What `--check` verified, for the end of the text report.

@@ -4,22 +4,23 @@
 use super::exit::Exit;
 use super::fail;
 use super::run::RunArgs;
+use emu::api::{RunOptions, run_typed};
 use emu::deadlock;
-use emu::engine::{EngineError, EngineKind, RunControl};
+use emu::engine::{EngineError, EngineKind};
 use emu::model::LinkProtocol;
 use emu::session::Case;
 use std::time::Instant;
 
-/// `--verify-engines`: runs the case on every engine and thread count and compares the
-/// JSON reports (or, for a failed run, the error and what every stuck node waits for)
-/// byte for byte.
+/// `--verify-engines`: runs the case through the library's facade
+/// ([`emu::api::run_typed`]) as `options` say, on every engine and thread count, and
+/// compares the JSON reports (or, for a failed run, the error and what every stuck node
+/// waits for) byte for byte.
 pub fn verify_engines<P: LinkProtocol>(
     case: &Case<P>,
-    ctl: &RunControl,
+    options: &RunOptions<'_>,
     threads: usize,
     a: &RunArgs,
 ) -> Exit {
-    let net = &case.net;
     let mut cases = vec![
         (EngineKind::Sharded, threads),
         (EngineKind::Actors, threads),
@@ -37,8 +38,29 @@ pub fn verify_engines<P: LinkProtocol>(
             if t == 1 { "" } else { "s" }
         );
         let wall = Instant::now();
-        let text = match engine.run(net, ctl, t, None) {
-            Ok(o) => case.report(&o).to_json(),
+        let one = RunOptions {
+            set: options.set.clone(),
+            seed: options.seed,
+            engine,
+            threads: Some(t),
+            check: options.check,
+            deadlock_window_us: options.deadlock_window_us,
+            memory_limit: options.memory_limit,
+            ..RunOptions::default()
+        };
+        let error = match run_typed(case, &one) {
+            Ok(r) => match r.failure {
+                Some(e) => Err(e),
+                None => Ok(r.to_json().to_string()),
+            },
+            Err(e) if e.timing_error().is_some() => return fail(Exit::FlowControl, e),
+            Err(e) => match e.into_engine_error() {
+                Ok(e) => Err(e),
+                Err(e) => return fail(Exit::Failure, e),
+            },
+        };
+        let text = match error {
+            Ok(json) => json,
             // Not a result of the case: nothing to compare.
             Err(e @ EngineError::Threads { .. }) => return fail(Exit::Failure, e),
             Err(e) => {

@@ -23,9 +23,10 @@
 //! - [`family`] is the registry of network families (networks of C104s, SCI rings,
 //!   switch fabrics, relay rings): [`family::AnyCase::load`] reads a topology and a
 //!   traffic file and builds the case of whatever family the topology is, and
-//!   [`family::CaseVisitor`] runs anything on it, generic over its protocol;
-//!   [`api`] loads, runs and reports one case of any family without generics
-//!   (`examples/embed.rs` runs a hypercube and reads its report that way).
+//!   [`family::CaseVisitor`] does anything with it, generic over its protocol;
+//!   [`api`] loads, runs and reports one case of any family without generics, and is
+//!   how every front end runs a case (`examples/embed.rs` runs a hypercube and reads
+//!   its report that way).
 //!
 //! # Running a network
 //!
@@ -68,9 +69,12 @@
 //! # Ok::<(), emu_core::Error>(())
 //! ```
 //!
-//! [`api`] has the rest: [`RunOptions::on_progress`] to follow a run and stop it,
-//! [`run_case`] for a case already built, and the lookup the command line does
-//! ([`Input::lookup`]).
+//! [`api`] has the rest: [`RunOptions::on_progress`] to follow a run and stop it;
+//! [`RunOptions`]'s `engine`, `tick_budget` (stop at that tick whatever the phases say)
+//! and `recorder` (what `--trace` and `--vcd` record); [`run_case`] for a case already
+//! built and [`api::run_typed`] for one whose link protocol is known; the raw
+//! [`engine::RunOutcome`] a completed run's [`Report`] keeps (`report.run`); and the
+//! lookup the command line does ([`Input::lookup`]).
 //!
 //! # Driving a part by hand
 //!

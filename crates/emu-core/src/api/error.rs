@@ -4,6 +4,7 @@
 use crate::config::{ConfigError, Location};
 use crate::engine::{EngineError, WindowError};
 use crate::family::CaseError;
+use crate::network::timing::TimingError;
 use std::fmt;
 
 /// What kind of failure an [`Error`] is.
@@ -21,7 +22,9 @@ pub enum ErrorKind {
     /// was built (exit 2).
     TooLarge,
     /// A hardware rule broken while the run went: a flow-control violation, a routing
-    /// or protocol error (exits 1 and 4); or the system refused the worker threads.
+    /// or protocol error (exits 1 and 4); a message whose latency disagrees with the
+    /// timing of its path, found by [`super::RunOptions::check`] (exit 4,
+    /// [`Error::timing_error`]); or the system refused the worker threads.
     Engine,
     /// A bug in emu: a part panicked, the engine failed.
     Internal,
@@ -56,6 +59,7 @@ enum Inner {
     Case(CaseError),
     Engine(EngineError),
     Window(WindowError),
+    Timing(TimingError),
     Message(String),
 }
 
@@ -80,6 +84,15 @@ impl Error {
     pub fn engine_error(&self) -> Option<&EngineError> {
         match &*self.inner {
             Inner::Engine(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The timing check's error, for a run whose messages did not all arrive with the
+    /// latency the timing of their paths gives ([`super::RunOptions::check`]).
+    pub fn timing_error(&self) -> Option<&TimingError> {
+        match &*self.inner {
+            Inner::Timing(e) => Some(e),
             _ => None,
         }
     }
@@ -111,6 +124,7 @@ impl fmt::Display for Error {
             Inner::Case(e) => e.to_string(),
             Inner::Engine(e) => e.to_string(),
             Inner::Window(e) => e.to_string(),
+            Inner::Timing(e) => e.to_string(),
             Inner::Message(m) => m.clone(),
         };
         f.write_str(&crate::config::plain::plain(&text))
@@ -123,6 +137,7 @@ impl std::error::Error for Error {
             Inner::Case(e) => Some(e),
             Inner::Engine(e) => Some(e),
             Inner::Window(e) => Some(e),
+            Inner::Timing(e) => Some(e),
             Inner::Message(_) => None,
         }
     }
@@ -158,6 +173,15 @@ impl From<EngineError> for Error {
         Error {
             kind,
             inner: Box::new(Inner::Engine(e)),
+        }
+    }
+}
+
+impl From<TimingError> for Error {
+    fn from(e: TimingError) -> Error {
+        Error {
+            kind: ErrorKind::Engine,
+            inner: Box::new(Inner::Timing(e)),
         }
     }
 }

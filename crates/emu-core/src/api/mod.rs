@@ -18,4 +18,4 @@ pub use error::{Error, ErrorKind};
 pub use network::{Delivered, MessageId, Network};
 pub use options::{MAX_THREADS, OnProgress, Progress, ProgressHook, RunOptions};
 pub use report::{Outcome, Report, failure_json, reproduce_command};
-pub use run::{default_threads, load, run, run_case};
+pub use run::{Planned, default_threads, load, planned, run, run_case, run_typed};

@@ -1,9 +1,13 @@
-//! How a run is made: overrides, seed, threads, checks, limits and progress.
+//! How a run is made: overrides, seed, engine, threads, checks, limits, what is
+//! recorded and progress.
 
+use crate::engine::EngineKind;
 use crate::model::Activity;
+use crate::observe::Recorder;
+use crate::time::Tick;
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The function told of a run's progress ([`RunOptions::on_progress`]).
 pub type ProgressHook<'a> = Box<dyn FnMut(&Progress) -> ControlFlow<()> + Send + 'a>;
@@ -18,6 +22,10 @@ pub struct RunOptions<'a> {
     pub set: Vec<String>,
     /// The run seed: the same seed gives the same report, byte for byte (default 1).
     pub seed: u64,
+    /// The engine that runs it (`--engine`; default [`EngineKind::Sharded`]). Reports
+    /// never depend on it. The sharded engine on one thread is the sequential reference
+    /// engine ([`crate::engine::sequential`]).
+    pub engine: EngineKind,
     /// Worker threads (1 to [`MAX_THREADS`]); `None`: one per core, fewer on a network of
     /// under 64 nodes per core. Reports never depend on it.
     pub threads: Option<usize>,
@@ -32,6 +40,15 @@ pub struct RunOptions<'a> {
     /// built (`None`: no limit). [`crate::memory::usable`] is what the command line
     /// passes by default.
     pub memory_limit: Option<u64>,
+    /// Stop the run at this tick of the plan's time base, whatever its phases say: its
+    /// end and its hard stop are both brought forward to it, and the engine stops at
+    /// the end of the window that reaches it (a network left with nothing to do but
+    /// packets in flight is a deadlock at once, named at the tick its deadlock window
+    /// would end, which may be later). `None`: as the plan says.
+    pub tick_budget: Option<Tick>,
+    /// Record what crosses the nodes' ports into this recorder, as `--trace` and
+    /// `--vcd` do ([`crate::observe`]); `None`: nothing is recorded.
+    pub recorder: Option<Arc<Recorder>>,
     /// Told of the run's progress ([`RunOptions::on_progress`]); `None`: nothing is.
     pub progress: Option<OnProgress<'a>>,
 }
@@ -61,10 +78,13 @@ impl Default for RunOptions<'_> {
         RunOptions {
             set: Vec::new(),
             seed: 1,
+            engine: EngineKind::Sharded,
             threads: None,
             check: false,
             deadlock_window_us: None,
             memory_limit: None,
+            tick_budget: None,
+            recorder: None,
             progress: None,
         }
     }
@@ -104,6 +124,8 @@ impl<'a> RunOptions<'a> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Progress {
+    /// Virtual time reached, in ticks of the plan's time base.
+    pub tick: Tick,
     /// Virtual time reached, in µs.
     pub virtual_us: f64,
     /// Virtual time at which the run may end (the end of its measurement, or of its

@@ -2,9 +2,10 @@
 //! line's `--json` writes for it.
 
 use crate::deadlock;
-use crate::engine::{EngineError, EngineKind};
+use crate::engine::{EngineError, EngineKind, RunOutcome};
 use crate::model::LinkProtocol;
 use crate::network::Network;
+use crate::network::timing::TimingSummary;
 use crate::stats::RunInfo;
 
 /// How a run ended.
@@ -58,6 +59,15 @@ pub struct Report {
     pub wall_seconds: f64,
     /// The command line that reproduces the run (`emu --topology … --seed …`).
     pub reproduce: String,
+    /// What the engine gave for a run that completed, from which [`Report::stats`] was
+    /// made: every terminal's statistics and latency histograms, the activity totals,
+    /// the tick it ended at. `None` for a run that did not complete.
+    pub run: Option<RunOutcome>,
+    /// With [`super::RunOptions::check`], what the check of every message's latency
+    /// against the timing of its path covered, for a run that completed.
+    pub timing: Option<TimingSummary>,
+    /// The length of a tick of the network's time base, in ns.
+    pub tick_ns: f64,
     json: String,
 }
 
@@ -78,6 +88,9 @@ impl Report {
             threads: 1,
             wall_seconds: 0.0,
             reproduce,
+            run: None,
+            timing: None,
+            tick_ns: 0.0,
             json,
         }
     }

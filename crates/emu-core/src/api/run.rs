@@ -5,9 +5,11 @@ use super::error::{Error, ErrorKind};
 use super::options::{MAX_THREADS, Progress, RunOptions};
 use super::report::{Outcome, Report, failure_json, outcome_of, reproduce_command};
 use crate::config::{FileKind, Loaded, TopologyConfig, TrafficConfig};
-use crate::engine::{EngineKind, RunControl};
+use crate::engine::RunControl;
 use crate::family::{AnyCase, Case, CaseVisitor};
+use crate::memory::Need;
 use crate::model::{Activity, LinkProtocol};
+use crate::time::Tick;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,22 +47,71 @@ pub fn load(
 /// rest of `options`, and reports, as [`run`] does; `options.set` is shown only in the
 /// report's reproduce command.
 pub fn run_case(case: &AnyCase, options: &RunOptions<'_>) -> Result<Report, Error> {
-    match options.threads {
-        Some(0) => {
-            return Err(Error::message(
-                ErrorKind::Options,
-                "threads 0: give at least one thread",
-            ));
-        }
-        Some(n) if n > MAX_THREADS => {
-            return Err(Error::message(
-                ErrorKind::Options,
-                format!("threads {n}: give at most {MAX_THREADS}"),
-            ));
-        }
-        _ => {}
-    }
+    check_threads(options.threads)?;
     case.visit(Runner { options })
+}
+
+/// [`run_case`] for a case whose link protocol the caller knows.
+pub fn run_typed<P: LinkProtocol>(
+    case: &Case<P>,
+    options: &RunOptions<'_>,
+) -> Result<Report, Error> {
+    check_threads(options.threads)?;
+    run_one(case, options)
+}
+
+/// Refuses 0 threads, or more than [`MAX_THREADS`].
+fn check_threads(threads: Option<usize>) -> Result<(), Error> {
+    match threads {
+        Some(0) => Err(Error::message(
+            ErrorKind::Options,
+            "threads 0: give at least one thread",
+        )),
+        Some(n) if n > MAX_THREADS => Err(Error::message(
+            ErrorKind::Options,
+            format!("threads {n}: give at most {MAX_THREADS}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// What a built case is, before it runs ([`planned`]).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Planned {
+    /// Nodes in the network.
+    pub nodes: usize,
+    /// Terminals in the network.
+    pub terminals: usize,
+    /// The length of a tick of the network's time base, in ns.
+    pub tick_ns: f64,
+    /// The tick by which the run may end, as its phases say.
+    pub end_after: Tick,
+    /// The tick at which the run gives up waiting for its measured messages.
+    pub hard_stop: Tick,
+    /// What the network needs of memory, lightly loaded and with its buffers full.
+    pub need: Need,
+}
+
+/// What `case` is, before it runs: its size, its time base, its phases' end and its
+/// memory need.
+pub fn planned(case: &AnyCase) -> Planned {
+    struct Plan;
+    impl CaseVisitor for Plan {
+        type Output = Planned;
+        fn visit<P: LinkProtocol>(self, case: &Case<P>) -> Planned {
+            let net = &case.net;
+            Planned {
+                nodes: net.nodes().len(),
+                terminals: net.terminals().len(),
+                tick_ns: net.time().tick_ns,
+                end_after: net.run().end_after,
+                hard_stop: net.run().hard_stop,
+                need: net.memory_need(),
+            }
+        }
+    }
+    case.visit(Plan)
 }
 
 /// Runs a case of any family.
@@ -89,13 +140,20 @@ fn run_one<P: LinkProtocol>(case: &Case<P>, o: &RunOptions<'_>) -> Result<Report
     if let Some(us) = o.deadlock_window_us {
         ctl.set_deadlock_window_us(us, net)?;
     }
+    if let Some(budget) = o.tick_budget {
+        ctl.end_after = ctl.end_after.min(budget);
+        ctl.hard_stop = ctl.hard_stop.min(budget);
+    }
+    ctl.observe = o.recorder.clone();
     let stop = Arc::new(AtomicBool::new(false));
     ctl.stop = Some(stop.clone());
     let threads = o.threads.unwrap_or_else(|| default_threads(net));
-    let us = |t: u64| t as f64 * net.time().tick_ns / 1000.0;
+    let tick_ns = net.time().tick_ns;
+    let us = |t: u64| t as f64 * tick_ns / 1000.0;
     let end_us = us(ctl.end_after);
     let mut hook = |t: u64, act: &Activity| {
         let p = Progress {
+            tick: t,
             virtual_us: us(t),
             end_us,
             activity: *act,
@@ -104,7 +162,7 @@ fn run_one<P: LinkProtocol>(case: &Case<P>, o: &RunOptions<'_>) -> Result<Report
             stop.store(true, Ordering::Release);
         }
     };
-    let engine = EngineKind::Sharded;
+    let engine = o.engine;
     let wall = Instant::now();
     let result = engine.run(
         net,
@@ -124,13 +182,20 @@ fn run_one<P: LinkProtocol>(case: &Case<P>, o: &RunOptions<'_>) -> Result<Report
     );
     let mut report = match result {
         Ok(outcome) => {
-            if ctl.check {
-                crate::network::timing::check_journeys(net, &outcome.terminals)
-                    .map_err(|e| Error::message(ErrorKind::Engine, e.to_string()))?;
-            }
+            let timing = if ctl.check {
+                Some(crate::network::timing::check_journeys(
+                    net,
+                    &outcome.terminals,
+                )?)
+            } else {
+                None
+            };
             let stats = case.report(&outcome);
             let json = stats.to_json();
-            Report::new(Outcome::Completed, Some(stats), None, json, reproduce)
+            let mut report = Report::new(Outcome::Completed, Some(stats), None, json, reproduce);
+            report.run = Some(outcome);
+            report.timing = timing;
+            report
         }
         Err(e) => {
             let (Some(outcome), Some(json)) =
@@ -144,12 +209,22 @@ fn run_one<P: LinkProtocol>(case: &Case<P>, o: &RunOptions<'_>) -> Result<Report
     report.engine = engine;
     report.threads = threads;
     report.wall_seconds = wall_seconds;
+    report.tick_ns = tick_ns;
     Ok(report)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::EngineKind;
+
+    /// The default options on one worker thread.
+    fn one_thread<'a>() -> RunOptions<'a> {
+        RunOptions {
+            threads: Some(1),
+            ..RunOptions::default()
+        }
+    }
 
     fn short() -> Vec<String> {
         vec![
@@ -250,6 +325,90 @@ mod tests {
             let doc: serde_json::Value = serde_json::from_str(r.to_json()).expect("JSON");
             assert_eq!(doc["outcome"], "stopped");
         }
+    }
+
+    #[test]
+    fn a_tick_budget_ends_the_run_there_on_either_engine() {
+        let case = AnyCase::load_within("hypercube6", "uniform", &[], 1, None).expect("loads");
+        let plan = planned(&case);
+        assert_eq!((plan.nodes, plan.terminals, plan.tick_ns), (128, 64, 10.0));
+        assert!(plan.need.least <= plan.need.most);
+        let budget = 3000;
+        assert!(plan.end_after > budget, "the plan runs past the budget");
+        let mut json = Vec::new();
+        for engine in [EngineKind::Sharded, EngineKind::Actors] {
+            let options = RunOptions {
+                engine,
+                threads: Some(1),
+                tick_budget: Some(budget),
+                ..RunOptions::default()
+            };
+            let r = run_case(&case, &options).expect("runs");
+            assert_eq!(r.engine, engine);
+            assert_eq!(r.tick_ns, 10.0);
+            let outcome = r.run.as_ref().expect("the raw outcome of a completed run");
+            // At the end of the window that reaches it.
+            let end = outcome.end_tick;
+            assert!(
+                (budget..budget + budget / 10).contains(&end),
+                "ended at {end}"
+            );
+            assert!(r.timing.is_none(), "no check asked");
+            json.push(r.to_json().to_string());
+        }
+        assert_eq!(json[0], json[1], "the engines agree");
+        let whole = run_case(&case, &one_thread()).expect("runs");
+        assert!(
+            whole
+                .run
+                .as_ref()
+                .is_some_and(|o| o.end_tick >= plan.end_after)
+        );
+    }
+
+    #[test]
+    fn a_checked_run_reports_what_its_timing_check_covered() {
+        let case = AnyCase::load_within("hypercube6", "uniform", &short(), 1, None).expect("loads");
+        let checked = RunOptions {
+            check: true,
+            ..one_thread()
+        };
+        let r = run_case(&case, &checked).expect("runs");
+        let timing = r.timing.as_ref().expect("checked");
+        assert!(timing.messages > 0 && timing.pairs > 0, "{timing:?}");
+    }
+
+    #[test]
+    fn the_recorder_given_records_the_run() {
+        let case = AnyCase::load_within("ring4", "uniform", &short(), 1, None).expect("loads");
+        let AnyCase::DsLink(case) = case else {
+            panic!("a ring of C104s");
+        };
+        let watch = crate::observe::Watch {
+            packets: true,
+            to: Tick::MAX,
+            limit: 1_000_000,
+            ..crate::observe::Watch::default()
+        };
+        let recorder = Arc::new(crate::observe::Recorder::new(
+            watch,
+            case.net.nodes().len(),
+            case.net.terminals(),
+        ));
+        let options = RunOptions {
+            threads: Some(1),
+            recorder: Some(recorder.clone()),
+            ..RunOptions::default()
+        };
+        let r = run_typed(&case, &options).expect("runs");
+        assert!(r.run.is_some() || r.failure.is_some());
+        assert!(!recorder.take().is_empty(), "hops were recorded");
+        let unwatched = run_typed(&case, &one_thread()).expect("runs");
+        assert_eq!(
+            unwatched.to_json(),
+            r.to_json(),
+            "recording changes nothing"
+        );
     }
 
     #[test]
