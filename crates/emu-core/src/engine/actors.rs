@@ -41,6 +41,8 @@ struct Report<P: LinkProtocol> {
     node: NodeId,
     next: Option<Tick>,
     activity: Activity,
+    /// The last tick the node put a token on a link ([`Outbox::last_move`]).
+    last_move: Tick,
     notify: Vec<(NodeId, Tick)>,
     /// Under `--check`: every port's counters, whether a token sits in the port's
     /// peek slot (taken off the channel but not yet due), and whether the port's link
@@ -152,6 +154,7 @@ async fn actor<P: LinkProtocol>(
             node: id,
             next,
             activity: std::mem::take(&mut out.activity),
+            last_move: out.last_move,
             notify,
             check,
             error,
@@ -264,6 +267,8 @@ async fn coordinate<P: LinkProtocol>(
     }
     let mut due = DueQueue::new(net.nodes().len(), 0..net.nodes().len());
     let mut clock = RunClock::new(net.lookahead(), net.min_latency(), ctl.clone());
+    // The last tick a token moved in any node, over the whole run.
+    let mut last_move: Tick = 0;
     let mut due_nodes = Vec::new();
     let mut pool: Vec<Vec<(NodeId, Tick)>> = Vec::new();
     let mut counters: Vec<Vec<P::Counters>> = map
@@ -311,6 +316,7 @@ async fn coordinate<P: LinkProtocol>(
                 let mut act = Activity::default();
                 for mut r in reports.drain(..) {
                     act.add(&r.activity);
+                    last_move = last_move.max(r.last_move);
                     if let Some(t) = r.next {
                         due.wake(r.node, t);
                     }
@@ -339,7 +345,7 @@ async fn coordinate<P: LinkProtocol>(
                     }
                 }
                 let runs = due_nodes.len() as u64;
-                clock.close_window(end, &act, runs, due.peek(), &mut progress)
+                clock.close_window(end, &act, last_move, runs, due.peek(), &mut progress)
             }
         };
         match decision {

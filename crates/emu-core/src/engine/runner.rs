@@ -150,7 +150,7 @@ pub(super) fn run_window<P: LinkProtocol>(
         let moved = out.activity.tokens_moved;
         clock.timer = node.step(t, out).map_err(|e| RunError::Model(t, e))?;
         if delay > 0 && out.activity.tokens_moved != moved {
-            out.activity.last_move = t;
+            out.last_move = t;
         }
         for e in out.emits.drain(..) {
             match wires.push(e.port, e.at, e.token) {

@@ -176,12 +176,14 @@ impl RunClock {
             .saturating_sub(self.totals.packets_ejected)
     }
 
-    /// Closes the window ending at `end`: accounts its activity and `runs` node runs,
+    /// Closes the window ending at `end`: accounts its activity and `runs` node runs
+    /// (`last_move`: the last tick a token moved, as [`crate::model::Outbox::last_move`] keeps it),
     /// tells the progress display, and decides given the next tick anything is due.
     pub(crate) fn close_window(
         &mut self,
         end: Tick,
         activity: &Activity,
+        last_move: Tick,
         runs: u64,
         next_due: Option<Tick>,
         progress: &mut Option<super::ProgressFn>,
@@ -192,7 +194,7 @@ impl RunClock {
             // Windows of one link latency (of one tick where they are longer) place
             // the last move to the tick, as the window's last.
             self.last_move = if self.lookahead > self.fine {
-                activity.last_move
+                last_move
             } else {
                 end - 1
             };

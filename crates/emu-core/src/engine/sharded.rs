@@ -173,6 +173,8 @@ type CheckData<C> = (Vec<(End, C)>, Vec<(usize, u64)>, Vec<End>);
 /// What a shard publishes for the others in each phase.
 struct Slot<P: LinkProtocol> {
     activity: Activity,
+    /// The last tick a token moved in this shard so far ([`Outbox::last_move`]).
+    last_move: Tick,
     runs: u64,
     /// The first node (in node order) that failed in the last window, and why.
     error: Option<(NodeId, RunError)>,
@@ -190,6 +192,7 @@ impl<P: LinkProtocol> Default for Slot<P> {
     fn default() -> Self {
         Slot {
             activity: Activity::default(),
+            last_move: 0,
             runs: 0,
             error: None,
             next_due: None,
@@ -257,6 +260,8 @@ struct Settled {
     /// The window's end.
     end: Tick,
     total: Activity,
+    /// The last tick a token moved, in any shard.
+    last_move: Tick,
     runs: u64,
     failed: bool,
     /// A shard saw the caller's request to stop while it ran the window.
@@ -386,6 +391,7 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
         {
             let mut slot = lock(&self.shared.slots[self.id]);
             slot.activity = act;
+            slot.last_move = out.last_move;
             slot.runs = due.len() as u64;
             slot.error = error;
             slot.check = self.ctl.check.then(|| self.check_data());
@@ -408,17 +414,20 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
             }
         }
         let mut total = Activity::default();
+        let mut last_move = 0;
         let mut runs = 0;
         let mut failed = false;
         let mut asked = false;
         for s in &self.shared.slots {
             let s = lock(s);
             total.add(&s.activity);
+            last_move = last_move.max(s.last_move);
             runs += s.runs;
             failed |= s.error.is_some();
             asked |= s.stop;
         }
         self.settled.total = total;
+        self.settled.last_move = last_move;
         self.settled.runs = runs;
         self.settled.failed = failed;
         self.settled.asked = asked;
@@ -445,13 +454,14 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
         let Settled {
             end,
             total,
+            last_move,
             runs,
             asked,
             ..
         } = &self.settled;
         match self
             .clock
-            .close_window(*end, total, *runs, next, &mut self.progress)
+            .close_window(*end, total, *last_move, *runs, next, &mut self.progress)
         {
             // Every shard read the same slots: all stop in this phase.
             Decision::Continue if *asked => Err(Stop::Asked),

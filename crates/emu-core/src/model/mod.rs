@@ -54,11 +54,6 @@ pub struct Activity {
     pub obligations_closed: u64,
     /// Messages delivered (any), for progress display.
     pub messages_delivered: u64,
-    /// The last tick at which a node put a token on a link (0: none), set by the
-    /// engines, not by nodes, and only for a protocol whose windows are longer than
-    /// one link latency ([`LinkProtocol::RECEIVE_DELAY`]): where a quiet spell that
-    /// may be a deadlock began, to the tick.
-    pub last_move: Tick,
 }
 
 impl Activity {
@@ -79,7 +74,6 @@ impl Activity {
         self.obligations_opened += other.obligations_opened;
         self.obligations_closed += other.obligations_closed;
         self.messages_delivered += other.messages_delivered;
-        self.last_move = self.last_move.max(other.last_move);
     }
 }
 
@@ -91,6 +85,11 @@ pub struct Outbox<T> {
     pub emits: Vec<Emit<T>>,
     /// Progress counters accumulated since the engine last cleared them.
     pub activity: Activity,
+    /// The last tick at which a step put a token on a link (0: none), kept by the
+    /// engines, not by nodes, and only for a protocol whose windows are longer than
+    /// one link latency ([`LinkProtocol::RECEIVE_DELAY`]): where a quiet spell that
+    /// may be a deadlock began, to the tick.
+    pub last_move: Tick,
 }
 
 impl<T> Default for Outbox<T> {
@@ -98,6 +97,7 @@ impl<T> Default for Outbox<T> {
         Outbox {
             emits: Vec::new(),
             activity: Activity::default(),
+            last_move: 0,
         }
     }
 }
