@@ -127,19 +127,31 @@ impl SweepSpec {
     ) -> Result<Option<Vec<(usize, Point)>>, PointError> {
         let stopped = || stop.is_some_and(|s| s.load(Ordering::Acquire));
         let finished = AtomicUsize::new(0);
-        let results = crate::pool::run_all(
-            jobs,
+        // The highest loads first: a run simulates more the more it is offered, so the
+        // workers start on the long runs and the last one claimed is short, instead of
+        // one worker finishing the heaviest points alone. Each worker claims the next
+        // job as it frees up; the answer is in job order whatever order they ran in.
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        order.sort_by(|&a, &b| jobs[b].load.total_cmp(&jobs[a].load));
+        let ran = crate::pool::run_until(
+            &order,
             threads,
-            |j| {
+            |&i| {
                 if stopped() {
                     return None;
                 }
-                let point = self.run(j, watch);
+                let point = self.run(&jobs[i], watch);
                 done(finished.fetch_add(1, Ordering::Relaxed) + 1, jobs.len());
                 Some(point)
             },
+            |_| false,
             |_, _| {},
         );
+        let mut results: Vec<Option<Result<Point, PointError>>> =
+            std::iter::repeat_with(|| None).take(jobs.len()).collect();
+        for (&i, r) in order.iter().zip(ran) {
+            results[i] = r.flatten();
+        }
         let mut points: Vec<(usize, Point)> = Vec::with_capacity(results.len());
         for (job, r) in jobs.iter().zip(results) {
             match r {
