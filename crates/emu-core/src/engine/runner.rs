@@ -175,11 +175,11 @@ mod tests {
     use crate::parts::sci::{Sci, SciCounters, Symbol};
     use std::collections::VecDeque;
 
-    /// One input port's queue of (arrival, symbol); what is sent is kept.
+    /// One input port's queue of (arrival, symbol); whatever is sent arrives one tick
+    /// after it leaves, at node 1.
     #[derive(Default)]
     struct Queue {
         input: VecDeque<(Tick, Symbol)>,
-        sent: Vec<(Tick, Symbol)>,
     }
 
     impl Wires<Sci> for Queue {
@@ -196,14 +196,13 @@ mod tests {
             &mut self,
             _port: PortId,
             at: Tick,
-            token: Symbol,
+            _token: Symbol,
         ) -> Result<Option<(NodeId, Tick)>, Full> {
-            self.sent.push((at, token));
             Ok(Some((1, at + 1)))
         }
     }
 
-    /// Records every call: ("receive", tick it says, arrival) and ("step", tick).
+    /// Records every call: ("receive", the arrival tick it is given) and ("step", tick).
     #[derive(Default)]
     struct Recorder {
         calls: Vec<(&'static str, Tick)>,

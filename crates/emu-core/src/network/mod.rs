@@ -435,7 +435,9 @@ impl<P: LinkProtocol> Network<P> {
     /// than the wire and the receiver's buffer.
     pub fn directions(&self) -> Vec<Direction> {
         let mut v = Vec::with_capacity(self.links.len() * 2);
-        let held = 2 * usize::try_from(P::RECEIVE_DELAY).unwrap_or(usize::MAX);
+        let held = usize::try_from(P::RECEIVE_DELAY)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(2);
         for l in &self.links {
             let cap = l.in_flight + held + self.receive_capacity(l.b);
             v.push(Direction {

@@ -12,8 +12,8 @@
 //! downstream neighbor and two cycles to parse a symbol". A node emits each symbol one
 //! tick after choosing it, links have a latency of one tick, and the stripper has a
 //! symbol [`node::PARSE_CYCLES`] ticks after it arrived (the protocol's receive delay:
-//! the engines hand a symbol to its node then, so their windows are three ticks). A new packet waits one cycle in
-//! the source queue ("one cycle to originally queue the messages"), and it counts as
+//! the engines hand a symbol to its node then, so their windows are three ticks). A new
+//! packet waits one cycle in the source queue ("one cycle to originally queue the messages"), and it counts as
 //! delivered one cycle after its last symbol reached the target's stripper ("a delay
 //! equal to the message length to consume the message"), so an 8-symbol packet to the
 //! next node takes 1 + 4 + 8 = 13 cycles.
