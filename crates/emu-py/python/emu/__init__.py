@@ -16,12 +16,14 @@ the command line's one-line message and where the bad value is.
 
 from __future__ import annotations
 
+# What `import emu` loads is kept to what every run needs: the annotations below are
+# not evaluated (PEP 563; type checkers read the stub, __init__.pyi), and json, pandas
+# and the batch jobs' modules are imported where they are used, so that a script that
+# runs one case pays for no more than it uses.
 import builtins
-import json
 import math
 import os
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
+from collections.abc import Mapping
 
 from . import _emu
 from ._errors import ConfigError, EmuError, EngineError, InternalError, TooLargeError
@@ -53,13 +55,19 @@ __all__ = [
     "InternalError",
 ]
 
-Input = Union[str, "os.PathLike[str]", Mapping[str, Any]]
-Sets = Union[Mapping[str, Any], Iterable[str], None]
-
-
-@dataclass(frozen=True)
 class Progress:
     """How far a run has got, as the ``progress`` callable of :func:`run` is told it."""
+
+    __slots__ = (
+        "virtual_us",
+        "end_us",
+        "fraction",
+        "tokens_moved",
+        "packets_injected",
+        "packets_ejected",
+        "messages_created",
+        "messages_delivered",
+    )
 
     virtual_us: float
     """Virtual time reached, in µs."""
@@ -73,10 +81,51 @@ class Progress:
     messages_created: int
     messages_delivered: int
 
+    def __init__(
+        self,
+        virtual_us: float,
+        end_us: float,
+        fraction: float,
+        tokens_moved: int,
+        packets_injected: int,
+        packets_ejected: int,
+        messages_created: int,
+        messages_delivered: int,
+    ) -> None:
+        set_ = object.__setattr__
+        set_(self, "virtual_us", virtual_us)
+        set_(self, "end_us", end_us)
+        set_(self, "fraction", fraction)
+        set_(self, "tokens_moved", tokens_moved)
+        set_(self, "packets_injected", packets_injected)
+        set_(self, "packets_ejected", packets_ejected)
+        set_(self, "messages_created", messages_created)
+        set_(self, "messages_delivered", messages_delivered)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Progress is read-only: cannot set {name}")
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, f) for f in Progress.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Progress):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in Progress.__slots__)
+        return f"Progress({fields})"
+
 
 def _input(value: Input, what: str) -> tuple:
     """A topology or traffic as the extension takes it: (how, name, text)."""
     if isinstance(value, Mapping):
+        import json
+
         return ("text", f"<{what}>", _emu.toml_text(json.dumps(dict(value))))
     if isinstance(value, os.PathLike):
         return ("path", os.fspath(value), "")
@@ -102,6 +151,8 @@ def _toml_value(v: Any) -> str:
             return "inf" if v > 0 else "-inf"
         return repr(v)
     if isinstance(v, str):
+        import json
+
         return json.dumps(v, ensure_ascii=False)
     if isinstance(v, Mapping):
         return "{" + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + "}"
@@ -131,6 +182,13 @@ def _memory(memory_limit: Union[int, str, None]) -> Optional[int]:
     raise ConfigError(
         f"memory_limit {memory_limit!r}: give bytes (0 or None: no limit), or \"auto\""
     )
+
+
+def _loads(text: str) -> Any:
+    """``text`` parsed as JSON."""
+    import json
+
+    return json.loads(text)
 
 
 def _tables_as_frames(records: Any, index: Optional[str] = None) -> Any:
@@ -164,7 +222,7 @@ class Report:
     ) -> None:
         self.outcome = outcome
         self._json = json_text
-        self._dict: Dict[str, Any] = json.loads(json_text)
+        self._parsed: Optional[Dict[str, Any]] = None
         self.threads = threads
         self.wall_seconds = wall_seconds
         self.reproduce = reproduce
@@ -177,13 +235,20 @@ class Report:
             f"throughput {self.throughput:.2f} %, latency mean {self.latency_mean_us:.2f} µs>"
         )
 
+    @property
+    def _dict(self) -> Dict[str, Any]:
+        """The JSON document, parsed the first time a figure is read (kept, not copied)."""
+        if self._parsed is None:
+            self._parsed = _loads(self._json)
+        return self._parsed
+
     def to_json(self) -> str:
         """The JSON document ``emu --json FILE`` writes for the same run, byte for byte."""
         return self._json
 
     def to_dict(self) -> Dict[str, Any]:
         """The JSON document as a dict (a fresh copy)."""
-        return json.loads(self._json)
+        return _loads(self._json)
 
     @property
     def completed(self) -> bool:
@@ -363,7 +428,7 @@ class Check:
 
     def to_dict(self) -> Dict[str, Any]:
         """The JSON document as a dict."""
-        return json.loads(self._json)
+        return _loads(self._json)
 
     @property
     def cycle(self) -> Optional[List[Dict[str, Any]]]:

@@ -9,12 +9,10 @@ printed text) is in the table's ``attrs`` dict, which a list of dicts has as wel
 
 from __future__ import annotations
 
+# csv, io, json and pandas are imported where they are used: `import emu` does not load
+# them for a script that runs no batch job (see __init__.py).
 import builtins
-import csv
-import io
-import json
 import os
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _emu
 from ._errors import ConfigError
@@ -49,9 +47,13 @@ def _number(text: str) -> Any:
 def _csv_table(text: str) -> Any:
     """CSV text as a DataFrame (``pandas.read_csv``), or as :class:`Rows` of numbers and
     strings when pandas is absent."""
+    import io
+
     try:
         import pandas  # type: ignore
     except ImportError:
+        import csv
+
         return Rows([{k: _number(v) for k, v in r.items()} for r in csv.DictReader(io.StringIO(text))])
     return pandas.read_csv(io.StringIO(text))
 
@@ -200,6 +202,8 @@ class StressResult:
 
     def __init__(self, json_text: str, case: int, cases: int, traffic: str) -> None:
         self._json = json_text
+        import json
+
         self._dict: Dict[str, Any] = json.loads(json_text)
         outcome = self._dict["outcome"]
         self.deadlock = outcome == "deadlock"
@@ -259,6 +263,8 @@ class StressResult:
     @property
     def traffic_dict(self) -> Optional[Dict[str, Any]]:
         """The same traffic file as a dict of its tables (``emu.run`` takes it)."""
+        import json
+
         return None if self._traffic is None else json.loads(json.dumps(self._traffic))
 
     @property
@@ -273,6 +279,8 @@ class StressResult:
 
     def to_dict(self) -> Dict[str, Any]:
         """The JSON document as a dict (a fresh copy)."""
+        import json
+
         return json.loads(self._json)
 
 
@@ -350,6 +358,8 @@ def reproduce(name: str, quick: bool = True) -> Any:
     """
     if not isinstance(name, str):
         raise TypeError(f"name: give an experiment's name, not {type(name).__name__}")
+    import json
+
     text, json_text = _emu.reproduce(name, bool(quick))
     doc = json.loads(json_text)
     records = []

@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 
 class EmuError(Exception):
     """Any error emu raises. ``kind`` is one of ``config``, ``build``, ``options``,

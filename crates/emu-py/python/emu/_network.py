@@ -11,8 +11,6 @@ advance virtual time as far as you like, and read what arrived.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Union
-
 from . import _emu
 from ._errors import ConfigError
 

@@ -12,7 +12,7 @@ netlist: a switch at each node, a link at each edge, shortest-path routing table
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Mapping, Optional, Union
+from collections.abc import Mapping
 
 __all__ = ["from_networkx"]
 

@@ -1,6 +1,8 @@
 """emu.run: the report is the command line's, byte for byte, for every kind of input."""
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -105,6 +107,34 @@ def test_progress_is_told_and_can_stop_the_run():
     assert all(0 <= p.fraction <= 1 for p in seen)
     # It stopped soon after it was asked to, long before its end.
     assert r.to_dict()["tick"] * r.to_dict()["tick_ns"] / 1000 < seen[0].end_us
+
+
+def test_progress_is_a_read_only_value():
+    a = emu.Progress(1.0, 2.0, 0.5, 3, 4, 5, 6, 7)
+    b = emu.Progress(1.0, 2.0, 0.5, 3, 4, 5, 6, 7)
+    assert a == b and hash(a) == hash(b) and a != emu.Progress(1.0, 2.0, 0.5, 3, 4, 5, 6, 8)
+    assert repr(a).startswith("Progress(virtual_us=1.0, end_us=2.0, fraction=0.5,")
+    with pytest.raises(AttributeError):
+        a.fraction = 1.0
+
+
+def test_import_emu_loads_only_what_a_run_needs():
+    # A run pays for json, csv, pandas and the typing machinery only when it reads a
+    # report or a batch job's table: `import emu` does not load them.
+    # (Those the interpreter's own start loaded, as a site hook may, do not count.)
+    heavy = ["json", "csv", "pandas", "dataclasses", "inspect", "typing", "re"]
+    loaded = f"[m for m in {heavy!r} if m in sys.modules]"
+    bare = subprocess.run(
+        [sys.executable, "-c", f"import sys; print({loaded})"], capture_output=True, text=True, check=True
+    )
+    code = f"import emu, sys; print({loaded})"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == bare.stdout, out.stdout
+    # Reading a figure parses the report then.
+    code = "import emu, sys; r = emu.run('hypercube6', 'uniform', set={'phases.measure_us': 20}); "
+    code += "assert 'json' not in sys.modules; r.throughput; print('json' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True", out.stdout + out.stderr
 
 
 def test_a_progress_callable_that_raises_stops_the_run_with_its_exception():
