@@ -10,6 +10,23 @@
 //! Rows: every cell of Table 7.14 (±6 points), and the medians of Tables 7.18-7.19 (the
 //! cells averaged over N) for HOF (−4, SIQR 3) and LOF-CLIQ (−2, SIQR 1), within the
 //! printed SIQR.
+//!
+//! **Readings of the CLIQ update, measured and not adopted** (2026-11-29). Each was
+//! switched in by a temporary build (not shipped) and run as `emu reproduce
+//! fabric-non-uniform` (full form) and `--quick` (BS = 1, RTT = 4, w = 0.8, N = 8 only).
+//! HOF is untouched by them (median −10.97 in every run).
+//!
+//! | reading | LOF-CLIQ median (−2 ± 1) | quick cell | rows passing |
+//! |---|---|---|---|
+//! | as shipped: bits written at the packet's arrival, non-empty changes queued | −0.64 | −0.14 | 69/82 |
+//! | only the previous cycle's non-empty change rides, else it is lost (no idle cells) | −0.65 | −0.14 | 69/82 |
+//! | one register for the non-empty change, the latest wins | — | −0.14 | — |
+//! | the fallback LOF does not move the selection pointer | — | −0.14 | — |
+//! | bits written when the packet leaves its crosspoint | −1.10 | −0.68 | 66/82 |
+//!
+//! The last moves the median into the band but takes the four BS = 10, RTT = 64 LOF-CLIQ
+//! cells out of theirs (−24.6, −20.2, −23.1, −20.5 against −11, −7, −14, −5), and the
+//! text says the vector is "only written by arriving packets" (§7.5).
 
 use super::super::ReproduceError;
 use super::super::table::{Report, Table};
@@ -111,8 +128,13 @@ const HOF_MEDIAN_WHY: &str = "open; it follows from the HOF cells above: the med
     (rxs.rs), a pointer that never moves gives −3.4 and one that keeps the last winner \
     −5.8, but both break other cells. The section does not restate its load: at 95 % and \
     90 % instead of 98 % the median is −10.1 and −36.5 and only 37 and 23 of the 82 rows \
-    pass (69 at 98 %), so the load reading does not explain it; the cause of the cells' \
-    difference is not found";
+    pass (69 at 98 %), so the load reading does not explain it. The CLIQ update readings \
+    (LOF-CLIQ median) leave every HOF cell as it is. What moves the HOF median is its tie \
+    rule and what its occupancy counts (rxs.rs): into the band with a pointer that never \
+    moves (−3.4), one that keeps the last winner (−5.8) or the absorption pool's count \
+    alone (−2.6), above it with credits counted as occupancy (−0.4, −0.2); each breaks \
+    other cells or the text's counting rule, so none is adopted and the cause of the \
+    cells' difference is not found";
 
 /// Why the LOF-CLIQ median of Tables 7.18-7.19 misses (open).
 const LOF_CLIQ_MEDIAN_WHY: &str = "open; every LOF-CLIQ cell is within its ±6 band, but \
@@ -125,8 +147,16 @@ const LOF_CLIQ_MEDIAN_WHY: &str = "open; every LOF-CLIQ cell is within its ±6 b
     cells move by up to 3 points but the median does not reach −2. The section's load, \
     not restated, is read as 98 %: at 95 % and 90 % the median is −0.17 and −0.14 and \
     only 37 and 23 of the 82 rows pass (69 at 98 %), so the load does not explain it. \
-    The CLIQ bits ride in packet headers only, as in the document's simulator (no idle \
-    cells); that was not switched";
+    CLIQ update readings, each switched in by a temporary build (full form): a VOQ's \
+    change to non-empty named only in the packet dispatched in the next cycle and lost if \
+    none leaves then (the document's simulator sends no idle cells) gives −0.65, every \
+    cell within 0.01 of the shipped one; the CLIQ bits written when the packet leaves its \
+    crosspoint instead of when it arrives gives −1.10, inside the band, but the four \
+    BS = 10, RTT = 64 cells fall to −20 to −25 against −5 to −14 printed (66 of 82 rows \
+    pass, 69 shipped), and the text has the vector 'written by arriving packets', so emu \
+    does not adopt it. One register for the non-empty change (the latest wins over unsent \
+    ones) and a selection pointer that the fallback LOF does not move give −0.14 in the \
+    quick cell, as shipped (not run in full)";
 
 /// Runs the experiment; `quick` runs BS = 1, RTT = 4, w = 0.8, N = 8 only.
 pub fn run(quick: bool) -> Result<Report, ReproduceError> {
