@@ -3,6 +3,9 @@
 //! `topologies/*.graphml` of the repository, in byte order of their stems, so that a new
 //! shipped topology needs no hand-written row (`config::shipped`).
 
+#[path = "src/config/shipped_files.rs"]
+mod shipped_files;
+
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -10,26 +13,9 @@ fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let dir = Path::new(&manifest).join("../../topologies");
     println!("cargo::rerun-if-changed={}", dir.display());
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("the topologies directory is readable") {
-        let path = entry.expect("a directory entry").path();
-        if path
-            .extension()
-            .is_some_and(|e| e == "toml" || e == "graphml")
-        {
-            let stem = path
-                .file_stem()
-                .expect("a file name")
-                .to_str()
-                .expect("a UTF-8 file name")
-                .to_string();
-            let path = path.canonicalize().expect("a shipped topology file exists");
-            files.push((stem, path));
-        }
-    }
-    files.sort();
     let mut rows = String::from("&[\n");
-    for (stem, path) in &files {
+    for (stem, path) in shipped_files::shipped_files(&dir) {
+        let path = path.canonicalize().expect("a shipped topology file exists");
         let path = path.to_str().expect("a UTF-8 path");
         writeln!(rows, "    ({stem:?}, include_str!({path:?})),").expect("writes to a string");
     }

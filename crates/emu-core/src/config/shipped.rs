@@ -161,24 +161,10 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../..")
             .join(dir);
-        let mut files = Vec::new();
-        for entry in std::fs::read_dir(&dir).expect("shipped directory") {
-            let path = entry.expect("directory entry").path();
-            if path
-                .extension()
-                .is_some_and(|e| e == "toml" || e == "graphml")
-            {
-                let stem = path
-                    .file_stem()
-                    .expect("stem")
-                    .to_string_lossy()
-                    .into_owned();
-                let text = std::fs::read_to_string(&path).expect("readable");
-                files.push((stem, text));
-            }
-        }
-        files.sort();
-        files
+        super::super::shipped_files::shipped_files(&dir)
+            .into_iter()
+            .map(|(stem, path)| (stem, std::fs::read_to_string(path).expect("readable")))
+            .collect()
     }
 
     #[test]
