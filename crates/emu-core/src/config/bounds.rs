@@ -19,7 +19,7 @@ use super::topology::RoutingMode;
 use crate::parts::dslink::config::{MAX_BIT_RATE_MBIT_S, MAX_BUFFER_TOKENS, MAX_DATA_BYTES};
 use crate::parts::fabric::Strategy;
 use crate::parts::fabric::config::{ARCHITECTURES, FLOW_CONTROLS, MAX_MEMORY, OUTPUT_SCHEDULERS};
-use crate::parts::relay::config::MAX_STEPS;
+use crate::parts::relay::config::STEPS;
 use crate::parts::t9000::config::MAX_CHANNELS;
 use crate::routing::min::SIZES;
 use crate::text::{group, whole_range as whole};
@@ -251,9 +251,9 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
         ),
         ("fabric", "network.flow_control", quoted_or(FLOW_CONTROLS)),
         ("fabric", "network.strategy", quoted_or(strategies)),
-        ("relay_ring", "network.hops", whole(1, MAX_STEPS)),
-        ("relay_ring", "network.latency", whole(1, MAX_STEPS)),
-        ("relay_ring", "network.max_think", whole(1, MAX_STEPS)),
+        ("relay_ring", "network.hops", STEPS.takes()),
+        ("relay_ring", "network.latency", STEPS.takes()),
+        ("relay_ring", "network.max_think", STEPS.takes()),
         (
             "",
             "phases.",

@@ -5,64 +5,8 @@
 //! [`Bound`], written once: it checks a value, words its refusal, and words what the
 //! key takes for the reference and for type errors.
 
+pub use crate::parts::bounds::Bound;
 use crate::routing::mode::RoutingMode;
-use crate::text::{group, whole_range};
-
-/// A whole-number range of a key, declared once where the validator, its refusal and
-/// the reference's words all read it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bound {
-    /// The smallest value it takes.
-    pub min: u64,
-    /// The largest value it takes.
-    pub max: u64,
-    /// What the value counts, for a refusal that names it ("give 2 to 256 switches per
-    /// side"; `Some("")`: "give 1 to 32"); `None`: the refusal gives the reference's
-    /// words ("give a whole number from 2 to 4,096").
-    pub unit: Option<&'static str>,
-}
-
-impl Bound {
-    /// `min` to `max`, refused in the reference's words.
-    pub const fn whole(min: u64, max: u64) -> Bound {
-        Bound {
-            min,
-            max,
-            unit: None,
-        }
-    }
-
-    /// `min` to `max` of `unit`, refused naming the unit (`""`: no unit).
-    pub const fn counting(min: u64, max: u64, unit: &'static str) -> Bound {
-        Bound {
-            min,
-            max,
-            unit: Some(unit),
-        }
-    }
-
-    /// Whether `value` is in the range.
-    pub fn contains(self, value: u64) -> bool {
-        (self.min..=self.max).contains(&value)
-    }
-
-    /// What the key takes, as the reference and a type error say it: "a whole number
-    /// from 2 to 4,096".
-    pub fn takes(self) -> String {
-        whole_range(self.min, self.max)
-    }
-
-    /// The refusal of `value`: the value, `lead`, what to give, `why` ("7: give 2 to 6
-    /// switches per side").
-    pub fn refusal(self, value: u64, lead: &str, why: &str) -> String {
-        let give = match self.unit {
-            None => self.takes(),
-            Some("") => format!("{} to {}", group(self.min), group(self.max)),
-            Some(unit) => format!("{} to {} {unit}", group(self.min), group(self.max)),
-        };
-        format!("{value}: {lead}give {give}{why}")
-    }
-}
 
 /// Links on one C104 (INMOS ch. 7 §7.1: "a 32-way crossbar switch").
 pub const C104_LINKS: u32 = 32;

@@ -18,6 +18,8 @@ pub mod overrides;
 pub mod plain;
 mod ranges;
 pub mod shipped;
+#[cfg(test)]
+mod shipped_files;
 pub mod source;
 pub mod topology;
 pub mod trace_file;

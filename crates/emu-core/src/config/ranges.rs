@@ -20,15 +20,11 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
     let whole = crate::text::whole_range;
     let text = |t: &str| t.to_string();
     vec![
-        (
-            "sci_ring",
-            "network.nodes",
-            whole(2, sci::config::MAX_NODES.into()),
-        ),
+        ("sci_ring", "network.nodes", sci::config::NODES.takes()),
         (
             "sci_ring",
             "network.active_buffers",
-            whole(0, sci::config::MAX_ACTIVE_BUFFERS.into()),
+            sci::config::ACTIVE_BUFFERS.takes(),
         ),
         (
             "sci_ring",
@@ -75,11 +71,7 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
             "network.voq_cap",
             whole(1, fabric::config::MAX_VOQ_CAP),
         ),
-        (
-            "relay_ring",
-            "network.nodes",
-            whole(2, relay::config::MAX_NODES.into()),
-        ),
+        ("relay_ring", "network.nodes", relay::config::NODES.takes()),
         (
             "hypercube",
             "network.dimensions",

@@ -4,159 +4,9 @@
 use super::source::FileKind;
 use toml::de::DeTable;
 
-static TOPOLOGIES: &[(&str, &str)] = &[
-    (
-        "crossbar32",
-        include_str!("../../../../topologies/crossbar32.toml"),
-    ),
-    (
-        "dragonfly72",
-        include_str!("../../../../topologies/dragonfly72.toml"),
-    ),
-    (
-        "dragonfly72-oneset",
-        include_str!("../../../../topologies/dragonfly72-oneset.toml"),
-    ),
-    (
-        "dragonfly72-universal",
-        include_str!("../../../../topologies/dragonfly72-universal.toml"),
-    ),
-    (
-        "fabric16-cicq-lof",
-        include_str!("../../../../topologies/fabric16-cicq-lof.toml"),
-    ),
-    (
-        "fabric16-cioq",
-        include_str!("../../../../topologies/fabric16-cioq.toml"),
-    ),
-    (
-        "fabric16-grant",
-        include_str!("../../../../topologies/fabric16-grant.toml"),
-    ),
-    (
-        "flattened-butterfly64",
-        include_str!("../../../../topologies/flattened-butterfly64.toml"),
-    ),
-    ("grid16", include_str!("../../../../topologies/grid16.toml")),
-    (
-        "grid16-universal",
-        include_str!("../../../../topologies/grid16-universal.toml"),
-    ),
-    ("grid32", include_str!("../../../../topologies/grid32.toml")),
-    (
-        "grid32-universal",
-        include_str!("../../../../topologies/grid32-universal.toml"),
-    ),
-    ("grid8", include_str!("../../../../topologies/grid8.toml")),
-    (
-        "grid8-universal",
-        include_str!("../../../../topologies/grid8-universal.toml"),
-    ),
-    (
-        "hypercube10",
-        include_str!("../../../../topologies/hypercube10.toml"),
-    ),
-    (
-        "hypercube10-universal",
-        include_str!("../../../../topologies/hypercube10-universal.toml"),
-    ),
-    (
-        "hypercube4-universal-oneset",
-        include_str!("../../../../topologies/hypercube4-universal-oneset.toml"),
-    ),
-    (
-        "hypercube6",
-        include_str!("../../../../topologies/hypercube6.toml"),
-    ),
-    (
-        "hypercube6-universal",
-        include_str!("../../../../topologies/hypercube6-universal.toml"),
-    ),
-    (
-        "hypercube8",
-        include_str!("../../../../topologies/hypercube8.toml"),
-    ),
-    (
-        "hypercube8-universal",
-        include_str!("../../../../topologies/hypercube8-universal.toml"),
-    ),
-    (
-        "kary4-3",
-        include_str!("../../../../topologies/kary4-3.toml"),
-    ),
-    (
-        "min1024",
-        include_str!("../../../../topologies/min1024.toml"),
-    ),
-    (
-        "min1024-adaptive",
-        include_str!("../../../../topologies/min1024-adaptive.toml"),
-    ),
-    (
-        "min1024-universal",
-        include_str!("../../../../topologies/min1024-universal.toml"),
-    ),
-    ("min256", include_str!("../../../../topologies/min256.toml")),
-    (
-        "min256-adaptive",
-        include_str!("../../../../topologies/min256-adaptive.toml"),
-    ),
-    (
-        "min256-universal",
-        include_str!("../../../../topologies/min256-universal.toml"),
-    ),
-    ("min64", include_str!("../../../../topologies/min64.toml")),
-    (
-        "min64-adaptive",
-        include_str!("../../../../topologies/min64-adaptive.toml"),
-    ),
-    (
-        "min64-universal",
-        include_str!("../../../../topologies/min64-universal.toml"),
-    ),
-    (
-        "netlist-tree",
-        include_str!("../../../../topologies/netlist-tree.toml"),
-    ),
-    (
-        "petersen",
-        include_str!("../../../../topologies/petersen.graphml"),
-    ),
-    (
-        "relay-ring",
-        include_str!("../../../../topologies/relay-ring.toml"),
-    ),
-    ("ring4", include_str!("../../../../topologies/ring4.toml")),
-    (
-        "sci-ring16",
-        include_str!("../../../../topologies/sci-ring16.toml"),
-    ),
-    (
-        "sci-ring16-fc",
-        include_str!("../../../../topologies/sci-ring16-fc.toml"),
-    ),
-    (
-        "sci-ring4",
-        include_str!("../../../../topologies/sci-ring4.toml"),
-    ),
-    (
-        "torus4-single",
-        include_str!("../../../../topologies/torus4-single.toml"),
-    ),
-    ("torus8", include_str!("../../../../topologies/torus8.toml")),
-    (
-        "torus8-single",
-        include_str!("../../../../topologies/torus8-single.toml"),
-    ),
-    (
-        "tree4-3",
-        include_str!("../../../../topologies/tree4-3.toml"),
-    ),
-    (
-        "tree4-3-universal",
-        include_str!("../../../../topologies/tree4-3-universal.toml"),
-    ),
-];
+/// Every `topologies/*.toml` and `topologies/*.graphml`, in byte order of their stems:
+/// the build script (`build.rs`) writes the rows from the directory.
+static TOPOLOGIES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped_topologies.rs"));
 
 static TRAFFIC: &[(&str, &str)] = &[
     ("bitcomp", include_str!("../../../../traffic/bitcomp.toml")),
@@ -311,24 +161,10 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../..")
             .join(dir);
-        let mut files = Vec::new();
-        for entry in std::fs::read_dir(&dir).expect("shipped directory") {
-            let path = entry.expect("directory entry").path();
-            if path
-                .extension()
-                .is_some_and(|e| e == "toml" || e == "graphml")
-            {
-                let stem = path
-                    .file_stem()
-                    .expect("stem")
-                    .to_string_lossy()
-                    .into_owned();
-                let text = std::fs::read_to_string(&path).expect("readable");
-                files.push((stem, text));
-            }
-        }
-        files.sort();
-        files
+        super::super::shipped_files::shipped_files(&dir)
+            .into_iter()
+            .map(|(stem, path)| (stem, std::fs::read_to_string(path).expect("readable")))
+            .collect()
     }
 
     #[test]

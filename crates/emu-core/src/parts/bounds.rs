@@ -4,6 +4,95 @@
 //! never clamped or wrapped.
 
 use super::ConfigError;
+use crate::text::whole_range;
+
+/// A whole-number range of a key, declared once where the validator, its refusal and
+/// the reference's words all read it (`config::limits` re-exports it, with the bounds
+/// of the networks of C104s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// The smallest value it takes.
+    pub min: u64,
+    /// The largest value it takes.
+    pub max: u64,
+    /// How a refusal words what to give.
+    pub give: Give,
+}
+
+/// How a [`Bound`]'s refusal words the range to give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Give {
+    /// In the reference's words: "give a whole number from 2 to 4,096".
+    Reference,
+    /// Naming what the value counts: "give 2 to 256 switches per side" (`""`: no unit,
+    /// "give 1 to 32").
+    Counting(&'static str),
+    /// As a Rust range, then the unit if any: "give 2..=4096 nodes" (the front end
+    /// words it "give 2 to 4096 nodes").
+    Span(&'static str),
+}
+
+impl Bound {
+    /// `min` to `max`, refused in the reference's words.
+    pub const fn whole(min: u64, max: u64) -> Bound {
+        Bound {
+            min,
+            max,
+            give: Give::Reference,
+        }
+    }
+
+    /// `min` to `max` of `unit`, refused naming the unit (`""`: no unit).
+    pub const fn counting(min: u64, max: u64, unit: &'static str) -> Bound {
+        Bound {
+            min,
+            max,
+            give: Give::Counting(unit),
+        }
+    }
+
+    /// `min` to `max` of `unit`, refused as a Rust range (`""`: no unit).
+    pub const fn span(min: u64, max: u64, unit: &'static str) -> Bound {
+        Bound {
+            min,
+            max,
+            give: Give::Span(unit),
+        }
+    }
+
+    /// Whether `value` is in the range.
+    pub fn contains(self, value: u64) -> bool {
+        (self.min..=self.max).contains(&value)
+    }
+
+    /// What the key takes, as the reference and a type error say it: "a whole number
+    /// from 2 to 4,096".
+    pub fn takes(self) -> String {
+        whole_range(self.min, self.max)
+    }
+
+    /// The refusal of `value`: the value, `lead`, what to give, `why` ("7: give 2 to 6
+    /// switches per side").
+    pub fn refusal(self, value: u64, lead: &str, why: &str) -> String {
+        let give = match self.give {
+            Give::Reference => self.takes(),
+            Give::Counting("") => format!("{} to {}", group(self.min), group(self.max)),
+            Give::Counting(unit) => format!("{} to {} {unit}", group(self.min), group(self.max)),
+            Give::Span("") => format!("{}..={}", self.min, self.max),
+            Give::Span(unit) => format!("{}..={} {unit}", self.min, self.max),
+        };
+        format!("{value}: {lead}give {give}{why}")
+    }
+
+    /// `value` of `key` if the range holds it, else its refusal.
+    pub(crate) fn check(self, key: &'static str, value: u64) -> Result<u64, ConfigError> {
+        if self.contains(value) {
+            Ok(value)
+        } else {
+            Err(ConfigError::new(key, self.refusal(value, "", "")))
+        }
+    }
+}
 
 /// A whole number `value` of `key` in `lo..=hi` `unit`s.
 pub(crate) fn whole(
@@ -94,5 +183,25 @@ mod tests {
         }
         let e = real("k", 1e6, Low::Closed, 0.0, 1000.0, "Gb/s").unwrap_err();
         assert_eq!(e.message, "1000000: give 0 to 1000 Gb/s");
+    }
+
+    #[test]
+    fn a_bound_checks_a_value_and_words_its_refusal_in_its_own_style() {
+        let nodes = Bound::span(2, 4096, "nodes");
+        assert_eq!(nodes.check("network.nodes", 4096), Ok(4096));
+        let e = nodes.check("network.nodes", 5000).unwrap_err();
+        assert_eq!(
+            (e.key, e.message.as_str()),
+            ("network.nodes", "5000: give 2..=4096 nodes")
+        );
+        assert_eq!(
+            Bound::span(1, 1_000_000, "").refusal(0, "", ""),
+            "0: give 1..=1000000"
+        );
+        assert_eq!(
+            Bound::counting(0, 65_535, "active buffers").refusal(70_000, "", ""),
+            "70000: give 0 to 65,535 active buffers"
+        );
+        assert_eq!(nodes.takes(), "a whole number from 2 to 4,096");
     }
 }

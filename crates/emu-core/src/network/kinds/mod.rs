@@ -6,8 +6,11 @@
 //! names from it.
 //!
 //! Adding a kind of C104 network: a file here implementing `Kind` (and `Layout` for
-//! its checked parameters), one row in `KINDS`, and the variant of
-//! [`NetworkConfig`] its `[network]` table deserializes into.
+//! its checked parameters), one row in `KINDS`, and, in the configuration layer (which
+//! words type errors before any kind is asked), the variant of [`NetworkConfig`] its
+//! `[network]` table deserializes into, its `Bound`s (`config::limits`) and its rows
+//! in the reference table (`config::bounds`). Its shipped topology file needs no row:
+//! emu-core's build script embeds every file of `topologies/`.
 
 use super::build::{BuildError, Parts, topo_err};
 use super::pattern::Family;

@@ -3,14 +3,16 @@
 //! family"). Nothing here is hardware.
 
 use crate::parts::ConfigError;
+use crate::parts::bounds::Bound;
 use crate::time::Tick;
 use serde::{Deserialize, Serialize};
 
-/// Most nodes on one relay ring.
-pub const MAX_NODES: u32 = 4096;
+/// Nodes on one relay ring (`network.nodes`).
+pub const NODES: Bound = Bound::span(2, 4096, "nodes");
 
-/// Most hops per ball, and the longest latency and think time in ticks.
-pub const MAX_STEPS: u64 = 1_000_000;
+/// Hops per ball, and latency and think time in ticks (`network.hops`,
+/// `network.latency`, `network.max_think`).
+pub const STEPS: Bound = Bound::span(1, 1_000_000, "");
 
 /// A ring of relay nodes, each passing balls to the next after a random think time.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -36,22 +38,11 @@ fn one() -> Tick {
 impl RelayRingConfig {
     /// Checks every value's range.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if !(2..=MAX_NODES).contains(&self.nodes) {
-            return Err(ConfigError::new(
-                "network.nodes",
-                format!("{}: give 2..={MAX_NODES} nodes", self.nodes),
-            ));
-        }
-        let within = |key: &'static str, v: u64| {
-            if (1..=MAX_STEPS).contains(&v) {
-                Ok(())
-            } else {
-                Err(ConfigError::new(key, format!("{v}: give 1..={MAX_STEPS}")))
-            }
-        };
-        within("network.hops", u64::from(self.hops))?;
-        within("network.latency", self.latency)?;
-        within("network.max_think", self.max_think)
+        NODES.check("network.nodes", self.nodes.into())?;
+        STEPS.check("network.hops", self.hops.into())?;
+        STEPS.check("network.latency", self.latency)?;
+        STEPS.check("network.max_think", self.max_think)?;
+        Ok(())
     }
 }
 

@@ -3,16 +3,16 @@
 
 use super::PacketMix;
 use crate::parts::ConfigError;
-use crate::parts::bounds::{Low, real, whole};
+use crate::parts::bounds::{Bound, Low, real};
 use serde::{Deserialize, Serialize};
 
-/// Most nodes on one ring: the paper studies 2 to 64 (SCI §4.1, Fig. 5); emu allows
-/// more, up to the size at which a run is still interactive.
-pub const MAX_NODES: u32 = 4096;
+/// Nodes on one ring (`network.nodes`): the paper studies 2 to 64 (SCI §4.1, Fig. 5);
+/// emu allows more, up to the size at which a run is still interactive.
+pub const NODES: Bound = Bound::counting(2, 4096, "nodes");
 
-/// Most active buffers per node (SCI §4.4 studies one and two; with many, a node
-/// never waits for its echoes).
-pub const MAX_ACTIVE_BUFFERS: u32 = 65_535;
+/// Active buffers per node (`network.active_buffers`; SCI §4.4 studies one and two;
+/// with many, a node never waits for its echoes).
+pub const ACTIVE_BUFFERS: Bound = Bound::counting(0, 65_535, "active buffers");
 
 /// An SCI ring (SCI §2, Figure 1): `nodes` nodes, each one link to the next.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -84,21 +84,9 @@ pub struct SciRingSpec {
 impl SciRingConfig {
     /// Checks every field; errors name the key.
     pub fn validate(&self) -> Result<SciRingSpec, ConfigError> {
-        whole(
-            "network.nodes",
-            self.nodes.into(),
-            2,
-            MAX_NODES.into(),
-            "nodes",
-        )?;
+        NODES.check("network.nodes", self.nodes.into())?;
         if let Some(n) = self.active_buffers {
-            whole(
-                "network.active_buffers",
-                n.into(),
-                0,
-                MAX_ACTIVE_BUFFERS.into(),
-                "active buffers",
-            )?;
+            ACTIVE_BUFFERS.check("network.active_buffers", n.into())?;
         }
         if !(self.sink_rate > 0.0 && self.sink_rate <= 1.0) {
             return Err(ConfigError::new(
