@@ -40,7 +40,11 @@ pub(super) fn provenance(emu_version: &str, p: &Provenance, names: &[&str]) -> S
         .map(|n| format!(", {n} logical cores"))
         .unwrap_or_default();
     let _ = writeln!(s, "- machine: {}{cores}", markdown::text(&p.cpu));
-    let _ = writeln!(s, "- wall time, its experiments' summed: {}", wall_time(p, names));
+    let _ = writeln!(
+        s,
+        "- wall time, its experiments' summed: {}",
+        wall_time(p, names)
+    );
     for r in p
         .rerun
         .iter()
