@@ -1,13 +1,21 @@
-//! The peers page (`book/src/peers.md`): emu beside BookSim 2 and CAMINOS 0.6.3 on the
-//! case where their models coincide, rendered from the stored runs
-//! (`docs/validation/peers/`, written by `tools/peers.sh`), never typed. The checked-in
-//! page must be what the stored data give; `EMU_WRITE_PEERS_PAGE=1` rewrites it.
+//! The peers page (`book/src/peers.md`) and its picture: emu beside BookSim 2 and
+//! CAMINOS 0.6.3 on the case where their models coincide, rendered from the stored runs
+//! (`docs/validation/peers/`, written by `tools/peers.sh`, several seeds per load),
+//! never typed. The checked-in page and picture must be what the stored data give;
+//! `EMU_WRITE_PEERS_PAGE=1` rewrites them.
 
+use emu::plot::peers::{PeerCurve, PeerPoint, Spread, peers_svg};
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// The page, relative to the repository's root.
 const PAGE: &str = "book/src/peers.md";
+/// The picture, relative to the repository's root, and as the page links it.
+const PICTURE: &str = "book/src/images/peers-hypercube8.svg";
+const PICTURE_LINK: &str = "images/peers-hypercube8.svg";
+/// Tokens in one message: the unit conversion from messages per terminal per token
+/// time to a fraction of a link's tokens.
+const TOKENS: f64 = 34.0;
 /// The stored runs, relative to the repository's root.
 const DATA: &str = "docs/validation/peers";
 /// The tools, in the page's column order, with their names as printed.
@@ -21,34 +29,92 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// One stored line: offered load (fraction of a link's tokens), offered and accepted
-/// messages per terminal per token time, mean message latency in token times, status.
+/// One load of one simulator over its seeds (the stored lines `load, seed, offered,
+/// accepted, latency, status`): offered load (fraction of a link's tokens), offered and
+/// accepted messages per terminal per token time, mean message latency in token times,
+/// the seeds run and the statuses other than "ok" among them.
 #[derive(Clone, Debug, PartialEq)]
 struct Point {
     load: String,
     offered: f64,
-    accepted: Option<f64>,
-    latency: Option<f64>,
-    status: String,
+    accepted: Option<Spread>,
+    latency: Option<Spread>,
+    seeds: usize,
+    not_ok: Vec<String>,
 }
 
 fn read_csv(tool: &str) -> Option<Vec<Point>> {
     let text = std::fs::read_to_string(root().join(DATA).join(format!("{tool}.csv"))).ok()?;
-    let mut points = Vec::new();
-    for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    assert_eq!(
+        lines.next(),
+        Some("load,seed,offered,accepted,latency,status"),
+        "{tool}.csv: header"
+    );
+    // Each load's seeds, in the order the loads first appear.
+    let mut points: Vec<(Point, Vec<f64>, Vec<f64>)> = Vec::new();
+    for line in lines {
         let f: Vec<&str> = line.split(',').collect();
-        assert_eq!(f.len(), 5, "{tool}.csv: {line}");
-        points.push(Point {
-            load: f[0].to_string(),
-            offered: f[1]
-                .parse()
-                .unwrap_or_else(|_| panic!("{tool}.csv: {line}")),
-            accepted: f[2].parse().ok(),
-            latency: f[3].parse().ok(),
-            status: f[4].to_string(),
-        });
+        assert_eq!(f.len(), 6, "{tool}.csv: {line}");
+        let offered: f64 = f[2]
+            .parse()
+            .unwrap_or_else(|_| panic!("{tool}.csv: {line}"));
+        let at = match points.iter().position(|p| p.0.load == f[0]) {
+            Some(i) => i,
+            None => {
+                let point = Point {
+                    load: f[0].to_string(),
+                    offered,
+                    accepted: None,
+                    latency: None,
+                    seeds: 0,
+                    not_ok: Vec::new(),
+                };
+                points.push((point, Vec::new(), Vec::new()));
+                points.len() - 1
+            }
+        };
+        let (point, accepted, latency) = &mut points[at];
+        assert_eq!(point.offered, offered, "{tool}.csv: {line}");
+        point.seeds += 1;
+        accepted.extend(f[3].parse::<f64>().ok());
+        latency.extend(f[4].parse::<f64>().ok());
+        if f[5] != "ok" {
+            point.not_ok.push(f[5].to_string());
+        }
     }
-    Some(points)
+    Some(
+        points
+            .into_iter()
+            .map(|(mut p, a, l)| {
+                p.accepted = Spread::of(&a);
+                p.latency = Spread::of(&l);
+                p
+            })
+            .collect(),
+    )
+}
+
+/// The mean, and the least to the greatest seed's value when they differ.
+fn spread_cell(v: Option<Spread>, digits: usize) -> String {
+    match v {
+        None => "—".into(),
+        Some(s) if s.min == s.max => format!("{:.digits$}", s.mean),
+        Some(s) => format!(
+            "{:.digits$} ({:.digits$}–{:.digits$})",
+            s.mean, s.min, s.max
+        ),
+    }
+}
+
+/// A point's mark: its statuses other than "ok" (with how many of its seeds, when
+/// several ran).
+fn mark(p: &Point) -> String {
+    match p.not_ok.first() {
+        None => String::new(),
+        Some(status) if p.seeds == 1 => format!(" ({status})"),
+        Some(status) => format!(" ({status}: {} of {} seeds)", p.not_ok.len(), p.seeds),
+    }
 }
 
 fn read_provenance(tool: &str) -> Option<toml::Table> {
@@ -100,9 +166,10 @@ fn render() -> String {
                 let get = |k: &str| p.get(k).and_then(|v| v.as_str()).unwrap_or("not recorded");
                 let _ = writeln!(
                     s,
-                    "- {name}: {} · `{}` · {} · {}",
+                    "- {name}: {} · `{}` · seeds {} · {} · {}",
                     get("version"),
                     get("command"),
+                    get("seeds"),
                     get("date"),
                     get("cpu")
                 );
@@ -117,6 +184,16 @@ fn render() -> String {
          the peers; neither is part of this repository).\n\n",
     );
     s.push_str("## Accepted rate and latency against offered load\n\n");
+    let _ = writeln!(
+        s,
+        "![Accepted rate and mean message latency against offered load for emu, BookSim 2 \
+         and CAMINOS on the binary 8-cube, each point the mean over the seeds with a bar \
+         from the least to the greatest]({PICTURE_LINK})\n"
+    );
+    s.push_str(
+        "Each cell is the mean over the seeds, with the least and the greatest seed's value \
+         in brackets where they differ.\n\n",
+    );
     s.push_str("| load | offered |");
     for (_, name, _, _) in &runs {
         let _ = write!(s, " {name} accepted | {name} latency |");
@@ -137,18 +214,11 @@ fn render() -> String {
             let p = points
                 .as_ref()
                 .and_then(|p| p.iter().find(|x| x.load == *load));
-            let mark = |x: &Point| {
-                if x.status == "ok" {
-                    String::new()
-                } else {
-                    format!(" ({})", x.status)
-                }
-            };
             let _ = write!(
                 s,
                 " {} | {}{} |",
-                cell(p.and_then(|x| x.accepted), 5),
-                cell(p.and_then(|x| x.latency), 1),
+                spread_cell(p.and_then(|x| x.accepted), 5),
+                spread_cell(p.and_then(|x| x.latency), 1),
                 p.map(mark).unwrap_or_default()
             );
         }
@@ -159,13 +229,11 @@ fn render() -> String {
         let Some(points) = points else { continue };
         let best = points
             .iter()
-            .filter_map(|p| p.accepted)
+            .filter_map(|p| p.accepted.map(|a| a.mean))
             .fold(f64::NAN, f64::max);
-        let first_short = points
-            .iter()
-            .find(|p| p.accepted.is_none_or(|a| a < 0.95 * p.offered) || p.status != "ok")
-            .map_or_else(|| "none of the loads".to_string(), |p| p.load.clone());
-        let light = points.first().and_then(|p| p.latency);
+        let first_short =
+            first_short(points).map_or_else(|| "none of the loads".to_string(), |p| p.load.clone());
+        let light = points.first().and_then(|p| p.latency.map(|l| l.mean));
         let _ = writeln!(
             s,
             "- {name}: latency at the lightest load {} token times; most accepted {} \
@@ -176,9 +244,98 @@ fn render() -> String {
             100.0 * best * 34.0
         );
     }
+    s.push_str(&seeds(&runs));
     s.push_str(&mechanisms(&runs));
     s.push_str(&switched());
     s
+}
+
+/// The first load whose mean accepted rate falls below 95 % of the offered one, or
+/// that a seed did not run to its end ("unstable", "undelivered").
+fn first_short(points: &[Point]) -> Option<&Point> {
+    points
+        .iter()
+        .find(|p| p.accepted.is_none_or(|a| a.mean < 0.95 * p.offered) || !p.not_ok.is_empty())
+}
+
+/// How far the seeds of each simulator spread below its saturation, and whether the
+/// simulators' gaps at the lightest load are larger than that.
+fn seeds(runs: &[Run]) -> String {
+    let mut s = String::from("\n## Seeds\n\n");
+    let relative = |v: Option<Spread>| v.map(|x| (x.max - x.min) / x.mean);
+    for (_, name, points, _) in runs {
+        let Some(points) = points else { continue };
+        let seeds = points.iter().map(|p| p.seeds).max().unwrap_or(0);
+        let below: Vec<&Point> = match first_short(points) {
+            Some(short) => points.iter().take_while(|p| p.load != short.load).collect(),
+            None => points.iter().collect(),
+        };
+        let widest = |of: &dyn Fn(&Point) -> Option<f64>| {
+            below.iter().filter_map(|p| of(p)).fold(0.0f64, f64::max)
+        };
+        let _ = writeln!(
+            s,
+            "- {name}: {seeds} seeds a load; below saturation the seeds' spread (greatest \
+             less least) is at most {:.1} % of the mean accepted rate and {:.1} % of the \
+             mean latency",
+            100.0 * widest(&|p| relative(p.accepted)),
+            100.0 * widest(&|p| relative(p.latency)),
+        );
+    }
+    let light = |t: &str| {
+        runs.iter()
+            .find(|r| r.0 == t)
+            .and_then(|r| r.2.as_ref())
+            .and_then(|p| p.first())
+            .and_then(|p| p.latency)
+    };
+    if let (Some(e), Some(b), Some(c)) = (light("emu"), light("booksim"), light("caminos")) {
+        let spread = [e, b, c]
+            .iter()
+            .map(|x| x.max - x.min)
+            .fold(0.0f64, f64::max);
+        let _ = writeln!(
+            s,
+            "\nAt the lightest load emu's mean latency is {:.1} token times above BookSim \
+             2's and {:.1} above CAMINOS's; the widest seed spread of the three there is \
+             {spread:.1}. Differences larger than the spread are the models', not the \
+             seeds'.",
+            e.mean - b.mean,
+            e.mean - c.mean,
+        );
+    }
+    s
+}
+
+/// The picture of the stored runs.
+fn picture() -> String {
+    let curves: Vec<PeerCurve> = TOOLS
+        .iter()
+        .filter_map(|&(t, name)| {
+            let points = read_csv(t)?;
+            let scale = |s: Spread| Spread {
+                min: s.min * TOKENS,
+                mean: s.mean * TOKENS,
+                max: s.max * TOKENS,
+            };
+            Some(PeerCurve {
+                name: name.to_string(),
+                points: points
+                    .iter()
+                    .map(|p| PeerPoint {
+                        load: p.load.parse().expect("a load"),
+                        accepted: p.accepted.map(scale),
+                        latency: p.latency,
+                    })
+                    .collect(),
+            })
+        })
+        .collect();
+    peers_svg(
+        "Binary 8-cube, uniform traffic: emu, BookSim 2, CAMINOS 0.6.3",
+        &curves,
+    )
+    .expect("the picture is drawn")
 }
 
 /// emu with a mechanism switched (`emu-switched.csv`: variant, settings, load, offered,
@@ -246,13 +403,18 @@ fn mechanisms(runs: &[Run]) -> String {
             .find(|r| r.0 == t)
             .and_then(|r| r.2.as_ref())
             .and_then(|p| p.first())
-            .and_then(|p| p.latency)
+            .and_then(|p| p.latency.map(|l| l.mean))
     };
     let most = |t: &str| {
         runs.iter()
             .find(|r| r.0 == t)
             .and_then(|r| r.2.as_ref())
-            .map(|p| p.iter().filter_map(|x| x.accepted).fold(f64::NAN, f64::max) * 3400.0)
+            .map(|p| {
+                p.iter()
+                    .filter_map(|x| x.accepted.map(|a| a.mean))
+                    .fold(f64::NAN, f64::max)
+                    * 3400.0
+            })
     };
     let sw = switched_runs();
     let switched = |variant: &str, heaviest: bool| {
@@ -305,10 +467,18 @@ fn mechanisms(runs: &[Run]) -> String {
 #[test]
 fn the_peers_page_is_rendered_from_the_stored_runs() {
     let page = render();
+    let svg = picture();
     let path = root().join(PAGE);
     if std::env::var_os("EMU_WRITE_PEERS_PAGE").is_some() {
         std::fs::write(&path, &page).expect("the page written");
+        std::fs::write(root().join(PICTURE), &svg).expect("the picture written");
     }
+    let stored = std::fs::read_to_string(root().join(PICTURE)).unwrap_or_default();
+    assert!(
+        stored == svg,
+        "{PICTURE} is not what {DATA} gives; rerun with EMU_WRITE_PEERS_PAGE=1 cargo test \
+         --release --test integration peers_page::"
+    );
     let file = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         file == page,

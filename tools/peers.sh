@@ -9,7 +9,9 @@
 # Writes docs/validation/peers/TOOL.csv, one line per offered load, in common units
 # (offered and accepted messages per terminal per token time, mean message latency in
 # token times; one token time = 100 ns = 10 emu ticks = one BookSim or CAMINOS cycle),
-# and docs/validation/peers/TOOL.toml (version or commit, command, date, CPU).
+# and docs/validation/peers/TOOL.toml (version or commit, command, seeds, date, CPU).
+# Every load runs once per seed (SEEDS, default "1 2 3": emu's --seed, BookSim's seed,
+# CAMINOS's random_seed); each run is one line, so the page shows the seeds' spread.
 #
 #   BOOKSIM=/path/to/booksim CAMINOS=/path/to/caminos tools/peers.sh [emu] [booksim] [caminos]
 #
@@ -18,7 +20,8 @@
 # BookSim 2: commit 28f4329 of https://github.com/booksim/booksim2, `make -C src`
 # (needs flex and bison). CAMINOS: `cargo install caminos --version 0.6.3 --locked
 # --root DIR`. Neither is part of this repository. LOADS overrides the offered loads
-# (fractions of a link's tokens: a message of 34 tokens every 34/L token times).
+# (fractions of a link's tokens: a message of 34 tokens every 34/L token times); SEEDS
+# the seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools=${*:-emu booksim caminos}
@@ -26,12 +29,13 @@ wants() { case " $tools " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 wants booksim && : "${BOOKSIM:?set BOOKSIM to a BookSim 2 binary}"
 wants caminos && : "${CAMINOS:?set CAMINOS to a CAMINOS 0.6.3 binary}"
 loads=${LOADS:-"0.05 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9"}
+seeds=${SEEDS:-"1 2 3"}
 out=docs/validation/peers
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 emu=target/release/emu
-header="load,offered,accepted,latency,status"
+header="load,seed,offered,accepted,latency,status"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 # provenance TOOL VERSION COMMAND: TOOL.toml beside TOOL.csv.
 provenance() {
@@ -40,6 +44,7 @@ provenance() {
         echo "version = \"$2\""
         echo "command = \"$3\""
         echo "loads = \"$loads\""
+        echo "seeds = \"$seeds\""
         echo "date = \"$(date -u '+%Y-%m-%d %H:%M UTC')\""
         echo "cpu = \"${cpu:-unknown}\""
     } > "$out/$1.toml"
@@ -50,24 +55,26 @@ provenance() {
 if wants emu; then
 cargo build --release -q
 echo "$header" > "$tmp/emu.csv"
+for seed in $seeds; do
 for l in $loads; do
     el=$(awk -v l="$l" 'BEGIN { printf "%.6f", l * 32 / 34 }')
     "$emu" -t hypercube8 -p uniform --set injection.kind=rate --set "injection.load=$el" \
-        --seed 1 --json "$tmp/emu.json" -q > /dev/null
+        --seed "$seed" --json "$tmp/emu.json" -q > /dev/null
     # delivered_pct: % of a link's data bytes; a message carries 32.
-    jq -r --arg l "$l" '
-        [$l, ($l | tonumber) / 34, .throughput.delivered_pct.mean / 100 / 32,
+    jq -r --arg l "$l" --arg s "$seed" '
+        [$l, $s, ($l | tonumber) / 34, .throughput.delivered_pct.mean / 100 / 32,
          .latency.message_latency.ticks.mean / 10,
          (if .run.complete then "ok" else "undelivered" end)] | @csv' "$tmp/emu.json" \
         | tr -d '"' >> "$tmp/emu.csv"
 done
+done
 cp "$tmp/emu.csv" "$out/"
 provenance emu "emu $(git rev-parse HEAD)" \
-    "emu -t hypercube8 -p uniform --set injection.kind=rate --set injection.load=LOAD*32/34 --seed 1"
+    "emu -t hypercube8 -p uniform --set injection.kind=rate --set injection.load=LOAD*32/34 --seed SEED"
 # The same emu with one mechanism switched, at the lightest and the heaviest load
 # (emu-switched.csv, for the page's comparison): the per-hop delay at the least the model
 # allows (header time 110 ns: the header byte's 100 ns and 10 of switch and wire; wire
-# 10 ns, one bit period), and output buffers of 8 tokens instead of a packet's 34.
+# 10 ns, one bit period), and output buffers of 8 tokens instead of a packet's 34; seed 1.
 echo "variant,sets,load,offered,accepted,latency,status" > "$tmp/emu-switched.csv"
 first=${loads%% *}
 last=${loads##* }
@@ -95,9 +102,11 @@ fi
 # saturation it stops and says the simulation is unstable.
 if wants booksim; then
 echo "$header" > "$tmp/booksim.csv"
+for seed in $seeds; do
 for l in $loads; do
     rate=$(awk -v l="$l" 'BEGIN { printf "%.7f", l / 34 }')
     sed -e "s/^injection_rate = .*/injection_rate = $rate;/" \
+        -e "s/^seed = .*/seed = $seed;/" \
         -e "s/^warmup_periods = .*/warmup_periods = 3;/" \
         -e "s/^sample_period = .*/sample_period = 2000;/" \
         -e "s/^max_samples = .*/max_samples = 10;/" \
@@ -107,18 +116,21 @@ for l in $loads; do
     acc=$(sed -n 's/^Accepted packet rate average = \([0-9.e+-]*\).*/\1/p' "$tmp/b.out" | tail -n 1)
     status=ok
     grep -q unstable "$tmp/b.out" && status=unstable
-    echo "$l,$rate,${acc:-},${lat:-},$status" >> "$tmp/booksim.csv"
+    echo "$l,$seed,$rate,${acc:-},${lat:-},$status" >> "$tmp/booksim.csv"
+done
 done
 cp "$tmp/booksim.csv" "$out/"
 provenance booksim "BookSim 2 $(git -C "$(dirname "$BOOKSIM")/.." rev-parse HEAD 2> /dev/null || echo unknown)" \
-    "booksim hc256.booksim with injection_rate = LOAD/34, warmup_periods = 3, sample_period = 2000, max_samples = 10"
+    "booksim hc256.booksim with injection_rate = LOAD/34, seed = SEED, warmup_periods = 3, sample_period = 2000, max_samples = 10"
 fi
 
 # CAMINOS 0.6.3: 2,000 warm-up and 20,000 measured cycles.
 if wants caminos; then
 echo "$header" > "$tmp/caminos.csv"
+for seed in $seeds; do
 for l in $loads; do
     sed -e "s/^\(\t*\)load: 0.3,/\1load: $l,/" \
+        -e "s/^\(\t*\)random_seed: [0-9]*,/\1random_seed: $seed,/" \
         -e "s/^\(\t*\)warmup: [0-9]*,/\1warmup: 2000,/" \
         -e "s/^\(\t*\)measured: [0-9]*,/\1measured: 20000,/" \
         benches/throughput/hc256.caminos > "$tmp/c.cfg"
@@ -132,9 +144,10 @@ for l in $loads; do
     # accepted_load is phits per server per cycle: /34 gives messages.
     accm=$(awk -v a="${acc:-0}" 'BEGIN { printf "%.7f", a / 34 }')
     rate=$(awk -v l="$l" 'BEGIN { printf "%.7f", l / 34 }')
-    echo "$l,$rate,$accm,${lat:-},$status" >> "$tmp/caminos.csv"
+    echo "$l,$seed,$rate,$accm,${lat:-},$status" >> "$tmp/caminos.csv"
+done
 done
 cp "$tmp/caminos.csv" "$out/"
 provenance caminos "CAMINOS $("$CAMINOS" --version 2>&1 | sed -n 's/.*version_number=\([^ ]*\).*/\1/p')" \
-    "caminos hc256.caminos --results=result with load: LOAD, warmup: 2000, measured: 20000"
+    "caminos hc256.caminos --results=result with load: LOAD, random_seed: SEED, warmup: 2000, measured: 20000"
 fi

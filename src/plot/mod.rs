@@ -16,6 +16,7 @@ pub mod layout;
 pub mod link_bars;
 pub mod links_map;
 pub(crate) mod map;
+pub mod peers;
 pub mod percentiles;
 pub mod run;
 pub mod sweep;
@@ -107,6 +108,49 @@ where
         .border_style(BLACK)
         .draw()
         .map_err(PlotError::from)
+}
+
+/// A chart of f64 against `Y` on the SVG backend, as the pictures here draw them.
+pub(crate) type Chart<'a, 'b, Y> = plotters::prelude::ChartContext<
+    'a,
+    plotters::prelude::SVGBackend<'b>,
+    plotters::prelude::Cartesian2d<plotters::coord::types::RangedCoordf64, Y>,
+>;
+
+/// One measure as a line with round markers and vertical bars: each point is `(x, low,
+/// value, high)`, the line and markers through `value`, a bar from `low` to `high` where
+/// `high > low`; `label` names it in the legend.
+pub(crate) fn line_with_bars<Y>(
+    c: &mut Chart<'_, '_, Y>,
+    points: &[(f64, f64, f64, f64)],
+    colour: plotters::style::RGBColor,
+    label: &str,
+) -> Result<(), PlotError>
+where
+    Y: plotters::prelude::Ranged<ValueType = f64>,
+{
+    use plotters::prelude::*;
+    c.draw_series(LineSeries::new(
+        points.iter().map(|&(x, _, v, _)| (x, v)),
+        colour.stroke_width(2),
+    ))
+    .map_err(PlotError::from)?
+    .label(label)
+    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+    c.draw_series(
+        points
+            .iter()
+            .map(|&(x, _, v, _)| Circle::new((x, v), 3, colour.filled())),
+    )
+    .map_err(PlotError::from)?;
+    c.draw_series(
+        points
+            .iter()
+            .filter(|&&(_, lo, _, hi)| hi > lo)
+            .map(|&(x, lo, v, hi)| ErrorBar::new_vertical(x, lo, v, hi, colour.stroke_width(1), 8)),
+    )
+    .map_err(PlotError::from)?;
+    Ok(())
 }
 
 /// Most decades a log axis spans: values further below the largest are drawn at the

@@ -4,7 +4,9 @@
 //! load (first load that falls behind, see [`crate::sweep::table::saturation`]) as a
 //! dashed vertical line in both.
 
-use super::{COLOURS, LIGHT, PANEL, PlotError, frame, legend, log_range, short};
+use super::{
+    COLOURS, Chart, LIGHT, PANEL, PlotError, frame, legend, line_with_bars, log_range, short,
+};
 use crate::stats::confidence::Interval;
 use crate::sweep::table::{Row, Saturation};
 use plotters::prelude::*;
@@ -125,9 +127,6 @@ fn bar(i: &Interval) -> f64 {
     }
 }
 
-type Chart<'a, 'b, Y> =
-    ChartContext<'a, SVGBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>;
-
 /// One measure as a line with markers and 90 % error bars.
 fn series<Y>(
     c: &mut Chart<'_, '_, Y>,
@@ -139,31 +138,14 @@ fn series<Y>(
 where
     Y: Ranged<ValueType = f64>,
 {
-    c.draw_series(LineSeries::new(
-        rows.iter().map(|r| (r.load, of(r).mean)),
-        colour.stroke_width(2),
-    ))
-    .map_err(PlotError::from)?
-    .label(label)
-    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
-    c.draw_series(
-        rows.iter()
-            .map(|r| Circle::new((r.load, of(r).mean), 3, colour.filled())),
-    )
-    .map_err(PlotError::from)?;
-    c.draw_series(rows.iter().filter(|r| bar(of(r)) > 0.0).map(|r| {
-        let i = of(r);
-        ErrorBar::new_vertical(
-            r.load,
-            i.mean - bar(i),
-            i.mean,
-            i.mean + bar(i),
-            colour.stroke_width(1),
-            8,
-        )
-    }))
-    .map_err(PlotError::from)?;
-    Ok(())
+    let points: Vec<(f64, f64, f64, f64)> = rows
+        .iter()
+        .map(|r| {
+            let i = of(r);
+            (r.load, i.mean - bar(i), i.mean, i.mean + bar(i))
+        })
+        .collect();
+    line_with_bars(c, &points, colour, label)
 }
 
 /// The dashed saturation line at `load` from `lo` to `hi`.
