@@ -110,6 +110,26 @@ where
         .map_err(PlotError::from)
 }
 
+/// A drawing area of an SVG picture.
+pub(crate) type Area<'a> =
+    plotters::prelude::DrawingArea<plotters::prelude::SVGBackend<'a>, plotters::coord::Shift>;
+
+/// A white picture of two panels one above the other, written into `svg`, headed by
+/// `title`: the whole (to present when drawn) and the top and bottom panels.
+pub(crate) fn two_panels<'a>(
+    svg: &'a mut String,
+    title: &str,
+) -> Result<(Area<'a>, Area<'a>, Area<'a>), PlotError> {
+    use plotters::prelude::*;
+    let root = SVGBackend::with_string(svg, (PANEL.0, PANEL.1 * 2)).into_drawing_area();
+    root.fill(&WHITE).map_err(PlotError::from)?;
+    let root = root
+        .titled(title, ("sans-serif", 18))
+        .map_err(PlotError::from)?;
+    let (top, bottom) = root.split_vertically(PANEL.1 - 20);
+    Ok((root, top, bottom))
+}
+
 /// A chart of f64 against `Y` on the SVG backend, as the pictures here draw them.
 pub(crate) type Chart<'a, 'b, Y> = plotters::prelude::ChartContext<
     'a,

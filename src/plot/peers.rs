@@ -6,7 +6,7 @@
 
 use super::sweep::load_range;
 use super::{
-    COLOURS, Chart, LIGHT, PANEL, PlotError, frame, legend, line_with_bars, log_range, short,
+    COLOURS, Chart, LIGHT, PlotError, frame, legend, line_with_bars, log_range, short, two_panels,
 };
 use plotters::prelude::*;
 
@@ -60,12 +60,7 @@ pub struct PeerCurve {
 pub fn peers_svg(title: &str, curves: &[PeerCurve]) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (PANEL.0, PANEL.1 * 2)).into_drawing_area();
-        root.fill(&WHITE).map_err(PlotError::from)?;
-        let root = root
-            .titled(title, ("sans-serif", 18))
-            .map_err(PlotError::from)?;
-        let (top, bottom) = root.split_vertically(PANEL.1 - 20);
+        let (root, top, bottom) = two_panels(&mut svg, title)?;
         let all = || curves.iter().flat_map(|c| c.points.iter());
         let loads = load_range(all().map(|p| p.load));
 

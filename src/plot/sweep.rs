@@ -5,7 +5,7 @@
 //! dashed vertical line in both.
 
 use super::{
-    COLOURS, Chart, LIGHT, PANEL, PlotError, frame, legend, line_with_bars, log_range, short,
+    COLOURS, Chart, LIGHT, PlotError, frame, legend, line_with_bars, log_range, short, two_panels,
 };
 use crate::stats::confidence::Interval;
 use crate::sweep::table::{Row, Saturation};
@@ -20,12 +20,7 @@ pub fn sweep_svg(
 ) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (PANEL.0, PANEL.1 * 2)).into_drawing_area();
-        root.fill(&WHITE).map_err(PlotError::from)?;
-        let root = root
-            .titled(title, ("sans-serif", 18))
-            .map_err(PlotError::from)?;
-        let (top, bottom) = root.split_vertically(PANEL.1 - 20);
+        let (root, top, bottom) = two_panels(&mut svg, title)?;
         let loads = load_range(rows.iter().map(|r| r.load));
         let ok: Vec<&Row> = rows
             .iter()
