@@ -282,13 +282,7 @@ fn seeds(runs: &[Run]) -> String {
             100.0 * widest(&|p| relative(p.latency)),
         );
     }
-    let light = |t: &str| {
-        runs.iter()
-            .find(|r| r.0 == t)
-            .and_then(|r| r.2.as_ref())
-            .and_then(|p| p.first())
-            .and_then(|p| p.latency)
-    };
+    let light = |t: &str| lightest_latency(runs, t);
     if let (Some(e), Some(b), Some(c)) = (light("emu"), light("booksim"), light("caminos")) {
         let spread = [e, b, c]
             .iter()
@@ -305,6 +299,15 @@ fn seeds(runs: &[Run]) -> String {
         );
     }
     s
+}
+
+/// Simulator `tool`'s latency over its seeds at the lightest load.
+fn lightest_latency(runs: &[Run], tool: &str) -> Option<Spread> {
+    runs.iter()
+        .find(|r| r.0 == tool)
+        .and_then(|r| r.2.as_ref())
+        .and_then(|p| p.first())
+        .and_then(|p| p.latency)
 }
 
 /// The picture of the stored runs.
@@ -398,13 +401,7 @@ fn switched_runs() -> Vec<(String, String, Option<f64>, Option<f64>)> {
 /// Where the models differ, with the stored numbers that show each gap and what emu
 /// measures when it switches the mechanism.
 fn mechanisms(runs: &[Run]) -> String {
-    let light = |t: &str| {
-        runs.iter()
-            .find(|r| r.0 == t)
-            .and_then(|r| r.2.as_ref())
-            .and_then(|p| p.first())
-            .and_then(|p| p.latency.map(|l| l.mean))
-    };
+    let light = |t: &str| lightest_latency(runs, t).map(|l| l.mean);
     let most = |t: &str| {
         runs.iter()
             .find(|r| r.0 == t)
