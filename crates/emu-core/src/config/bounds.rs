@@ -18,7 +18,7 @@ use super::limits::{
 use super::topology::RoutingMode;
 use crate::parts::dslink::config::{MAX_BIT_RATE_MBIT_S, MAX_BUFFER_TOKENS, MAX_DATA_BYTES};
 use crate::parts::fabric::Strategy;
-use crate::parts::fabric::config::{ARCHITECTURES, FLOW_CONTROLS, MAX_MEMORY, OUTPUT_SCHEDULERS};
+use crate::parts::fabric::config::{ARCHITECTURES, FLOW_CONTROLS, MEMORY, OUTPUT_SCHEDULERS};
 use crate::parts::relay::config::STEPS;
 use crate::parts::t9000::config::MAX_CHANNELS;
 use crate::routing::min::SIZES;
@@ -239,8 +239,9 @@ fn checked() -> Vec<(&'static str, &'static str, String)> {
             "fabric",
             "network.memory",
             format!(
-                "packets from 1 to {}, or a percentage of RTT in quotes (\"60%\")",
-                group(MAX_MEMORY.into())
+                "packets from {} to {}, or a percentage of RTT in quotes (\"60%\")",
+                group(MEMORY.min),
+                group(MEMORY.max)
             ),
         ),
         ("fabric", "network.architecture", quoted_or(ARCHITECTURES)),

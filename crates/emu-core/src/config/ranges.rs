@@ -8,7 +8,6 @@
 //! the test below holds the two to each other.
 
 use super::keypath::error_site;
-use crate::text::group;
 use std::ops::Range;
 use toml::de::DeTable;
 
@@ -32,16 +31,8 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
             text("a probability, more than 0 and at most 1"),
         ),
         ("sci_ring", "network.mix.", text("a fraction from 0 to 1")),
-        (
-            "fabric",
-            "network.ports",
-            whole(1, fabric::config::MAX_PORTS.into()),
-        ),
-        (
-            "fabric",
-            "network.rtt",
-            whole(2, fabric::config::MAX_RTT.into()),
-        ),
+        ("fabric", "network.ports", fabric::config::PORTS.takes()),
+        ("fabric", "network.rtt", fabric::config::RTT.takes()),
         (
             "fabric",
             "network.thresholds[",
@@ -55,22 +46,14 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
         (
             "fabric",
             "network.packet_bytes",
-            whole(1, fabric::config::MAX_PACKET_BYTES.into()),
+            fabric::config::PACKET_BYTES.takes(),
         ),
         (
             "fabric",
             "network.link_gbps",
-            format!(
-                "Gb/s from {} to {}",
-                fabric::config::MIN_LINK_GBPS,
-                group(fabric::config::MAX_LINK_GBPS as u64)
-            ),
+            fabric::config::LINK_GBPS.takes(),
         ),
-        (
-            "fabric",
-            "network.voq_cap",
-            whole(1, fabric::config::MAX_VOQ_CAP),
-        ),
+        ("fabric", "network.voq_cap", fabric::config::VOQ_CAP.takes()),
         ("relay_ring", "network.nodes", relay::config::NODES.takes()),
         (
             "hypercube",

@@ -71,17 +71,22 @@ impl Bound {
         whole_range(self.min, self.max)
     }
 
-    /// The refusal of `value`: the value, `lead`, what to give, `why` ("7: give 2 to 6
-    /// switches per side").
-    pub fn refusal(self, value: u64, lead: &str, why: &str) -> String {
-        let give = match self.give {
+    /// What a refusal says to give, in the bound's own style: "2 to 6 switches per
+    /// side".
+    pub fn give(self) -> String {
+        match self.give {
             Give::Reference => self.takes(),
             Give::Counting("") => format!("{} to {}", group(self.min), group(self.max)),
             Give::Counting(unit) => format!("{} to {} {unit}", group(self.min), group(self.max)),
             Give::Span("") => format!("{}..={}", self.min, self.max),
             Give::Span(unit) => format!("{}..={} {unit}", self.min, self.max),
-        };
-        format!("{value}: {lead}give {give}{why}")
+        }
+    }
+
+    /// The refusal of `value`: the value, `lead`, what to give, `why` ("7: give 2 to 6
+    /// switches per side").
+    pub fn refusal(self, value: u64, lead: &str, why: &str) -> String {
+        format!("{value}: {lead}give {}{why}", self.give())
     }
 
     /// `value` of `key` if the range holds it, else its refusal.
@@ -94,31 +99,67 @@ impl Bound {
     }
 }
 
-/// A whole number `value` of `key` in `lo..=hi` `unit`s.
-pub(crate) fn whole(
-    key: &'static str,
-    value: u64,
-    lo: u64,
-    hi: u64,
-    unit: &str,
-) -> Result<u64, ConfigError> {
-    if (lo..=hi).contains(&value) {
-        Ok(value)
-    } else {
-        Err(ConfigError::new(
-            key,
-            format!("{value}: give {} to {} {unit}", group(lo), group(hi)),
-        ))
-    }
-}
-
 /// Whether the lower end of a range of reals is in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Low {
+pub enum Low {
     /// `lo` itself is allowed: [lo, hi].
     Closed,
     /// Only values above `lo`: (lo, hi].
     Open,
+}
+
+/// A range of reals of a key, declared once where the validator, its refusal and the
+/// reference's words all read it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reals {
+    /// Whether `lo` itself is in the range.
+    pub low: Low,
+    /// The lower end.
+    pub lo: f64,
+    /// The largest value it takes.
+    pub hi: f64,
+    /// What the value counts, for messages ("Gb/s").
+    pub unit: &'static str,
+}
+
+impl Reals {
+    /// `lo` to `hi` of `unit`, both ends included.
+    pub const fn closed(lo: f64, hi: f64, unit: &'static str) -> Reals {
+        Reals {
+            low: Low::Closed,
+            lo,
+            hi,
+            unit,
+        }
+    }
+
+    /// What the key takes, as the reference and a type error say it: "Gb/s from 0.001
+    /// to 10,000".
+    pub fn takes(self) -> String {
+        let show = |x: f64| {
+            if x.fract() == 0.0 && (0.0..1e15).contains(&x) {
+                group(x as u64)
+            } else {
+                crate::text::number(x)
+            }
+        };
+        let from = match self.low {
+            Low::Closed => "from",
+            Low::Open => "above",
+        };
+        format!(
+            "{} {from} {} to {}",
+            self.unit,
+            show(self.lo),
+            show(self.hi)
+        )
+    }
+
+    /// `value` of `key` if the range holds it (NaN and infinities never), else its
+    /// refusal.
+    pub(crate) fn check(self, key: &'static str, value: f64) -> Result<f64, ConfigError> {
+        real(key, value, self.low, self.lo, self.hi, self.unit)
+    }
 }
 
 /// A real `value` of `key` in `[lo, hi]` (or `(lo, hi]`) `unit`s; NaN and infinities
@@ -164,14 +205,24 @@ mod tests {
 
     #[test]
     fn a_value_outside_its_range_is_refused_with_the_range() {
-        assert_eq!(whole("network.ports", 16, 1, 256, "ports"), Ok(16));
-        let e = whole("network.ports", 300, 1, 256, "ports").unwrap_err();
+        let ports = Bound::counting(1, 256, "ports");
+        assert_eq!(ports.check("network.ports", 16), Ok(16));
+        let e = ports.check("network.ports", 300).unwrap_err();
         assert_eq!(
             (e.key, e.message.as_str()),
             ("network.ports", "300: give 1 to 256 ports")
         );
-        let e = whole("network.voq_cap", 0, 1, 100_000_000, "packets").unwrap_err();
+        let e = Bound::counting(1, 100_000_000, "packets")
+            .check("network.voq_cap", 0)
+            .unwrap_err();
         assert_eq!(e.message, "0: give 1 to 100,000,000 packets");
+        let gbps = Reals::closed(0.001, 10_000.0, "Gb/s");
+        assert_eq!(gbps.takes(), "Gb/s from 0.001 to 10,000");
+        assert_eq!(gbps.check("k", 10_000.0), Ok(10_000.0));
+        assert_eq!(
+            gbps.check("k", 0.0).unwrap_err().message,
+            "0: give 0.001 to 10000 Gb/s"
+        );
         assert_eq!(real("k", 1.0, Low::Open, 0.0, 1.0, ""), Ok(1.0));
         let e = real("k", 0.0, Low::Open, 0.0, 1.0, "").unwrap_err();
         assert_eq!(e.message, "0: give more than 0 and at most 1");

@@ -5,24 +5,27 @@ use super::flow::FlowControl;
 use super::rxs::Strategy;
 use super::{Architecture, OutputScheduler};
 use crate::parts::ConfigError;
-use crate::parts::bounds::{Low, real, whole};
+use crate::parts::bounds::{Bound, Low, Reals, real};
 use serde::{Deserialize, Serialize};
 
-/// Most ports: a fabric keeps N² crosspoint queues and its links' channels hold up to N
-/// flow-control cells per cycle (the document studies up to 64).
-pub(crate) const MAX_PORTS: u32 = 256;
-/// Longest round trip in packet cycles.
-pub(crate) const MAX_RTT: u32 = 1_000_000;
-/// Most crosspoint memory, in packets (the document's largest is 4 RTT = 256).
-pub(crate) const MAX_MEMORY: u32 = 1_000_000;
-/// Largest packet in bytes (the document's cells are 64 to 128).
-pub(crate) const MAX_PACKET_BYTES: u32 = 65_536;
-/// Slowest link in Gb/s: 1 Mb/s, a packet cycle of half a millisecond at 64 bytes.
-pub(crate) const MIN_LINK_GBPS: f64 = 0.001;
-/// Fastest link in Gb/s (the document's is 10, OC-192).
-pub(crate) const MAX_LINK_GBPS: f64 = 10_000.0;
-/// Most packets an adapter's VOQs may hold together.
-pub(crate) const MAX_VOQ_CAP: u64 = 100_000_000;
+/// Ports (`network.ports`): a fabric keeps N² crosspoint queues and its links'
+/// channels hold up to N flow-control cells per cycle (the document studies up to 64).
+pub const PORTS: Bound = Bound::counting(1, 256, "ports");
+/// Most ports ([`PORTS`]), for sizing.
+pub(crate) const MAX_PORTS: u32 = PORTS.max as u32;
+/// Round trip in packet cycles (`network.rtt`): each direction of a link takes at
+/// least one cycle.
+pub const RTT: Bound = Bound::counting(2, 1_000_000, "packet cycles of round trip");
+/// Crosspoint memory in packets (`network.memory`; the document's largest is 4 RTT =
+/// 256).
+pub const MEMORY: Bound = Bound::counting(1, 1_000_000, "packets");
+/// Bytes per packet (`network.packet_bytes`; the document's cells are 64 to 128).
+pub const PACKET_BYTES: Bound = Bound::counting(1, 65_536, "bytes");
+/// Link rate in Gb/s (`network.link_gbps`): from 1 Mb/s, a packet cycle of half a
+/// millisecond at 64 bytes, to 10 Tb/s (the document's is 10, OC-192).
+pub const LINK_GBPS: Reals = Reals::closed(0.001, 10_000.0, "Gb/s");
+/// Packets an adapter's VOQs may hold together (`network.voq_cap`).
+pub const VOQ_CAP: Bound = Bound::counting(1, 100_000_000, "packets");
 /// The values of `network.architecture`.
 pub(crate) const ARCHITECTURES: [&str; 2] = ["cicq", "cioq"];
 /// The values of `network.output_scheduler`.
@@ -120,27 +123,34 @@ impl<'de> Deserialize<'de> for MemoryConfig {
         use serde::de::{self, Unexpected, Visitor};
         /// What a memory takes, as serde's "expected …": with the value as serde
         /// describes it, the error is placed at the key (`config::keypath`).
-        const TAKES: &str = "1 to 1,000,000 packets, or a percentage of RTT in quotes (\"60%\")";
         struct V;
+        impl V {
+            fn takes(&self) -> String {
+                format!(
+                    "{}, or a percentage of RTT in quotes (\"60%\")",
+                    MEMORY.give()
+                )
+            }
+        }
         impl Visitor<'_> for V {
             type Value = MemoryConfig;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str(TAKES)
+                f.write_str(&self.takes())
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<MemoryConfig, E> {
                 match u32::try_from(v) {
                     Ok(p) => self.visit_u64(p.into()),
-                    Err(_) => Err(E::invalid_value(Unexpected::Signed(v), &TAKES)),
+                    Err(_) => Err(E::invalid_value(Unexpected::Signed(v), &&*self.takes())),
                 }
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<MemoryConfig, E> {
                 match u32::try_from(v) {
-                    Ok(p) if (1..=MAX_MEMORY).contains(&p) => Ok(MemoryConfig::Packets(p)),
-                    _ => Err(E::invalid_value(Unexpected::Unsigned(v), &TAKES)),
+                    Ok(p) if MEMORY.contains(p.into()) => Ok(MemoryConfig::Packets(p)),
+                    _ => Err(E::invalid_value(Unexpected::Unsigned(v), &&*self.takes())),
                 }
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<MemoryConfig, E> {
-                Err(E::invalid_type(Unexpected::Float(v), &TAKES))
+                Err(E::invalid_type(Unexpected::Float(v), &&*self.takes()))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<MemoryConfig, E> {
                 Ok(MemoryConfig::Percent(v.to_string()))
@@ -250,21 +260,8 @@ fn unknown_flow_control(name: &str) -> ConfigError {
 impl FabricConfig {
     /// The validated fabric; every error names its key.
     pub fn validate(&self) -> Result<FabricSpec, ConfigError> {
-        whole(
-            "network.ports",
-            self.ports.into(),
-            1,
-            MAX_PORTS.into(),
-            "ports",
-        )?;
-        // Each direction of a link takes at least one cycle.
-        whole(
-            "network.rtt",
-            self.rtt.into(),
-            2,
-            MAX_RTT.into(),
-            "packet cycles of round trip",
-        )?;
+        PORTS.check("network.ports", self.ports.into())?;
+        RTT.check("network.rtt", self.rtt.into())?;
         let architecture = match self.architecture.as_str() {
             "cicq" => Architecture::Cicq,
             "cioq" => Architecture::Cioq,
@@ -386,22 +383,9 @@ impl FabricConfig {
             }
             other => return Err(unknown_flow_control(other)),
         };
-        whole(
-            "network.packet_bytes",
-            self.packet_bytes.into(),
-            1,
-            MAX_PACKET_BYTES.into(),
-            "bytes",
-        )?;
-        real(
-            "network.link_gbps",
-            self.link_gbps,
-            Low::Closed,
-            MIN_LINK_GBPS,
-            MAX_LINK_GBPS,
-            "Gb/s",
-        )?;
-        whole("network.voq_cap", self.voq_cap, 1, MAX_VOQ_CAP, "packets")?;
+        PACKET_BYTES.check("network.packet_bytes", self.packet_bytes.into())?;
+        LINK_GBPS.check("network.link_gbps", self.link_gbps)?;
+        VOQ_CAP.check("network.voq_cap", self.voq_cap)?;
         Ok(FabricSpec {
             ports: self.ports as u16,
             rtt: self.rtt,
@@ -432,7 +416,7 @@ impl FabricConfig {
                             ),
                         )
                     })?;
-                let most = f64::from(MAX_MEMORY) / f64::from(self.rtt) * 100.0;
+                let most = MEMORY.max as f64 / f64::from(self.rtt) * 100.0;
                 let pct = real("network.memory", pct, Low::Open, 0.0, most, "% of RTT")?;
                 (pct / 100.0 * f64::from(self.rtt)).round() as u32
             }
@@ -443,13 +427,7 @@ impl FabricConfig {
                 "a crosspoint needs at least one packet location",
             ));
         }
-        whole(
-            "network.memory",
-            packets.into(),
-            1,
-            MAX_MEMORY.into(),
-            "packets",
-        )?;
+        MEMORY.check("network.memory", packets.into())?;
         Ok(packets)
     }
 
