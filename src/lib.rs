@@ -13,9 +13,25 @@
 #![warn(missing_docs)]
 
 pub use emu_core::{
-    api, config, deadlock, engine, family, ids, memory, model, network, observe, parts, routing,
-    terminal, text, time, traffic,
+    api, deadlock, engine, family, ids, memory, model, network, observe, parts, routing, terminal,
+    text, time, traffic,
 };
+
+/// The core's configuration layer (`emu_core::config`), with the topology loaders that
+/// pass it the network kinds: `emu::config::load_topology` is
+/// [`family::load_topology`], `emu::config::load::load_topology_text` is
+/// [`family::load_topology_text`].
+pub mod config {
+    pub use emu_core::config::*;
+    pub use emu_core::family::load_topology;
+
+    /// Loading a topology or traffic file (`emu_core::config::load`), with
+    /// [`load_topology_text`] passing the network kinds.
+    pub mod load {
+        pub use emu_core::config::load::*;
+        pub use emu_core::family::load_topology_text;
+    }
+}
 
 pub mod html;
 pub mod plot;

@@ -156,7 +156,11 @@ pub enum PrepareError {
 pub fn prepare(topology: &Input, ask: &Ask) -> Result<Prepared, PrepareError> {
     config::validate_sets(&ask.sets).map_err(PrepareError::Config)?;
     let topo: Loaded<TopologyConfig> = topology
-        .load(FileKind::Topology, &ask.sets)
+        .load(
+            FileKind::Topology,
+            &ask.sets,
+            &crate::network::kinds::C104Kinds,
+        )
         .map_err(PrepareError::Config)?;
     if topo.overrides.len() != ask.sets.len() {
         return Err(PrepareError::TrafficKeys);
@@ -196,7 +200,7 @@ pub fn prepare(topology: &Input, ask: &Ask) -> Result<Prepared, PrepareError> {
         sets.push(format!("c104.output_buffer_tokens={b}"));
     }
     let topo: Loaded<TopologyConfig> = topology
-        .load(FileKind::Topology, &sets)
+        .load(FileKind::Topology, &sets, &crate::network::kinds::C104Kinds)
         .map_err(PrepareError::Config)?;
     let name = config::stem(&topo.file.name);
     let probe: TrafficConfig =

@@ -110,7 +110,8 @@ impl Network {
                 ),
             ));
         }
-        let topo: Loaded<TopologyConfig> = topology.load(FileKind::Topology, sets)?;
+        let topo: Loaded<TopologyConfig> =
+            topology.load(FileKind::Topology, sets, &crate::network::kinds::C104Kinds)?;
         let family = crate::family::of(&topo.config.network);
         if !crate::network::kinds::owns(&topo.config.network) {
             return Err(Error::message(

@@ -38,8 +38,8 @@ pub fn load(
     sets: &[String],
 ) -> Result<(Loaded<TopologyConfig>, Loaded<TrafficConfig>), Error> {
     crate::config::validate_sets(sets)?;
-    let topo = topology.load(FileKind::Topology, sets)?;
-    let traf = traffic.load(FileKind::Traffic, sets)?;
+    let topo = topology.load(FileKind::Topology, sets, &crate::network::kinds::C104Kinds)?;
+    let traf = traffic.load(FileKind::Traffic, sets, &crate::config::NoKinds)?;
     Ok((topo, traf))
 }
 

@@ -2,7 +2,9 @@
 //! reference (`family::reference`) and for a type error at a key the type-error table
 //! (`super::ranges`) leaves out: the bounds the validators check, written from the
 //! validators' own constants (`super::limits`, `parts`) so that neither can drift from
-//! them. `network::bounds` re-exports [`takes`].
+//! them. The keys of a kind of network of C104s are not here: each kind's file
+//! (`network::kinds`) words its own, and `network::bounds` asks the kinds first, then
+//! [`takes`]; a type error asks them through [`super::Kinds`].
 //!
 //! A type error names a key's range from [`crate::config::takes`]; this table adds
 //! the keys whose range is only checked once the value has the right type (and a
@@ -10,18 +12,12 @@
 //! themselves (`routing = "universal"`) need no row: the reference reads them from the
 //! schema.
 
-use super::limits::{
-    C104_LINKS, CROSSBAR_TERMINALS, CUBE_ROUTING, DIMENSIONS, DRAGONFLY_COUNTS, FAT_TREE_K,
-    FLATTENED_BUTTERFLY_COUNTS, MAX_BATCH_MESSAGES, MAX_FRAME, MAX_KARY_SWITCHES, MIN_ROUTING,
-    RING_SWITCHES, SIDES, UNIVERSAL_DIMENSIONS,
-};
-use super::topology::RoutingMode;
+use super::limits::{MAX_BATCH_MESSAGES, MAX_FRAME};
 use crate::parts::dslink::config::{MAX_BIT_RATE_MBIT_S, MAX_BUFFER_TOKENS, MAX_DATA_BYTES};
 use crate::parts::fabric::Strategy;
 use crate::parts::fabric::config::{ARCHITECTURES, FLOW_CONTROLS, MEMORY, OUTPUT_SCHEDULERS};
 use crate::parts::relay::config::STEPS;
 use crate::parts::t9000::config::MAX_CHANNELS;
-use crate::routing::min::SIZES;
 use crate::text::{group, whole_range as whole};
 use crate::time::MAX_DURATION_US;
 
@@ -48,7 +44,7 @@ fn matches(name: &str, key: &str) -> bool {
 }
 
 /// `"a"`, `"b"` or `"c"`.
-fn quoted_or<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn quoted_or<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let quoted: Vec<String> = names.into_iter().map(|n| format!("\"{n}\"")).collect();
     match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
@@ -57,134 +53,11 @@ fn quoted_or<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     }
 }
 
-/// The routing modes `modes` as a file names them.
-fn routings(modes: &[RoutingMode]) -> String {
-    let names: Vec<String> = modes
-        .iter()
-        .map(|m| format!("{m:?}").to_lowercase())
-        .collect();
-    quoted_or(names.iter().map(String::as_str))
-}
-
 /// The table: (network kind, or "" for any; key, or a prefix ending in `.`; what it
 /// takes).
 fn checked() -> Vec<(&'static str, &'static str, String)> {
-    let sides = SIDES.takes();
     let strategies: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-    let mut sizes: Vec<String> = SIZES.iter().map(|s| s.to_string()).collect();
-    let last_size = sizes.pop().unwrap_or_default();
     vec![
-        (
-            "hypercube",
-            "network.dimensions",
-            format!(
-                "{} ({} with universal routing)",
-                DIMENSIONS.takes(),
-                UNIVERSAL_DIMENSIONS.max
-            ),
-        ),
-        (
-            "hypercube",
-            "network.link_sets",
-            "1; with universal routing 1 or 2".into(),
-        ),
-        ("hypercube", "network.routing", routings(CUBE_ROUTING)),
-        ("grid", "network.routing", routings(CUBE_ROUTING)),
-        ("min", "network.routing", routings(MIN_ROUTING)),
-        ("ring", "network.switches", RING_SWITCHES.takes()),
-        ("grid", "network.side", sides.clone()),
-        ("torus", "network.side", sides.clone()),
-        ("torus", "network.wrap", quoted_or(["single", "doubled"])),
-        (
-            "kary_ncube",
-            "network.k",
-            format!(
-                "{sides}, with k^n at most {}",
-                group(MAX_KARY_SWITCHES.into())
-            ),
-        ),
-        (
-            "kary_ncube",
-            "network.n",
-            format!(
-                "a whole number from 1, while a switch's 1 + 2n links (1 + 4n with doubled \
-                 wrap-around links) fit a C104's {C104_LINKS}"
-            ),
-        ),
-        ("crossbar", "network.terminals", CROSSBAR_TERMINALS.takes()),
-        ("fat_tree", "network.k", FAT_TREE_K.takes()),
-        (
-            "fat_tree",
-            "network.n",
-            format!(
-                "a whole number from 1, with k^n at most {}",
-                group(MAX_KARY_SWITCHES.into())
-            ),
-        ),
-        ("fat_tree", "network.routing", routings(CUBE_ROUTING)),
-        (
-            "dragonfly",
-            "network.a",
-            format!(
-                "{}, while p + local_sets·(a − 1) + h links fit a C104's {C104_LINKS}",
-                DRAGONFLY_COUNTS.takes()
-            ),
-        ),
-        ("dragonfly", "network.p", DRAGONFLY_COUNTS.takes()),
-        (
-            "dragonfly",
-            "network.h",
-            format!(
-                "{}, with (a·h + 1)·a·p terminals at most {}",
-                DRAGONFLY_COUNTS.takes(),
-                group(MAX_KARY_SWITCHES.into())
-            ),
-        ),
-        ("dragonfly", "network.local_sets", "1 or 2".into()),
-        (
-            "flattened_butterfly",
-            "network.rows",
-            FLATTENED_BUTTERFLY_COUNTS.takes(),
-        ),
-        (
-            "flattened_butterfly",
-            "network.cols",
-            FLATTENED_BUTTERFLY_COUNTS.takes(),
-        ),
-        (
-            "flattened_butterfly",
-            "network.p",
-            format!(
-                "{}, while p + (cols − 1) + (rows − 1) links fit a C104's {C104_LINKS}",
-                FLATTENED_BUTTERFLY_COUNTS.takes()
-            ),
-        ),
-        ("dragonfly", "network.routing", routings(CUBE_ROUTING)),
-        (
-            "min",
-            "network.terminals",
-            format!("{} or {last_size}", sizes.join(", ")),
-        ),
-        (
-            "netlist",
-            "network.switches",
-            format!("port counts from 1 to {C104_LINKS}, one per switch"),
-        ),
-        (
-            "netlist",
-            "network.terminals",
-            "[switch, port] of a listed switch's port, each port used once".into(),
-        ),
-        (
-            "netlist",
-            "network.links",
-            "[switch, port, switch, port] of listed switches' ports, each port used once".into(),
-        ),
-        (
-            "netlist",
-            "network.tables",
-            "one list of [lo, hi, port] per switch, or none at all".into(),
-        ),
         (
             "",
             "link.bit_rate_mbit_s",
@@ -299,17 +172,14 @@ mod tests {
 
     #[test]
     fn keys_find_their_words_here_or_in_the_type_error_table() {
-        assert_eq!(
-            takes("ring", "network.switches").as_deref(),
-            Some("a whole number from 2 to 4,096")
-        );
+        assert_eq!(takes("ring", "network.switches"), None, "the kind's own");
         assert_eq!(
             takes("sci_ring", "network.nodes"),
             crate::config::takes("sci_ring", "network.nodes")
         );
         assert_eq!(
-            takes("min", "network.routing").as_deref(),
-            Some("\"deterministic\", \"universal\" or \"adaptive\"")
+            takes("fabric", "network.voq_cap").as_deref(),
+            Some("a whole number from 1 to 100,000,000")
         );
         assert_eq!(
             takes("", "phases.warmup_us").as_deref(),

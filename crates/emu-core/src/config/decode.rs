@@ -4,6 +4,7 @@
 use super::error::{ConfigError, line_col};
 use super::graphml;
 use super::keypath::{error_site, syntax_key};
+use super::kinds::Kinds;
 use super::location::Location;
 use super::overrides::{Override, apply};
 use super::source::{FileKind, SourceFile};
@@ -14,7 +15,8 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, Deserializer};
 
-/// Parses and deserializes `file`, first alone (so that an error in the file is
+/// Parses and deserializes `file` (a type error at a key of a `[network]` table words
+/// the key's range as `kinds` says), first alone (so that an error in the file is
 /// reported against the file), then with `overrides` applied in order. A key that
 /// deserializes but is ignored (see [`super::unused`]) is an error too.
 ///
@@ -24,9 +26,10 @@ use toml::de::{DeTable, Deserializer};
 pub(crate) fn decode<T: DeserializeOwned + Serialize>(
     file: &SourceFile,
     overrides: &[Override],
+    kinds: &dyn Kinds,
 ) -> Result<T, ConfigError> {
     if !graphml::is_graphml(&file.text) {
-        return decode_toml(file, overrides);
+        return decode_toml(file, overrides, kinds);
     }
     if file.kind != FileKind::Topology {
         return Err(ConfigError::at(
@@ -42,7 +45,7 @@ pub(crate) fn decode<T: DeserializeOwned + Serialize>(
         text: translated.toml.clone(),
         ..file.clone()
     };
-    decode_toml(&netlist, overrides).map_err(|e| match e.location() {
+    decode_toml(&netlist, overrides, kinds).map_err(|e| match e.location() {
         Some(at) if at.file.as_deref() == Some(file.name.as_str()) => {
             let key = at.key.clone();
             let place = translated.place(key.as_deref().unwrap_or("network"));
@@ -56,12 +59,13 @@ pub(crate) fn decode<T: DeserializeOwned + Serialize>(
 fn decode_toml<T: DeserializeOwned + Serialize>(
     file: &SourceFile,
     overrides: &[Override],
+    kinds: &dyn Kinds,
 ) -> Result<T, ConfigError> {
     let parsed = DeTable::parse(&file.text).map_err(|e| syntax_error(file, &e))?;
     let span = parsed.span();
     let root = parsed.into_inner();
-    let alone =
-        deserialize::<T>(span.clone(), &root).map_err(|(s, m)| file_error(file, &root, s, &m))?;
+    let alone = deserialize::<T>(span.clone(), &root, kinds)
+        .map_err(|(s, m)| file_error(file, &root, s, &m))?;
     if overrides.is_empty() {
         return Ok(alone);
     }
@@ -70,14 +74,15 @@ fn decode_toml<T: DeserializeOwned + Serialize>(
     for (ov, region) in overrides.iter().zip(&regions) {
         apply(&mut merged, ov, region.clone())?;
     }
-    deserialize::<T>(span, &merged)
-        .map_err(|(s, m)| override_error(&merged, overrides, &regions, s, &m))
+    deserialize::<T>(span, &merged, kinds)
+        .map_err(|(s, m)| override_error(&merged, overrides, &regions, s, &m, kinds))
 }
 
 /// Deserializes `root`; an error is its span and message.
 fn deserialize<T: DeserializeOwned + Serialize>(
     span: Range<usize>,
     root: &DeTable<'_>,
+    kinds: &dyn Kinds,
 ) -> Result<T, (Option<Range<usize>>, String)> {
     let config =
         T::deserialize(Deserializer::from(Spanned::new(span, root.clone()))).map_err(|e| {
@@ -85,7 +90,7 @@ fn deserialize<T: DeserializeOwned + Serialize>(
             let message = dates_by_name(root, e.span(), &message);
             (
                 e.span(),
-                super::ranges::with_range(root, e.span(), &message),
+                super::ranges::with_range(root, e.span(), &message, kinds),
             )
         })?;
     match first_unused(root, &config) {
@@ -217,6 +222,7 @@ fn override_error(
     regions: &[Range<usize>],
     span: Option<Range<usize>>,
     message: &str,
+    kinds: &dyn Kinds,
 ) -> ConfigError {
     let inside = span
         .as_ref()
@@ -265,7 +271,7 @@ fn override_error(
     };
     let message = message.as_str();
     let message = match culprits.as_slice() {
-        [ov] => super::ranges::for_key(merged, &ov.key, message),
+        [ov] => super::ranges::for_key(merged, &ov.key, message, kinds),
         _ => message.to_string(),
     };
     let message = super::plain::plain(&message);

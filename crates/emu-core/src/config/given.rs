@@ -1,5 +1,6 @@
 //! Where a topology or traffic file comes from, said explicitly ([`Input`]).
 
+use super::kinds::Kinds;
 use super::load::{load_source, overrides_for};
 use super::lookup::{find_source, read_path, read_shipped};
 use super::{ConfigError, FileKind, Loaded, Origin, SourceFile};
@@ -77,14 +78,16 @@ impl Input {
     }
 
     /// Loads the file as a file of `kind`, with the `--set`-style overrides among `sets`
-    /// that belong to that kind (every one of `sets` is checked).
+    /// that belong to that kind (every one of `sets` is checked); a type error at a key
+    /// of `[network]` words the key's range as `kinds` says.
     pub fn load<T: DeserializeOwned + Serialize>(
         &self,
         kind: FileKind,
         sets: &[String],
+        kinds: &dyn Kinds,
     ) -> Result<Loaded<T>, ConfigError> {
         let overrides = overrides_for(kind, sets)?;
-        load_source(self.source(kind)?, &overrides)
+        load_source(self.source(kind)?, &overrides, kinds)
     }
 }
 
@@ -153,16 +156,16 @@ mod tests {
     fn overrides_apply_to_their_kind_and_are_all_checked() {
         let sets = vec!["network.dimensions=3".to_string(), "message.bytes=8".into()];
         let t: Loaded<TopologyConfig> = Input::shipped("hypercube6")
-            .load(FileKind::Topology, &sets)
+            .load(FileKind::Topology, &sets, &crate::network::kinds::C104Kinds)
             .expect("loads");
         assert_eq!(t.overrides, vec![("network.dimensions".into(), "3".into())]);
         let p: Loaded<TrafficConfig> = Input::shipped("uniform")
-            .load(FileKind::Traffic, &sets)
+            .load(FileKind::Traffic, &sets, &crate::config::NoKinds)
             .expect("loads");
         assert_eq!(p.overrides, vec![("message.bytes".into(), "8".into())]);
         let bad = vec!["bogus".to_string()];
         let e = Input::shipped("uniform")
-            .load::<TrafficConfig>(FileKind::Traffic, &bad)
+            .load::<TrafficConfig>(FileKind::Traffic, &bad, &crate::config::NoKinds)
             .expect_err("a malformed --set is refused by either file");
         assert!(
             e.to_string().starts_with("--set bogus: give KEY=VALUE"),

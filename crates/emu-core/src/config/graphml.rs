@@ -915,7 +915,11 @@ mod tests {
         let text = "<graphml>\n<key id=\"f\" for=\"graph\" attr.name=\"link.fct_batch_tokens\" attr.type=\"string\"/>\n\
              <graph>\n<node id=\"a\"/><node id=\"b\"/><edge source=\"a\" target=\"b\"/>\n<data key=\"f\">FCT</data>\n</graph></graphml>\n";
         let load = |text: &str, sets: &[String]| {
-            Input::text("g.graphml", text).load::<TopologyConfig>(FileKind::Topology, sets)
+            Input::text("g.graphml", text).load::<TopologyConfig>(
+                FileKind::Topology,
+                sets,
+                &crate::network::kinds::C104Kinds,
+            )
         };
         let e = load(text, &[]).expect_err("a string where a number goes");
         assert!(
@@ -951,7 +955,7 @@ mod tests {
             "{e}"
         );
         let e = Input::text("t.graphml", fixed)
-            .load::<crate::config::TrafficConfig>(FileKind::Traffic, &[])
+            .load::<crate::config::TrafficConfig>(FileKind::Traffic, &[], &crate::config::NoKinds)
             .expect_err("traffic is TOML");
         assert!(
             e.to_string()

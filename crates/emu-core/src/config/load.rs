@@ -2,6 +2,7 @@
 
 use super::decode::decode;
 use super::error::ConfigError;
+use super::kinds::{Kinds, NoKinds};
 use super::lookup::find_source;
 use super::overrides::parse_sets;
 use super::source::{FileKind, Origin, SourceFile};
@@ -24,37 +25,45 @@ pub struct Loaded<T> {
 
 /// Loads a topology file (see [`super::lookup::find_source`] for how `spec` is found)
 /// and applies the `--set` arguments in `sets` that belong to topology files. Every
-/// argument in `sets` is checked, including those for traffic files.
-pub fn load_topology(spec: &str, sets: &[String]) -> Result<Loaded<TopologyConfig>, ConfigError> {
-    load(FileKind::Topology, spec, sets)
+/// argument in `sets` is checked, including those for traffic files. A type error at a
+/// key of `[network]` words the key's range as `kinds` says (the network layer's
+/// registry: `emu_core::family::load_topology` passes it).
+pub fn load_topology_with(
+    spec: &str,
+    sets: &[String],
+    kinds: &dyn Kinds,
+) -> Result<Loaded<TopologyConfig>, ConfigError> {
+    load(FileKind::Topology, spec, sets, kinds)
 }
 
 /// Loads a traffic file (see [`super::lookup::find_source`] for how `spec` is found)
 /// and applies the `--set` arguments in `sets` that belong to traffic files. Every
 /// argument in `sets` is checked, including those for topology files.
 pub fn load_traffic(spec: &str, sets: &[String]) -> Result<Loaded<TrafficConfig>, ConfigError> {
-    load(FileKind::Traffic, spec, sets)
+    load(FileKind::Traffic, spec, sets, &NoKinds)
 }
 
-/// [`load_topology`] for a file already in memory: `text` is taken as the file named
-/// `name` (an [`Origin::Path`] of `name`, which messages show), with no lookup and no
-/// file read. For fuzzing and tests; the rest of the path is [`load_topology`]'s.
-pub fn load_topology_text(
+/// [`load_topology_with`] for a file already in memory: `text` is taken as the file
+/// named `name` (an [`Origin::Path`] of `name`, which messages show), with no lookup
+/// and no file read. For fuzzing and tests; the rest of the path is
+/// [`load_topology_with`]'s.
+pub fn load_topology_text_with(
     name: &str,
     text: &str,
     sets: &[String],
+    kinds: &dyn Kinds,
 ) -> Result<Loaded<TopologyConfig>, ConfigError> {
-    load_text(FileKind::Topology, name, text, sets)
+    load_text(FileKind::Topology, name, text, sets, kinds)
 }
 
-/// [`load_traffic`] for a file already in memory, as [`load_topology_text`]: a trace
-/// the traffic names would be looked for beside `name`.
+/// [`load_traffic`] for a file already in memory, as [`load_topology_text_with`]: a
+/// trace the traffic names would be looked for beside `name`.
 pub fn load_traffic_text(
     name: &str,
     text: &str,
     sets: &[String],
 ) -> Result<Loaded<TrafficConfig>, ConfigError> {
-    load_text(FileKind::Traffic, name, text, sets)
+    load_text(FileKind::Traffic, name, text, sets, &NoKinds)
 }
 
 fn load_text<T: DeserializeOwned + Serialize>(
@@ -62,6 +71,7 @@ fn load_text<T: DeserializeOwned + Serialize>(
     name: &str,
     text: &str,
     sets: &[String],
+    kinds: &dyn Kinds,
 ) -> Result<Loaded<T>, ConfigError> {
     let overrides = overrides_for(kind, sets)?;
     let file = SourceFile {
@@ -70,17 +80,18 @@ fn load_text<T: DeserializeOwned + Serialize>(
         text: text.to_string(),
         origin: Origin::Path(PathBuf::from(name)),
     };
-    load_source(file, &overrides)
+    load_source(file, &overrides, kinds)
 }
 
 fn load<T: DeserializeOwned + Serialize>(
     kind: FileKind,
     spec: &str,
     sets: &[String],
+    kinds: &dyn Kinds,
 ) -> Result<Loaded<T>, ConfigError> {
     let overrides = overrides_for(kind, sets)?;
     let file = find_source(kind, spec)?;
-    load_source(file, &overrides)
+    load_source(file, &overrides, kinds)
 }
 
 /// The `--set` arguments of `sets` that belong to files of `kind`; every argument is
@@ -95,12 +106,14 @@ pub(crate) fn overrides_for(
         .collect())
 }
 
-/// Deserializes an already-found file with these overrides (all of its kind).
+/// Deserializes an already-found file with these overrides (all of its kind), type
+/// errors at `[network]` keys worded as `kinds` says.
 pub(crate) fn load_source<T: DeserializeOwned + Serialize>(
     file: SourceFile,
     overrides: &[super::overrides::Override],
+    kinds: &dyn Kinds,
 ) -> Result<Loaded<T>, ConfigError> {
-    let config = decode(&file, overrides)?;
+    let config = decode(&file, overrides, kinds)?;
     let overrides = overrides
         .iter()
         .map(|o| (o.key.clone(), o.value.clone()))

@@ -9,6 +9,7 @@ pub(crate) mod graphml;
 pub mod input;
 mod keypath;
 pub mod kind_defaults;
+pub mod kinds;
 pub(crate) mod limits;
 pub mod load;
 mod locate;
@@ -29,10 +30,14 @@ mod variants;
 
 #[cfg(test)]
 mod tests;
+/// The kinds a topology file is loaded with, for the tests (`tests`).
+#[cfg(test)]
+use crate::{family::load_topology, network::kinds::C104Kinds};
 
 pub use error::ConfigError;
 pub use given::Input;
-pub use load::{Loaded, load_topology, load_traffic, stem};
+pub use kinds::{Kinds, NoKinds};
+pub use load::{Loaded, load_topology_with, load_traffic, stem};
 pub use location::Location;
 pub use lookup::find_source;
 pub use overrides::validate_sets;

@@ -8,6 +8,7 @@
 //! the test below holds the two to each other.
 
 use super::keypath::error_site;
+use super::kinds::Kinds;
 use std::ops::Range;
 use toml::de::DeTable;
 
@@ -56,11 +57,6 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
         ("fabric", "network.voq_cap", fabric::config::VOQ_CAP.takes()),
         ("relay_ring", "network.nodes", relay::config::NODES.takes()),
         (
-            "hypercube",
-            "network.dimensions",
-            super::limits::DIMENSIONS.takes(),
-        ),
-        (
             "",
             "faults.extra_initial_credit",
             whole(0, dslink::config::MAX_EXTRA_CREDIT.into()),
@@ -100,14 +96,19 @@ fn ranges() -> Vec<(&'static str, &'static str, String)> {
 
 /// `message` with its "expected …" clause replaced by the range of the key the error
 /// is at, if the table has one for the file's network kind; unchanged otherwise.
-pub(super) fn with_range(root: &DeTable<'_>, span: Option<Range<usize>>, message: &str) -> String {
+pub(super) fn with_range(
+    root: &DeTable<'_>,
+    span: Option<Range<usize>>,
+    message: &str,
+    kinds: &dyn Kinds,
+) -> String {
     let key = error_site(root, span, message).key();
-    for_key(root, &key, message)
+    for_key(root, &key, message, kinds)
 }
 
 /// [`with_range`] for an error known to be about `key` (a `--set` whose value the
 /// error is in: inside an internally tagged table the error's own span is lost).
-pub(super) fn for_key(root: &DeTable<'_>, key: &str, message: &str) -> String {
+pub(super) fn for_key(root: &DeTable<'_>, key: &str, message: &str, kinds: &dyn Kinds) -> String {
     let Some(at) = message.rfind(", expected ") else {
         return message.to_string();
     };
@@ -127,7 +128,11 @@ pub(super) fn for_key(root: &DeTable<'_>, key: &str, message: &str) -> String {
         .and_then(|t| t.get("kind"))
         .and_then(|k| k.get_ref().as_str())
         .unwrap_or("");
-    match takes(kind, key).or_else(|| super::bounds::takes(kind, &unindexed(key))) {
+    let unindexed = unindexed(key);
+    match takes(kind, key)
+        .or_else(|| kinds.takes(kind, &unindexed))
+        .or_else(|| super::bounds::takes(kind, &unindexed))
+    {
         Some(words) => format!("{}, expected {words}", &message[..at]),
         None => message.to_string(),
     }

@@ -198,7 +198,11 @@ mod tests {
     fn every_shipped_file_deserializes() {
         for (stem, text) in shipped_topologies() {
             if let Err(e) = crate::config::Input::shipped(*stem)
-                .load::<crate::config::TopologyConfig>(FileKind::Topology, &[])
+                .load::<crate::config::TopologyConfig>(
+                    FileKind::Topology,
+                    &[],
+                    &crate::network::kinds::C104Kinds,
+                )
             {
                 panic!("topology {stem}: {e}");
             }

@@ -28,7 +28,7 @@ fn topo(text: &str, set: &[&str]) -> Result<Loaded<TopologyConfig>, String> {
         .into_iter()
         .filter(|o| o.kind == FileKind::Topology)
         .collect();
-    load_source(source(FileKind::Topology, text), &ovs).map_err(|e| e.to_string())
+    load_source(source(FileKind::Topology, text), &ovs, &C104Kinds).map_err(|e| e.to_string())
 }
 
 fn traffic(text: &str, set: &[&str]) -> Result<Loaded<TrafficConfig>, String> {
@@ -37,7 +37,7 @@ fn traffic(text: &str, set: &[&str]) -> Result<Loaded<TrafficConfig>, String> {
         .into_iter()
         .filter(|o| o.kind == FileKind::Traffic)
         .collect();
-    load_source(source(FileKind::Traffic, text), &ovs).map_err(|e| e.to_string())
+    load_source(source(FileKind::Traffic, text), &ovs, &super::NoKinds).map_err(|e| e.to_string())
 }
 
 fn err<T: std::fmt::Debug>(r: Result<T, String>) -> String {

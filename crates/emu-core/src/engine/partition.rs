@@ -77,7 +77,8 @@ pub fn crossing_links<P: LinkProtocol>(net: &Network<P>, part: &[usize]) -> usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{load_topology, load_traffic};
+    use crate::config::load_traffic;
+    use crate::family::load_topology;
 
     fn net(topology: &str) -> Network {
         let t = load_topology(topology, &[]).expect("shipped topology");

@@ -87,7 +87,8 @@ pub fn check_plan_of(
     {
         return Err(CaseError::TrafficSet { set: o.text });
     }
-    let topo: config::Loaded<config::TopologyConfig> = input.load(FileKind::Topology, sets)?;
+    let topo: config::Loaded<config::TopologyConfig> =
+        input.load(FileKind::Topology, sets, &crate::network::kinds::C104Kinds)?;
     let family = crate::family::of(&topo.config.network);
     crate::family::only_own_sections(family, &topo)?;
     let traffic = config::load::load_traffic_text("probe.toml", family.probe_traffic(), &[])?;

@@ -282,6 +282,33 @@ fn where_given<T>(file: &Loaded<T>, section: &str) -> Option<crate::config::Loca
     in_file.then(|| file.location(section))
 }
 
+/// Loads a topology file of any family (see [`crate::config::lookup::find_source`] for
+/// how `spec` is found) and applies the `--set` arguments in `sets` that belong to
+/// topology files; every argument in `sets` is checked. The kinds of networks of C104s
+/// word the type errors at their keys ([`crate::config::load_topology_with`]).
+pub fn load_topology(
+    spec: &str,
+    sets: &[String],
+) -> Result<Loaded<TopologyConfig>, crate::config::ConfigError> {
+    crate::config::load_topology_with(spec, sets, &crate::network::kinds::C104Kinds)
+}
+
+/// [`load_topology`] for a file already in memory: `text` is taken as the file named
+/// `name`, with no lookup and no file read (for fuzzing and tests; see
+/// [`crate::config::load::load_topology_text_with`]).
+pub fn load_topology_text(
+    name: &str,
+    text: &str,
+    sets: &[String],
+) -> Result<Loaded<TopologyConfig>, crate::config::ConfigError> {
+    crate::config::load::load_topology_text_with(
+        name,
+        text,
+        sets,
+        &crate::network::kinds::C104Kinds,
+    )
+}
+
 /// Loads `topology` and `traffic` (paths or shipped names) with `sets` and builds the
 /// case of whatever family the topology is (see [`AnyCase::load_within`]).
 pub(crate) fn load_files(
@@ -290,7 +317,7 @@ pub(crate) fn load_files(
     sets: &[String],
 ) -> Result<(Loaded<TopologyConfig>, Loaded<TrafficConfig>), CaseError> {
     crate::config::validate_sets(sets)?;
-    let topo = crate::config::load_topology(topology, sets)?;
+    let topo = load_topology(topology, sets)?;
     let traf = crate::config::load_traffic(traffic, sets)?;
     Ok((topo, traf))
 }
@@ -302,7 +329,7 @@ mod tests {
     #[test]
     fn every_family_owns_its_shipped_topologies_and_only_one_owns_each() {
         for entry in crate::config::shipped_topologies() {
-            let topo = crate::config::load_topology(entry.0, &[]).expect("a shipped topology");
+            let topo = load_topology(entry.0, &[]).expect("a shipped topology");
             let owners = FAMILIES
                 .iter()
                 .filter(|f| f.owns(&topo.config.network))

@@ -7,8 +7,8 @@ use super::ConfigError;
 use crate::text::whole_range;
 
 /// A whole-number range of a key, declared once where the validator, its refusal and
-/// the reference's words all read it (`config::limits` re-exports it, with the bounds
-/// of the networks of C104s).
+/// the reference's words all read it (the bounds of a kind of network of C104s live in
+/// its file of `network::kinds`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bound {
     /// The smallest value it takes.

@@ -2,11 +2,11 @@
 //! single-stage crossbar network (INMOS ch. 7 §7.1); the builder is `network::crossbar`.
 
 use super::{C104_LINKS, Kind, Layout, Shape, within};
-use crate::config::limits::CROSSBAR_TERMINALS;
 use crate::config::topology::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
+use crate::parts::bounds::Bound;
 use crate::routing::IntervalTable;
 
 /// The crossbar kind.
@@ -19,6 +19,9 @@ struct Checked {
     terminals: u32,
 }
 
+/// Terminals of a crossbar: one C104's links (`network.terminals`).
+pub(super) const TERMINALS: Bound = Bound::counting(1, C104_LINKS as u64, "");
+
 impl Kind for Crossbar {
     fn name(&self) -> &'static str {
         "crossbar"
@@ -28,13 +31,20 @@ impl Kind for Crossbar {
         matches!(net, NetworkConfig::Crossbar { .. })
     }
 
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.terminals" => Some(TERMINALS.takes()),
+            _ => None,
+        }
+    }
+
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
         let NetworkConfig::Crossbar { terminals } = *net else {
             return Err(topo_err("network.kind", "not a crossbar"));
         };
         within(
             "network.terminals",
-            CROSSBAR_TERMINALS,
+            TERMINALS,
             terminals,
             &format!("one C104 has {C104_LINKS} links, "),
             "",

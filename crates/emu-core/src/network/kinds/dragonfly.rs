@@ -29,12 +29,15 @@
 //! switches of the group in order, then for each global set the `h` global links. Node order: the switches
 //! group by group (`group{G}[s]`), then the T9000s by label.
 
-use super::{C104_LINKS, Kind, Layout, Shape, only, within};
-use crate::config::limits::{CUBE_ROUTING, DRAGONFLY_COUNTS, MAX_KARY_SWITCHES};
+use super::{
+    C104_LINKS, CUBE_ROUTING, Kind, Layout, MAX_KARY_SWITCHES, Shape, max_kary_switches, only,
+    routings, within,
+};
 use crate::config::topology::{NetworkConfig, RoutingMode};
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
+use crate::parts::bounds::Bound;
 use crate::routing::{IntervalTable, RouteAction, table};
 
 /// The dragonfly kind.
@@ -55,6 +58,10 @@ struct Fly {
     universal: bool,
 }
 
+/// Switches per group, terminals and global links per switch (`network.a`,
+/// `network.p`, `network.h`).
+const COUNTS: Bound = Bound::counting(1, C104_LINKS as u64, "");
+
 impl Kind for Dragonfly {
     fn name(&self) -> &'static str {
         "dragonfly"
@@ -62,6 +69,24 @@ impl Kind for Dragonfly {
 
     fn owns(&self, net: &NetworkConfig) -> bool {
         matches!(net, NetworkConfig::Dragonfly { .. })
+    }
+
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.a" => Some(format!(
+                "{}, while p + local_sets·(a − 1) + h links fit a C104's {C104_LINKS}",
+                COUNTS.takes()
+            )),
+            "network.p" => Some(COUNTS.takes()),
+            "network.h" => Some(format!(
+                "{}, with (a·h + 1)·a·p terminals at most {}",
+                COUNTS.takes(),
+                max_kary_switches()
+            )),
+            "network.local_sets" => Some("1 or 2".into()),
+            "network.routing" => Some(routings(CUBE_ROUTING)),
+            _ => None,
+        }
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
@@ -77,7 +102,7 @@ impl Kind for Dragonfly {
         };
         only("network.routing", routing, CUBE_ROUTING)?;
         for (key, v) in [("network.a", a), ("network.p", p), ("network.h", h)] {
-            within(key, DRAGONFLY_COUNTS, v, "", "")?;
+            within(key, COUNTS, v, "", "")?;
         }
         let sets = local_sets.unwrap_or(2);
         if !(1..=2).contains(&sets) {

@@ -25,12 +25,15 @@
 //!
 //! Node order: the switches level by level (`level{l}[w]`), then the T9000s by label.
 
-use super::{C104_LINKS, Kind, Layout, Shape, only, within};
-use crate::config::limits::{CUBE_ROUTING, FAT_TREE_K, MAX_KARY_SWITCHES};
+use super::{
+    C104_LINKS, CUBE_ROUTING, Kind, Layout, MAX_KARY_SWITCHES, Shape, max_kary_switches, only,
+    routings, within,
+};
 use crate::config::topology::{NetworkConfig, RoutingMode};
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
+use crate::parts::bounds::Bound;
 use crate::routing::{IntervalTable, RouteAction, table};
 
 /// The fat-tree kind.
@@ -47,6 +50,9 @@ pub(crate) struct Tree {
     pub universal: bool,
 }
 
+/// Terminals per leaf switch (`network.k`): a switch uses k links down and k up.
+const K: Bound = Bound::counting(2, (C104_LINKS / 2) as u64, "terminals per leaf switch");
+
 impl Kind for FatTree {
     fn name(&self) -> &'static str {
         "fat_tree"
@@ -56,6 +62,18 @@ impl Kind for FatTree {
         matches!(net, NetworkConfig::FatTree { .. })
     }
 
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.k" => Some(K.takes()),
+            "network.n" => Some(format!(
+                "a whole number from 1, with k^n at most {}",
+                max_kary_switches()
+            )),
+            "network.routing" => Some(routings(CUBE_ROUTING)),
+            _ => None,
+        }
+    }
+
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
         let NetworkConfig::FatTree { k, n, routing } = *net else {
             return Err(topo_err("network.kind", "not a fat tree"));
@@ -63,7 +81,7 @@ impl Kind for FatTree {
         only("network.routing", routing, CUBE_ROUTING)?;
         within(
             "network.k",
-            FAT_TREE_K,
+            K,
             k,
             "",
             &format!(" (a switch uses k links down and k up, of a C104's {C104_LINKS})"),

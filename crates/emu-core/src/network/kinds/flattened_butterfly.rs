@@ -15,11 +15,11 @@
 //! says so).
 
 use super::{C104_LINKS, Kind, Layout, Shape, within};
-use crate::config::limits::FLATTENED_BUTTERFLY_COUNTS;
 use crate::config::topology::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
+use crate::parts::bounds::Bound;
 use crate::routing::{IntervalTable, RouteAction, table};
 
 /// The flattened-butterfly kind.
@@ -36,6 +36,10 @@ struct Flat {
     p: u32,
 }
 
+/// Rows, columns and terminals per switch (`network.rows`, `network.cols`,
+/// `network.p`).
+const COUNTS: Bound = Bound::counting(1, C104_LINKS as u64, "");
+
 impl Kind for FlattenedButterfly {
     fn name(&self) -> &'static str {
         "flattened_butterfly"
@@ -43,6 +47,17 @@ impl Kind for FlattenedButterfly {
 
     fn owns(&self, net: &NetworkConfig) -> bool {
         matches!(net, NetworkConfig::FlattenedButterfly { .. })
+    }
+
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.rows" | "network.cols" => Some(COUNTS.takes()),
+            "network.p" => Some(format!(
+                "{}, while p + (cols − 1) + (rows − 1) links fit a C104's {C104_LINKS}",
+                COUNTS.takes()
+            )),
+            _ => None,
+        }
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
@@ -54,7 +69,7 @@ impl Kind for FlattenedButterfly {
             ("network.cols", cols),
             ("network.p", p),
         ] {
-            within(key, FLATTENED_BUTTERFLY_COUNTS, v, "", "")?;
+            within(key, COUNTS, v, "", "")?;
         }
         let flat = Flat { rows, cols, p };
         if flat.ports() > C104_LINKS {

@@ -2,8 +2,7 @@
 //! ch. 7 §7.3.2, §7.5); a k-ary 2-cube without wrap-around links.
 
 use super::kary_ncube::{kary_shape, mesh_shape};
-use super::{Kind, Shape, only};
-use crate::config::limits::CUBE_ROUTING;
+use super::{CUBE_ROUTING, Kind, SIDES, Shape, only, routings};
 use crate::config::topology::{NetworkConfig, RoutingMode, Wrap};
 use crate::network::build::{BuildError, topo_err};
 
@@ -17,6 +16,14 @@ impl Kind for Grid {
 
     fn owns(&self, net: &NetworkConfig) -> bool {
         matches!(net, NetworkConfig::Grid { .. })
+    }
+
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.routing" => Some(routings(CUBE_ROUTING)),
+            "network.side" => Some(SIDES.takes()),
+            _ => None,
+        }
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {

@@ -1,12 +1,12 @@
 //! `kind = "hypercube"`: a binary n-cube of C104s, one terminal per switch (INMOS ch. 7
 //! §7.3.1), e-cube or universal routing; the builder is `network::hypercube`.
 
-use super::{Kind, Layout, Shape, only, within};
-use crate::config::limits::{CUBE_ROUTING, DIMENSIONS, UNIVERSAL_DIMENSIONS};
+use super::{CUBE_ROUTING, Kind, Layout, Shape, only, routings, within};
 use crate::config::topology::{NetworkConfig, RoutingMode};
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
+use crate::parts::bounds::Bound;
 use crate::routing::IntervalTable;
 
 /// The hypercube kind.
@@ -23,6 +23,14 @@ struct Cube {
     sets: u32,
 }
 
+/// Dimensions of a hypercube under deterministic routing: 2^20 terminals, far past
+/// what a machine holds.
+const DIMENSIONS: Bound = Bound::whole(1, 20);
+
+/// Dimensions of a hypercube under universal routing: it uses 2n + 1 of a C104's 32
+/// links.
+pub(super) const UNIVERSAL_DIMENSIONS: Bound = Bound::whole(1, 15);
+
 impl Kind for Hypercube {
     fn name(&self) -> &'static str {
         "hypercube"
@@ -30,6 +38,27 @@ impl Kind for Hypercube {
 
     fn owns(&self, net: &NetworkConfig) -> bool {
         matches!(net, NetworkConfig::Hypercube { .. })
+    }
+
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.dimensions" => Some(format!(
+                "{} ({} with universal routing)",
+                DIMENSIONS.takes(),
+                UNIVERSAL_DIMENSIONS.max
+            )),
+            "network.link_sets" => Some("1; with universal routing 1 or 2".into()),
+            "network.routing" => Some(routings(CUBE_ROUTING)),
+            _ => None,
+        }
+    }
+
+    fn type_error_takes(&self, key: &str) -> Option<String> {
+        match key {
+            // Before the routing is known: the deterministic range.
+            "network.dimensions" => Some(DIMENSIONS.takes()),
+            _ => self.takes(key),
+        }
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {

@@ -3,8 +3,7 @@
 //! and the layout the grid and the torus share. Tables are
 //! `routing::dimension_order`, the builder `network::kary`.
 
-use super::{C104_LINKS, Kind, Layout, Shape, within};
-use crate::config::limits::{MAX_KARY_SWITCHES, SIDES};
+use super::{C104_LINKS, Kind, Layout, MAX_KARY_SWITCHES, SIDES, Shape, max_kary_switches, within};
 use crate::config::topology::{NetworkConfig, Wrap};
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
@@ -26,6 +25,21 @@ impl Kind for KaryNcube {
 
     fn owns(&self, net: &NetworkConfig) -> bool {
         matches!(net, NetworkConfig::KaryNcube { .. })
+    }
+
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.k" => Some(format!(
+                "{}, with k^n at most {}",
+                SIDES.takes(),
+                max_kary_switches()
+            )),
+            "network.n" => Some(format!(
+                "a whole number from 1, while a switch's 1 + 2n links (1 + 4n with doubled \
+                 wrap-around links) fit a C104's {C104_LINKS}"
+            )),
+            _ => None,
+        }
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {

@@ -1,9 +1,8 @@
 //! `kind = "min"`: the indirect multistage network of INMOS ch. 7 §7.2-7.3.3; the
 //! shape and tables are `routing::min`, the builder `network::min`.
 
-use super::{Kind, Layout, Shape, only};
-use crate::config::limits::MIN_ROUTING;
-use crate::config::topology::NetworkConfig;
+use super::{Kind, Layout, Shape, only, routings};
+use crate::config::topology::{NetworkConfig, RoutingMode};
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -17,6 +16,13 @@ pub(super) struct Min;
 #[derive(Debug)]
 struct Checked(crate::routing::min::Min);
 
+/// The routing modes of a multistage network (INMOS ch. 7 §7.5, last paragraph).
+const ROUTING: &[RoutingMode] = &[
+    RoutingMode::Deterministic,
+    RoutingMode::Universal,
+    RoutingMode::Adaptive,
+];
+
 impl Kind for Min {
     fn name(&self) -> &'static str {
         "min"
@@ -26,11 +32,23 @@ impl Kind for Min {
         matches!(net, NetworkConfig::Min { .. })
     }
 
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.routing" => Some(routings(ROUTING)),
+            "network.terminals" => {
+                let mut sizes: Vec<String> = SIZES.iter().map(|s| s.to_string()).collect();
+                let last = sizes.pop().unwrap_or_default();
+                Some(format!("{} or {last}", sizes.join(", ")))
+            }
+            _ => None,
+        }
+    }
+
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
         let NetworkConfig::Min { terminals, routing } = *net else {
             return Err(topo_err("network.kind", "not a multistage network"));
         };
-        only("network.routing", routing, MIN_ROUTING)?;
+        only("network.routing", routing, ROUTING)?;
         if !SIZES.contains(&terminals) {
             return Err(topo_err(
                 "network.terminals",

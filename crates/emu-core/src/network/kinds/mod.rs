@@ -5,18 +5,23 @@
 //! is the one registry: the family table (`family::c104`) and the guide read the kind
 //! names from it.
 //!
+//! A kind's file also holds its `Bound`s and words what each key of its `[network]`
+//! table takes (`Kind::takes`): the user guide's reference asks [`takes`]
+//! (through `network::bounds`), and a type error asks [`C104Kinds`], which whoever
+//! loads a topology file passes to the configuration layer.
+//!
 //! Adding a kind of C104 network: a file here implementing `Kind` (and `Layout` for
-//! its checked parameters), one row in `KINDS`, and, in the configuration layer (which
-//! words type errors before any kind is asked), the variant of [`NetworkConfig`] its
-//! `[network]` table deserializes into, its `Bound`s (`config::limits`) and its rows
-//! in the reference table (`config::bounds`). Its shipped topology file needs no row:
-//! emu-core's build script embeds every file of `topologies/`.
+//! its checked parameters), one row in `KINDS`, and, in the configuration layer, the
+//! variant of [`NetworkConfig`] its `[network]` table deserializes into. Its shipped
+//! topology file needs no row: emu-core's build script embeds every file of
+//! `topologies/`.
 
 use super::build::{BuildError, Parts, topo_err};
 use super::pattern::Family;
-use crate::config::limits::Bound;
 use crate::config::topology::{NetworkConfig, RoutingMode};
+use crate::parts::bounds::Bound;
 use crate::routing::IntervalTable;
+use crate::text::group;
 use std::sync::LazyLock;
 
 mod crossbar;
@@ -33,6 +38,33 @@ mod torus;
 
 pub(super) use crate::config::limits::C104_LINKS;
 
+/// Switches per side or per dimension (`network.side` of grids and tori, `network.k`
+/// of k-ary n-cubes).
+const SIDES: Bound = Bound::counting(2, 256, "switches per side");
+
+/// Most switches (and terminals) of a k-ary n-cube, a fat tree or a dragonfly: what
+/// 2-byte headers address.
+const MAX_KARY_SWITCHES: u32 = 65_536;
+
+/// The routing modes of a hypercube, a grid, a fat tree and a dragonfly (INMOS ch. 7
+/// §7.5).
+const CUBE_ROUTING: &[RoutingMode] = &[RoutingMode::Deterministic, RoutingMode::Universal];
+
+/// `MAX_KARY_SWITCHES` as the reference writes it: "65,536".
+fn max_kary_switches() -> String {
+    group(MAX_KARY_SWITCHES.into())
+}
+
+/// The routing modes `modes` as a file names them, for a reference row:
+/// `"deterministic" or "universal"`.
+fn routings(modes: &[RoutingMode]) -> String {
+    let names: Vec<String> = modes
+        .iter()
+        .map(|m| format!("{m:?}").to_lowercase())
+        .collect();
+    crate::config::bounds::quoted_or(names.iter().map(String::as_str))
+}
+
 /// One kind of network of C104s (`network.kind`), see the module documentation.
 pub(super) trait Kind: Sync {
     /// The name a topology file gives it (`kind = "..."`).
@@ -42,6 +74,16 @@ pub(super) trait Kind: Sync {
     /// Checks `net` (a table this kind [`Kind::owns`]) and says how many terminals and
     /// labels it has; every error names its key.
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError>;
+    /// What `key` of its `[network]` table takes, in the words of the user guide's
+    /// reference, from the bounds [`Kind::validate`] checks; `None` for a key it says
+    /// nothing of (a choice of names the schema lists, such as `wrap` of a k-ary
+    /// n-cube).
+    fn takes(&self, key: &str) -> Option<String>;
+    /// What a type error at `key` says it takes, when it says other than
+    /// [`Kind::takes`] (default: the same).
+    fn type_error_takes(&self, key: &str) -> Option<String> {
+        self.takes(key)
+    }
 }
 
 /// The checked parameters of one network: what [`Kind::validate`] makes and the
@@ -93,6 +135,30 @@ pub fn names() -> &'static [&'static str] {
     static NAMES: LazyLock<Vec<&'static str>> =
         LazyLock::new(|| KINDS.iter().map(|k| k.name()).collect());
     NAMES.as_slice()
+}
+
+/// The kind of `KINDS` named `name`.
+fn named(name: &str) -> Option<&'static dyn Kind> {
+    KINDS.iter().copied().find(|k| k.name() == name)
+}
+
+/// What `key` takes in a network of C104s of kind `kind`, in the words of the user
+/// guide's reference (`network::bounds::takes` adds the other families' and the shared
+/// sections' keys); `None` for another kind or a key its kind says nothing of.
+pub fn takes(kind: &str, key: &str) -> Option<String> {
+    named(kind)?.takes(key)
+}
+
+/// The kinds of networks of C104s as the configuration layer asks them: what a type
+/// error at a key of their `[network]` tables says the key takes. Loading a topology
+/// file passes it in (`crate::family::load_topology`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct C104Kinds;
+
+impl crate::config::Kinds for C104Kinds {
+    fn takes(&self, kind: &str, key: &str) -> Option<String> {
+        named(kind)?.type_error_takes(key)
+    }
 }
 
 /// Whether `net` is a network of C104s: one of `KINDS` owns it.
@@ -165,7 +231,7 @@ mod tests {
             assert!(seen.insert(*name), "{name} twice");
         }
         for entry in crate::config::shipped_topologies() {
-            let topo = crate::config::load_topology(entry.0, &[]).expect("a shipped topology");
+            let topo = crate::family::load_topology(entry.0, &[]).expect("a shipped topology");
             let owners = KINDS
                 .iter()
                 .filter(|k| k.owns(&topo.config.network))
@@ -181,6 +247,62 @@ mod tests {
                 entry.0
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+    use crate::config::Kinds;
+
+    #[test]
+    fn a_bound_checks_and_words_its_range() {
+        let (switches, terminals) = (ring::SWITCHES, crossbar::TERMINALS);
+        assert!(SIDES.contains(2) && SIDES.contains(256) && !SIDES.contains(257));
+        assert!(!switches.contains(1));
+        assert_eq!(switches.takes(), "a whole number from 2 to 4,096");
+        for (bound, value, lead, why, words) in [
+            (
+                switches,
+                1,
+                "",
+                "",
+                "1: give a whole number from 2 to 4,096",
+            ),
+            (SIDES, 300, "", "", "300: give 2 to 256 switches per side"),
+            (
+                terminals,
+                33,
+                "one C104 has 32 links, ",
+                "",
+                "33: one C104 has 32 links, give 1 to 32",
+            ),
+            (
+                hypercube::UNIVERSAL_DIMENSIONS,
+                16,
+                "",
+                " (why)",
+                "16: give a whole number from 1 to 15 (why)",
+            ),
+        ] {
+            assert_eq!(bound.refusal(value, lead, why), words);
+        }
+    }
+
+    #[test]
+    fn a_type_error_takes_the_kind_s_words_where_they_differ_from_the_reference() {
+        assert_eq!(
+            C104Kinds
+                .takes("hypercube", "network.dimensions")
+                .as_deref(),
+            Some("a whole number from 1 to 20")
+        );
+        assert_eq!(
+            C104Kinds.takes("ring", "network.switches"),
+            takes("ring", "network.switches")
+        );
+        assert_eq!(C104Kinds.takes("sci_ring", "network.nodes"), None);
+        assert_eq!(C104Kinds.takes("grid", "network.nope"), None);
     }
 }
 

@@ -1,7 +1,7 @@
 //! `kind = "netlist"`: a network listed switch by switch, its tables given or computed
 //! as shortest paths and walked for every label; the work is `network::netlist`.
 
-use super::{Kind, Layout, Shape};
+use super::{C104_LINKS, Kind, Layout, Shape};
 use crate::config::topology::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
@@ -19,6 +19,25 @@ impl Kind for Netlist {
 
     fn owns(&self, net: &NetworkConfig) -> bool {
         matches!(net, NetworkConfig::Netlist(_))
+    }
+
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.switches" => Some(format!(
+                "port counts from 1 to {C104_LINKS}, one per switch"
+            )),
+            "network.terminals" => {
+                Some("[switch, port] of a listed switch's port, each port used once".into())
+            }
+            "network.links" => Some(
+                "[switch, port, switch, port] of listed switches' ports, each port used once"
+                    .into(),
+            ),
+            "network.tables" => {
+                Some("one list of [lo, hi, port] per switch, or none at all".into())
+            }
+            _ => None,
+        }
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {

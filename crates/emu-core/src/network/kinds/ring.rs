@@ -2,11 +2,11 @@
 //! deadlock (INMOS ch. 7 §7.3.2); the builder is `network::ring`.
 
 use super::{Kind, Layout, Shape, within};
-use crate::config::limits::RING_SWITCHES;
 use crate::config::topology::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
+use crate::parts::bounds::Bound;
 use crate::routing::IntervalTable;
 
 /// The ring kind.
@@ -19,6 +19,9 @@ struct Checked {
     switches: u32,
 }
 
+/// Switches on a ring (`network.switches`).
+pub(super) const SWITCHES: Bound = Bound::whole(2, 4096);
+
 impl Kind for Ring {
     fn name(&self) -> &'static str {
         "ring"
@@ -28,11 +31,18 @@ impl Kind for Ring {
         matches!(net, NetworkConfig::Ring { .. })
     }
 
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.switches" => Some(SWITCHES.takes()),
+            _ => None,
+        }
+    }
+
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
         let NetworkConfig::Ring { switches } = *net else {
             return Err(topo_err("network.kind", "not a ring"));
         };
-        within("network.switches", RING_SWITCHES, switches, "", "")?;
+        within("network.switches", SWITCHES, switches, "", "")?;
         Ok(Shape {
             layout: Box::new(Checked { switches }),
             family: Family::Ring,

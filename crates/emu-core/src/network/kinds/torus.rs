@@ -2,7 +2,7 @@
 //! ch. 7 §7.3.2).
 
 use super::kary_ncube::{kary_shape, mesh_shape};
-use super::{Kind, Shape};
+use super::{Kind, SIDES, Shape};
 use crate::config::topology::{NetworkConfig, Wrap};
 use crate::network::build::{BuildError, topo_err};
 
@@ -16,6 +16,14 @@ impl Kind for Torus {
 
     fn owns(&self, net: &NetworkConfig) -> bool {
         matches!(net, NetworkConfig::Torus { .. })
+    }
+
+    fn takes(&self, key: &str) -> Option<String> {
+        match key {
+            "network.side" => Some(SIDES.takes()),
+            "network.wrap" => Some(crate::config::bounds::quoted_or(["single", "doubled"])),
+            _ => None,
+        }
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
