@@ -26,7 +26,7 @@ pub mod config {
     pub use emu_core::family::load_topology;
 
     /// Loading a topology or traffic file (`emu_core::config::load`), with
-    /// [`load_topology_text`] passing the network kinds.
+    /// [`crate::family::load_topology_text`] passing the network kinds.
     pub mod load {
         pub use emu_core::config::load::*;
         pub use emu_core::family::load_topology_text;

@@ -5,7 +5,7 @@
 
 /// What `key` takes in a network of `kind` (`""` for a traffic key or a key of a
 /// shared section): the kind's own words if it is a kind of network of C104s that says,
-/// else the configuration's ([`crate::config::bounds::takes`]). A key of a list's
+/// else the configuration's (`config::bounds::takes`). A key of a list's
 /// entries is written without brackets (`faults.link_down.at_us`).
 pub fn takes(kind: &str, key: &str) -> Option<String> {
     super::kinds::takes(kind, key).or_else(|| crate::config::bounds::takes(kind, key))
