@@ -617,20 +617,13 @@ impl Figures<'_> {
 
     /// Mean latency at the lightest load, token times.
     fn light(&self, case: &str, tool: &str) -> String {
-        cell(
-            self.points(case, tool)
-                .and_then(|p| p.first())
-                .and_then(|p| p.latency.map(|l| l.mean)),
-            1,
-        )
+        cell(self.light_value(case, tool), 1)
     }
 
     /// The most accepted, % of a link's tokens.
     fn most(&self, case: &str, tool: &str) -> String {
-        self.points(case, tool)
-            .map(|p| 100.0 * most_accepted(p) * TOKENS)
-            .filter(|x| x.is_finite())
-            .map_or_else(|| "—".into(), |x| format!("{x:.1} %"))
+        self.most_value(case, tool)
+            .map_or_else(|| "—".into(), |x| format!("{:.1} %", 100.0 * x))
     }
 
     /// emu's switched `variant` at the lightest load (its latency) or the heaviest (its
@@ -645,7 +638,7 @@ impl Figures<'_> {
         match row {
             Some(r) if heaviest => r[4]
                 .parse::<f64>()
-                .map_or_else(|_| "—".into(), |a| format!("{:.1} %", a * 3400.0)),
+                .map_or_else(|_| "—".into(), |a| format!("{:.1} %", 100.0 * a * TOKENS)),
             Some(r) => cell(r[5].parse().ok(), 1),
             None => "—".into(),
         }

@@ -173,6 +173,26 @@ where
     Ok(())
 }
 
+/// The offered load as a thin grey line through `points`, named "offered" in the
+/// legend: the reference a delivered or accepted curve is read against.
+pub(crate) fn offered_line<Y>(
+    c: &mut Chart<'_, '_, Y>,
+    points: impl IntoIterator<Item = (f64, f64)>,
+) -> Result<(), PlotError>
+where
+    Y: plotters::prelude::Ranged<ValueType = f64>,
+{
+    use plotters::prelude::*;
+    c.draw_series(LineSeries::new(
+        points,
+        ShapeStyle::from(&BLACK.mix(0.4)).stroke_width(1),
+    ))
+    .map_err(PlotError::from)?
+    .label("offered")
+    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
+    Ok(())
+}
+
 /// Most decades a log axis spans: values further below the largest are drawn at the
 /// axis's foot. Without a bound, a value near the smallest `f64` (from a hand-made
 /// shard file) made the range's ratio infinite and the plotting library's tick loop

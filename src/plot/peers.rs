@@ -6,7 +6,8 @@
 
 use super::sweep::load_range;
 use super::{
-    COLOURS, Chart, LIGHT, PlotError, frame, legend, line_with_bars, log_range, short, two_panels,
+    COLOURS, Chart, LIGHT, PlotError, frame, legend, line_with_bars, log_range, offered_line,
+    short, two_panels,
 };
 use plotters::prelude::*;
 
@@ -82,13 +83,7 @@ pub fn peers_svg(title: &str, curves: &[PeerCurve]) -> Result<String, PlotError>
             .draw()
             .map_err(PlotError::from)?;
         let (lo, hi) = (loads.start, loads.end);
-        c.draw_series(LineSeries::new(
-            [(lo, lo), (hi, hi)],
-            ShapeStyle::from(&BLACK.mix(0.4)).stroke_width(1),
-        ))
-        .map_err(PlotError::from)?
-        .label("offered")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
+        offered_line(&mut c, [(lo, lo), (hi, hi)])?;
         for (k, curve) in curves.iter().enumerate() {
             series(&mut c, curve, |p| p.accepted, COLOURS[k % COLOURS.len()])?;
         }

@@ -5,7 +5,8 @@
 //! dashed vertical line in both.
 
 use super::{
-    COLOURS, Chart, LIGHT, PlotError, frame, legend, line_with_bars, log_range, short, two_panels,
+    COLOURS, Chart, LIGHT, PlotError, frame, legend, line_with_bars, log_range, offered_line,
+    short, two_panels,
 };
 use crate::stats::confidence::Interval;
 use crate::sweep::table::{Row, Saturation};
@@ -43,13 +44,7 @@ pub fn sweep_svg(
             .y_desc("% of link data capacity")
             .draw()
             .map_err(PlotError::from)?;
-        c.draw_series(LineSeries::new(
-            ok.iter().map(|r| (r.load, r.offered_pct)),
-            ShapeStyle::from(&BLACK.mix(0.4)).stroke_width(1),
-        ))
-        .map_err(PlotError::from)?
-        .label("offered")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
+        offered_line(&mut c, ok.iter().map(|r| (r.load, r.offered_pct)))?;
         series(
             &mut c,
             &ok,
