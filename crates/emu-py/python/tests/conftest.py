@@ -46,3 +46,18 @@ def in_a_fresh_directory(tmp_path, monkeypatch):
     """Each test runs in an empty directory: a name is looked up there first, as the
     command line looks it up where it runs."""
     monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt for the test's duration, whatever the
+    process inherited: a Python started with SIGINT ignored (as a shell starts a
+    background job without job control) keeps it ignored, and a Ctrl-C test there
+    would wait for the whole job instead."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

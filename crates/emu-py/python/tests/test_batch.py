@@ -110,7 +110,7 @@ def test_the_progress_callable_is_told_runs_done_and_can_stop_a_sweep():
     assert told[-1] == (1, 1)
 
 
-def test_ctrl_c_stops_a_sweep_and_a_search_and_raises_keyboard_interrupt():
+def test_ctrl_c_stops_a_sweep_and_a_search_and_raises_keyboard_interrupt(ctrl_c_raises):
     import os
     import signal
     import threading

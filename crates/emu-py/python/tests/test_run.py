@@ -168,7 +168,7 @@ def test_the_gil_is_released_while_the_run_goes():
     assert len(during) >= (end - start) / 0.005 / 4, (len(during), end - start)
 
 
-def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
+def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt(ctrl_c_raises):
     import os
     import signal
 
