@@ -24,8 +24,8 @@ pub use c104::build_within;
 pub use case::{AnyCase, Case, CaseError, CaseVisitor};
 pub use relay_ring::RelaySection;
 
-use crate::config::topology::NetworkConfig;
-use crate::config::{Loaded, TopologyConfig, TrafficConfig};
+use crate::config::{Loaded, TrafficConfig};
+use crate::network::{NetworkConfig, TopologyConfig};
 use crate::stats::ReportFamily;
 
 /// What `emu check` does with a family's networks.
