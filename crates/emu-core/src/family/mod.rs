@@ -10,7 +10,8 @@
 //! layer and this module names a `NetworkConfig` variant.
 //!
 //! Adding a family is one file here, one row in [`FAMILIES`], and its `NetworkConfig`
-//! variant; docs/architecture.md "Adding a family" walks through the relay ring.
+//! variant (a row of the registry in `network::kinds`); docs/architecture.md "Adding a
+//! family" walks through the relay ring.
 
 mod c104;
 mod case;
