@@ -20,10 +20,22 @@ pub use emu_core::{
 /// The core's configuration layer (`emu_core::config`), with the topology loaders that
 /// pass it the network kinds: `emu::config::load_topology` is
 /// [`family::load_topology`], `emu::config::load::load_topology_text` is
-/// [`family::load_topology_text`].
+/// [`family::load_topology_text`]; and with what a topology file is read into, which
+/// the network layer declares: `emu::config::TopologyConfig` is
+/// [`network::TopologyConfig`], `emu::config::topology::NetworkConfig` is
+/// [`network::NetworkConfig`].
 pub mod config {
     pub use emu_core::config::*;
     pub use emu_core::family::load_topology;
+    pub use emu_core::network::TopologyConfig;
+
+    /// The sections of a topology file (`emu_core::config::topology`), with the whole
+    /// file and its `[network]` table, which the network layer declares
+    /// ([`crate::network::TopologyConfig`], [`crate::network::NetworkConfig`]).
+    pub mod topology {
+        pub use emu_core::config::topology::*;
+        pub use emu_core::network::{NetlistConfig, NetworkConfig, TopologyConfig};
+    }
 
     /// Loading a topology or traffic file (`emu_core::config::load`), with
     /// [`crate::family::load_topology_text`] passing the network kinds.

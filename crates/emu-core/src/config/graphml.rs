@@ -715,7 +715,7 @@ mod tests {
         let config: crate::config::TopologyConfig = toml::from_str(&t.toml).expect("a netlist");
         assert!(matches!(
             config.network,
-            crate::config::topology::NetworkConfig::Netlist(_)
+            crate::config::NetworkConfig::Netlist(_)
         ));
     }
 

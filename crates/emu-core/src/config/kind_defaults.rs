@@ -11,7 +11,9 @@
 //! defaults it kept where the shipped files of its kind differ, so that a user's grid
 //! and the shipped `grid8` are not compared unawares.
 
-use super::{Loaded, Origin, TopologyConfig, shipped_topologies};
+use super::{Loaded, Origin, shipped_topologies};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// The sections compared: the parts' sections of a network of C104s (`[faults]` is
 /// for testing and is left out).
@@ -31,8 +33,10 @@ pub struct Difference {
 
 /// The keys `file` leaves at their defaults (not in the file, not overridden by
 /// `--set`) where every shipped topology of the same `network.kind` sets one other
-/// value; empty for a shipped file, or a kind no shipped file has.
-pub fn differences(file: &Loaded<TopologyConfig>) -> Vec<Difference> {
+/// value; empty for a shipped file, or a kind no shipped file has. `T` is what
+/// topology files are read into (the network layer's `TopologyConfig`): the shipped
+/// files are read into it too, to compare what each runs with.
+pub fn differences<T: DeserializeOwned + Serialize>(file: &Loaded<T>) -> Vec<Difference> {
     if file.file.origin == Origin::Shipped {
         return Vec::new();
     }
@@ -56,7 +60,7 @@ pub fn differences(file: &Loaded<TopologyConfig>) -> Vec<Difference> {
         .iter()
         .filter_map(|(_, text)| {
             let set = toml::from_str::<toml::Table>(text).ok()?;
-            let config = toml::from_str::<TopologyConfig>(text).ok()?;
+            let config = toml::from_str::<T>(text).ok()?;
             let ran = toml::Table::try_from(&config).ok()?;
             (kind(&ran).as_deref() == Some(own_kind.as_str())).then_some((set, ran))
         })
@@ -98,7 +102,7 @@ pub fn differences(file: &Loaded<TopologyConfig>) -> Vec<Difference> {
 
 /// [`differences`] as the report header's line, naming the kind: `None` if there
 /// are none.
-pub fn header_line(file: &Loaded<TopologyConfig>) -> Option<String> {
+pub fn header_line<T: DeserializeOwned + Serialize>(file: &Loaded<T>) -> Option<String> {
     let d = differences(file);
     if d.is_empty() {
         return None;

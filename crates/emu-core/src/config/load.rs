@@ -1,12 +1,12 @@
 //! Loading a topology or traffic file: find it, apply `--set` overrides, deserialize.
 
+use super::TrafficConfig;
 use super::decode::decode;
 use super::error::ConfigError;
 use super::kinds::{Kinds, NoKinds};
 use super::lookup::find_source;
 use super::overrides::parse_sets;
 use super::source::{FileKind, Origin, SourceFile};
-use super::{TopologyConfig, TrafficConfig};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::path::PathBuf;
@@ -24,15 +24,16 @@ pub struct Loaded<T> {
 }
 
 /// Loads a topology file (see [`super::lookup::find_source`] for how `spec` is found)
-/// and applies the `--set` arguments in `sets` that belong to topology files. Every
-/// argument in `sets` is checked, including those for traffic files. A type error at a
-/// key of `[network]` words the key's range as `kinds` says (the network layer's
-/// registry: `emu_core::family::load_topology` passes it).
-pub fn load_topology_with(
+/// into `T` and applies the `--set` arguments in `sets` that belong to topology files.
+/// Every argument in `sets` is checked, including those for traffic files. A type
+/// error at a key of `[network]` words the key's range as `kinds` says. `T` and
+/// `kinds` are the network layer's (its `TopologyConfig` and its registry of kinds:
+/// `emu_core::family::load_topology` passes them), which this layer does not name.
+pub fn load_topology_with<T: DeserializeOwned + Serialize>(
     spec: &str,
     sets: &[String],
     kinds: &dyn Kinds,
-) -> Result<Loaded<TopologyConfig>, ConfigError> {
+) -> Result<Loaded<T>, ConfigError> {
     load(FileKind::Topology, spec, sets, kinds)
 }
 
@@ -47,12 +48,12 @@ pub fn load_traffic(spec: &str, sets: &[String]) -> Result<Loaded<TrafficConfig>
 /// named `name` (an [`Origin::Path`] of `name`, which messages show), with no lookup
 /// and no file read. For fuzzing and tests; the rest of the path is
 /// [`load_topology_with`]'s.
-pub fn load_topology_text_with(
+pub fn load_topology_text_with<T: DeserializeOwned + Serialize>(
     name: &str,
     text: &str,
     sets: &[String],
     kinds: &dyn Kinds,
-) -> Result<Loaded<TopologyConfig>, ConfigError> {
+) -> Result<Loaded<T>, ConfigError> {
     load_text(FileKind::Topology, name, text, sets, kinds)
 }
 

@@ -32,7 +32,10 @@ mod variants;
 mod tests;
 /// The kinds a topology file is loaded with, for the tests (`tests`).
 #[cfg(test)]
-use crate::{family::load_topology, network::kinds::C104Kinds};
+use crate::{
+    family::load_topology,
+    network::{NetworkConfig, TopologyConfig, kinds::C104Kinds},
+};
 
 pub use error::ConfigError;
 pub use given::Input;
@@ -44,5 +47,4 @@ pub use overrides::validate_sets;
 pub use ranges::takes;
 pub use shipped::{ListEntry, list_shipped, shipped, shipped_topologies, shipped_traffic};
 pub use source::{FileKind, Origin, SourceFile};
-pub use topology::TopologyConfig;
 pub use traffic::TrafficConfig;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FileKind {
-    /// A topology file (`topologies/*.toml`, [`super::TopologyConfig`]).
+    /// A topology file (`topologies/*.toml`, [`crate::network::TopologyConfig`]).
     Topology,
     /// A traffic file (`traffic/*.toml`, [`super::TrafficConfig`]).
     Traffic,

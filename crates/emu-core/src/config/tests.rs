@@ -47,9 +47,9 @@ fn err<T: std::fmt::Debug>(r: Result<T, String>) -> String {
 }
 
 fn dimensions(c: &TopologyConfig) -> u32 {
-    match c.network {
-        topology::NetworkConfig::Hypercube { dimensions, .. } => dimensions,
-        topology::NetworkConfig::Ring { switches } => 1000 + switches,
+    match &c.network {
+        NetworkConfig::Hypercube(h) => h.dimensions,
+        NetworkConfig::Ring(r) => 1000 + r.switches,
         _ => 0,
     }
 }

@@ -445,8 +445,9 @@ impl Cdg {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{TopologyConfig, TrafficConfig};
+    use crate::config::TrafficConfig;
     use crate::model::Node;
+    use crate::network::TopologyConfig;
     use crate::network::build;
     use crate::parts::Part;
     use crate::parts::c104::C104Params;

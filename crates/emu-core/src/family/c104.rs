@@ -4,9 +4,9 @@
 //! `network::kinds`, whose registry names them.
 
 use super::{AnyCase, Case, CaseError, DeadlockCheck, Family, StressSearch};
-use crate::config::topology::NetworkConfig;
-use crate::config::{Loaded, TopologyConfig, TrafficConfig};
+use crate::config::{Loaded, TrafficConfig};
 use crate::network::{self, Network};
+use crate::network::{NetworkConfig, TopologyConfig};
 use crate::parts::dslink::DsLink;
 use crate::stats::ReportFamily;
 

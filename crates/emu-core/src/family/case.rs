@@ -1,9 +1,10 @@
 //! A loaded and built case: the two files, the seed and the plan, of any family.
 
 use super::Family;
-use crate::config::{ConfigError, Loaded, TopologyConfig, TrafficConfig};
+use crate::config::{ConfigError, Loaded, TrafficConfig};
 use crate::engine::{RunControl, RunOutcome};
 use crate::model::LinkProtocol;
+use crate::network::TopologyConfig;
 use crate::network::{BuildError, Network};
 use crate::parts::dslink::DsLink;
 use crate::parts::fabric::Fabric;

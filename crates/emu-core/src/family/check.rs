@@ -87,7 +87,7 @@ pub fn check_plan_of(
     {
         return Err(CaseError::TrafficSet { set: o.text });
     }
-    let topo: config::Loaded<config::TopologyConfig> =
+    let topo: config::Loaded<crate::network::TopologyConfig> =
         input.load(FileKind::Topology, sets, &crate::network::kinds::C104Kinds)?;
     let family = crate::family::of(&topo.config.network);
     crate::family::only_own_sections(family, &topo)?;

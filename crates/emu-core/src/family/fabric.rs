@@ -1,9 +1,9 @@
 //! Single-stage switch fabrics with their adapters (Gramsamer ch. 2, 4, 7).
 
 use super::{AnyCase, Case, CaseError, DeadlockCheck, Family, StressSearch};
-use crate::config::topology::NetworkConfig;
-use crate::config::{Loaded, TopologyConfig, TrafficConfig};
+use crate::config::{Loaded, TrafficConfig};
 use crate::network;
+use crate::network::{NetworkConfig, TopologyConfig};
 use crate::stats::fabric::FabricSection;
 use crate::stats::{FamilySections, ReportFamily, ReportInput};
 use crate::time::Tick;

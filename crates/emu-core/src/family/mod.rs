@@ -10,7 +10,8 @@
 //! layer and this module names a `NetworkConfig` variant.
 //!
 //! Adding a family is one file here, one row in [`FAMILIES`], and its `NetworkConfig`
-//! variant; docs/architecture.md "Adding a family" walks through the relay ring.
+//! variant (a row of the registry in `network::kinds`); docs/architecture.md "Adding a
+//! family" walks through the relay ring.
 
 mod c104;
 mod case;
@@ -24,8 +25,8 @@ pub use c104::build_within;
 pub use case::{AnyCase, Case, CaseError, CaseVisitor};
 pub use relay_ring::RelaySection;
 
-use crate::config::topology::NetworkConfig;
-use crate::config::{Loaded, TopologyConfig, TrafficConfig};
+use crate::config::{Loaded, TrafficConfig};
+use crate::network::{NetworkConfig, TopologyConfig};
 use crate::stats::ReportFamily;
 
 /// What `emu check` does with a family's networks.

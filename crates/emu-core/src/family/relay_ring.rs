@@ -6,9 +6,9 @@
 //! in `parts/relay/`.
 
 use super::{AnyCase, Case, CaseError, DeadlockCheck, Family, StressSearch};
-use crate::config::topology::NetworkConfig;
 use crate::config::traffic::InjectionConfig;
-use crate::config::{Loaded, TopologyConfig, TrafficConfig};
+use crate::config::{Loaded, TrafficConfig};
+use crate::network::{NetworkConfig, TopologyConfig};
 use crate::stats::format::group;
 use crate::stats::{FamilySection, FamilySections, ReportFamily, ReportInput};
 use crate::time::Tick;

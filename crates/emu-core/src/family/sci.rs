@@ -1,9 +1,10 @@
 //! SCI rings (SCI §2, §4): nodes on a unidirectional ring of 16-bit symbol links.
 
 use super::{AnyCase, Case, CaseError, DeadlockCheck, Family, StressSearch};
-use crate::config::topology::{MixConfig, NetworkConfig};
-use crate::config::{Loaded, TopologyConfig, TrafficConfig};
+use crate::config::topology::MixConfig;
+use crate::config::{Loaded, TrafficConfig};
 use crate::network;
+use crate::network::{NetworkConfig, TopologyConfig};
 use crate::stats::ReportFamily;
 use crate::stats::format::fixed;
 

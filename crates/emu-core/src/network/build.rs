@@ -3,9 +3,10 @@
 
 use super::traffic_plan::{self, traffic_err};
 use super::{Builder, DelayUnit, End, Network, NodeId, RunPlan, Units, kinds};
+use crate::config::TrafficConfig;
 use crate::config::traffic::InjectionConfig;
-use crate::config::{TopologyConfig, TrafficConfig};
 use crate::model::PortId;
+use crate::network::TopologyConfig;
 use crate::parts::ConfigError;
 use crate::parts::c104::C104Params;
 use crate::parts::dslink::token::DATA_TOKEN_BITS;
@@ -434,7 +435,9 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::topology::{BufferSize, NetworkConfig, RoutingMode};
+    use crate::config::topology::{BufferSize, RoutingMode};
+    use crate::network::NetworkConfig;
+    use crate::network::kinds::HypercubeNetwork;
 
     fn topo(n: u32) -> TopologyConfig {
         toml::from_str(&format!(
@@ -475,19 +478,19 @@ mod tests {
             build("x", &t, &traffic(), 1).unwrap_err().key
         };
         assert_eq!(
-            bad(&|t| t.network = NetworkConfig::Hypercube {
+            bad(&|t| t.network = NetworkConfig::Hypercube(HypercubeNetwork {
                 dimensions: 0,
                 routing: RoutingMode::Deterministic,
                 link_sets: None,
-            }),
+            })),
             "network.dimensions"
         );
         assert_eq!(
-            bad(&|t| t.network = NetworkConfig::Hypercube {
+            bad(&|t| t.network = NetworkConfig::Hypercube(HypercubeNetwork {
                 dimensions: 21,
                 routing: RoutingMode::Deterministic,
                 link_sets: None,
-            }),
+            })),
             "network.dimensions"
         );
         assert_eq!(

@@ -6,10 +6,10 @@ use super::build::{BuildError, mix_seed, topo_err};
 use super::pattern::Family;
 use super::traffic_plan::{self, traffic_err};
 use super::{Builder, DelayUnit, Network, PlanError, RunPlan, Units};
-use crate::config::topology::NetworkConfig;
+use crate::config::TrafficConfig;
 use crate::config::traffic::{InjectionConfig, PatternConfig};
-use crate::config::{TopologyConfig, TrafficConfig};
 use crate::ids::End;
+use crate::network::{NetworkConfig, TopologyConfig};
 use crate::parts::fabric::config::FabricSpec;
 use crate::parts::fabric::{
     AdapterParams, Arrivals, Destinations, Fabric, SwitchParams, TraceEvent,

@@ -19,6 +19,7 @@ mod relay_ring;
 mod ring;
 mod sci_ring;
 pub mod timing;
+pub mod topology;
 mod traffic_plan;
 pub mod walk;
 
@@ -33,9 +34,11 @@ pub use builder::{Builder, PlanError};
 pub use fabric::{FabricRun, fabric, fabric_from_config};
 pub use faults::{FaultPlan, LinkNameError};
 pub use geometry::Geometry;
+pub use kinds::{NetlistConfig, NetworkConfig};
 pub use relay_ring::relay_ring;
 pub use sci_ring::{CYCLE_NS, SciRing, sci_ring, sci_ring_from_config};
 use std::sync::Arc;
+pub use topology::TopologyConfig;
 
 /// A bidirectional link between two ports. Each direction is its own channel.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,10 +13,10 @@ use serde::Serialize;
 
 use super::latency::LatencySummary;
 use super::section::FamilySections;
-use crate::config::topology::TopologyConfig;
 use crate::config::traffic::TrafficConfig;
 use crate::engine::RunOutcome;
 use crate::model::LinkProtocol;
+use crate::network::TopologyConfig;
 use crate::network::{DelayUnit, Network};
 use crate::terminal::TerminalStats;
 use crate::time::Tick;
@@ -240,7 +240,7 @@ pub struct TopologySection {
     /// Number of switches.
     pub switches: usize,
     /// The configuration the run used, with the sections its family reads.
-    #[schemars(schema_with = "crate::config::topology::echo_schema")]
+    #[schemars(schema_with = "crate::network::topology::echo_schema")]
     pub config: TopologyConfig,
     /// The sections of `config` the JSON echoes: the family's own.
     #[schemars(skip)]

@@ -5,8 +5,9 @@
 
 use super::markdown::{code, paragraph, table};
 use super::schema::{Field, Walker};
-use crate::config::{TopologyConfig, TrafficConfig};
+use crate::config::TrafficConfig;
 use crate::family::{FAMILIES, Family, TRAFFIC_SECTIONS};
+use crate::network::TopologyConfig;
 use serde_json::Value;
 
 /// The columns of a key table.

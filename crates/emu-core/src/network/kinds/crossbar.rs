@@ -2,7 +2,7 @@
 //! single-stage crossbar network (INMOS ch. 7 §7.1); the builder is `network::crossbar`.
 
 use super::{C104_LINKS, Kind, Layout, Shape, within};
-use crate::config::topology::NetworkConfig;
+use super::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -11,6 +11,20 @@ use crate::routing::IntervalTable;
 
 /// The crossbar kind.
 pub(super) struct Crossbar;
+
+/// One C104 with a terminal on each of `terminals` links: a single-stage crossbar
+/// network (Proteus, crossbar networks; INMOS ch. 7 §7.1).
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["crossbar"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::Crossbar with 1 element"
+)]
+pub struct CrossbarNetwork {
+    /// Terminals, one on each of the first `terminals` links.
+    pub terminals: u32,
+}
 
 /// A checked crossbar of `terminals` terminals.
 #[derive(Debug)]
@@ -28,7 +42,7 @@ impl Kind for Crossbar {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::Crossbar { .. })
+        matches!(net, NetworkConfig::Crossbar(_))
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -39,7 +53,7 @@ impl Kind for Crossbar {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::Crossbar { terminals } = *net else {
+        let NetworkConfig::Crossbar(CrossbarNetwork { terminals }) = *net else {
             return Err(topo_err("network.kind", "not a crossbar"));
         };
         within(

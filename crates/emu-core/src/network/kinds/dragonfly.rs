@@ -33,7 +33,8 @@ use super::{
     C104_LINKS, CUBE_ROUTING, Kind, Layout, MAX_KARY_SWITCHES, Shape, max_kary_switches, only,
     routings, within,
 };
-use crate::config::topology::{NetworkConfig, RoutingMode};
+use super::NetworkConfig;
+use crate::config::topology::RoutingMode;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -42,6 +43,37 @@ use crate::routing::{IntervalTable, RouteAction, table};
 
 /// The dragonfly kind.
 pub(super) struct Dragonfly;
+
+/// A dragonfly of C104s: groups of `a` switches joined all-to-all by local links,
+/// `p` terminals and `h` global links per switch, `a·h + 1` groups each joined to
+/// every other by one global link. Minimal routing (local, global, local) or
+/// universal routing via a random intermediate group (INMOS ch. 7 §7.5).
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["dragonfly"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::Dragonfly with 5 elements"
+)]
+pub struct DragonflyNetwork {
+    /// Switches per group.
+    pub a: u32,
+    /// Terminals per switch.
+    pub p: u32,
+    /// Global links per switch; the network has a·h + 1 groups.
+    pub h: u32,
+    /// 2 (the default): local links doubled, one set before the global hop and
+    /// one after (with universal routing, each journey on links of its own: three
+    /// local sets and two global), so the channel dependencies have no cycle; 1:
+    /// one set of every link, whose dependencies have cycles (for deadlock
+    /// studies: `emu check`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_sets: Option<u32>,
+    /// `deterministic` (minimal: local, global, local) or `universal` (minimally
+    /// to a random intermediate group, then minimally to the destination).
+    #[serde(default)]
+    pub routing: RoutingMode,
+}
 
 /// A checked dragonfly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +100,11 @@ impl Kind for Dragonfly {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::Dragonfly { .. })
+        matches!(net, NetworkConfig::Dragonfly(_))
+    }
+
+    fn multipath(&self, net: &NetworkConfig) -> bool {
+        matches!(net, NetworkConfig::Dragonfly(n) if n.routing != RoutingMode::Deterministic)
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -90,13 +126,13 @@ impl Kind for Dragonfly {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::Dragonfly {
+        let NetworkConfig::Dragonfly(DragonflyNetwork {
             a,
             p,
             h,
             local_sets,
             routing,
-        } = *net
+        }) = *net
         else {
             return Err(topo_err("network.kind", "not a dragonfly"));
         };

@@ -29,7 +29,8 @@ use super::{
     C104_LINKS, CUBE_ROUTING, Kind, Layout, MAX_KARY_SWITCHES, Shape, max_kary_switches, only,
     routings, within,
 };
-use crate::config::topology::{NetworkConfig, RoutingMode};
+use super::NetworkConfig;
+use crate::config::topology::RoutingMode;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -38,6 +39,30 @@ use crate::routing::{IntervalTable, RouteAction, table};
 
 /// The fat-tree kind.
 pub(super) struct FatTree;
+
+/// A k-ary n-tree of C104s (a fat tree): the folded Clos network the indirect
+/// multistage networks of INMOS ch. 7 §7.2-7.3.3 generalise to `n` stages, `k`
+/// terminals per leaf switch, `k` links up from every switch below the top.
+/// Up/down interval routing: up to the nearest common ancestor, then down by label
+/// intervals.
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["fat_tree"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::FatTree with 3 elements"
+)]
+pub struct FatTreeNetwork {
+    /// Terminals per leaf switch, and links up from each switch below the top.
+    pub k: u32,
+    /// Levels: the tree has n·k^(n-1) switches and k^n terminals.
+    pub n: u32,
+    /// `deterministic` (up on the link the destination's digit names, to the
+    /// nearest common ancestor) or `universal` (up to a random top-level switch,
+    /// INMOS ch. 7 §7.5, then down).
+    #[serde(default)]
+    pub routing: RoutingMode,
+}
 
 /// A checked k-ary n-tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +84,11 @@ impl Kind for FatTree {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::FatTree { .. })
+        matches!(net, NetworkConfig::FatTree(_))
+    }
+
+    fn multipath(&self, net: &NetworkConfig) -> bool {
+        matches!(net, NetworkConfig::FatTree(n) if n.routing != RoutingMode::Deterministic)
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -75,7 +104,7 @@ impl Kind for FatTree {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::FatTree { k, n, routing } = *net else {
+        let NetworkConfig::FatTree(FatTreeNetwork { k, n, routing }) = *net else {
             return Err(topo_err("network.kind", "not a fat tree"));
         };
         only("network.routing", routing, CUBE_ROUTING)?;

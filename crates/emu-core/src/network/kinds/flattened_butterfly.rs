@@ -15,7 +15,7 @@
 //! says so).
 
 use super::{C104_LINKS, Kind, Layout, Shape, within};
-use crate::config::topology::NetworkConfig;
+use super::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -24,6 +24,27 @@ use crate::routing::{IntervalTable, RouteAction, table};
 
 /// The flattened-butterfly kind.
 pub(super) struct FlattenedButterfly;
+
+/// A 2-D flattened butterfly of C104s (Kim, Dally and Abts, ISCA 2007): a `rows` ×
+/// `cols` array of switches, each linked to every other switch of its row and of
+/// its column, `p` terminals per switch. Dimension-order routing, along the row
+/// first, then along the column: at most two hops, and no cycle of channel
+/// dependencies.
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["flattened_butterfly"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::FlattenedButterfly with 3 elements"
+)]
+pub struct FlattenedButterflyNetwork {
+    /// Rows of switches.
+    pub rows: u32,
+    /// Columns of switches; the network has rows·cols switches.
+    pub cols: u32,
+    /// Terminals per switch.
+    pub p: u32,
+}
 
 /// A checked flattened butterfly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +67,7 @@ impl Kind for FlattenedButterfly {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::FlattenedButterfly { .. })
+        matches!(net, NetworkConfig::FlattenedButterfly(_))
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -61,7 +82,7 @@ impl Kind for FlattenedButterfly {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::FlattenedButterfly { rows, cols, p } = *net else {
+        let NetworkConfig::FlattenedButterfly(FlattenedButterflyNetwork { rows, cols, p }) = *net else {
             return Err(topo_err("network.kind", "not a flattened butterfly"));
         };
         for (key, v) in [

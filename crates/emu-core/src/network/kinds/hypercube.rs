@@ -2,7 +2,8 @@
 //! §7.3.1), e-cube or universal routing; the builder is `network::hypercube`.
 
 use super::{CUBE_ROUTING, Kind, Layout, Shape, only, routings, within};
-use crate::config::topology::{NetworkConfig, RoutingMode};
+use super::NetworkConfig;
+use crate::config::topology::RoutingMode;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -11,6 +12,30 @@ use crate::routing::IntervalTable;
 
 /// The hypercube kind.
 pub(super) struct Hypercube;
+
+/// Binary n-cube of C104s, one terminal per switch, e-cube routing highest
+/// dimension first (INMOS ch. 7 §7.3.1).
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["hypercube"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::Hypercube with 3 elements"
+)]
+pub struct HypercubeNetwork {
+    /// n: the cube has 2^n switches and 2^n terminals.
+    pub dimensions: u32,
+    /// `deterministic` (e-cube) or `universal`: two parallel cubes, the first to
+    /// a random intermediate switch, the second from it to the destination
+    /// (INMOS ch. 7 §7.5).
+    #[serde(default)]
+    pub routing: RoutingMode,
+    /// Universal routing only: 2 (the default) gives each journey its own cube of
+    /// links (INMOS ch. 7 §7.5); 1 forces both journeys onto one set of links, whose
+    /// channel dependencies then have cycles (for deadlock studies: `emu check`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_sets: Option<u32>,
+}
 
 /// A checked binary n-cube; universal routing over `sets` link sets.
 #[derive(Debug)]
@@ -37,7 +62,11 @@ impl Kind for Hypercube {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::Hypercube { .. })
+        matches!(net, NetworkConfig::Hypercube(_))
+    }
+
+    fn multipath(&self, net: &NetworkConfig) -> bool {
+        matches!(net, NetworkConfig::Hypercube(n) if n.routing != RoutingMode::Deterministic)
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -62,11 +91,11 @@ impl Kind for Hypercube {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::Hypercube {
+        let NetworkConfig::Hypercube(HypercubeNetwork {
             dimensions,
             routing,
             link_sets,
-        } = *net
+        }) = *net
         else {
             return Err(topo_err("network.kind", "not a hypercube"));
         };

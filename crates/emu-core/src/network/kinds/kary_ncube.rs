@@ -4,7 +4,8 @@
 //! `routing::dimension_order`, the builder `network::kary`.
 
 use super::{C104_LINKS, Kind, Layout, MAX_KARY_SWITCHES, SIDES, Shape, max_kary_switches, within};
-use crate::config::topology::{NetworkConfig, Wrap};
+use super::NetworkConfig;
+use crate::config::topology::Wrap;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -13,6 +14,27 @@ use crate::routing::dimension_order::Kary;
 
 /// The k-ary n-cube kind.
 pub(super) struct KaryNcube;
+
+/// A general k-ary n-cube (or, with `wrap = "none"`, an n-dimensional mesh), one
+/// terminal per switch, dimension-order routing highest dimension first: emu's
+/// generalisation of the grids and tori of INMOS ch. 7 §7.3.2 (n = 1 is a
+/// bidirectional ring routed the short way).
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["kary_ncube"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::KaryNcube with 3 elements"
+)]
+pub struct KaryNcubeNetwork {
+    /// Switches per dimension.
+    pub k: u32,
+    /// Dimensions: the network has k^n switches and terminals.
+    pub n: u32,
+    /// `none` (a mesh), `single` or `doubled`.
+    #[serde(default)]
+    pub wrap: Wrap,
+}
 
 /// A checked grid, torus or k-ary n-cube.
 #[derive(Debug)]
@@ -24,7 +46,7 @@ impl Kind for KaryNcube {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::KaryNcube { .. })
+        matches!(net, NetworkConfig::KaryNcube(_))
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -43,7 +65,7 @@ impl Kind for KaryNcube {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::KaryNcube { k, n, wrap } = *net else {
+        let NetworkConfig::KaryNcube(KaryNcubeNetwork { k, n, wrap }) = *net else {
             return Err(topo_err("network.kind", "not a k-ary n-cube"));
         };
         if n == 0 {

@@ -2,7 +2,8 @@
 //! shape and tables are `routing::min`, the builder `network::min`.
 
 use super::{Kind, Layout, Shape, only, routings};
-use crate::config::topology::{NetworkConfig, RoutingMode};
+use super::NetworkConfig;
+use crate::config::topology::RoutingMode;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -11,6 +12,26 @@ use crate::routing::min::SIZES;
 
 /// The multistage kind.
 pub(super) struct Min;
+
+/// The indirect multistage network of INMOS ch. 7 §7.2-7.3.3 (Figures 7.1-7.4): a left
+/// column of C104s with 16 terminal links and 16 links to a right column; 1024
+/// terminals use 64-way networks as centre stages.
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["min"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::Min with 2 elements"
+)]
+pub struct MinNetwork {
+    /// Terminals, 16 on each left-hand C104.
+    pub terminals: u32,
+    /// `deterministic` (a fixed right-hand switch per source switch and
+    /// destination), `universal` (a random right-hand link) or `adaptive` (grouped
+    /// adaptive routing over the right-hand links, INMOS ch. 7 §7.5 last paragraph).
+    #[serde(default)]
+    pub routing: RoutingMode,
+}
 
 /// A checked multistage network.
 #[derive(Debug)]
@@ -29,7 +50,11 @@ impl Kind for Min {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::Min { .. })
+        matches!(net, NetworkConfig::Min(_))
+    }
+
+    fn multipath(&self, net: &NetworkConfig) -> bool {
+        matches!(net, NetworkConfig::Min(n) if n.routing != RoutingMode::Deterministic)
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -45,7 +70,7 @@ impl Kind for Min {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::Min { terminals, routing } = *net else {
+        let NetworkConfig::Min(MinNetwork { terminals, routing }) = *net else {
             return Err(topo_err("network.kind", "not a multistage network"));
         };
         only("network.routing", routing, ROUTING)?;

@@ -1,40 +1,35 @@
-//! The topology kinds of the C104 family, one file each: a kind validates its
-//! `[network]` table into a checked `Layout` with its terminal and label counts
-//! (`Shape`), builds the plan from it, says how it is drawn and which systematic
-//! pattern it has. `KINDS`
-//! is the one registry: the family table (`family::c104`) and the guide read the kind
-//! names from it.
+//! The topology kinds of the C104 family, one file each: a kind's file holds the
+//! `[network]` table it deserializes from (its struct, whose doc comments are the
+//! schema's and the user guide's words), validates it into a checked `Layout` with its
+//! terminal and label counts (`Shape`), builds the plan from it, says how it is drawn
+//! and which systematic pattern it has.
+//!
+//! The registry is one macro call, `network_kinds!`'s rows below: a row
+//! `Variant(Struct) in module` declares the kind's file `module.rs`, makes `Variant(Struct)`
+//! a variant of [`NetworkConfig`] (the enum a `[network]` table deserializes into,
+//! `kind = "module"`), and puts the kind's unit struct `module::Variant` in `KINDS`.
+//! The family table (`family::c104`) and the guide read the kind names from `KINDS`.
+//! The other families' variants (`sci_ring`, `fabric`, `relay_ring`) are rows too, with
+//! their doc comments and no file here: their builders are their own.
 //!
 //! A kind's file also holds its `Bound`s and words what each key of its `[network]`
 //! table takes (`Kind::takes`): the user guide's reference asks [`takes`]
 //! (through `network::bounds`), and a type error asks [`C104Kinds`], which whoever
 //! loads a topology file passes to the configuration layer.
 //!
-//! Adding a kind of C104 network: a file here implementing `Kind` (and `Layout` for
-//! its checked parameters), one row in `KINDS`, and, in the configuration layer, the
-//! variant of [`NetworkConfig`] its `[network]` table deserializes into. Its shipped
-//! topology file needs no row: emu-core's build script embeds every file of
-//! `topologies/`.
+//! Adding a kind of C104 network: a file here with its `[network]` struct (serde and
+//! schemars derives, `deny_unknown_fields`, a doc comment on the struct and on every
+//! field) and a unit struct implementing `Kind` (and `Layout` for its checked
+//! parameters), and one row in the `network_kinds!` call. Its shipped topology file
+//! needs no row: emu-core's build script embeds every file of `topologies/`.
 
 use super::build::{BuildError, Parts, topo_err};
 use super::pattern::Family;
-use crate::config::topology::{NetworkConfig, RoutingMode};
+use crate::config::topology::{FabricConfig, RelayRingConfig, RoutingMode, SciRingConfig};
 use crate::parts::bounds::Bound;
 use crate::routing::IntervalTable;
 use crate::text::group;
 use std::sync::LazyLock;
-
-mod crossbar;
-mod dragonfly;
-mod fat_tree;
-mod flattened_butterfly;
-mod grid;
-mod hypercube;
-mod kary_ncube;
-mod min;
-mod netlist;
-mod ring;
-mod torus;
 
 pub(super) use crate::config::limits::C104_LINKS;
 
@@ -84,6 +79,12 @@ pub(super) trait Kind: Sync {
     fn type_error_takes(&self, key: &str) -> Option<String> {
         self.takes(key)
     }
+    /// Whether the packets of one source–destination pair of `net` (a table this kind
+    /// [`Kind::owns`]) can take different paths ([`NetworkConfig::multipath`]); false
+    /// by default.
+    fn multipath(&self, _net: &NetworkConfig) -> bool {
+        false
+    }
 }
 
 /// The checked parameters of one network: what [`Kind::validate`] makes and the
@@ -115,20 +116,78 @@ pub(super) struct Shape {
     pub labels: u32,
 }
 
-/// Every kind of network of C104s, in the order `emu list` and the guide give them.
-pub(super) static KINDS: &[&dyn Kind] = &[
-    &hypercube::Hypercube,
-    &ring::Ring,
-    &grid::Grid,
-    &torus::Torus,
-    &kary_ncube::KaryNcube,
-    &crossbar::Crossbar,
-    &min::Min,
-    &netlist::Netlist,
-    &fat_tree::FatTree,
-    &dragonfly::Dragonfly,
-    &flattened_butterfly::FlattenedButterfly,
-];
+/// The registry of `[network]` kinds, one row each: `Variant(Struct) in module` for a
+/// kind of C104 network (its file `module.rs` declares `Struct` and the unit struct
+/// `Variant` implementing [`Kind`]), or a doc comment and `Variant(Struct)` for another
+/// family's table. Generates the kinds' modules, [`NetworkConfig`] (variants in row
+/// order) and `KINDS` (the C104 rows, in row order).
+macro_rules! network_kinds {
+    ($( $(#[$attr:meta])* $variant:ident ($network:ident) $(in $module:ident)? ),* $(,)?) => {
+        $($(
+            mod $module;
+            pub use $module::$network;
+        )?)*
+
+        /// The network family and its size.
+        #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        #[non_exhaustive]
+        pub enum NetworkConfig {
+            $(
+                $(#[$attr])*
+                // A kind's description is its struct's doc comment: the variant adds
+                // none to the schema.
+                $(
+                    #[doc = concat!("`kind = \"", stringify!($module), "\"`: [`", stringify!($network), "`].")]
+                    #[schemars(title = "", description = "")]
+                )?
+                $variant($network),
+            )*
+        }
+
+        /// Every kind of network of C104s, in the order `emu list` and the guide give
+        /// them.
+        pub(super) static KINDS: &[&dyn Kind] = &[$($(&$module::$variant,)?)*];
+    };
+}
+
+network_kinds! {
+    Hypercube(HypercubeNetwork) in hypercube,
+    Ring(RingNetwork) in ring,
+    Grid(GridNetwork) in grid,
+    Torus(TorusNetwork) in torus,
+    KaryNcube(KaryNcubeNetwork) in kary_ncube,
+    Crossbar(CrossbarNetwork) in crossbar,
+    Min(MinNetwork) in min,
+    Netlist(NetlistConfig) in netlist,
+    /// A ring of SCI nodes (SCI §2, Figure 1): no C104s, its own link protocol of 16-bit
+    /// symbols every 2 ns, go-bit flow control. The `[link]`, `[packet]`, `[c104]` and
+    /// `[vcp]` sections do not apply; `[faults]` gives its link faults.
+    SciRing(SciRingConfig),
+    /// A single-stage switch fabric with its adapters (Gramsamer ch. 2, 7): adapters with
+    /// virtual output queues, links of a round trip of RTT packet cycles, a CICQ or CIOQ
+    /// switch core, credit or grant flow control. One tick is one packet cycle. The
+    /// `[link]`, `[packet]`, `[c104]` and `[vcp]` sections do not apply; `[faults]` gives
+    /// its link faults.
+    Fabric(FabricConfig),
+    /// A ring of relay nodes passing balls: a protocol-free toy family with no hardware
+    /// and no source document, the worked example of how a family plugs in
+    /// (docs/architecture.md "Adding a family"). It reads only `[injection]` of a
+    /// traffic file: batch, `messages` balls per node.
+    RelayRing(RelayRingConfig),
+    FatTree(FatTreeNetwork) in fat_tree,
+    Dragonfly(DragonflyNetwork) in dragonfly,
+    FlattenedButterfly(FlattenedButterflyNetwork) in flattened_butterfly,
+}
+
+impl NetworkConfig {
+    /// True if the packets of one source–destination pair can take different paths
+    /// (universal or adaptive routing), so that without acknowledges they may arrive
+    /// out of order (INMOS ch. 7 §7.5).
+    pub fn multipath(&self) -> bool {
+        KINDS.iter().any(|k| k.owns(self) && k.multipath(self))
+    }
+}
 
 /// The names of `KINDS`, in order.
 pub fn names() -> &'static [&'static str] {
@@ -308,7 +367,8 @@ mod bound_tests {
 
 #[cfg(test)]
 mod validation_tests {
-    use crate::config::{TopologyConfig, TrafficConfig};
+    use crate::config::TrafficConfig;
+    use crate::network::TopologyConfig;
     use crate::network::build;
 
     fn err(network: &str, packet: &str) -> (String, String) {

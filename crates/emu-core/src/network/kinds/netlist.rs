@@ -2,7 +2,7 @@
 //! as shortest paths and walked for every label; the work is `network::netlist`.
 
 use super::{C104_LINKS, Kind, Layout, Shape};
-use crate::config::topology::NetworkConfig;
+use super::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::netlist::{self as list, ValidNetlist};
@@ -11,6 +11,27 @@ use crate::routing::IntervalTable;
 
 /// The netlist kind.
 pub(super) struct Netlist;
+
+/// A network drawn by the user: C104 switches, terminals and links listed
+/// explicitly, routing tables given as intervals or computed as shortest paths
+/// (interval labelling, INMOS ch. 7 §7.1). Every table, given or computed, is walked
+/// for every label before the run: a label with no route, a loop or a wrong terminal
+/// is refused naming the key.
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NetlistConfig {
+    /// Port count of each C104 switch; switch i is the i-th entry.
+    pub switches: Vec<u32>,
+    /// `[switch, port]` of each terminal; terminal i has label i.
+    pub terminals: Vec<[u32; 2]>,
+    /// `[switch_a, port_a, switch_b, port_b]`: one bidirectional DS-Link each.
+    #[serde(default)]
+    pub links: Vec<[u32; 4]>,
+    /// Per switch, `[lo, hi, port]` intervals: labels lo..hi (hi exclusive) leave on
+    /// `port`. Empty: shortest-path tables are computed.
+    #[serde(default)]
+    pub tables: Vec<Vec<[u32; 3]>>,
+}
 
 impl Kind for Netlist {
     fn name(&self) -> &'static str {

@@ -2,7 +2,7 @@
 //! deadlock (INMOS ch. 7 §7.3.2); the builder is `network::ring`.
 
 use super::{Kind, Layout, Shape, within};
-use crate::config::topology::NetworkConfig;
+use super::NetworkConfig;
 use crate::network::Geometry;
 use crate::network::build::{BuildError, Parts, topo_err};
 use crate::network::pattern::Family;
@@ -11,6 +11,21 @@ use crate::routing::IntervalTable;
 
 /// The ring kind.
 pub(super) struct Ring;
+
+/// A ring of C104s, one terminal per switch, every packet routed clockwise: the
+/// simplest network whose channel dependency graph has a cycle, so it can
+/// deadlock (INMOS ch. 7 §7.3.2 on why wrap-around links need doubling).
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["ring"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::Ring with 1 element"
+)]
+pub struct RingNetwork {
+    /// Number of switches, and of terminals.
+    pub switches: u32,
+}
 
 /// A checked ring of `switches` C104s.
 #[derive(Debug)]
@@ -28,7 +43,7 @@ impl Kind for Ring {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::Ring { .. })
+        matches!(net, NetworkConfig::Ring(_))
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -39,7 +54,7 @@ impl Kind for Ring {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::Ring { switches } = *net else {
+        let NetworkConfig::Ring(RingNetwork { switches }) = *net else {
             return Err(topo_err("network.kind", "not a ring"));
         };
         within("network.switches", SWITCHES, switches, "", "")?;

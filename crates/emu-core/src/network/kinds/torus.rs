@@ -3,11 +3,29 @@
 
 use super::kary_ncube::{kary_shape, mesh_shape};
 use super::{Kind, SIDES, Shape};
-use crate::config::topology::{NetworkConfig, Wrap};
+use super::NetworkConfig;
+use crate::config::topology::Wrap;
 use crate::network::build::{BuildError, topo_err};
 
 /// The torus kind.
 pub(super) struct Torus;
+
+/// A k-ary 2-cube (2-D torus), one terminal per switch, dimension-order routing
+/// (y then x) the shorter way round each ring (INMOS ch. 7 §7.3.2 on wrap-around links).
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
+// `expecting`: the words serde gave when the table was a struct variant of the enum,
+// counting its fields ("invalid length 0, expected struct variant …" for `network = ["torus"]`).
+#[serde(
+    deny_unknown_fields,
+    expecting = "struct variant NetworkConfig::Torus with 2 elements"
+)]
+pub struct TorusNetwork {
+    /// Switches per side; the torus has side² switches and terminals.
+    pub side: u32,
+    /// `single` (one set of wrap-around links: can deadlock) or `doubled`.
+    #[serde(default)]
+    pub wrap: Wrap,
+}
 
 impl Kind for Torus {
     fn name(&self) -> &'static str {
@@ -15,7 +33,7 @@ impl Kind for Torus {
     }
 
     fn owns(&self, net: &NetworkConfig) -> bool {
-        matches!(net, NetworkConfig::Torus { .. })
+        matches!(net, NetworkConfig::Torus(_))
     }
 
     fn takes(&self, key: &str) -> Option<String> {
@@ -27,7 +45,7 @@ impl Kind for Torus {
     }
 
     fn validate(&self, net: &NetworkConfig) -> Result<Shape, BuildError> {
-        let NetworkConfig::Torus { side, wrap } = *net else {
+        let NetworkConfig::Torus(TorusNetwork { side, wrap }) = *net else {
             return Err(topo_err("network.kind", "not a torus"));
         };
         if wrap == Wrap::None {

@@ -24,7 +24,7 @@
 
 use super::build::{BuildError, Parts, topo_err};
 use super::kinds::C104_LINKS;
-use crate::config::topology::NetlistConfig;
+use crate::network::NetlistConfig;
 use crate::routing::{IntervalTable, RouteAction, table};
 use std::collections::VecDeque;
 use walk::walk;

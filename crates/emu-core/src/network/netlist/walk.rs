@@ -128,7 +128,7 @@ fn walk_one(w: &Wiring, tables: &[IntervalTable], start: usize, d: u32) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::topology::NetlistConfig;
+    use crate::network::NetlistConfig;
     use crate::routing::table;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
