@@ -124,6 +124,16 @@ fn voice(m: &str) -> String {
         };
         let n = &after[..at];
         let wanted = wanted_words(&after[at + ", expected ".len()..]);
+        // serde reads a table's fields from a list in order; a list too short for them
+        // is a list where a table belongs ("expected struct … with 2 elements").
+        if wanted.starts_with("a table") {
+            return (
+                "a list where a table belongs: give a [header] with one key per line, or \
+                 { key = value, … }"
+                    .to_string(),
+                after.len(),
+            );
+        }
         let given = if n == "1" {
             "1 entry".to_string()
         } else {
@@ -209,13 +219,19 @@ fn short_numbers(m: &str) -> String {
     })
 }
 
-/// "expected struct LinkDown" → "expected a table".
+/// "expected struct LinkDown" (or "struct variant NetworkConfig::Grid") → "expected a
+/// table".
 fn struct_words(m: &str) -> String {
     rewrite(m, "expected struct ", |after| {
-        let name_len = after
-            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .unwrap_or(after.len());
-        ("expected a table".to_string(), name_len)
+        let skip = if after.starts_with("variant ") {
+            "variant ".len()
+        } else {
+            0
+        };
+        let name_len = after[skip..]
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != ':')
+            .unwrap_or(after.len() - skip);
+        ("expected a table".to_string(), skip + name_len)
     })
 }
 
@@ -368,6 +384,16 @@ mod tests {
             plain("invalid length 1, expected an array of length 2"),
             "1 entry in the list: give a list of 2"
         );
+        for struct_from_list in [
+            "invalid length 0, expected struct GridNetwork with 2 elements",
+            "invalid length 1, expected struct variant NetworkConfig::Ring with 1 element",
+        ] {
+            assert_eq!(
+                plain(struct_from_list),
+                "a list where a table belongs: give a [header] with one key per line, or \
+                 { key = value, … }"
+            );
+        }
         assert_eq!(
             plain("invalid type: boolean `true`, expected a boolean"),
             "`true`: give true or false"

@@ -126,7 +126,8 @@ pub(super) fn topology_keys() -> String {
     let walker = Walker::new(&schema, false);
     let mut page = super::generated(
         "Topology keys",
-        "`crates/emu-core/src/config/topology.rs` and the part configurations in \
+        "`crates/emu-core/src/network/topology.rs`, each kind's `[network]` table in \
+         `crates/emu-core/src/network/kinds/*.rs` and the part configurations in \
          `crates/emu-core/src/parts/*/config.rs`",
     );
     page.push_str(

@@ -15,12 +15,7 @@ pub(super) struct Crossbar;
 /// One C104 with a terminal on each of `terminals` links: a single-stage crossbar
 /// network (Proteus, crossbar networks; INMOS ch. 7 §7.1).
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["crossbar"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::Crossbar with 1 element"
-)]
+#[serde(deny_unknown_fields)]
 pub struct CrossbarNetwork {
     /// Terminals, one on each of the first `terminals` links.
     pub terminals: u32,

@@ -49,12 +49,7 @@ pub(super) struct Dragonfly;
 /// every other by one global link. Minimal routing (local, global, local) or
 /// universal routing via a random intermediate group (INMOS ch. 7 §7.5).
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["dragonfly"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::Dragonfly with 5 elements"
-)]
+#[serde(deny_unknown_fields)]
 pub struct DragonflyNetwork {
     /// Switches per group.
     pub a: u32,

@@ -46,12 +46,7 @@ pub(super) struct FatTree;
 /// Up/down interval routing: up to the nearest common ancestor, then down by label
 /// intervals.
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["fat_tree"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::FatTree with 3 elements"
-)]
+#[serde(deny_unknown_fields)]
 pub struct FatTreeNetwork {
     /// Terminals per leaf switch, and links up from each switch below the top.
     pub k: u32,

@@ -31,12 +31,7 @@ pub(super) struct FlattenedButterfly;
 /// first, then along the column: at most two hops, and no cycle of channel
 /// dependencies.
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["flattened_butterfly"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::FlattenedButterfly with 3 elements"
-)]
+#[serde(deny_unknown_fields)]
 pub struct FlattenedButterflyNetwork {
     /// Rows of switches.
     pub rows: u32,

@@ -13,12 +13,7 @@ pub(super) struct Grid;
 /// A square 2-D grid of C104s, one terminal per switch, edge links unused,
 /// routed first in y then in x (INMOS ch. 7 §7.3.2). Terminal label = y·side + x.
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["grid"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::Grid with 2 elements"
-)]
+#[serde(deny_unknown_fields)]
 pub struct GridNetwork {
     /// Switches per side; the grid has side² switches and terminals.
     pub side: u32,

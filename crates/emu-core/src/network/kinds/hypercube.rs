@@ -16,12 +16,7 @@ pub(super) struct Hypercube;
 /// Binary n-cube of C104s, one terminal per switch, e-cube routing highest
 /// dimension first (INMOS ch. 7 §7.3.1).
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["hypercube"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::Hypercube with 3 elements"
-)]
+#[serde(deny_unknown_fields)]
 pub struct HypercubeNetwork {
     /// n: the cube has 2^n switches and 2^n terminals.
     pub dimensions: u32,

@@ -20,12 +20,7 @@ pub(super) struct KaryNcube;
 /// generalisation of the grids and tori of INMOS ch. 7 §7.3.2 (n = 1 is a
 /// bidirectional ring routed the short way).
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["kary_ncube"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::KaryNcube with 3 elements"
-)]
+#[serde(deny_unknown_fields)]
 pub struct KaryNcubeNetwork {
     /// Switches per dimension.
     pub k: u32,

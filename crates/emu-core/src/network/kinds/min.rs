@@ -17,12 +17,7 @@ pub(super) struct Min;
 /// column of C104s with 16 terminal links and 16 links to a right column; 1024
 /// terminals use 64-way networks as centre stages.
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["min"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::Min with 2 elements"
-)]
+#[serde(deny_unknown_fields)]
 pub struct MinNetwork {
     /// Terminals, 16 on each left-hand C104.
     pub terminals: u32,

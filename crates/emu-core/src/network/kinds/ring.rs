@@ -16,12 +16,7 @@ pub(super) struct Ring;
 /// simplest network whose channel dependency graph has a cycle, so it can
 /// deadlock (INMOS ch. 7 §7.3.2 on why wrap-around links need doubling).
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["ring"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::Ring with 1 element"
-)]
+#[serde(deny_unknown_fields)]
 pub struct RingNetwork {
     /// Number of switches, and of terminals.
     pub switches: u32,

@@ -13,12 +13,7 @@ pub(super) struct Torus;
 /// A k-ary 2-cube (2-D torus), one terminal per switch, dimension-order routing
 /// (y then x) the shorter way round each ring (INMOS ch. 7 §7.3.2 on wrap-around links).
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize, PartialEq, schemars::JsonSchema)]
-// `expecting`: the words serde gave when the table was a struct variant of the enum,
-// counting its fields ("invalid length 0, expected struct variant …" for `network = ["torus"]`).
-#[serde(
-    deny_unknown_fields,
-    expecting = "struct variant NetworkConfig::Torus with 2 elements"
-)]
+#[serde(deny_unknown_fields)]
 pub struct TorusNetwork {
     /// Switches per side; the torus has side² switches and terminals.
     pub side: u32,
