@@ -91,7 +91,7 @@ pub fn run_watched(
 ) -> Result<Verdict, StressError> {
     let watched = Watched::begin(watch);
     let net = network::build(target.name, target.topology, traffic, seed)
-        .map_err(|e| StressError::Build(format!("{} {}: {}", e.file, e.key, e.message)))?;
+        .map_err(|e| StressError::Build(format!("{} {}: {}", e.file.prefix(), e.key, e.message)))?;
     let ctl = RunControl::for_plan(&net);
     let tick_ns = net.time().tick_ns;
     watched.running(Started::of(&net, &ctl));

@@ -60,7 +60,9 @@ impl CaseError {
         traffic: Option<&Loaded<TrafficConfig>>,
     ) -> CaseError {
         let location = match traffic {
-            Some(traf) if e.file != "topology" => Box::new(traf.location(&e.key)),
+            Some(traf) if e.file != crate::config::FileKind::Topology => {
+                Box::new(traf.location(&e.key))
+            }
             _ => Box::new(topology.location(&e.key)),
         };
         CaseError::Build {

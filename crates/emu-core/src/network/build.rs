@@ -23,8 +23,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{key}: {message}")]
 pub struct BuildError {
-    /// Which file the key is in: "topology" or "traffic".
-    pub file: &'static str,
+    /// Which file the key is in.
+    pub file: crate::config::FileKind,
     /// Dotted key path, e.g. `network.dimensions`.
     pub key: String,
     /// What is wrong, and what would be right.
@@ -33,7 +33,7 @@ pub struct BuildError {
 
 pub(super) fn topo_err(key: &str, message: impl Into<String>) -> BuildError {
     BuildError {
-        file: "topology",
+        file: crate::config::FileKind::Topology,
         key: key.into(),
         message: message.into(),
     }

@@ -11,7 +11,7 @@ use crate::traffic::Destination;
 /// A traffic-file error at `key`.
 pub(super) fn traffic_err(key: &str, message: impl Into<String>) -> BuildError {
     BuildError {
-        file: "traffic",
+        file: crate::config::FileKind::Traffic,
         key: key.into(),
         message: message.into(),
     }
