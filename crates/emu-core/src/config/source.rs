@@ -34,8 +34,9 @@ impl FileKind {
     }
 
     /// The top-level tables of this kind of file, which a `--set` key without a prefix
-    /// is resolved by (`description` is in both kinds, so it is not listed).
-    pub fn sections(self) -> &'static [&'static str] {
+    /// is resolved by (`description` is in both kinds, so it is not listed), in file
+    /// order; a topology file's `[network]` first.
+    pub const fn sections(self) -> &'static [&'static str] {
         match self {
             FileKind::Topology => &["network", "link", "packet", "c104", "vcp", "faults"],
             FileKind::Traffic => &["pattern", "injection", "message", "phases", "terminals"],

@@ -43,7 +43,12 @@ impl TopologyConfig {
     /// The sections a topology file may have besides `description` and `[network]`, in
     /// file order. Which of them a network reads is its family's choice
     /// (`crate::family::Family::sections`).
-    pub const SECTIONS: &'static [&'static str] = &["link", "packet", "c104", "vcp", "faults"];
+    pub const SECTIONS: &'static [&'static str] =
+        // The file's tables (`FileKind::sections`) after `[network]`, which comes first.
+        match crate::config::FileKind::Topology.sections().split_first() {
+                Some((_, rest)) => rest,
+                None => &[],
+            };
 
     /// The configuration as a report echoes it: `description`, `[network]` and, of
     /// [`TopologyConfig::SECTIONS`], those in `sections`, in file order. A family
