@@ -5,6 +5,7 @@ use super::graphml;
 use super::keypath::key_span;
 use super::load::Loaded;
 use super::location::Location;
+use std::ops::Range;
 use toml::de::DeTable;
 
 impl<T> Loaded<T> {
@@ -43,16 +44,7 @@ impl<T> Loaded<T> {
             };
             return Location::of_sets(vec![format!("{shown}={v}")], Some(key));
         }
-        let path: Vec<String> = key.split('.').map(String::from).collect();
-        // A GraphML file gives the keys of the netlist it translates into, each at
-        // the element that gives it.
-        let graphml = graphml::is_graphml(&self.file.text)
-            .then(|| graphml::translate(&self.file.name, &self.file.text).ok())
-            .flatten();
-        let text = graphml.as_ref().map_or(&self.file.text, |t| &t.toml);
-        let span = DeTable::parse(text)
-            .ok()
-            .and_then(|root| key_span(root.get_ref(), &path));
+        let (graphml, span) = self.written(key);
         let inside: Vec<String> = self
             .overrides
             .iter()
@@ -77,5 +69,27 @@ impl<T> Loaded<T> {
             text = format!("{text}, with {}", sets.join(" and "));
         }
         Location::new(Some(name), position, Some(key), inside, text)
+    }
+
+    /// Whether the file itself (not a `--set`) gives the dotted key `key`, from the
+    /// spans of the parsed document (a GraphML file: of the netlist it translates into).
+    pub fn written_in_file(&self, key: &str) -> bool {
+        self.written(key).1.is_some()
+    }
+
+    /// A GraphML file's translation (`None` for a TOML file), and where in the TOML
+    /// text (the file's, or the translation's) `key` is written.
+    fn written(&self, key: &str) -> (Option<graphml::Translated>, Option<Range<usize>>) {
+        let path: Vec<String> = key.split('.').map(String::from).collect();
+        // A GraphML file gives the keys of the netlist it translates into, each at
+        // the element that gives it.
+        let graphml = graphml::is_graphml(&self.file.text)
+            .then(|| graphml::translate(&self.file.name, &self.file.text).ok())
+            .flatten();
+        let text = graphml.as_ref().map_or(&self.file.text, |t| &t.toml);
+        let span = DeTable::parse(text)
+            .ok()
+            .and_then(|root| key_span(root.get_ref(), &path));
+        (graphml, span)
     }
 }

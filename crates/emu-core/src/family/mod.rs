@@ -277,10 +277,8 @@ fn where_given<T>(file: &Loaded<T>, section: &str) -> Option<crate::config::Loca
     {
         return Some(file.location(key));
     }
-    let in_file = toml::from_str::<toml::Table>(&crate::config::graphml::toml_text(&file.file))
-        .map(|t| t.contains_key(section))
-        .unwrap_or(false);
-    in_file.then(|| file.location(section))
+    file.written_in_file(section)
+        .then(|| file.location(section))
 }
 
 /// Loads a topology file of any family (see [`crate::config::lookup::find_source`] for
