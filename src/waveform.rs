@@ -239,7 +239,7 @@ pub fn waveform<P: LinkProtocol>(
 }
 
 /// A VCD identifier code for variable `n`: printable ASCII from `!`, base 94.
-fn code_of(mut n: usize) -> String {
+pub fn code_of(mut n: usize) -> String {
     let mut s = String::new();
     loop {
         s.push(char::from(b'!' + (n % 94) as u8));
@@ -251,32 +251,10 @@ fn code_of(mut n: usize) -> String {
 }
 
 /// A name as a VCD identifier: letters, digits and `_` only.
-fn ident(s: &str) -> String {
+pub fn ident(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect::<String>()
         .trim_matches('_')
         .replace("__", "_")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifier_codes_are_distinct_and_printable() {
-        let codes: std::collections::BTreeSet<String> = (0..10_000).map(code_of).collect();
-        assert_eq!(codes.len(), 10_000);
-        assert!(
-            codes
-                .iter()
-                .all(|c| c.chars().all(|ch| ('!'..='~').contains(&ch)))
-        );
-    }
-
-    #[test]
-    fn names_become_identifiers() {
-        assert_eq!(ident("c104[3]:2"), "c104_3_2");
-        assert_eq!(ident("ring buffer"), "ring_buffer");
-    }
 }

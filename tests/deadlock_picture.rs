@@ -464,18 +464,11 @@ fn assert_numbers_apart(svg: &str, what: &str) {
 
 #[test]
 fn deadlock_numbers_never_overlap_even_on_one_crowded_link() {
-    use emu::deadlock::waitfor::{CycleStep, Place};
+    use emu::deadlock::waitfor::Place;
     let net = Case::load("torus4-single", "uniform", &[], 1)
         .expect("torus4-single")
         .net;
-    let step = |place, next| CycleStep {
-        place,
-        node_name: "c104[0]".into(),
-        packet: None,
-        packet_text: Some("packet 0→2 (message 1, packet 0)".into()),
-        waits_for: "waits".into(),
-        next,
-    };
+    let step = super::common::cycle_step;
     // Twelve crossings of the one link c104[0] port 1 → c104[1] port 2: every
     // number wants the same place beside it.
     let (out, inp) = (

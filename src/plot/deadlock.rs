@@ -26,7 +26,7 @@ use crate::network::{End, Network};
 /// The colour of the cycle (Okabe–Ito vermilion).
 const CYCLE: &str = "#D55E00";
 /// The outline of nodes holding packets outside the cycle (Okabe–Ito orange).
-const STUCK: &str = "#E69F00";
+pub const STUCK: &str = "#E69F00";
 /// Grey of the links that are not in the cycle.
 const GREY: &str = "#CCCCCC";
 /// Font size of the legend, pixels.
@@ -344,64 +344,4 @@ fn number_badge(svg: &mut Svg, x: f64, y: f64, r: f64, k: usize) {
         num(y + r * 0.4),
         num(r * if k >= 10 { 1.0 } else { 1.2 })
     ));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::deadlock::waitfor::Place;
-
-    fn torus() -> Network {
-        crate::session::Case::load("torus4-single", "uniform", &[], 1)
-            .expect("torus4-single")
-            .net
-    }
-
-    fn step(place: Place, next: Place) -> CycleStep {
-        CycleStep {
-            place,
-            node_name: "c104[0]".into(),
-            packet: None,
-            packet_text: Some("packet 0→2 (message 1, packet 0)".into()),
-            waits_for: "waits".into(),
-            next,
-        }
-    }
-
-    #[test]
-    fn a_cycle_through_ports_that_are_not_linked_is_an_error() {
-        let net = torus();
-        let out = |node, port| Place::Output { node, port };
-        let inp = |node, port| Place::Input { node, port };
-        // c104[0] port 1 goes to c104[1] port 2, not c104[5].
-        let bad = [step(out(0, 1), inp(5, 2)), step(inp(5, 2), out(0, 1))];
-        let e = deadlock_svg("t", &net, &bad, &[]).expect_err("not a link");
-        assert!(e.0.contains("c104[0] port 1 → c104[5] port 2"), "{e}");
-        let missing = [step(out(0, 99), inp(1, 2))];
-        let e = deadlock_svg("t", &net, &missing, &[]).expect_err("no such port");
-        assert!(e.0.contains("port 99"), "{e}");
-        let good = [step(out(0, 1), inp(1, 2)), step(inp(1, 2), out(0, 1))];
-        let svg = deadlock_svg("t", &net, &good, &[]).expect("draws");
-        assert_eq!(svg.matches("class=\"cycle-link\"").count(), 1);
-        assert!(
-            svg.contains("1 place") || svg.contains("2 places, 1 link,"),
-            "{svg}"
-        );
-    }
-
-    #[test]
-    fn without_a_cycle_the_stuck_nodes_are_ringed_and_nothing_highlighted() {
-        let net = torus();
-        let stuck = [StuckNode {
-            node: 3,
-            name: "c104[3]".into(),
-            waits: Vec::new(),
-        }];
-        let svg = deadlock_svg("t", &net, &[], &stuck).expect("draws");
-        assert!(!svg.contains("class=\"cycle-link\""));
-        assert!(
-            svg.contains("no wait-for cycle") && svg.contains(STUCK),
-            "{svg}"
-        );
-    }
 }

@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 /// A cubic Bézier curve in pixels: a link's route, or one of its lanes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Curve {
+pub struct Curve {
     /// Start, the two control points, end.
     pub p: [Point; 4],
 }
@@ -91,18 +91,18 @@ fn unit(a: Point) -> Option<Point> {
     (l > 1e-12).then(|| mul(a, 1.0 / l))
 }
 /// The unit normal to the right of `d` on the screen (y down).
-pub(crate) fn right_of(d: Point) -> Point {
+pub fn right_of(d: Point) -> Point {
     unit(pt(-d.y, d.x)).unwrap_or(pt(0.0, 1.0))
 }
 
 /// A coordinate as SVG text: one decimal, no `-0`.
-pub(crate) fn num(v: f64) -> String {
+pub fn num(v: f64) -> String {
     let s = format!("{:.1}", if v.is_finite() { v } else { 0.0 });
     if s == "-0.0" { "0.0".into() } else { s }
 }
 
 /// Closest distance from `p` to the polyline through `pts`.
-fn distance(p: Point, pts: &[Point]) -> f64 {
+pub fn distance(p: Point, pts: &[Point]) -> f64 {
     pts.windows(2)
         .map(|w| {
             let (a, b) = (w[0], w[1]);
@@ -187,7 +187,7 @@ const MARGIN: f64 = 46.0;
 const MARGIN_LEFT: f64 = 72.0;
 
 /// A network laid out and routed, in pixels.
-pub(crate) struct Map {
+pub struct Map {
     /// Node positions, pixels.
     pub pos: Vec<Point>,
     /// True for nodes drawn beside their neighbour (terminals).
@@ -533,66 +533,4 @@ pub(crate) fn check_end<P: LinkProtocol>(net: &Network<P>, end: End) -> Result<(
 /// legends; a little generous).
 pub(crate) fn text_width(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * size * 0.56
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn torus() -> (Network, Map) {
-        let case = crate::session::Case::load("torus4-single", "uniform", &[], 1).expect("loads");
-        let map = Map::new(&case.net, 0.0);
-        (case.net, map)
-    }
-
-    #[test]
-    fn a_link_s_two_directions_run_either_side_of_it_each_on_its_right() {
-        let (net, map) = torus();
-        for l in net.links() {
-            let (_, ab) = map.lane(l.a).expect("a lane");
-            let (_, ba) = map.lane(l.b).expect("a lane");
-            // Each lane starts at its sender and lies to the right of its travel.
-            let (pa, pb) = (map.pos[l.a.node], map.pos[l.b.node]);
-            assert!((ab.p[0].x - pa.x).hypot(ab.p[0].y - pa.y) < 5.0);
-            assert!((ba.p[0].x - pb.x).hypot(ba.p[0].y - pb.y) < 5.0);
-            let right = right_of(sub(pb, pa));
-            let side = |c: &Curve| {
-                let m = sub(
-                    c.at(0.5),
-                    map.links
-                        .iter()
-                        .find(|x| x.0 == l.a)
-                        .expect("link")
-                        .2
-                        .at(0.5),
-                );
-                m.x * right.x + m.y * right.y
-            };
-            assert!(side(&ab) > 0.0 && side(&ba) < 0.0, "{l:?}");
-            assert_eq!(map.peer(l.a), Some(l.b));
-        }
-    }
-
-    #[test]
-    fn wrap_links_are_arcs_and_neighbour_links_straight() {
-        let (net, map) = torus();
-        for (l, (_, _, c)) in net.links().iter().zip(&map.links) {
-            let (a, b) = (map.pos[l.a.node], map.pos[l.b.node]);
-            let chord = (a.x - b.x).hypot(a.y - b.y);
-            let mid = c.at(0.5);
-            let off = distance(mid, &[a, b]);
-            if chord > 1.5 * map.scale {
-                assert!(off > 0.2 * map.scale, "a wrap link bulges: {l:?}");
-            } else {
-                assert!(off < 1e-6, "a neighbour link is straight: {l:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn coordinates_and_text_are_written_safely() {
-        assert_eq!(num(-0.04), "0.0");
-        assert_eq!(num(f64::NAN), "0.0");
-        assert_eq!(escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
-    }
 }

@@ -167,29 +167,3 @@ where
     .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], red.stroke_width(2)));
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::load_range;
-
-    #[test]
-    fn the_load_axis_fits_the_loads_with_a_margin_either_side() {
-        let r = load_range([0.40, 0.42, 0.44, 0.46, 0.48, 0.50]);
-        assert!(
-            (r.start - 0.39).abs() < 1e-9 && (r.end - 0.51).abs() < 1e-9,
-            "{r:?}"
-        );
-        // From near 0 the axis starts at 0, not below.
-        let r = load_range([0.05, 1.0]);
-        assert_eq!(r.start, 0.0);
-        assert!(r.end > 1.0);
-        // One load: a margin of a tenth of it either side.
-        let r = load_range([0.5]);
-        assert!(
-            r.start < 0.5 && r.end > 0.5 && r.end - r.start < 0.2,
-            "{r:?}"
-        );
-        assert_eq!(load_range([]), 0.0..1.0);
-        assert_eq!(load_range([f64::NAN]), 0.0..1.0);
-    }
-}

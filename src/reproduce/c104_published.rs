@@ -236,23 +236,3 @@ pub fn find(family: Family, kind: Kind, size: u32) -> Option<&'static Published>
         .iter()
         .find(|p| p.family == family && p.kind == kind && p.size == size)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_family_kind_and_size_appears_once() {
-        for f in [Cube, Grid, Min] {
-            for k in [Random, Systematic, Universal] {
-                for s in [64, 256, 1024] {
-                    let n = TABLES
-                        .iter()
-                        .filter(|p| p.family == f && p.kind == k && p.size == s)
-                        .count();
-                    assert_eq!(n, 1, "{f:?} {k:?} {s}");
-                }
-            }
-        }
-    }
-}

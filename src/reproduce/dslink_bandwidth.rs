@@ -224,24 +224,3 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         tables,
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_formulas_give_the_papers_numbers() {
-        // Table 6.1 (Mbytes/s) and §6.1.5 limits.
-        let t = |s, u| asymptote(s, u) / 8.0;
-        assert!((t(1, Usage::Unidirectional) - 9.55).abs() < 0.005);
-        assert!((t(1, Usage::Bidirectional) - 8.74).abs() < 0.005);
-        assert!((t(2, Usage::Unidirectional) - 9.26).abs() < 0.005);
-        assert!((t(2, Usage::Bidirectional) - 8.27).abs() < 0.005);
-        // m a multiple of 256: the finite formula is the asymptote.
-        let d = data_rate(2048, 1, 32, Usage::Unidirectional, true);
-        assert!((d - asymptote(1, Usage::Unidirectional)).abs() < 1e-9);
-        // one byte, one-byte header, unidirectional: B = 10 + 14 + 4·⌈2/8⌉ = 28 bits.
-        assert_eq!(outbound_bits(1, 1, 32, Usage::Unidirectional, true), 28.0);
-        assert_eq!(outbound_bits(1, 1, 32, Usage::Unidirectional, false), 25.0);
-    }
-}

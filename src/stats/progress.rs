@@ -88,7 +88,7 @@ impl Progress {
 }
 
 /// The text after the bar: "123.4 / 600.0 µs · 1,234 messages · 56,789 token hops".
-fn status(tick: Tick, end_tick: Tick, tick_ns: f64, activity: &Activity) -> String {
+pub fn status(tick: Tick, end_tick: Tick, tick_ns: f64, activity: &Activity) -> String {
     let us = |t: Tick| fixed(t as f64 * tick_ns / 1000.0, 1);
     // After the measurement window (from the start, for a batch run) the run waits
     // for the measured messages: say how many are still out, not "700 / 600 µs".
@@ -108,43 +108,4 @@ fn status(tick: Tick, end_tick: Tick, tick_ns: f64, activity: &Activity) -> Stri
         group(activity.messages_delivered),
         group(activity.tokens_moved)
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn disabled_progress_is_a_no_op() {
-        let mut p = Progress::disabled();
-        assert!(!p.is_visible());
-        p.update(10, &Activity::default());
-        p.finish();
-    }
-
-    #[test]
-    fn progress_can_be_moved_into_an_engine_callback() {
-        fn assert_send<T: Send>() {}
-        assert_send::<Progress>();
-    }
-
-    #[test]
-    fn status_shows_time_and_totals() {
-        let a = Activity {
-            messages_delivered: 1234,
-            tokens_moved: 56_789,
-            obligations_opened: 1000,
-            obligations_closed: 990,
-            ..Activity::default()
-        };
-        assert_eq!(
-            status(12_340, 60_000, 10.0, &a),
-            "123.4 / 600.0 µs · 1,234 messages · 56,789 token hops"
-        );
-        // Past the window the time is not shown as a fraction above 100 %.
-        assert_eq!(
-            status(70_000, 60_000, 10.0, &a),
-            "700.0 µs, draining: 990 of 1,000 measured messages delivered · 1,234 messages · 56,789 token hops"
-        );
-    }
 }

@@ -157,26 +157,3 @@ pub fn one(index: usize, kind: CaseKind, seed: u64, terminals: u32, run_us: f64)
         },
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cases_are_deterministic_cycle_the_kinds_and_permute() {
-        let a = generate(5, 4, 16, 100.0);
-        assert_eq!(a, generate(5, 4, 16, 100.0));
-        assert_eq!(a.len(), 12);
-        assert_eq!(a[3].kind, CaseKind::Permutation);
-        assert_eq!(a[3].seed, 6);
-        assert_eq!(a[5].kind, CaseKind::Burst);
-        let PatternConfig::Table { destinations } = &a[0].traffic.pattern else {
-            panic!("permutations are tables");
-        };
-        let mut d = destinations.clone();
-        d.sort_unstable();
-        assert_eq!(d, (0..16).collect::<Vec<u32>>());
-        assert_ne!(a[0].traffic.pattern, a[3].traffic.pattern);
-        assert!(a[2].traffic.terminals.sender_list(0).len() >= 2);
-    }
-}

@@ -205,31 +205,3 @@ pub fn search_watched(
     }
     Ok(done)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ring(nodes: u32, flow_control: bool) -> TopologyConfig {
-        toml::from_str(&format!(
-            "[network]\nkind = \"sci_ring\"\nnodes = {nodes}\nflow_control = {flow_control}\n"
-        ))
-        .expect("a ring")
-    }
-
-    #[test]
-    fn without_flow_control_the_starved_node_is_found_at_once_and_with_it_not() {
-        let cases = generate(1, 1, 4, 100.0);
-        assert_eq!(cases.len(), 4);
-        assert_eq!(cases[0].kind, "starved");
-        let found = search("sci4", &ring(4, false), &cases, 2).expect("runs");
-        assert_eq!(found.len(), 1, "the first case starves");
-        let PatternConfig::Starved { node } = found[0].case.traffic.pattern else {
-            panic!("a starved case");
-        };
-        assert_eq!(found[0].starved, vec![node as usize]);
-        let all = search("sci4", &ring(4, true), &cases, 2).expect("runs");
-        assert_eq!(all.len(), 4, "flow control lets every node send");
-        assert!(all.iter().all(|r| r.starved.is_empty()), "{all:?}");
-    }
-}

@@ -247,25 +247,3 @@ fn search_doc(
 pub fn json_text(doc: &serde_json::Value) -> String {
     serde_json::to_string_pretty(doc).unwrap_or_default() + "\n"
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::stress::case::{CaseKind, one};
-
-    #[test]
-    fn the_traffic_file_reads_back_as_the_same_configuration() {
-        for kind in CaseKind::ALL {
-            let mut t = one(0, kind, 9, 8, 50.0).traffic;
-            t.terminals.senders = Some(vec![1, 4]);
-            let text = traffic_file(&t, &["a comment".into()]).expect("serialises");
-            assert!(text.starts_with("# a comment\n"));
-            let back: TrafficConfig = toml::from_str(&text).expect("reads back");
-            assert_eq!(back, t, "{text}");
-        }
-        assert_eq!(
-            command("ring4", "my file.toml", 3, &["link.buffer_tokens=8".into()]),
-            "emu --topology ring4 --traffic 'my file.toml' --seed 3 --set link.buffer_tokens=8"
-        );
-    }
-}

@@ -1,8 +1,11 @@
 //! What the integration tests that run the `emu` binary share: running it with its
-//! output captured and a time limit.
+//! output captured and a time limit; the Rust files under a directory, for the tests
+//! that read the sources; and a made-up step of a wait-for cycle, for the deadlock
+//! pictures.
 
-use std::fs::File;
-use std::path::Path;
+use emu::deadlock::waitfor::{CycleStep, Place};
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -83,4 +86,29 @@ pub fn gnu_parallel() -> Option<&'static str> {
         eprintln!("GNU parallel is not installed: the parallel path is not tested here");
     }
     found.then_some("parallel")
+}
+
+/// Appends every `.rs` file under `dir`, at any depth, to `out`.
+pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("src is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// A step of a wait-for cycle from `place` to `next`, at node `c104[0]` with made-up
+/// packet and wait texts.
+pub fn cycle_step(place: Place, next: Place) -> CycleStep {
+    CycleStep {
+        place,
+        node_name: "c104[0]".into(),
+        packet: None,
+        packet_text: Some("packet 0→2 (message 1, packet 0)".into()),
+        waits_for: "waits".into(),
+        next,
+    }
 }

@@ -128,24 +128,3 @@ pub fn ratios(results: &[ColumnResult]) -> Vec<(Strategy, Vec<f64>)> {
 pub fn mean(x: &[f64]) -> f64 {
     x.iter().sum::<f64>() / x.len().max(1) as f64
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_documents_medians_and_siqrs_come_out() {
-        // Table 7.9 LOF: median 8.4, SIQR 2.1; LOF-CLIQ: 6.4, 2.35 (§7.6.2).
-        let lof = [6.6, 2.75, 11.9, 8.4, 10.8, 10.5];
-        let (m, s) = median_siqr(&lof);
-        assert!((m - 8.4).abs() < 1e-9 && (s - 2.1).abs() < 1e-9, "{m} {s}");
-        let cliq = [9.3, 3.4, 10.2, 6.4, 11.3, 5.5];
-        let (m, s) = median_siqr(&cliq);
-        assert!((m - 6.4).abs() < 1e-9 && (s - 2.35).abs() < 1e-9, "{m} {s}");
-        // Table 7.19-style lists of 8 (§7.6.4): HOF median −4, SIQR 3; LOF-CLIQ −2, 1.
-        let hof = [-24.5, -7.0, -6.5, -4.0, -2.0, -0.5, 0.5, 1.0];
-        assert_eq!(median_siqr(&hof), (-4.0, 3.0));
-        let cliq = [-9.5, -9.0, -3.0, -2.0, -1.0, -1.0, -1.0, 0.5];
-        assert_eq!(median_siqr(&cliq), (-2.0, 1.0));
-    }
-}

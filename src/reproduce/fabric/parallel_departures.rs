@@ -45,7 +45,7 @@ fn tail(r: &Replicated, k: usize) -> f64 {
 }
 
 /// The model's P[X = k] in % at saturation for `n` ports, Bernoulli or bursty traffic.
-fn model(n: u32, bursty: bool, k: u32) -> f64 {
+pub fn model(n: u32, bursty: bool, k: u32) -> f64 {
     let nf = f64::from(n);
     let p_col = if bursty {
         1.0 - (1.0 - (2.0 - 1.0 / nf) / nf).powf(nf)
@@ -290,20 +290,4 @@ pub fn run(quick: bool) -> Result<Report, ReproduceError> {
         section: "Gramsamer §7.3.2".into(),
         tables: vec![t, m],
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_model_is_a_binomial_over_the_rows() {
-        // N = 64, bursts: p_col = 0.86678 (the document's own check, §7.3.2).
-        let p_col = 1.0 - (1.0 - (2.0 - 1.0 / 64.0) / 64.0_f64).powf(64.0);
-        assert!((p_col - 0.86678).abs() < 1e-5, "{p_col}");
-        let total: f64 = (0..=8).map(|k| model(8, true, k)).sum();
-        assert!((total - 100.0).abs() < 1e-9);
-        // Bernoulli on 8 ports: p_col ≈ 1, so P(0) ≈ (7/8)^8.
-        assert!((model(8, false, 0) - 100.0 * (7.0f64 / 8.0).powi(8)).abs() < 0.01);
-    }
 }

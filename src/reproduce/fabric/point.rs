@@ -225,19 +225,3 @@ pub fn mean_and_half_width(x: &[f64]) -> (f64, f64) {
     let i = Interval::of(x);
     (i.mean, i.half_width_90)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_short_design_point_run_measures_its_packets() {
-        let p = Point {
-            per_crosspoint: 200,
-            ..Point::design(4, 10.0, Strategy::Lof)
-        };
-        let s = p.run(1).expect("runs");
-        assert!(s.mean_delay >= 34.0, "{s:?}");
-        assert!(s.output_pct > 80.0 && s.output_pct <= 100.0, "{s:?}");
-    }
-}

@@ -51,7 +51,7 @@ impl Bus {
 
     /// Mean and second moment of a packet's service time in ns: one cycle per 32-bit
     /// chunk.
-    fn service(&self, mix: &PacketMix) -> (f64, f64) {
+    pub fn service(&self, mix: &PacketMix) -> (f64, f64) {
         Bus::packets(mix).fold((0.0, 0.0), |(m1, m2), (bytes, share)| {
             let s = (bytes / CHUNK_BYTES).ceil() * self.cycle_ns;
             (m1 + share * s, m2 + share * s * s)
@@ -210,25 +210,4 @@ fn curve(
         columns,
         rows,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_bus_is_pollaczek_khinchine_over_chunks() {
-        let mix = PacketMix::PAPER;
-        let bus = Bus { cycle_ns: 2.0 };
-        // 0.8 · 4 + 0.2 · 20 = 7.2 cycles; 0.8 · 16 + 0.2 · 400 = 92.8 cycles².
-        let (s1, s2) = bus.service(&mix);
-        assert!((s1 - 14.4).abs() < 1e-9 && (s2 - 371.2).abs() < 1e-9);
-        assert_eq!(bus.max_throughput(), 2.0);
-        // Empty: the service alone. Half load: λ = 1 / 28.8 packets a ns.
-        assert!((bus.latency(&mix, 1e-12).unwrap() - 14.4).abs() < 1e-6);
-        let l = bus.latency(&mix, 1.0).unwrap();
-        let rate = 1.0 / 28.8;
-        assert!((l - (rate * 371.2 / (2.0 * 0.5) + 14.4)).abs() < 1e-9);
-        assert_eq!(bus.latency(&mix, 2.0), None);
-    }
 }
