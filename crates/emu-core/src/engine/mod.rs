@@ -15,6 +15,7 @@
 
 pub mod actors;
 mod check;
+pub mod compiled;
 pub mod faults;
 mod inbound;
 pub mod partition;
