@@ -62,7 +62,7 @@ fn grow<T>(queue: &mut VecDeque<T>, extra: usize, limit: usize) {
 pub enum Fill {
     /// Lightly loaded: every buffer and link queue has held a few tokens at once, so has
     /// room for [`FIRST_ROOM`] ([`push_bounded`]), and every latency metric holds a few
-    /// values in its list (a metric moves its values into a histogram only past
+    /// values in its list (a metric counts its values in a histogram's layout only past
     /// [`crate::terminal::Metric::LIST_BYTES`]). What a run at low load needs once its
     /// traffic has reached every link; a run too short for that uses less, a heavily
     /// loaded one more.

@@ -86,12 +86,11 @@ impl LatencySummary {
     pub fn new(m: &Metric, tick_ns: f64, header_time: u64) -> LatencySummary {
         let count = m.count();
         let (min, max) = if count == 0 { (0, 0) } else { (m.min, m.max) };
+        // One histogram for every percentile (the metric makes one on each call).
+        let hist = (count > 0).then(|| m.histogram());
         let at = |q: f64| {
-            if count == 0 {
-                0
-            } else {
-                m.quantile(q).clamp(min, max)
-            }
+            hist.as_ref()
+                .map_or(0, |h| h.value_at_quantile(q).clamp(min, max))
         };
         let ticks = TickStats {
             mean: m.mean(),
@@ -114,11 +113,7 @@ impl LatencySummary {
             .iter()
             .map(|&quantile| {
                 let ticks = at(quantile);
-                let below = if count == 0 {
-                    0
-                } else {
-                    m.histogram().count_between(0, ticks)
-                };
+                let below = hist.as_ref().map_or(0, |h| h.count_between(0, ticks));
                 PercentilePoint {
                     quantile,
                     ticks,

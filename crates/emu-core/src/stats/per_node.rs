@@ -168,8 +168,7 @@ fn row(node: usize, t: &TerminalStats, tick_ns: f64, per_ns: impl Fn(u64) -> f64
 fn latency(m: &Metric, tick_ns: f64) -> NodeLatency {
     let ns = |ticks: u64| ticks as f64 * tick_ns;
     let count = m.count();
-    // One histogram for the three percentiles (a metric of few values makes one from
-    // its list on each call).
+    // One histogram for the three percentiles (the metric makes one on each call).
     let hist = m.histogram();
     let at = |q: f64| {
         if count == 0 {
