@@ -235,21 +235,30 @@ enum Stop {
 struct Scratch<T> {
     due: Vec<NodeId>,
     out: Outbox<T>,
-    notify: Vec<(NodeId, Tick)>,
     arrivals: Vec<Tick>,
-    /// Per receiving shard, the wake-ups for its nodes.
-    outgoing: Vec<Vec<(NodeId, Tick)>>,
+    /// Per receiving shard, the nodes of its that this window's tokens wake.
+    outgoing: Vec<Vec<NodeId>>,
+    /// Per node of the network, the earliest tick this window's tokens wake it at, if
+    /// another shard owns it ([`NEVER`] otherwise, and between windows).
+    remote: Vec<Tick>,
 }
 
+/// No wake-up in [`Scratch::remote`].
+const NEVER: Tick = Tick::MAX;
+
 impl<T> Scratch<T> {
-    /// Empty scratch for a run of `parts` shards.
-    fn new(parts: usize) -> Scratch<T> {
+    /// Empty scratch for a run of `parts` shards of a network of `nodes` nodes.
+    fn new(parts: usize, nodes: usize) -> Scratch<T> {
         Scratch {
             due: Vec::new(),
             out: Outbox::default(),
-            notify: Vec::new(),
             arrivals: Vec::new(),
             outgoing: vec![Vec::new(); parts],
+            remote: if parts > 1 {
+                vec![NEVER; nodes]
+            } else {
+                Vec::new()
+            },
         }
     }
 }
@@ -335,13 +344,27 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
         let Scratch {
             due,
             out,
-            notify,
             arrivals,
             outgoing,
+            remote,
         } = &mut self.scratch;
         self.due.take_due(end, due);
         let mut act = Activity::default();
         let mut error = None;
+        let (owner, id, queue) = (self.owner, self.id, &mut self.due);
+        // A wake-up for a node of this shard goes into its queue; one for another
+        // shard's node is kept, earliest first, until the window ends.
+        let mut wake = |to: NodeId, t: Tick| {
+            let w = owner[to];
+            if w == id {
+                queue.wake(to, t);
+            } else if t < remote[to] {
+                if remote[to] == NEVER {
+                    outgoing[w].push(to);
+                }
+                remote[to] = t;
+            }
+        };
         for &n in due.iter() {
             let li = self.index[n];
             let mut wires = ShardWires {
@@ -359,13 +382,13 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
                     clock,
                     end,
                     out,
-                    notify,
+                    &mut wake,
                     arrivals,
                 )
             })
             .unwrap_or_else(|message| Err(RunError::Panicked(self.clocks[li].now, message)));
             match result {
-                Ok(Some(t)) => self.due.wake(n, t),
+                Ok(Some(t)) => wake(n, t),
                 Ok(None) => {}
                 Err(e) => {
                     error = Some((n, e));
@@ -374,18 +397,14 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
             }
             act.add(&out.activity);
             out.activity = Activity::default();
-            for (to, t) in notify.drain(..) {
-                let w = self.owner[to];
-                if w == self.id {
-                    self.due.wake(to, t);
-                } else {
-                    outgoing[w].push((to, t));
-                }
-            }
         }
         for (w, wakes) in outgoing.iter_mut().enumerate() {
             if !wakes.is_empty() {
-                lock(&self.shared.mail[w * self.parts + self.id]).append(wakes);
+                let mut mail = lock(&self.shared.mail[w * self.parts + self.id]);
+                for to in wakes.drain(..) {
+                    mail.push((to, remote[to]));
+                    remote[to] = NEVER;
+                }
             }
         }
         {
@@ -671,7 +690,7 @@ pub fn run<P: LinkProtocol>(
                 sends,
                 filled: vec![Vec::new(); parts],
                 taken: Vec::new(),
-                scratch: Scratch::new(parts),
+                scratch: Scratch::new(parts, net.nodes().len()),
                 settled: Settled::default(),
                 clock: clock.clone(),
                 progress: if id == 0 { progress.take() } else { None },
