@@ -30,7 +30,7 @@ use super::partition::partition;
 use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
-use crate::memory::{push_bounded, reserve_bounded};
+use crate::memory::reserve_bounded;
 use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
@@ -145,13 +145,18 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
         {
             return Ok(None);
         }
-        match &mut self.lanes[d] {
-            Lane::Local(q) => {
-                if q.len() >= dir.capacity {
-                    return Err(Full { port });
-                }
-                push_bounded(q, dir.capacity, (arrival, token));
+        let lane = &mut self.lanes[d];
+        if let Lane::Local(q) = lane {
+            if q.len() >= dir.capacity {
+                return Err(Full { port });
             }
+            // Room first, so that the token is written once, straight into the queue.
+            reserve_bounded(q, 1, dir.capacity);
+            q.push_back((arrival, token));
+            return Ok(Some((dir.to.node, arrival)));
+        }
+        match lane {
+            Lane::Local(_) => {}
             Lane::To(sent) => {
                 // Tokens sent in this window; those sent before are checked when they
                 // are handed over.
