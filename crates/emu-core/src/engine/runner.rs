@@ -46,6 +46,19 @@ pub(super) trait Wires<P: LinkProtocol> {
     ) -> Result<Option<(NodeId, Tick)>, Full>;
 }
 
+/// What `run_window` tells of each token a node sends: its receiver and the tick the
+/// receiver can act on it.
+pub(super) trait Wake {
+    /// Node `to` has a token it can act on at tick `due`.
+    fn wake(&mut self, to: NodeId, due: Tick);
+}
+
+impl<F: FnMut(NodeId, Tick)> Wake for F {
+    fn wake(&mut self, to: NodeId, due: Tick) {
+        self(to, due);
+    }
+}
+
 /// Why a window failed.
 pub(super) enum RunError {
     /// The state machine broke a rule at a tick.
@@ -117,7 +130,7 @@ pub(super) fn run_window<P: LinkProtocol>(
     clock: &mut NodeClock,
     end: Tick,
     out: &mut Outbox<P::Token>,
-    wake: &mut impl FnMut(NodeId, Tick),
+    wake: &mut impl Wake,
     arrivals: &mut Vec<Tick>,
 ) -> Result<Option<Tick>, RunError> {
     arrivals.clear();
@@ -155,7 +168,7 @@ pub(super) fn run_window<P: LinkProtocol>(
         }
         for e in out.emits.drain(..) {
             match wires.push(e.port, e.at, e.token) {
-                Ok(Some((to, arrival))) => wake(to, arrival + delay),
+                Ok(Some((to, arrival))) => wake.wake(to, arrival + delay),
                 Ok(None) => {}
                 Err(f) => return Err(RunError::Full(t, f)),
             }

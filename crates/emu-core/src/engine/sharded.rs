@@ -27,7 +27,7 @@ use super::check::check_links;
 use super::faults::{EndFault, views};
 use super::inbound::Wire;
 use super::partition::partition;
-use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
+use super::runner::{Full, NodeClock, RunError, Wake, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
 use crate::memory::reserve_bounded;
@@ -268,6 +268,34 @@ impl<T> Scratch<T> {
     }
 }
 
+/// A shard's wake-ups in a window: a node of the shard's own goes into its queue at
+/// once; another shard's is kept, earliest first, until the window ends.
+struct ShardWake<'s> {
+    owner: &'s [usize],
+    id: usize,
+    queue: &'s mut DueQueue,
+    /// [`Scratch::remote`].
+    remote: &'s mut Vec<Tick>,
+    /// [`Scratch::outgoing`].
+    outgoing: &'s mut Vec<Vec<NodeId>>,
+}
+
+impl Wake for ShardWake<'_> {
+    /// Called for every token sent: inlined into the token's push.
+    #[inline(always)]
+    fn wake(&mut self, to: NodeId, t: Tick) {
+        let w = self.owner[to];
+        if w == self.id {
+            self.queue.wake(to, t);
+        } else if t < self.remote[to] {
+            if self.remote[to] == NEVER {
+                self.outgoing[w].push(to);
+            }
+            self.remote[to] = t;
+        }
+    }
+}
+
 /// What every shard learnt when the last window settled, for deciding on it.
 #[derive(Default)]
 struct Settled {
@@ -356,19 +384,12 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
         self.due.take_due(end, due);
         let mut act = Activity::default();
         let mut error = None;
-        let (owner, id, queue) = (self.owner, self.id, &mut self.due);
-        // A wake-up for a node of this shard goes into its queue; one for another
-        // shard's node is kept, earliest first, until the window ends.
-        let mut wake = |to: NodeId, t: Tick| {
-            let w = owner[to];
-            if w == id {
-                queue.wake(to, t);
-            } else if t < remote[to] {
-                if remote[to] == NEVER {
-                    outgoing[w].push(to);
-                }
-                remote[to] = t;
-            }
+        let mut wake = ShardWake {
+            owner: self.owner,
+            id: self.id,
+            queue: &mut self.due,
+            remote,
+            outgoing,
         };
         for &n in due.iter() {
             let li = self.index[n];
@@ -393,7 +414,7 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
             })
             .unwrap_or_else(|message| Err(RunError::Panicked(self.clocks[li].now, message)));
             match result {
-                Ok(Some(t)) => wake(n, t),
+                Ok(Some(t)) => wake.wake(n, t),
                 Ok(None) => {}
                 Err(e) => {
                     error = Some((n, e));
@@ -403,6 +424,9 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
             act.add(&out.activity);
             out.activity = Activity::default();
         }
+        let ShardWake {
+            remote, outgoing, ..
+        } = wake;
         for (w, wakes) in outgoing.iter_mut().enumerate() {
             if !wakes.is_empty() {
                 let mut mail = lock(&self.shared.mail[w * self.parts + self.id]);
