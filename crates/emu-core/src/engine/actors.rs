@@ -129,7 +129,10 @@ async fn actor<P: LinkProtocol>(
                 &mut clock,
                 end,
                 &mut out,
-                &mut notify,
+                &mut |to, due| match notify.iter_mut().find(|(n, _)| *n == to) {
+                    Some(entry) => entry.1 = entry.1.min(due),
+                    None => notify.push((to, due)),
+                },
                 &mut arrivals,
             )
         })

@@ -46,6 +46,19 @@ pub(super) trait Wires<P: LinkProtocol> {
     ) -> Result<Option<(NodeId, Tick)>, Full>;
 }
 
+/// What `run_window` tells of each token a node sends: its receiver and the tick the
+/// receiver can act on it.
+pub(super) trait Wake {
+    /// Node `to` has a token it can act on at tick `due`.
+    fn wake(&mut self, to: NodeId, due: Tick);
+}
+
+impl<F: FnMut(NodeId, Tick)> Wake for F {
+    fn wake(&mut self, to: NodeId, due: Tick) {
+        self(to, due);
+    }
+}
+
 /// Why a window failed.
 pub(super) enum RunError {
     /// The state machine broke a rule at a tick.
@@ -101,8 +114,9 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Runs `node` for every tick in `[.., end)` at which it has something due. Returns
-/// its next due tick. Receivers of what it sent are appended to `notify` (one entry
-/// per receiver, with the earliest arrival). `arrivals` is scratch space.
+/// its next due tick. Each token it sends is told to `wake` as its receiver and the
+/// tick the receiver can act on it (a receiver may be told several times: the caller
+/// keeps the earliest). `arrivals` is scratch space.
 ///
 /// Nothing sent during the window can be due before `end`, so the input ports are
 /// peeked once and then only after they are read. A token is due
@@ -116,7 +130,7 @@ pub(super) fn run_window<P: LinkProtocol>(
     clock: &mut NodeClock,
     end: Tick,
     out: &mut Outbox<P::Token>,
-    notify: &mut Vec<(NodeId, Tick)>,
+    wake: &mut impl Wake,
     arrivals: &mut Vec<Tick>,
 ) -> Result<Option<Tick>, RunError> {
     arrivals.clear();
@@ -154,13 +168,7 @@ pub(super) fn run_window<P: LinkProtocol>(
         }
         for e in out.emits.drain(..) {
             match wires.push(e.port, e.at, e.token) {
-                Ok(Some((to, arrival))) => {
-                    let due = arrival + delay;
-                    match notify.iter_mut().find(|(n, _)| *n == to) {
-                        Some(entry) => entry.1 = entry.1.min(due),
-                        None => notify.push((to, due)),
-                    }
-                }
+                Ok(Some((to, arrival))) => wake.wake(to, arrival + delay),
                 Ok(None) => {}
                 Err(f) => return Err(RunError::Full(t, f)),
             }
@@ -245,6 +253,7 @@ mod tests {
             now: 0,
         };
         let (mut out, mut notify, mut arrivals) = (Outbox::default(), Vec::new(), Vec::new());
+        let mut wake = |to, due| notify.push((to, due));
         let next = run_window(
             &mut node,
             1,
@@ -252,7 +261,7 @@ mod tests {
             &mut clock,
             10,
             &mut out,
-            &mut notify,
+            &mut wake,
             &mut arrivals,
         )
         .unwrap_or_else(|_| panic!("the window runs"));
@@ -263,8 +272,8 @@ mod tests {
             [("receive", 3), ("step", 5), ("receive", 4), ("step", 6)]
         );
         assert_eq!(next, Some(22));
-        // What the node sent wakes its receiver when the receiver can act on the
-        // first of it: left at 6, arrived at 7, due at 9.
-        assert_eq!(notify, [(1, 9)]);
+        // Each token the node sent wakes its receiver when the receiver can act on
+        // it: left at 6 and 7, arrived at 7 and 8, due at 9 and 10.
+        assert_eq!(notify, [(1, 9), (1, 10)]);
     }
 }

@@ -27,10 +27,10 @@ use super::check::check_links;
 use super::faults::{EndFault, views};
 use super::inbound::Wire;
 use super::partition::partition;
-use super::runner::{Full, NodeClock, RunError, Wires, catch_panic, run_window};
+use super::runner::{Full, NodeClock, RunError, Wake, Wires, catch_panic, run_window};
 use super::schedule::{Decision, DueQueue, RunClock};
 use super::{EngineError, ProgressFn, RunControl, RunOutcome, conclude, run_error};
-use crate::memory::{push_bounded, reserve_bounded};
+use crate::memory::reserve_bounded;
 use crate::model::{Activity, LinkProtocol, ModelError, Node, Outbox, PortId};
 use crate::network::{Direction, End, Network, NodeId, PortWires};
 use crate::time::Tick;
@@ -145,13 +145,18 @@ impl<P: LinkProtocol> Wires<P> for ShardWires<'_, P> {
         {
             return Ok(None);
         }
-        match &mut self.lanes[d] {
-            Lane::Local(q) => {
-                if q.len() >= dir.capacity {
-                    return Err(Full { port });
-                }
-                push_bounded(q, dir.capacity, (arrival, token));
+        let lane = &mut self.lanes[d];
+        if let Lane::Local(q) = lane {
+            if q.len() >= dir.capacity {
+                return Err(Full { port });
             }
+            // Room first, so that the token is written once, straight into the queue.
+            reserve_bounded(q, 1, dir.capacity);
+            q.push_back((arrival, token));
+            return Ok(Some((dir.to.node, arrival)));
+        }
+        match lane {
+            Lane::Local(_) => {}
             Lane::To(sent) => {
                 // Tokens sent in this window; those sent before are checked when they
                 // are handed over.
@@ -235,21 +240,58 @@ enum Stop {
 struct Scratch<T> {
     due: Vec<NodeId>,
     out: Outbox<T>,
-    notify: Vec<(NodeId, Tick)>,
     arrivals: Vec<Tick>,
-    /// Per receiving shard, the wake-ups for its nodes.
-    outgoing: Vec<Vec<(NodeId, Tick)>>,
+    /// Per receiving shard, the nodes of its that this window's tokens wake.
+    outgoing: Vec<Vec<NodeId>>,
+    /// Per node of the network, the earliest tick this window's tokens wake it at, if
+    /// another shard owns it ([`NEVER`] otherwise, and between windows).
+    remote: Vec<Tick>,
 }
 
+/// No wake-up in [`Scratch::remote`].
+const NEVER: Tick = Tick::MAX;
+
 impl<T> Scratch<T> {
-    /// Empty scratch for a run of `parts` shards.
-    fn new(parts: usize) -> Scratch<T> {
+    /// Empty scratch for a run of `parts` shards of a network of `nodes` nodes.
+    fn new(parts: usize, nodes: usize) -> Scratch<T> {
         Scratch {
             due: Vec::new(),
             out: Outbox::default(),
-            notify: Vec::new(),
             arrivals: Vec::new(),
             outgoing: vec![Vec::new(); parts],
+            remote: if parts > 1 {
+                vec![NEVER; nodes]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+/// A shard's wake-ups in a window: a node of the shard's own goes into its queue at
+/// once; another shard's is kept, earliest first, until the window ends.
+struct ShardWake<'s> {
+    owner: &'s [usize],
+    id: usize,
+    queue: &'s mut DueQueue,
+    /// [`Scratch::remote`].
+    remote: &'s mut Vec<Tick>,
+    /// [`Scratch::outgoing`].
+    outgoing: &'s mut Vec<Vec<NodeId>>,
+}
+
+impl Wake for ShardWake<'_> {
+    /// Called for every token sent: inlined into the token's push.
+    #[inline(always)]
+    fn wake(&mut self, to: NodeId, t: Tick) {
+        let w = self.owner[to];
+        if w == self.id {
+            self.queue.wake(to, t);
+        } else if t < self.remote[to] {
+            if self.remote[to] == NEVER {
+                self.outgoing[w].push(to);
+            }
+            self.remote[to] = t;
         }
     }
 }
@@ -335,13 +377,20 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
         let Scratch {
             due,
             out,
-            notify,
             arrivals,
             outgoing,
+            remote,
         } = &mut self.scratch;
         self.due.take_due(end, due);
         let mut act = Activity::default();
         let mut error = None;
+        let mut wake = ShardWake {
+            owner: self.owner,
+            id: self.id,
+            queue: &mut self.due,
+            remote,
+            outgoing,
+        };
         for &n in due.iter() {
             let li = self.index[n];
             let mut wires = ShardWires {
@@ -359,13 +408,13 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
                     clock,
                     end,
                     out,
-                    notify,
+                    &mut wake,
                     arrivals,
                 )
             })
             .unwrap_or_else(|message| Err(RunError::Panicked(self.clocks[li].now, message)));
             match result {
-                Ok(Some(t)) => self.due.wake(n, t),
+                Ok(Some(t)) => wake.wake(n, t),
                 Ok(None) => {}
                 Err(e) => {
                     error = Some((n, e));
@@ -374,18 +423,17 @@ impl<P: LinkProtocol> Shard<'_, '_, P> {
             }
             act.add(&out.activity);
             out.activity = Activity::default();
-            for (to, t) in notify.drain(..) {
-                let w = self.owner[to];
-                if w == self.id {
-                    self.due.wake(to, t);
-                } else {
-                    outgoing[w].push((to, t));
-                }
-            }
         }
+        let ShardWake {
+            remote, outgoing, ..
+        } = wake;
         for (w, wakes) in outgoing.iter_mut().enumerate() {
             if !wakes.is_empty() {
-                lock(&self.shared.mail[w * self.parts + self.id]).append(wakes);
+                let mut mail = lock(&self.shared.mail[w * self.parts + self.id]);
+                for to in wakes.drain(..) {
+                    mail.push((to, remote[to]));
+                    remote[to] = NEVER;
+                }
             }
         }
         {
@@ -682,7 +730,7 @@ pub(super) fn run_compiled<P: LinkProtocol>(
                 sends,
                 filled: vec![Vec::new(); parts],
                 taken: Vec::new(),
-                scratch: Scratch::new(parts),
+                scratch: Scratch::new(parts, net.nodes().len()),
                 settled: Settled::default(),
                 clock: clock.clone(),
                 progress: if id == 0 { progress.take() } else { None },

@@ -43,7 +43,6 @@ pub struct Stepper<P: LinkProtocol> {
     failed: Option<(Tick, String)>,
     windows: u64,
     out: Outbox<P::Token>,
-    notify: Vec<(NodeId, Tick)>,
     arrivals: Vec<Tick>,
     due_now: Vec<NodeId>,
 }
@@ -83,7 +82,6 @@ impl<P: LinkProtocol> Stepper<P> {
             failed: None,
             windows: 0,
             out: Outbox::default(),
-            notify: Vec::new(),
             arrivals: Vec::new(),
             due_now: Vec::new(),
         })
@@ -156,9 +154,12 @@ impl<P: LinkProtocol> Stepper<P> {
             let clock = &mut self.clocks[n];
             let node = self.nodes[n].as_mut();
             let ports = self.map[n].len();
-            let (out, notify, arrivals) = (&mut self.out, &mut self.notify, &mut self.arrivals);
+            let (out, due, arrivals) = (&mut self.out, &mut self.due, &mut self.arrivals);
+            let mut wake = |to, t| due.wake(to, t);
             let result = catch_panic(|| {
-                run_window(node, ports, &mut wires, clock, end, out, notify, arrivals)
+                run_window(
+                    node, ports, &mut wires, clock, end, out, &mut wake, arrivals,
+                )
             })
             .unwrap_or_else(|message| Err(RunError::Panicked(self.clocks[n].now, message)));
             match result {
@@ -173,9 +174,6 @@ impl<P: LinkProtocol> Stepper<P> {
             moved |= self.out.activity.tokens_moved > 0;
             self.totals.add(&self.out.activity);
             self.out.activity = Activity::default();
-            for (to, t) in self.notify.drain(..) {
-                self.due.wake(to, t);
-            }
         }
         if moved {
             self.last_move = end - 1;
