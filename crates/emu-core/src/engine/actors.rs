@@ -180,17 +180,6 @@ pub fn run<P: LinkProtocol>(
     threads: usize,
     progress: Option<ProgressFn>,
 ) -> Result<RunOutcome, EngineError> {
-    (P::engines().actors)(net, ctl, threads, progress)
-}
-
-/// [`run`] itself, compiled for `P` where [`super::compiled::Entry::COMPILED`] is
-/// made for it (the crate that defines `P`).
-pub(super) fn run_compiled<P: LinkProtocol>(
-    net: &Network<P>,
-    ctl: &RunControl,
-    threads: usize,
-    progress: Option<ProgressFn>,
-) -> Result<RunOutcome, EngineError> {
     ctl.check_memory(net)?;
     // One thread: tokio's single-threaded scheduler, on the calling thread.
     if threads > 1 {

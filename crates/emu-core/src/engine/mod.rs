@@ -15,7 +15,6 @@
 
 pub mod actors;
 mod check;
-pub mod compiled;
 pub mod faults;
 mod inbound;
 pub mod partition;

@@ -654,17 +654,6 @@ pub fn run<P: LinkProtocol>(
     threads: usize,
     progress: Option<ProgressFn>,
 ) -> Result<RunOutcome, EngineError> {
-    (P::engines().sharded)(net, ctl, threads, progress)
-}
-
-/// [`run`] itself, compiled for `P` where [`super::compiled::Entry::COMPILED`] is
-/// made for it (the crate that defines `P`).
-pub(super) fn run_compiled<P: LinkProtocol>(
-    net: &Network<P>,
-    ctl: &RunControl,
-    threads: usize,
-    progress: Option<ProgressFn>,
-) -> Result<RunOutcome, EngineError> {
     ctl.check_memory(net)?;
     let (owner, parts) = partition(net, threads);
     let dirs = net.directions();

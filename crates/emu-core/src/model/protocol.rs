@@ -39,12 +39,6 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     /// the same ticks). 0 by default: a receiver may act on a token at its arrival.
     const RECEIVE_DELAY: Tick = 0;
 
-    /// The engines compiled for this protocol: every implementation returns
-    /// `&Entry::COMPILED` from a function marked `#[inline(never)]`, so that the
-    /// engines' code for the protocol is made once, in the crate that defines it, and
-    /// not again in every crate that runs a network (see [`crate::engine::compiled`]).
-    fn engines() -> &'static crate::engine::compiled::Entry<Self>;
-
     /// Checks the invariant of the link direction A→B given both ends' counters and
     /// the tokens the engine holds in flight in each direction.
     fn check_direction(

@@ -2,7 +2,6 @@
 //! the credit invariant of INMOS ch. 6 §6.2.1 and the rule that tells a permanent wait.
 
 use super::token::{CONTROL_TOKEN_BITS, Token};
-use crate::engine::compiled::Entry;
 use crate::model::{LinkProtocol, Violation};
 use crate::time::Tick;
 
@@ -17,12 +16,6 @@ impl LinkProtocol for DsLink {
     const NAME: &'static str = "DS-Link";
     /// A DS-Link answer is an acknowledge packet (INMOS ch. 6 §6.2.3).
     const ANSWER: &'static str = "ack";
-
-    // Not inlined into other crates, which would then compile the engines again.
-    #[inline(never)]
-    fn engines() -> &'static Entry<Self> {
-        &Entry::COMPILED
-    }
 
     fn check_direction(
         a: &PortCounters,

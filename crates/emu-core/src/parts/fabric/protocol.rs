@@ -15,7 +15,6 @@
 //! invertible). Errors on several crosspoints could cancel only by a coincidence of
 //! probability about 2^-64.
 
-use crate::engine::compiled::Entry;
 use crate::model::protocol::conserved;
 use crate::model::{LinkProtocol, Violation};
 use crate::time::Tick;
@@ -139,12 +138,6 @@ impl LinkProtocol for Fabric {
 
     fn view(token: &Cell) -> crate::model::TokenView {
         super::view::view(token)
-    }
-
-    // Not inlined into other crates, which would then compile the engines again.
-    #[inline(never)]
-    fn engines() -> &'static Entry<Self> {
-        &Entry::COMPILED
     }
 
     fn check_direction(

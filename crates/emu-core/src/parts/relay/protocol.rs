@@ -2,7 +2,6 @@
 //! tokens: the only rule is conservation (every ball sent arrives exactly once), and
 //! a receiver never holds more balls than its part says it can.
 
-use crate::engine::compiled::Entry;
 use crate::model::protocol::conserved;
 use crate::model::{LinkProtocol, Violation};
 use crate::time::Tick;
@@ -43,12 +42,6 @@ impl LinkProtocol for Relay {
 
     fn sent(c: &RelayCounters) -> u64 {
         c.sent
-    }
-
-    // Not inlined into other crates, which would then compile the engines again.
-    #[inline(never)]
-    fn engines() -> &'static Entry<Self> {
-        &Entry::COMPILED
     }
 
     fn check_direction(

@@ -4,7 +4,6 @@
 //! guaranteed to be accepted by all nodes that they pass through", SCI §2): the only link
 //! invariants are conservation and the ring buffer's bound.
 
-use crate::engine::compiled::Entry;
 use crate::model::protocol::conserved;
 use crate::model::{LinkProtocol, Violation};
 use crate::time::Tick;
@@ -184,12 +183,6 @@ impl LinkProtocol for Sci {
 
     fn gauges(counters: &SciCounters, out: &mut Vec<crate::model::Gauge>) {
         super::view::gauges(counters, out);
-    }
-
-    // Not inlined into other crates, which would then compile the engines again.
-    #[inline(never)]
-    fn engines() -> &'static Entry<Self> {
-        &Entry::COMPILED
     }
 
     fn check_direction(
