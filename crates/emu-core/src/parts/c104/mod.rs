@@ -162,6 +162,11 @@ pub struct C104 {
     sending: u64,
     /// Inputs with a token in their stream (generated header or input buffer).
     filled: u64,
+    /// True when arbitration may grant something: an output was released or an input
+    /// started waiting since it last ran. After a pass no waiting input wants a free
+    /// output, and only those two events change that, so a pass without either would
+    /// grant nothing; the flag only lets `step` skip it and changes no rule.
+    contested: bool,
 }
 
 /// Most ports a C104 model has (the masks are 64 bits; the part has 32).
@@ -199,6 +204,7 @@ impl C104 {
             connected: 0,
             sending: 0,
             filled: 0,
+            contested: false,
         };
         for k in 0..c.p.ports {
             c.refresh_sending(k, 0);
@@ -236,10 +242,9 @@ impl C104 {
             }
         };
         set(&mut self.advancing, advancing);
-        set(
-            &mut self.waiting,
-            matches!(state, Input::Waiting { .. } | Input::WaitingGroup { .. }),
-        );
+        let waits = matches!(state, Input::Waiting { .. } | Input::WaitingGroup { .. });
+        self.contested |= waits;
+        set(&mut self.waiting, waits);
         set(
             &mut self.connected,
             matches!(state, Input::Connected { .. }),
@@ -404,6 +409,23 @@ impl C104 {
         Ok(changed)
     }
 
+    /// True if input `i` is connected to an output whose buffer has room: the test
+    /// [`C104::transfer`] starts with, made before the call (on a saturated network
+    /// most connected inputs find their output full).
+    #[inline(always)]
+    fn has_room(&self, i: PortId) -> bool {
+        match self.ports[i].input {
+            Input::Connected { output } => {
+                self.ports[output].out.len() < self.p.output_buffer as usize
+            }
+            Input::Idle
+            | Input::Header
+            | Input::Routing { .. }
+            | Input::Waiting { .. }
+            | Input::WaitingGroup { .. } => false,
+        }
+    }
+
     /// Moves tokens of input `i` across the crossbar while its output has room.
     /// Returns true if the packet ended and the next one has already begun arriving.
     fn transfer(&mut self, now: Tick, i: PortId) -> bool {
@@ -420,6 +442,7 @@ impl C104 {
             push_bounded(&mut self.ports[output].out, cap, t);
             if end {
                 self.owner[output] = None;
+                self.contested = true;
                 self.set_input(i, Input::Idle);
                 reopened = self.stream_len(i) > 0;
                 break;
@@ -435,7 +458,7 @@ impl C104 {
     /// Grants every free output to a waiting input, round-robin: for output `o`, the
     /// first waiting input at or after `rr[o]`, cyclically.
     fn arbitrate(&mut self, now: Tick) -> bool {
-        if self.waiting == 0 {
+        if self.waiting == 0 || !std::mem::take(&mut self.contested) {
             return false;
         }
         let n = self.p.ports;
@@ -573,12 +596,16 @@ impl Node<DsLink> for C104 {
             }
             let mut again = false;
             for i in bits(self.connected & self.filled) {
-                again |= self.transfer(now, i);
+                if self.has_room(i) {
+                    again |= self.transfer(now, i);
+                }
             }
             let granted = self.arbitrate(now);
             if granted {
                 for i in bits(self.connected & self.filled) {
-                    again |= self.transfer(now, i);
+                    if self.has_room(i) {
+                        again |= self.transfer(now, i);
+                    }
                 }
             }
             let unblocked = self.transmit(now, out);
