@@ -177,6 +177,7 @@ impl JourneyParts {
     }
 
     /// Records one message's parts, one value per name, in order.
+    #[inline]
     pub fn record(&mut self, values: &[u64]) {
         debug_assert_eq!(values.len(), self.parts.len(), "one value per part");
         for (m, &v) in self.parts.iter_mut().zip(values) {
