@@ -185,6 +185,21 @@ impl JourneyParts {
         }
     }
 
+    /// [`JourneyParts::record`] of a fixed number of parts, as a family that knows
+    /// its parts records them: the loop is unrolled. Parts of another number are
+    /// recorded as [`JourneyParts::record`] does.
+    #[inline]
+    pub fn record_all<const K: usize>(&mut self, values: &[u64; K]) {
+        match <&mut [Metric; K]>::try_from(self.parts.as_mut_slice()) {
+            Ok(parts) => {
+                for (m, &v) in parts.iter_mut().zip(values) {
+                    m.record(v);
+                }
+            }
+            Err(_) => self.record(values),
+        }
+    }
+
     /// Adds `other`'s distributions into `self` (the check records are per terminal
     /// and are not merged). Terminals of one network record the same parts; one that
     /// records none adds nothing.
