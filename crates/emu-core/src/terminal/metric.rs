@@ -66,9 +66,11 @@ struct Counts {
     half: u32,
     /// Values recorded.
     len: u64,
-    /// The smallest non-zero value recorded, minus one (u64::MAX when there is none):
-    /// the HDR histogram made from the counts records it exactly, as it was.
-    below_min_nz: u64,
+    /// The smallest value recorded at or above 2·2^h, minus one (u64::MAX when there is
+    /// none): the HDR histogram made from the counts records it exactly, as it was. A
+    /// smaller value needs no note: bucket 0 holds one value per count, so its count's
+    /// index is the value itself.
+    below_min_large: u64,
 }
 
 impl Counts {
@@ -82,8 +84,14 @@ impl Counts {
             counts: vec![0; 2 << half],
             half,
             len: 0,
-            below_min_nz: u64::MAX,
+            below_min_large: u64::MAX,
         }
+    }
+
+    /// Values below this (2·2^h) are their own index: bucket 0 holds one value each.
+    #[inline]
+    fn exact(&self) -> u64 {
+        2 << self.half
     }
 
     /// Index of `v`'s bucket (hdrhistogram's `index_for` with unit magnitude 0).
@@ -107,16 +115,32 @@ impl Counts {
         }
     }
 
-    /// Records `v` once.
+    /// Records `v` once: a value of bucket 0 (most latencies, in ticks or cycles) is
+    /// its own index and always has its count; a larger one takes
+    /// [`Counts::record_large`].
     #[inline]
     fn record(&mut self, v: u64) {
+        self.len += 1;
+        if v < self.exact() {
+            // The counts cover bucket 0 from the start (`Counts::new`).
+            if let Some(c) = self.counts.get_mut(v as usize) {
+                *c += 1;
+                return;
+            }
+        }
+        self.record_large(v);
+    }
+
+    /// [`Counts::record`] of a value past bucket 0: its bucket's index, computed, the
+    /// counts grown to it if needed, and the smallest such value noted.
+    #[inline(never)]
+    fn record_large(&mut self, v: u64) {
         let i = self.index(v);
         match self.counts.get_mut(i) {
             Some(c) => *c += 1,
             None => self.grow_to(i, 1),
         }
-        self.len += 1;
-        self.below_min_nz = self.below_min_nz.min(v.wrapping_sub(1));
+        self.below_min_large = self.below_min_large.min(v.wrapping_sub(1));
     }
 
     /// Grows the counts to whole buckets up to `index`'s, as the HDR histogram's
@@ -138,18 +162,23 @@ impl Counts {
             *ours += theirs;
         }
         self.len += other.len;
-        self.below_min_nz = self.below_min_nz.min(other.below_min_nz);
+        self.below_min_large = self.below_min_large.min(other.below_min_large);
     }
 
     /// The HDR histogram of `digits` significant digits holding these values, whose
     /// largest is `max`: each bucket's count recorded at once, at the bucket's lowest
-    /// value but for the smallest non-zero value's bucket, recorded at that value, and
+    /// value but for the bucket of the smallest value past bucket 0, recorded at that
+    /// value (so the smallest non-zero value is exact, in bucket 0 or not; a bucket
+    /// that holds neither extreme may be recorded at any of its values), and
     /// one count of the largest bucket's, recorded at `max` (so that the histogram's
     /// own extremes are exact too, and so its minimum and maximum, even at the top of
     /// the u64 range where those are special cases).
     fn histogram(&self, digits: u8, max: u64) -> Histogram<u64> {
         let mut hist = Metric::empty_histogram(digits);
-        let min_nz = self.below_min_nz.checked_add(1).map(|v| (self.index(v), v));
+        let min_nz = self
+            .below_min_large
+            .checked_add(1)
+            .map(|v| (self.index(v), v));
         let mut top = true;
         // From the top down, so that the histogram resizes once, to its final size.
         for (i, &n) in self.counts.iter().enumerate().rev() {

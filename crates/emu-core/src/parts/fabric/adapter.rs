@@ -366,7 +366,7 @@ impl AdapterNode {
                 ));
             }
         }
-        parts.record(&[voq, credit, link, crosspoint, output]);
+        parts.record_all(&[voq, credit, link, crosspoint, output]);
     }
 
     /// The output adapter absorbs a packet (kept out of [`Node::receive`], whose

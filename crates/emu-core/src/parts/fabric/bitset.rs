@@ -155,6 +155,19 @@ impl Bitset {
         }
     }
 
+    /// The members in round-robin order starting at `from` as [`Bitset::cyclic_from`]
+    /// gives them, as two words, the members at or after the start, then those before
+    /// it, if the set fits in one word (a fabric of at most 64 ports); `None` if not.
+    #[inline]
+    pub(crate) fn halves_from(&self, from: usize) -> Option<[u64; 2]> {
+        if self.used != 1 {
+            return None;
+        }
+        let from = if from >= self.len { 0 } else { from };
+        let high = u64::MAX << from;
+        Some([self.words[0] & high, self.words[0] & !high])
+    }
+
     /// Calls `visit` with the members in round-robin order starting at `from` (as
     /// [`Bitset::cyclic_from`] gives them) until it returns true; returns whether it did.
     #[inline]
