@@ -116,6 +116,24 @@ impl Transmitter {
         Some(s)
     }
 
+    /// In [`Mode::Pass`], a source packet may start this cycle if the source has one
+    /// ready: the last symbol output was a go-idle (or flow control is off) and no
+    /// passing packet is going through (module documentation).
+    #[inline]
+    pub fn may_start(&self) -> bool {
+        (self.last_go_idle || !self.flow_control) && !self.mid_packet
+    }
+
+    /// [`Self::cycle`] when it passes `s` straight to the output link: the transmitter
+    /// is in [`Mode::Pass`] and no source packet starts (the source has none ready, or
+    /// [`Self::may_start`] is false). The caller outputs `s`.
+    #[inline]
+    pub fn pass(&mut self, s: &Symbol) {
+        debug_assert!(self.mode == Mode::Pass);
+        self.mid_packet = !s.is_idle() && !s.is_last();
+        self.last_go_idle = s.is_go_idle();
+    }
+
     /// One cycle, at tick `now`: `s` is the stripper's symbol. Returns the symbol output
     /// on the link, or `None` if the ring buffer overflowed (a model error: its capacity
     /// is too small).
