@@ -110,9 +110,7 @@ impl Source for SourceQueue {
             idle_source: 0,
         });
         if index + 1 >= p.len {
-            self.echo_due = self
-                .echo_due
-                .min(p.sent_at.saturating_add(self.echo_bound));
+            self.echo_due = self.echo_due.min(p.sent_at.saturating_add(self.echo_bound));
             self.outstanding.push(p);
             self.sending = None;
         }
@@ -402,7 +400,7 @@ impl SciNode {
         if self.tx.mode == Mode::Pass {
             let eligible = self.source.eligible();
             if eligible && self.tx.may_start() {
-                *sym = self.transmit(now, *sym)?;
+                self.transmit(now, sym)?;
             } else {
                 if eligible && let Some(head) = self.source.queue.front_mut() {
                     head.idle_source = head.idle_source.saturating_add(1);
@@ -410,27 +408,27 @@ impl SciNode {
                 self.tx.pass(sym);
             }
         } else {
-            *sym = self.transmit(now, *sym)?;
+            self.transmit(now, sym)?;
         }
         Ok(())
     }
 
-    /// The transmitter's cycle at `now` on the stripper's symbol `passed` when it may
-    /// do more than pass it on ([`Transmitter::pass`]): it starts, sends or postpends a
-    /// source packet, or recovers. Returns the symbol output on the link.
-    fn transmit(&mut self, now: Tick, passed: Symbol) -> Result<Symbol, ModelError> {
+    /// The transmitter's cycle at `now` on the stripper's symbol in `sym` when it may do
+    /// more than pass it on ([`Transmitter::pass`]): it starts, sends or postpends a
+    /// source packet, or recovers. `sym` becomes the symbol output on the link.
+    #[inline(never)]
+    fn transmit(&mut self, now: Tick, sym: &mut Symbol) -> Result<(), ModelError> {
         let idle_head = self.tx.mode == Mode::Pass && self.source.eligible();
         let injected = self.source.injected;
-        let sym = self
-            .tx
-            .cycle(now, passed, &mut self.source)
-            .ok_or_else(|| ModelError::FlowControl {
+        if !self.tx.cycle_in_place(now, sym, &mut self.source) {
+            return Err(ModelError::FlowControl {
                 port: 0,
                 what: format!(
                     "the ring buffer overflowed its {} symbols",
                     self.tx.ring_capacity
                 ),
-            })?;
+            });
+        }
         if idle_head
             && self.tx.mode == Mode::Pass
             && let Some(head) = self.source.queue.front_mut()
@@ -442,11 +440,12 @@ impl SciNode {
             self.counted = true;
             self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
         }
-        Ok(sym)
+        Ok(())
     }
 
     /// The stripper's work on `incoming` at `now` (any symbol): what it passes to the
     /// transmitter, after handling what it took for this node.
+    #[inline(never)]
     fn strip(&mut self, now: Tick, incoming: Symbol) -> Result<Symbol, ModelError> {
         self.counted = true;
         let room = self.p.sink_symbols - self.sink_queued.min(self.p.sink_symbols);
