@@ -50,6 +50,12 @@ struct SourceQueue {
     sending: Option<Packet>,
     /// Sent packets awaiting their echo.
     outstanding: Vec<Packet>,
+    /// Cycles within which a send packet's echo must be back ([`SciNode::echo_bound`]).
+    echo_bound: Tick,
+    /// The earliest echo deadline of the packets in `outstanding`: their earliest
+    /// `sent_at` plus [`Self::echo_bound`] ([`Tick::MAX`] if none). The deadline check
+    /// looks at them only once it has passed.
+    echo_due: Tick,
     /// Most packets outstanding at once: active buffers + 1 (SCI §4.4).
     limit: usize,
     injected: u64,
@@ -104,6 +110,7 @@ impl Source for SourceQueue {
             idle_source: 0,
         });
         if index + 1 >= p.len {
+            self.echo_due = self.echo_due.min(p.sent_at.saturating_add(self.echo_bound));
             self.outstanding.push(p);
             self.sending = None;
         }
@@ -171,6 +178,8 @@ impl SciNode {
                 queue: VecDeque::new(),
                 sending: None,
                 outstanding: Vec::new(),
+                echo_bound: echo_bound(&p),
+                echo_due: Tick::MAX,
                 limit,
                 injected: 0,
                 window: p.window,
@@ -223,8 +232,7 @@ impl SciNode {
     /// plus a full ring buffer at each node, so a send and its echo take at most
     /// `2·N·(6 + 2·L)` cycles between them, `L` the longest packet on the ring.
     fn echo_bound(&self) -> Tick {
-        let longest = Tick::from(self.p.sink_symbols);
-        2 * Tick::from(self.p.ring_nodes) * (6 + 2 * longest) + longest + 16
+        echo_bound(&self.p)
     }
 
     /// Every send packet is answered by exactly one echo (SCI §2.1): an echo for a packet
@@ -233,7 +241,7 @@ impl SciNode {
     /// possible: then the packet or its echo was lost on a dead link, and the packet
     /// waits for good ([`Node::waits`]).
     fn check_echo_deadline(&self, now: Tick) -> Result<(), ModelError> {
-        if self.lossy || self.source.outstanding.is_empty() {
+        if self.lossy || now <= self.source.echo_due {
             return Ok(());
         }
         let bound = self.echo_bound();
@@ -359,8 +367,85 @@ impl SciNode {
         parts.record(&[source_wait.saturating_sub(idle), idle, ring, fixed]);
     }
 
+    /// One cycle at `now`: `sym` is the stripper's input symbol, and becomes the symbol
+    /// the node outputs on its link.
+    #[inline]
+    fn cycle(&mut self, now: Tick, sym: &mut Symbol) -> Result<(), ModelError> {
+        // An idle or a passing packet's symbol while no packet for this node is under
+        // way only passes (the common case: the stripper takes nothing).
+        if !self.stripper.pass(sym) {
+            *sym = self.strip(now, *sym)?;
+        }
+        self.check_echo_deadline(now)?;
+        if now == self.p.window.1 {
+            self.stats.source.backlog_at_window_end = (self.source.queue.len()
+                + self.source.outstanding.len()
+                + usize::from(self.source.sending.is_some()))
+                as u64;
+        }
+        if self.sink_queued > 0
+            && flip(
+                &mut self.rng,
+                &mut self.coins[1],
+                self.p.sink_rate.clamp(0.0, 1.0),
+            )
+        {
+            self.sink_queued -= 1;
+        }
+        self.generate(now);
+        self.source.now = now;
+        // The head of the queue may go but for the transmitter: if the transmitter is
+        // passing symbols and does not start it, it waits as an idle source's (for a
+        // passing packet's tail, or a go-idle).
+        if self.tx.mode == Mode::Pass {
+            let eligible = self.source.eligible();
+            if eligible && self.tx.may_start() {
+                self.transmit(now, sym)?;
+            } else {
+                if eligible && let Some(head) = self.source.queue.front_mut() {
+                    head.idle_source = head.idle_source.saturating_add(1);
+                }
+                self.tx.pass(sym);
+            }
+        } else {
+            self.transmit(now, sym)?;
+        }
+        Ok(())
+    }
+
+    /// The transmitter's cycle at `now` on the stripper's symbol in `sym` when it may do
+    /// more than pass it on ([`Transmitter::pass`]): it starts, sends or postpends a
+    /// source packet, or recovers. `sym` becomes the symbol output on the link.
+    #[inline(never)]
+    fn transmit(&mut self, now: Tick, sym: &mut Symbol) -> Result<(), ModelError> {
+        let idle_head = self.tx.mode == Mode::Pass && self.source.eligible();
+        let injected = self.source.injected;
+        if !self.tx.cycle_in_place(now, sym, &mut self.source) {
+            return Err(ModelError::FlowControl {
+                port: 0,
+                what: format!(
+                    "the ring buffer overflowed its {} symbols",
+                    self.tx.ring_capacity
+                ),
+            });
+        }
+        if idle_head
+            && self.tx.mode == Mode::Pass
+            && let Some(head) = self.source.queue.front_mut()
+        {
+            head.idle_source = head.idle_source.saturating_add(1);
+        }
+        if self.source.injected != injected {
+            self.activity.packets_injected += self.source.injected - injected;
+            self.counted = true;
+            self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
+        }
+        Ok(())
+    }
+
     /// The stripper's work on `incoming` at `now` (any symbol): what it passes to the
     /// transmitter, after handling what it took for this node.
+    #[inline(never)]
     fn strip(&mut self, now: Tick, incoming: Symbol) -> Result<Symbol, ModelError> {
         self.counted = true;
         let room = self.p.sink_symbols - self.sink_queued.min(self.p.sink_symbols);
@@ -446,6 +531,13 @@ impl SciNode {
                         what: format!("an echo for packet {} that is not outstanding", symbol.seq),
                     })?;
                 let p = self.source.outstanding.swap_remove(i);
+                self.source.echo_due = self
+                    .source
+                    .outstanding
+                    .iter()
+                    .map(|p| p.sent_at.saturating_add(self.source.echo_bound))
+                    .min()
+                    .unwrap_or(Tick::MAX);
                 if ack {
                     self.activity.packets_ejected += 1;
                     let measured = self.measured(p.created);
@@ -470,6 +562,12 @@ impl SciNode {
         }
         Ok(())
     }
+}
+
+/// [`SciNode::echo_bound`] of a node with parameters `p`.
+fn echo_bound(p: &SciParams) -> Tick {
+    let longest = Tick::from(p.sink_symbols);
+    2 * Tick::from(p.ring_nodes) * (6 + 2 * longest) + longest + 16
 }
 
 /// `rng.random_bool(p)`, drawing the same numbers, with `p`'s distribution made at the
@@ -512,75 +610,29 @@ impl Node<Sci> for SciNode {
 
     fn step(&mut self, now: Tick, out: &mut Outbox<Symbol>) -> Result<Option<Tick>, ModelError> {
         // The stripper's symbol this cycle; before the first arrives the ring is quiet.
+        // It goes into the outbox at once, and the node's stages work on it there: most
+        // cycles they pass it on unchanged or as an idle.
         let incoming = match self.parsing.front() {
-            Some(&(t, s)) if t <= now => {
-                self.parsing.pop_front();
-                s
-            }
-            _ => Symbol::idle(true),
+            Some(&(t, _)) if t <= now => self.parsing.pop_front().map(|(_, s)| s),
+            _ => None,
         };
-        // An idle while no packet for this node is under way only passes (the common
-        // case: the stripper takes nothing).
-        let passed = if let SymbolKind::Idle { go } = incoming.kind
-            && let Some(idle) = self.stripper.pass_idle(go)
-        {
-            idle
-        } else {
-            self.strip(now, incoming)?
-        };
-        self.check_echo_deadline(now)?;
-        if now == self.p.window.1 {
-            self.stats.source.backlog_at_window_end = (self.source.queue.len()
-                + self.source.outstanding.len()
-                + usize::from(self.source.sending.is_some()))
-                as u64;
+        let slot = out.emits.len();
+        out.send(OUT, incoming.unwrap_or(Symbol::idle(true)), now + 1);
+        let Outbox {
+            emits, activity, ..
+        } = out;
+        if let Err(e) = self.cycle(now, &mut emits[slot].token) {
+            emits.truncate(slot);
+            return Err(e);
         }
-        if self.sink_queued > 0
-            && flip(
-                &mut self.rng,
-                &mut self.coins[1],
-                self.p.sink_rate.clamp(0.0, 1.0),
-            )
-        {
-            self.sink_queued -= 1;
-        }
-        self.generate(now);
-        self.source.now = now;
-        // The head of the queue may go but for the transmitter: if the transmitter is
-        // passing symbols and does not start it, it waits as an idle source's (for a
-        // passing packet's tail, or a go-idle).
-        let idle_head = self.tx.mode == Mode::Pass && self.source.eligible();
-        let injected = self.source.injected;
-        let sym = self
-            .tx
-            .cycle(now, passed, &mut self.source)
-            .ok_or_else(|| ModelError::FlowControl {
-                port: 0,
-                what: format!(
-                    "the ring buffer overflowed its {} symbols",
-                    self.tx.ring_capacity
-                ),
-            })?;
-        if idle_head
-            && self.tx.mode == Mode::Pass
-            && let Some(head) = self.source.queue.front_mut()
-        {
-            head.idle_source = head.idle_source.saturating_add(1);
-        }
-        if self.source.injected != injected {
-            self.activity.packets_injected += self.source.injected - injected;
-            self.counted = true;
-        }
-        self.stats.counters.bytes_sent_in_window = self.source.sent_bytes_in_window;
-        if !sym.is_idle() {
-            out.activity.tokens_moved += 1;
+        if !emits[slot].token.is_idle() {
+            activity.tokens_moved += 1;
             self.busy += 1;
         }
-        out.send(OUT, sym, now + 1);
         self.counters[OUT].sent += 1;
         // The engine sums activity: a step that counted nothing adds nothing.
         if self.counted {
-            out.activity.add(&self.activity);
+            activity.add(&self.activity);
             self.activity = Activity::default();
             self.counted = false;
         }

@@ -116,11 +116,44 @@ impl Transmitter {
         Some(s)
     }
 
+    /// In [`Mode::Pass`], a source packet may start this cycle if the source has one
+    /// ready: the last symbol output was a go-idle (or flow control is off) and no
+    /// passing packet is going through (module documentation).
+    #[inline]
+    pub fn may_start(&self) -> bool {
+        (self.last_go_idle || !self.flow_control) && !self.mid_packet
+    }
+
+    /// [`Self::cycle`] when it passes `s` straight to the output link: the transmitter
+    /// is in [`Mode::Pass`] and no source packet starts (the source has none ready, or
+    /// [`Self::may_start`] is false). The caller outputs `s`.
+    #[inline]
+    pub fn pass(&mut self, s: &Symbol) {
+        debug_assert!(self.mode == Mode::Pass);
+        self.mid_packet = !s.is_idle() && !s.is_last();
+        self.last_go_idle = s.is_go_idle();
+    }
+
     /// One cycle, at tick `now`: `s` is the stripper's symbol. Returns the symbol output
     /// on the link, or `None` if the ring buffer overflowed (a model error: its capacity
     /// is too small).
-    #[inline]
+    #[cfg(test)]
     pub fn cycle(&mut self, now: Tick, s: Symbol, source: &mut impl Source) -> Option<Symbol> {
+        let mut s = s;
+        self.cycle_in_place(now, &mut s, source).then_some(s)
+    }
+
+    /// [`Self::cycle`] on the stripper's symbol in `sym`, which becomes the symbol output
+    /// on the link. Returns false if the ring buffer overflowed (`sym` is then
+    /// unspecified).
+    #[inline]
+    pub fn cycle_in_place(
+        &mut self,
+        now: Tick,
+        sym: &mut Symbol,
+        source: &mut impl Source,
+    ) -> bool {
+        let s = *sym;
         let passing_continues = self.mid_packet;
         self.mid_packet = !s.is_idle() && !s.is_last();
         let out = match self.mode {
@@ -130,7 +163,7 @@ impl Transmitter {
                     Some(len) => {
                         self.saved_go = false;
                         if !self.absorb(now, s) {
-                            return None;
+                            return false;
                         }
                         self.mode = if len > 1 {
                             Mode::Source { next: 1 }
@@ -144,7 +177,7 @@ impl Transmitter {
             }
             Mode::Source { next } => {
                 if !self.absorb(now, s) {
-                    return None;
+                    return false;
                 }
                 let sym = source.symbol(next);
                 self.mode = if sym.is_last() {
@@ -156,7 +189,7 @@ impl Transmitter {
             }
             Mode::Postpend => {
                 if !self.absorb(now, s) {
-                    return None;
+                    return false;
                 }
                 if self.ring.is_empty() {
                     self.mode = Mode::Pass;
@@ -172,7 +205,7 @@ impl Transmitter {
                 // empty, the stripper's symbol goes straight through it.
                 let head = self.release(now);
                 if !self.absorb(now, s) {
-                    return None;
+                    return false;
                 }
                 match head.or_else(|| self.release(now)) {
                     Some(h) if !h.is_idle() => h,
@@ -187,7 +220,8 @@ impl Transmitter {
             }
         };
         self.last_go_idle = out.is_go_idle();
-        Some(out)
+        *sym = out;
+        true
     }
 }
 
@@ -223,6 +257,54 @@ mod tests {
                 request: false,
                 delivered: 0,
                 journey: SciJourney::default(),
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The short path ([`Transmitter::pass`], taken in pass mode when no source
+        /// packet starts) outputs what the full cycle outputs and leaves the
+        /// transmitter in the same state, with or without flow control, on any mix of
+        /// idles, passing packets and source packets becoming ready.
+        #[test]
+        fn the_short_path_matches_the_full_cycle(
+            flow_control in proptest::bool::ANY,
+            picks in proptest::collection::vec((0u8..4, proptest::bool::ANY), 1..200)
+        ) {
+            let (mut full, mut short) =
+                (Transmitter::new(9, flow_control), Transmitter::new(9, flow_control));
+            let one = || One { clock: 0, len: 3, ready: false };
+            let (mut src_full, mut src_short) = (one(), one());
+            let mut packet: Vec<Symbol> = Vec::new();
+            for (pick, go) in picks {
+                if pick == 0 && !src_full.ready {
+                    src_full.ready = true;
+                    src_short.ready = true;
+                }
+                let s = match packet.pop() {
+                    Some(s) => s,
+                    None if pick == 1 => {
+                        packet = (0..4).rev().map(|i| passing(i, 4)).collect();
+                        packet.pop().expect("a packet")
+                    }
+                    None => Symbol::idle(go),
+                };
+                src_full.clock += 1;
+                src_short.clock += 1;
+                let a = full.cycle(src_full.clock, s, &mut src_full);
+                let b = if short.mode == Mode::Pass
+                    && !(short.may_start() && src_short.ready)
+                {
+                    short.pass(&s);
+                    Some(s)
+                } else {
+                    short.cycle(src_short.clock, s, &mut src_short)
+                };
+                proptest::prop_assert_eq!(a, b);
+                proptest::prop_assert_eq!(
+                    (full.mode, full.mid_packet, full.last_go_idle, full.saved_go, full.ring_len()),
+                    (short.mode, short.mid_packet, short.last_go_idle, short.saved_go, short.ring_len())
+                );
             }
         }
     }
