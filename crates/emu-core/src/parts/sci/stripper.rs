@@ -233,23 +233,21 @@ mod tests {
                     Some(s) => s,
                     None => {
                         let len = if go { 4 } else { 8 };
+                        // An echo of the send packet src → dst, last symbol first.
+                        let echo = |src, dst| -> Vec<Symbol> {
+                            (0..4)
+                                .rev()
+                                .map(|i| Symbol {
+                                    kind: SymbolKind::Echo { ack: go },
+                                    ..send(src, dst, i, 4)
+                                })
+                                .collect()
+                        };
                         packet = match pick {
                             0 | 1 => (0..len).rev().map(|i| send(0, 2, i, len)).collect(),
-                            2 => (0..4)
-                                .rev()
-                                .map(|i| Symbol {
-                                    kind: SymbolKind::Echo { ack: go },
-                                    ..send(2, 5, i, 4)
-                                })
-                                .collect(),
+                            2 => echo(2, 5),
                             3 => (0..len).rev().map(|i| send(4, 5, i, len)).collect(),
-                            4 => (0..4)
-                                .rev()
-                                .map(|i| Symbol {
-                                    kind: SymbolKind::Echo { ack: go },
-                                    ..send(4, 5, i, 4)
-                                })
-                                .collect(),
+                            4 => echo(4, 5),
                             _ => vec![Symbol::idle(go)],
                         };
                         continue;
