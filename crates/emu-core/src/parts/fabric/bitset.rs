@@ -155,25 +155,28 @@ impl Bitset {
         }
     }
 
-    /// The members in round-robin order starting at `from` as [`Bitset::cyclic_from`]
-    /// gives them, as two words, the members at or after the start, then those before
-    /// it, if the set fits in one word (a fabric of at most 64 ports); `None` if not.
-    #[inline]
-    pub(crate) fn halves_from(&self, from: usize) -> Option<[u64; 2]> {
-        if self.used != 1 {
-            return None;
-        }
-        let from = if from >= self.len { 0 } else { from };
-        let high = u64::MAX << from;
-        Some([self.words[0] & high, self.words[0] & !high])
-    }
-
     /// Calls `visit` with the members in round-robin order starting at `from` (as
     /// [`Bitset::cyclic_from`] gives them) until it returns true; returns whether it did.
-    #[inline]
+    /// Always inlined, so that `visit` is too: the reception schedulers scan once per
+    /// credit they return.
+    #[inline(always)]
     pub(crate) fn scan_from(&self, from: usize, mut visit: impl FnMut(usize) -> bool) -> bool {
         let from = if from >= self.len { 0 } else { from };
         let (mut w, high) = (from / 64, u64::MAX << (from % 64));
+        if self.used == 1 {
+            // One word (a fabric of at most 64 ports): the members at or after the
+            // start, then those before it, without the general loop's word steps.
+            for mut bits in [self.words[0] & high, self.words[0] & !high] {
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if visit(i) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
         let mut bits = self.words[w] & high;
         let mut visits = self.used;
         loop {

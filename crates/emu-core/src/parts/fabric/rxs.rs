@@ -200,24 +200,6 @@ fn emptiest(candidates: &Bitset, from: usize, occupancy: &[u32]) -> Option<usize
     // An occupancy is at most the crosspoint memory, below u32::MAX: the first
     // candidate always wins over the start.
     let (mut best, mut least) = (usize::MAX, u32::MAX);
-    if let Some(halves) = candidates.halves_from(from) {
-        // One word (at most 64 crosspoints): the same scan, bit by bit.
-        for mut bits in halves {
-            while bits != 0 {
-                let j = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let o = occupancy[j];
-                if o < least {
-                    (best, least) = (j, o);
-                    // None can have fewer than none.
-                    if o == 0 {
-                        return Some(j);
-                    }
-                }
-            }
-        }
-        return (best != usize::MAX).then_some(best);
-    }
     candidates.scan_from(from, |j| {
         let o = occupancy[j];
         if o < least {

@@ -50,11 +50,11 @@ struct SourceQueue {
     sending: Option<Packet>,
     /// Sent packets awaiting their echo.
     outstanding: Vec<Packet>,
-    /// Cycles within which a send packet's echo must be back ([`SciNode::echo_bound`]).
+    /// Cycles within which a send packet's echo must be back ([`echo_bound`]).
     echo_bound: Tick,
-    /// The earliest echo deadline of the packets in `outstanding`: their earliest
-    /// `sent_at` plus [`Self::echo_bound`] ([`Tick::MAX`] if none). The deadline check
-    /// looks at them only once it has passed.
+    /// The earliest [`SourceQueue::echo_deadline`] of the packets in `outstanding`
+    /// ([`Tick::MAX`] if none): the deadline check looks at them only once it has
+    /// passed.
     echo_due: Tick,
     /// Most packets outstanding at once: active buffers + 1 (SCI §4.4).
     limit: usize,
@@ -72,6 +72,22 @@ impl SourceQueue {
         self.queue
             .front()
             .is_some_and(|p| p.ready <= self.now && self.outstanding.len() < self.limit)
+    }
+
+    /// The last tick by which the echo of the sent packet `p` is back on a live ring.
+    #[inline]
+    fn echo_deadline(&self, p: &Packet) -> Tick {
+        p.sent_at.saturating_add(self.echo_bound)
+    }
+
+    /// Takes outstanding packet `i`, whose echo came back, keeping `echo_due`.
+    fn answered(&mut self, i: usize) -> Packet {
+        let p = self.outstanding.swap_remove(i);
+        self.echo_due = (self.outstanding.iter())
+            .map(|p| self.echo_deadline(p))
+            .min()
+            .unwrap_or(Tick::MAX);
+        p
     }
 }
 
@@ -110,7 +126,7 @@ impl Source for SourceQueue {
             idle_source: 0,
         });
         if index + 1 >= p.len {
-            self.echo_due = self.echo_due.min(p.sent_at.saturating_add(self.echo_bound));
+            self.echo_due = self.echo_due.min(self.echo_deadline(&p));
             self.outstanding.push(p);
             self.sending = None;
         }
@@ -227,29 +243,20 @@ impl SciNode {
         self.cut
     }
 
-    /// Cycles within which a send packet's echo must be back on a live ring. The bound is
-    /// not an estimate: a symbol waits at most 4 fixed cycles plus a source transmission
-    /// plus a full ring buffer at each node, so a send and its echo take at most
-    /// `2·N·(6 + 2·L)` cycles between them, `L` the longest packet on the ring.
-    fn echo_bound(&self) -> Tick {
-        echo_bound(&self.p)
-    }
-
     /// Every send packet is answered by exactly one echo (SCI §2.1): an echo for a packet
     /// that is not outstanding is refused in [`Self::stripped`], and here a packet whose
-    /// echo is overdue ([`Self::echo_bound`]) is an error — unless link faults are
+    /// echo is overdue ([`echo_bound`]) is an error — unless link faults are
     /// possible: then the packet or its echo was lost on a dead link, and the packet
     /// waits for good ([`Node::waits`]).
     fn check_echo_deadline(&self, now: Tick) -> Result<(), ModelError> {
         if self.lossy || now <= self.source.echo_due {
             return Ok(());
         }
-        let bound = self.echo_bound();
-        match self
-            .source
+        let source = &self.source;
+        match source
             .outstanding
             .iter()
-            .find(|p| p.sent_at + bound < now)
+            .find(|p| source.echo_deadline(p) < now)
         {
             Some(p) => Err(ModelError::Protocol {
                 port: 0,
@@ -530,14 +537,7 @@ impl SciNode {
                         port: 0,
                         what: format!("an echo for packet {} that is not outstanding", symbol.seq),
                     })?;
-                let p = self.source.outstanding.swap_remove(i);
-                self.source.echo_due = self
-                    .source
-                    .outstanding
-                    .iter()
-                    .map(|p| p.sent_at.saturating_add(self.source.echo_bound))
-                    .min()
-                    .unwrap_or(Tick::MAX);
+                let p = self.source.answered(i);
                 if ack {
                     self.activity.packets_ejected += 1;
                     let measured = self.measured(p.created);
@@ -564,7 +564,11 @@ impl SciNode {
     }
 }
 
-/// [`SciNode::echo_bound`] of a node with parameters `p`.
+/// Cycles within which a send packet's echo must be back on a live ring of nodes with
+/// parameters `p`. The bound is not an estimate: a symbol waits at most 4 fixed cycles
+/// plus a source transmission plus a full ring buffer at each node, so a send and its
+/// echo take at most `2·N·(6 + 2·L)` cycles between them, `L` the longest packet on the
+/// ring.
 fn echo_bound(p: &SciParams) -> Tick {
     let longest = Tick::from(p.sink_symbols);
     2 * Tick::from(p.ring_nodes) * (6 + 2 * longest) + longest + 16
@@ -659,11 +663,11 @@ impl Node<Sci> for SciNode {
         if !self.lossy {
             return Vec::new();
         }
-        let (bound, now) = (self.echo_bound(), self.source.now);
-        self.source
+        let source = &self.source;
+        source
             .outstanding
             .iter()
-            .filter(|p| p.sent_at + bound < now)
+            .filter(|p| source.echo_deadline(p) < source.now)
             .map(|p| Wait {
                 port: OUT,
                 packet: Some(Stamp {
