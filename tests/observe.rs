@@ -218,6 +218,48 @@ fn the_report_is_the_same_with_a_trace_and_a_waveform() {
     assert_eq!(strip(&a), strip(&b));
 }
 
+/// An SCI node sends the symbols of an engine window as runs, and one symbol a cycle
+/// when observed (so that its counters are sampled at every cycle): the report is the
+/// same either way, on both engines.
+#[test]
+fn an_sci_report_is_the_same_observed_a_symbol_at_a_time_as_sent_in_runs() {
+    let dir = tmp();
+    let strip = |f: &str| {
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        v["run"]["wall_seconds"] = Value::Null;
+        v["run"]["engine"] = Value::Null;
+        v
+    };
+    let run = |name: &str, more: &[&str]| {
+        let json = path(&dir, name);
+        let mut args = vec![
+            "-t",
+            "sci-ring16",
+            "-p",
+            "sci-uniform",
+            "-q",
+            "--json",
+            &json,
+        ];
+        args.extend_from_slice(more);
+        let (code, _, err) = emu(&args);
+        assert_eq!(code, 0, "{err}");
+        strip(&json)
+    };
+    let runs = run("a.json", &[]);
+    let trace = path(&dir, "t.json");
+    let vcd = path(&dir, "w.vcd");
+    for (name, more) in [
+        (
+            "b.json",
+            &["--trace", &trace, "--vcd", &vcd, "--watch", "sci[3]:1"][..],
+        ),
+        ("c.json", &["--engine", "actors", "--trace", &trace][..]),
+    ] {
+        assert_eq!(run(name, more), runs, "{more:?}");
+    }
+}
+
 /// Decodes one direction's D and S wires from a VCD read by the `vcd` crate: the bits,
 /// the tokens between nulls, and whether every token had odd parity (IEEE 1355).
 struct Decoded {

@@ -121,7 +121,9 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// Nothing sent during the window can be due before `end`, so the input ports are
 /// peeked once and then only after they are read. A token is due
 /// [`LinkProtocol::RECEIVE_DELAY`] ticks after its arrival: it is handed to the node
-/// then, before the node steps that tick, with its arrival tick.
+/// then, before the node steps that tick, with its arrival tick — or, for a
+/// [`LinkProtocol::RECEIVE_AHEAD`] protocol, before the node's first step in the window
+/// in which it is due. The node learns the window's end from [`Outbox::window_end`].
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_window<P: LinkProtocol>(
     node: &mut dyn Node<P>,
@@ -134,6 +136,7 @@ pub(super) fn run_window<P: LinkProtocol>(
     arrivals: &mut Vec<Tick>,
 ) -> Result<Option<Tick>, RunError> {
     arrivals.clear();
+    out.window_end = end;
     // The earliest arrival on any port, kept with the per-port ticks so that a tick at
     // which only the node's timer is due looks at no port.
     let mut first = Tick::MAX;
@@ -149,12 +152,17 @@ pub(super) fn run_window<P: LinkProtocol>(
             return Ok((t != Tick::MAX).then_some(t));
         }
         clock.now = t;
-        if first <= t {
+        // Tokens due by this tick are handed over; all those due in the window, where
+        // the protocol's receivers keep them until then.
+        let due = if P::RECEIVE_AHEAD { end - 1 } else { t };
+        if first <= due {
             first = Tick::MAX;
             for (p, next) in arrivals.iter_mut().enumerate() {
-                if *next <= t {
+                if *next <= due {
                     *next = wires
-                        .deliver(p, t.saturating_sub(delay), |a, tok| node.receive(a, p, tok))
+                        .deliver(p, due.saturating_sub(delay), |a, tok| {
+                            node.receive(a, p, tok)
+                        })
                         .map_err(|e| RunError::Model(t, e))?
                         .map_or(Tick::MAX, |a| a + delay);
                 }
@@ -164,7 +172,7 @@ pub(super) fn run_window<P: LinkProtocol>(
         let moved = out.activity.tokens_moved;
         clock.timer = node.step(t, out).map_err(|e| RunError::Model(t, e))?;
         if delay > 0 && out.activity.tokens_moved != moved {
-            out.last_move = t;
+            out.last_move = out.last_move.max(t);
         }
         for e in out.emits.drain(..) {
             match wires.push(e.port, e.at, e.token) {
@@ -179,22 +187,53 @@ pub(super) fn run_window<P: LinkProtocol>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Wait;
-    use crate::parts::sci::{Sci, SciCounters, Symbol};
+    use crate::model::{Violation, Wait};
     use std::collections::VecDeque;
 
-    /// One input port's queue of (arrival, symbol); whatever is sent arrives one tick
+    /// A protocol whose receivers act on a token two ticks after its arrival (as an
+    /// SCI stripper does), handed over at its due tick.
+    #[derive(Clone, Copy, Debug, Default)]
+    struct Later;
+
+    /// [`Later`], but its receivers keep tokens until they are due themselves.
+    #[derive(Clone, Copy, Debug, Default)]
+    struct Ahead;
+
+    macro_rules! test_protocol {
+        ($p:ty, $ahead:expr) => {
+            impl LinkProtocol for $p {
+                type Token = u32;
+                type Counters = ();
+                const NAME: &'static str = "test";
+                const RECEIVE_DELAY: Tick = 2;
+                const RECEIVE_AHEAD: bool = $ahead;
+                fn check_direction(_: &(), _: &(), _: u64, _: u64) -> Result<(), Violation> {
+                    Ok(())
+                }
+                fn blocked_for_good(_: &(), _: &()) -> bool {
+                    false
+                }
+                fn sent(_: &()) -> u64 {
+                    0
+                }
+            }
+        };
+    }
+    test_protocol!(Later, false);
+    test_protocol!(Ahead, true);
+
+    /// One input port's queue of (arrival, token); whatever is sent arrives one tick
     /// after it leaves, at node 1.
     #[derive(Default)]
     struct Queue {
-        input: VecDeque<(Tick, Symbol)>,
+        input: VecDeque<(Tick, u32)>,
     }
 
-    impl Wires<Sci> for Queue {
+    impl<P: LinkProtocol<Token = u32>> Wires<P> for Queue {
         fn peek(&mut self, _port: PortId) -> Option<Tick> {
             self.input.front().map(|&(a, _)| a)
         }
-        fn pop_due(&mut self, _port: PortId, t: Tick) -> Option<(Tick, Symbol)> {
+        fn pop_due(&mut self, _port: PortId, t: Tick) -> Option<(Tick, u32)> {
             match self.input.front() {
                 Some(&(a, _)) if a <= t => self.input.pop_front(),
                 _ => None,
@@ -204,58 +243,54 @@ mod tests {
             &mut self,
             _port: PortId,
             at: Tick,
-            _token: Symbol,
+            _token: u32,
         ) -> Result<Option<(NodeId, Tick)>, Full> {
             Ok(Some((1, at + 1)))
         }
     }
 
-    /// Records every call: ("receive", the arrival tick it is given) and ("step", tick).
+    /// Records every call: ("receive", the arrival tick it is given) and ("step",
+    /// tick, the window's end it is told); sends a token at each step, and runs again
+    /// at `timer` ticks after each step, if set.
     #[derive(Default)]
     struct Recorder {
         calls: Vec<(&'static str, Tick)>,
+        ends: Vec<Tick>,
+        timer: Option<Tick>,
     }
 
-    impl Node<Sci> for Recorder {
-        fn receive(&mut self, now: Tick, _port: PortId, _s: Symbol) -> Result<(), ModelError> {
+    impl<P: LinkProtocol<Token = u32, Counters = ()>> Node<P> for Recorder {
+        fn receive(&mut self, now: Tick, _port: PortId, _t: u32) -> Result<(), ModelError> {
             self.calls.push(("receive", now));
             Ok(())
         }
-        fn step(
-            &mut self,
-            now: Tick,
-            out: &mut Outbox<Symbol>,
-        ) -> Result<Option<Tick>, ModelError> {
+        fn step(&mut self, now: Tick, out: &mut Outbox<u32>) -> Result<Option<Tick>, ModelError> {
             self.calls.push(("step", now));
-            out.send(0, Symbol::idle(true), now + 1);
-            Ok(None)
+            self.ends.push(out.window_end);
+            out.send(0, 0, now + 1);
+            Ok(self.timer.map(|d| now + d))
         }
-        fn port_counters(&self, _port: PortId) -> SciCounters {
-            SciCounters::default()
-        }
+        fn port_counters(&self, _port: PortId) {}
         fn waits(&self) -> Vec<Wait> {
             Vec::new()
         }
     }
 
-    #[test]
-    fn a_token_is_handed_over_with_its_arrival_tick_just_before_the_receiver_can_act_on_it() {
-        // SCI: the stripper has a symbol two cycles after its arrival.
-        assert_eq!(<Sci as LinkProtocol>::RECEIVE_DELAY, 2);
+    /// Runs `node` through the window `[0, 10)` on tokens arriving at 3, 4 and 20.
+    /// Gives its next due tick and the wake-ups of its receiver.
+    fn window<P: LinkProtocol<Token = u32, Counters = ()>>(
+        node: &mut Recorder,
+    ) -> (Option<Tick>, Vec<(NodeId, Tick)>) {
         let mut wires = Queue::default();
-        wires
-            .input
-            .extend([(3, Symbol::idle(true)), (4, Symbol::idle(false))]);
-        wires.input.push_back((20, Symbol::idle(true)));
-        let mut node = Recorder::default();
+        wires.input.extend([(3, 0), (4, 1), (20, 2)]);
         let mut clock = NodeClock {
             timer: None,
             now: 0,
         };
         let (mut out, mut notify, mut arrivals) = (Outbox::default(), Vec::new(), Vec::new());
         let mut wake = |to, due| notify.push((to, due));
-        let next = run_window(
-            &mut node,
+        let next = run_window::<P>(
+            node,
             1,
             &mut wires,
             &mut clock,
@@ -265,15 +300,41 @@ mod tests {
             &mut arrivals,
         )
         .unwrap_or_else(|_| panic!("the window runs"));
-        // Each symbol is received with its arrival tick right before the step at
+        (next, notify)
+    }
+
+    #[test]
+    fn a_token_is_handed_over_with_its_arrival_tick_just_before_the_receiver_can_act_on_it() {
+        let mut node = Recorder::default();
+        let (next, notify) = window::<Later>(&mut node);
+        // Each token is received with its arrival tick right before the step at
         // arrival + 2; the one arriving at 20 is due at 22, after the window.
         assert_eq!(
             node.calls,
             [("receive", 3), ("step", 5), ("receive", 4), ("step", 6)]
         );
+        assert_eq!(node.ends, [10, 10], "each step is told the window's end");
         assert_eq!(next, Some(22));
         // Each token the node sent wakes its receiver when the receiver can act on
         // it: left at 6 and 7, arrived at 7 and 8, due at 9 and 10.
         assert_eq!(notify, [(1, 9), (1, 10)]);
+    }
+
+    #[test]
+    fn a_receiver_that_keeps_tokens_is_handed_every_one_due_in_the_window_at_its_first_step() {
+        // The node runs again 4 ticks after each step: at 5 (the first token's due
+        // tick), then 9; by 5 it has both tokens due in the window, with their arrival
+        // ticks, and not the one due after it.
+        let mut node = Recorder {
+            timer: Some(4),
+            ..Recorder::default()
+        };
+        let (next, notify) = window::<Ahead>(&mut node);
+        assert_eq!(
+            node.calls,
+            [("receive", 3), ("receive", 4), ("step", 5), ("step", 9)]
+        );
+        assert_eq!(next, Some(13));
+        assert_eq!(notify, [(1, 9), (1, 13)]);
     }
 }

@@ -86,10 +86,17 @@ pub struct Outbox<T> {
     /// Progress counters accumulated since the engine last cleared them.
     pub activity: Activity,
     /// The last tick at which a step put a token on a link (0: none), kept by the
-    /// engines, not by nodes, and only for a protocol whose windows are longer than
-    /// one link latency ([`LinkProtocol::RECEIVE_DELAY`]): where a quiet spell that
-    /// may be a deadlock began, to the tick.
+    /// engines, and only for a protocol whose windows are longer than one link latency
+    /// ([`LinkProtocol::RECEIVE_DELAY`]): where a quiet spell that may be a deadlock
+    /// began, to the tick. A node that runs several ticks in one step raises it to the
+    /// last of them at which it moved a token.
     pub last_move: Tick,
+    /// The end of the engine's window the node is stepping in, set by the engines: a
+    /// token sent at a step in the window cannot arrive before it, so a node may hold
+    /// what it sends during the window and send it as one token at its last step
+    /// there (an SCI node's run of symbols, [`crate::parts::sci::Symbols`]). 0 outside
+    /// an engine (a test driving a node by hand): every step is then a window's last.
+    pub window_end: Tick,
 }
 
 impl<T> Default for Outbox<T> {
@@ -98,6 +105,7 @@ impl<T> Default for Outbox<T> {
             emits: Vec::new(),
             activity: Activity::default(),
             last_move: 0,
+            window_end: 0,
         }
     }
 }
@@ -144,11 +152,15 @@ pub enum ModelError {
 /// A hardware part's state machine as the engine sees it, on link protocol `P`.
 pub trait Node<P: LinkProtocol>: Send {
     /// Delivers `token`, which arrived on `port` at tick `now`. Called for every token
-    /// due at `now`, in port order and FIFO per port, before [`Node::step`].
+    /// due at `now`, in port order and FIFO per port, before [`Node::step`] — or, where
+    /// the protocol says so ([`LinkProtocol::RECEIVE_AHEAD`]), for every token due in
+    /// the engine's window, before the node's first step in it.
     fn receive(&mut self, now: Tick, port: PortId, token: P::Token) -> Result<(), ModelError>;
 
     /// Advances the node to tick `now`: it may move tokens internally and send tokens
     /// (into `out`). Returns the next tick at which it must run even if nothing arrives.
+    /// A node of a [`LinkProtocol::RECEIVE_AHEAD`] protocol may instead run every tick
+    /// up to [`Outbox::window_end`] in one step, and then returns a tick at or after it.
     fn step(&mut self, now: Tick, out: &mut Outbox<P::Token>) -> Result<Option<Tick>, ModelError>;
 
     /// Cumulative link counters of `port`, for the protocol's invariant check.

@@ -39,6 +39,13 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     /// the same ticks). 0 by default: a receiver may act on a token at its arrival.
     const RECEIVE_DELAY: Tick = 0;
 
+    /// True if a receiver keeps each token until its due tick itself, so that the
+    /// engines may hand over every token due in a window at the receiver's first step
+    /// in it, rather than each just before the step at its due tick: the receiver can
+    /// then run the whole window in one step ([`super::Outbox::window_end`]). False by
+    /// default.
+    const RECEIVE_AHEAD: bool = false;
+
     /// Checks the invariant of the link direction A→B given both ends' counters and
     /// the tokens the engine holds in flight in each direction.
     fn check_direction(
@@ -69,6 +76,14 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     /// a protocol that says nothing shows no packets.
     fn view(_token: &Self::Token) -> super::view::TokenView {
         super::view::TokenView::OPAQUE
+    }
+
+    /// How an observer sees each tick of `token` on the wire: `f(offset, view)` for
+    /// each, `offset` ticks after the token's own tick. A protocol whose wire event
+    /// carries several consecutive ticks of its link (an SCI run of symbols) gives one
+    /// view per tick; by default a token is one [`LinkProtocol::view`] at offset 0.
+    fn views(token: &Self::Token, mut f: impl FnMut(Tick, super::view::TokenView)) {
+        f(0, Self::view(token));
     }
 
     /// True if losing `token` on a dead link loses its packet for good, so that the

@@ -27,6 +27,10 @@ pub struct Observed<P: LinkProtocol> {
     /// True once the counters have been sampled inside the window.
     sampled: bool,
     scratch: Vec<Gauge>,
+    /// What was handed over ahead of its due tick ([`LinkProtocol::RECEIVE_AHEAD`]):
+    /// (arrival, port, view), recorded at the step of its due tick, as it would be
+    /// if handed over then.
+    heard: VecDeque<(Tick, PortId, TokenView)>,
 }
 
 impl<P: LinkProtocol> Observed<P> {
@@ -60,6 +64,7 @@ impl<P: LinkProtocol> Observed<P> {
             wire_gauges: vec![Vec::new(); ports],
             sampled: false,
             scratch: Vec::new(),
+            heard: VecDeque::new(),
         }
     }
 
@@ -314,15 +319,32 @@ impl Drop for Watcher {
 
 impl<P: LinkProtocol> Node<P> for Observed<P> {
     fn receive(&mut self, now: Tick, port: PortId, token: P::Token) -> Result<(), ModelError> {
-        self.watcher.received(now, port, &P::view(&token));
+        P::views(&token, |offset, v| {
+            self.heard.push_back((now + offset, port, v))
+        });
         self.inner.receive(now, port, token)
     }
 
+    /// The inner node runs one tick a step, whatever the window, so that its counters
+    /// are sampled at every tick.
     fn step(&mut self, now: Tick, out: &mut Outbox<P::Token>) -> Result<Option<Tick>, ModelError> {
+        // What is due by now, in the order handed over: port by port, each in order.
+        let watcher = &mut self.watcher;
+        self.heard.retain(|(arrival, port, v)| {
+            let now_due = arrival.saturating_add(P::RECEIVE_DELAY) <= now;
+            if now_due {
+                watcher.received(*arrival, *port, v);
+            }
+            !now_due
+        });
         let before = out.emits.len();
+        let window_end = std::mem::replace(&mut out.window_end, now + 1);
         let next = self.inner.step(now, out);
+        out.window_end = window_end;
         for e in &out.emits[before..] {
-            self.watcher.sent(e.port, &P::view(&e.token), e.at);
+            P::views(&e.token, |offset, v| {
+                self.watcher.sent(e.port, &v, e.at + offset)
+            });
         }
         self.watcher.record.last_tick = now;
         self.sample_gauges(now);

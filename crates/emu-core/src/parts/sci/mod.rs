@@ -11,8 +11,11 @@
 //! one cycle to gate a symbol onto an output link, one cycle for the symbol to reach its
 //! downstream neighbor and two cycles to parse a symbol". A node emits each symbol one
 //! tick after choosing it, links have a latency of one tick, and the stripper has a
-//! symbol [`node::PARSE_CYCLES`] ticks after it arrived (the protocol's receive delay:
-//! the engines hand a symbol to its node then, so their windows are three ticks). A new
+//! symbol [`node::PARSE_CYCLES`] ticks after it arrived (the protocol's receive delay,
+//! so the engines' windows are three ticks). A node keeps what it is handed in its parse
+//! queue until then, so the engines hand it every symbol due in a window at once; it runs
+//! the window's cycles in one step and sends their symbols as one wire event, a run
+//! ([`Symbols`]; docs/architecture.md "SCI symbols travel in runs"). A new
 //! packet waits one cycle in the source queue ("one cycle to originally queue the messages"), and it counts as
 //! delivered one cycle after its last symbol reached the target's stripper ("a delay
 //! equal to the message length to consume the message"), so an 8-symbol packet to the
@@ -70,7 +73,7 @@ pub mod transmitter;
 mod view;
 
 pub use node::{Arrivals, SciNode};
-pub use protocol::{Sci, SciCounters, SciJourney, Symbol, SymbolKind};
+pub use protocol::{RUN_SYMBOLS, Sci, SciCounters, SciJourney, Symbol, SymbolKind, Symbols};
 
 /// The names of an SCI ring's journey parts, in the order nodes record them
 /// ([`crate::terminal::JourneyParts`]; module documentation "Journeys").

@@ -2,7 +2,7 @@
 //! source queue with active buffers, sink queue, and the traffic process that creates
 //! send packets.
 
-use super::protocol::{Sci, SciCounters, SciJourney, Symbol, SymbolKind};
+use super::protocol::{Sci, SciCounters, SciJourney, Symbol, SymbolKind, Symbols};
 use super::stripper::{Stripped, Stripper};
 use super::transmitter::{Mode, Source, Transmitter};
 use super::{ADDRESS_SYMBOLS, DATA_SYMBOLS, JOURNEY_PARTS, SciParams, fixed_delay};
@@ -154,8 +154,10 @@ impl Source for SourceQueue {
 pub struct SciNode {
     p: SciParams,
     rng: ChaCha8Rng,
-    /// Symbols being parsed, with the tick the stripper has each.
-    parsing: VecDeque<(Tick, Symbol)>,
+    /// Runs of symbols being parsed, with the tick the stripper has each run's first
+    /// (the next a cycle later each), and how many of the first run it has taken.
+    parsing: VecDeque<(Tick, Symbols)>,
+    parsed: usize,
     stripper: Stripper,
     tx: Transmitter,
     source: SourceQueue,
@@ -186,6 +188,7 @@ impl SciNode {
         SciNode {
             rng: ChaCha8Rng::seed_from_u64(p.seed),
             parsing: VecDeque::new(),
+            parsed: 0,
             stripper: Stripper::new(p.node),
             tx: Transmitter::new(p.ring_buffer as usize, p.flow_control),
             source: SourceQueue {
@@ -564,6 +567,60 @@ impl SciNode {
     }
 }
 
+impl SciNode {
+    /// The symbol the stripper has at `now`: the next one parsed if it is due, else an
+    /// idle (before the first symbol arrives the ring is quiet).
+    #[inline]
+    fn parse(&mut self, now: Tick) -> Symbol {
+        let Some((first, run)) = self.parsing.front() else {
+            return Symbol::idle(true);
+        };
+        let i = self.parsed;
+        if first + i as Tick > now {
+            return Symbol::idle(true);
+        }
+        let sym = run.as_slice()[i];
+        if i + 1 < run.len() {
+            self.parsed = i + 1;
+        } else {
+            self.parsed = 0;
+            self.parsing.pop_front();
+        }
+        sym
+    }
+
+    /// One cycle at `now`: the stripper's symbol (before the first arrives the ring is
+    /// quiet) goes through the node's stages, which most cycles pass it on unchanged or
+    /// as an idle, and onto the run being output (`open`: this step's last run may
+    /// take it), or into a new one when that is full.
+    #[inline(always)]
+    fn output(
+        &mut self,
+        now: Tick,
+        open: bool,
+        out: &mut Outbox<Symbols>,
+    ) -> Result<(), ModelError> {
+        let mut sym = self.parse(now);
+        self.cycle(now, &mut sym)?;
+        if !sym.is_idle() {
+            out.activity.tokens_moved += 1;
+            out.last_move = out.last_move.max(now);
+            self.busy += 1;
+        }
+        self.counters[OUT].sent += 1;
+        // The run is built in the outbox: a run never outlasts the step that began it
+        // (its window's last cycle is that step's last).
+        match out.emits.last_mut() {
+            Some(e) if open && !e.token.is_full() => e.token.push(sym),
+            _ => {
+                self.counters[OUT].runs_sent += 1;
+                out.send(OUT, Symbols::one(sym), now + 1);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Cycles within which a send packet's echo must be back on a live ring of nodes with
 /// parameters `p`. The bound is not an estimate: a symbol waits at most 4 fixed cycles
 /// plus a source transmission plus a full ring buffer at each node, so a send and its
@@ -606,41 +663,40 @@ pub enum Arrivals {
 }
 
 impl Node<Sci> for SciNode {
-    fn receive(&mut self, now: Tick, port: PortId, s: Symbol) -> Result<(), ModelError> {
-        self.counters[port.min(1)].received += 1;
-        self.parsing.push_back((now + PARSE_CYCLES, s));
+    /// A run's symbols arrived a cycle apart from `now` on.
+    fn receive(&mut self, now: Tick, port: PortId, run: Symbols) -> Result<(), ModelError> {
+        let c = &mut self.counters[port.min(1)];
+        c.received += run.len() as u64;
+        c.runs_received += 1;
+        if !run.is_empty() {
+            self.parsing.push_back((now + PARSE_CYCLES, run));
+        }
         Ok(())
     }
 
-    fn step(&mut self, now: Tick, out: &mut Outbox<Symbol>) -> Result<Option<Tick>, ModelError> {
-        // The stripper's symbol this cycle; before the first arrives the ring is quiet.
-        // It goes into the outbox at once, and the node's stages work on it there: most
-        // cycles they pass it on unchanged or as an idle.
-        let incoming = match self.parsing.front() {
-            Some(&(t, _)) if t <= now => self.parsing.pop_front().map(|(_, s)| s),
-            _ => None,
+    /// Every cycle from `now` to the engine window's end ([`Outbox::window_end`]; the
+    /// node has every symbol due in it, [`Sci`]'s `RECEIVE_AHEAD`), or only `now` where
+    /// a link may fail: a fault cuts a link at a tick, and the engine keeps the tick of
+    /// the last move from each step. The symbol output at a cycle leaves a cycle
+    /// later; the symbols of the window go out as runs ([`Symbols`]), and one a cycle
+    /// where a link may fail.
+    fn step(&mut self, now: Tick, out: &mut Outbox<Symbols>) -> Result<Option<Tick>, ModelError> {
+        let last = if self.lossy {
+            now
+        } else {
+            out.window_end.saturating_sub(1).max(now)
         };
-        let slot = out.emits.len();
-        out.send(OUT, incoming.unwrap_or(Symbol::idle(true)), now + 1);
-        let Outbox {
-            emits, activity, ..
-        } = out;
-        if let Err(e) = self.cycle(now, &mut emits[slot].token) {
-            emits.truncate(slot);
-            return Err(e);
+        // Where a link may fail, each symbol is a run of its own.
+        for t in now..=last {
+            self.output(t, t > now && !self.lossy, out)?;
         }
-        if !emits[slot].token.is_idle() {
-            activity.tokens_moved += 1;
-            self.busy += 1;
-        }
-        self.counters[OUT].sent += 1;
         // The engine sums activity: a step that counted nothing adds nothing.
         if self.counted {
-            activity.add(&self.activity);
+            out.activity.add(&self.activity);
             self.activity = Activity::default();
             self.counted = false;
         }
-        Ok(Some(now + 1))
+        Ok(Some(last + 1))
     }
 
     fn port_counters(&self, port: PortId) -> SciCounters {
@@ -713,7 +769,7 @@ impl Node<Sci> for SciNode {
 mod tests {
     use super::*;
     use crate::model::testkit::Driver;
-    use crate::parts::sci::{PacketMix, SciTraffic};
+    use crate::parts::sci::{PacketMix, RUN_SYMBOLS, SciTraffic};
     use crate::traffic::Destination;
 
     fn node(ring_nodes: u32) -> SciNode {
@@ -775,7 +831,7 @@ mod tests {
         let mut d = Driver::new(n);
         d.node_mut().expect_link_faults();
         for i in 0..3u16 {
-            d.arrive(Tick::from(i), 0, send(1, 0, i, 8));
+            d.arrive(Tick::from(i), 0, Symbols::one(send(1, 0, i, 8)));
         }
         d.run_until(30).expect("a cut packet is dropped");
         let n = d.node();
@@ -799,10 +855,114 @@ mod tests {
             journey: SciJourney::default(),
         };
         for i in 0..4 {
-            d.arrive(20 + i, 0, echo(i as u16));
+            d.arrive(20 + i, 0, Symbols::one(echo(i as u16)));
         }
         let err = d.run_until(40).expect_err("a duplicate or stray echo");
         assert!(format!("{err}").contains("not outstanding"), "{err}");
+    }
+
+    /// The symbols arriving at node 0 of 8, one a cycle from tick 0: for each `(what,
+    /// n)`, `n` go-idles, `n` stop-idles, or an 8-symbol packet and its separator idle,
+    /// passing from node 5 to 6 or from node 2 for node 0.
+    fn arriving(segments: &[(u8, u16)]) -> Vec<Symbol> {
+        let mut v = Vec::new();
+        for (seq, &(what, n)) in (0..).zip(segments) {
+            match what {
+                0 | 1 => v.extend((0..n).map(|_| Symbol::idle(what == 0))),
+                _ => {
+                    let (src, dst) = if what == 2 { (5, 6) } else { (2, 0) };
+                    v.extend((0..8).map(|i| Symbol::send_for_test(src, dst, seq, i, 8)));
+                    v.push(Symbol::idle(true));
+                }
+            }
+        }
+        v
+    }
+
+    /// Runs node 0 of 8 (Bernoulli arrivals at `rate`, sending to node 1) to tick
+    /// `end` on `input`, one symbol arriving a cycle, in engine windows `window` cycles
+    /// long: each handed every run due in it before its first step, and run whole in
+    /// that step. `window` 0: one cycle a step, each symbol handed over alone just
+    /// before the step of its due tick (as a protocol that keeps nothing ahead is
+    /// handed its tokens, [`crate::model::LinkProtocol::RECEIVE_AHEAD`]). Gives each
+    /// symbol output with the tick it leaves, and the node's state at the end (or its
+    /// error).
+    fn run_windows(
+        input: &[Symbol],
+        rate: f64,
+        window: Tick,
+        end: Tick,
+    ) -> (Vec<(Tick, Symbol)>, String) {
+        let mut n = node(8);
+        n.p.traffic.arrivals = Arrivals::Bernoulli(rate);
+        let size = if window == 0 { 1 } else { RUN_SYMBOLS };
+        let mut arriving: VecDeque<(Tick, Symbols)> = (0..)
+            .step_by(size)
+            .zip(input.chunks(size))
+            .map(|(a, chunk)| {
+                let mut run = Symbols::default();
+                chunk.iter().for_each(|&s| run.push(s));
+                (a, run)
+            })
+            .collect();
+        let mut out = Outbox::default();
+        let mut sent = Vec::new();
+        let mut t = 0;
+        while t < end {
+            let last = if window == 0 {
+                t
+            } else {
+                (t + window).min(end) - 1
+            };
+            out.window_end = if window == 0 { 0 } else { last + 1 };
+            while let Some(&(a, run)) = arriving.front()
+                && a + PARSE_CYCLES <= last
+            {
+                arriving.pop_front();
+                if let Err(e) = n.receive(a, 0, run) {
+                    return (Vec::new(), e.to_string());
+                }
+            }
+            match n.step(t, &mut out) {
+                Ok(next) => assert_eq!(next, Some(last + 1), "the node runs the window"),
+                Err(e) => return (Vec::new(), e.to_string()),
+            }
+            for e in out.emits.drain(..) {
+                assert!(e.token.len() <= usize::try_from(last + 1 - t).unwrap_or(0));
+                sent.extend((e.at..).zip(e.token.as_slice().iter().copied()));
+            }
+            t = last + 1;
+        }
+        let state = format!(
+            "{:?}",
+            (
+                (n.queued(), n.outstanding(), n.ring_buffer(), n.busy),
+                (n.counters[OUT].sent, n.counters[0].received),
+                &n.stats.counters,
+                &n.stats.message_latency.count(),
+                out.activity,
+            )
+        );
+        (sent, state)
+    }
+
+    proptest::proptest! {
+        /// A node run a window at a time (every run due in the window handed over
+        /// before its first step, its output sent as runs) outputs the same symbols at
+        /// the same ticks, and ends in the same state, as one run a cycle at a time.
+        #[test]
+        fn a_window_at_a_time_outputs_what_a_cycle_at_a_time_does(
+            segments in proptest::collection::vec((0u8..4, 1u16..6), 1..30),
+            window in 1u64..6,
+            rate in 0.0f64..0.3,
+        ) {
+            let input = arriving(&segments);
+            let end = input.len() as Tick + 40;
+            let (cycles, at_end) = run_windows(&input, rate, 0, end);
+            let (windows, state) = run_windows(&input, rate, window, end);
+            proptest::prop_assert_eq!(&state, &at_end);
+            proptest::prop_assert_eq!(windows, cycles);
+        }
     }
 
     /// Symbol `index` of an `len`-symbol send packet from `src` to `dst`, created at 0.
@@ -820,13 +980,12 @@ mod tests {
         n.p.start = 5;
         let mut d = Driver::new(n);
         for i in 0..8 {
-            d.arrive(Tick::from(i), 0, send(5, 6, i, 8));
+            d.arrive(Tick::from(i), 0, Symbols::one(send(5, 6, i, 8)));
         }
         d.run_until(30).unwrap();
-        let ours: Vec<Symbol> = d
-            .sent_on(OUT, |s| s.kind == SymbolKind::Send && s.src == 0)
-            .into_iter()
-            .map(|e| e.token)
+        let ours: Vec<Symbol> = (d.sent_on(OUT, |_| true).iter())
+            .flat_map(|e| e.token.as_slice().to_vec())
+            .filter(|s| s.kind == SymbolKind::Send && s.src == 0)
             .collect();
         assert_eq!(ours.len(), usize::from(ADDRESS_SYMBOLS));
         let j = ours[0].journey;
@@ -857,7 +1016,7 @@ mod tests {
                 let mut s = send(2, 0, i, 8);
                 s.journey = journey;
                 // The last symbol is parsed at `last`: consumed one cycle later.
-                d.arrive(last - PARSE_CYCLES - 7 + Tick::from(i), 0, s);
+                d.arrive(last - PARSE_CYCLES - 7 + Tick::from(i), 0, Symbols::one(s));
             }
             (d.run_until(last + 2), d)
         };

@@ -139,6 +139,76 @@ impl Symbol {
 /// Symbols of an echo packet: "Echo packets are 8 bytes long" (SCI §2.1), 16-bit symbols.
 pub(crate) const ECHO_SYMBOLS: u16 = 4;
 
+/// Most symbols one wire event carries: a window of the engines on a ring of one-cycle
+/// links is three cycles (one on the wire, [`super::node::PARSE_CYCLES`] to parse).
+pub const RUN_SYMBOLS: usize = 3;
+
+/// The symbols a node output on its link in consecutive cycles, the first at the
+/// token's tick and each next one a cycle later (SCI §2.1: one symbol per cycle): one
+/// wire event for up to [`RUN_SYMBOLS`] cycles of the link. The link carries the same
+/// symbols at the same ticks as one event a cycle would; a node sends its symbols of an
+/// engine window together ([`crate::model::Outbox::window_end`]), and one at a time where
+/// a link may fail (a fault cuts the link at a tick, not a run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Symbols {
+    symbols: [Symbol; RUN_SYMBOLS],
+    len: u8,
+}
+
+impl Default for Symbols {
+    /// No symbols.
+    fn default() -> Self {
+        Symbols {
+            symbols: [Symbol::idle(false); RUN_SYMBOLS],
+            len: 0,
+        }
+    }
+}
+
+impl Symbols {
+    /// One symbol alone.
+    pub fn one(s: Symbol) -> Symbols {
+        let mut run = Symbols::default();
+        run.push(s);
+        run
+    }
+
+    /// Appends `s`, output the cycle after the last one. The caller sends the run once
+    /// it [`Symbols::is_full`].
+    #[inline]
+    pub fn push(&mut self, s: Symbol) {
+        debug_assert!(!self.is_full(), "a run holds {RUN_SYMBOLS} symbols");
+        if let Some(slot) = self.symbols.get_mut(usize::from(self.len)) {
+            *slot = s;
+            self.len += 1;
+        }
+    }
+
+    /// The symbols, in the order they were output.
+    #[inline]
+    pub fn as_slice(&self) -> &[Symbol] {
+        &self.symbols[..usize::from(self.len)]
+    }
+
+    /// How many symbols it holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// True if it holds none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// True if it holds [`RUN_SYMBOLS`].
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        usize::from(self.len) == RUN_SYMBOLS
+    }
+}
+
 /// What one SCI port has counted since reset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SciCounters {
@@ -146,6 +216,10 @@ pub struct SciCounters {
     pub sent: u64,
     /// Symbols received on this port.
     pub received: u64,
+    /// Wire events ([`Symbols`]) sent on this port.
+    pub runs_sent: u64,
+    /// Wire events ([`Symbols`]) received on this port.
+    pub runs_received: u64,
     /// Symbols in the node's ring buffer now (counted at every port of the node).
     pub ring_buffer: u64,
     /// The ring buffer's capacity in symbols.
@@ -157,7 +231,7 @@ pub struct SciCounters {
 pub struct Sci;
 
 impl LinkProtocol for Sci {
-    type Token = Symbol;
+    type Token = Symbols;
     type Counters = SciCounters;
     const NAME: &'static str = "SCI";
     /// An SCI answer is an echo packet (SCI §2.1).
@@ -165,19 +239,33 @@ impl LinkProtocol for Sci {
     /// The stripper has a symbol two cycles after it arrived (SCI §4: "two cycles to
     /// parse a symbol"), and nothing else in a node reads it before.
     const RECEIVE_DELAY: Tick = super::node::PARSE_CYCLES;
+    /// A node keeps the symbols it is handed in its parse queue until the stripper
+    /// has each ([`super::node::PARSE_CYCLES`] after its arrival).
+    const RECEIVE_AHEAD: bool = true;
 
     fn sent(c: &SciCounters) -> u64 {
         c.sent
     }
 
-    fn view(token: &Symbol) -> crate::model::TokenView {
-        super::view::view(token)
+    /// The first symbol's view; [`LinkProtocol::views`] gives every symbol's.
+    fn view(token: &Symbols) -> crate::model::TokenView {
+        token
+            .as_slice()
+            .first()
+            .map_or(crate::model::TokenView::OPAQUE, super::view::view)
+    }
+
+    /// Each symbol's view, a cycle apart.
+    fn views(token: &Symbols, mut f: impl FnMut(Tick, crate::model::TokenView)) {
+        for (i, s) in (0..).zip(token.as_slice()) {
+            f(i, super::view::view(s));
+        }
     }
 
     /// Never: a source keeps each send packet in its active buffer until the echo
     /// comes back (SCI §2.1), and counts it in flight until then, so a packet or echo
     /// lost on a dead link leaves the packet held there, blocked, not lost.
-    fn loses_packet(_token: &Symbol) -> bool {
+    fn loses_packet(_token: &Symbols) -> bool {
         false
     }
 
@@ -191,7 +279,25 @@ impl LinkProtocol for Sci {
         in_flight_ab: u64,
         _in_flight_ba: u64,
     ) -> Result<(), Violation> {
-        conserved(a.sent, b.received, in_flight_ab, "symbols")?;
+        // The engine holds wire events, each of one to RUN_SYMBOLS symbols.
+        let runs = conserved(
+            a.runs_sent,
+            b.runs_received,
+            in_flight_ab,
+            "runs of symbols",
+        )?;
+        let symbols = a.sent.checked_sub(b.received).ok_or_else(|| {
+            Violation(format!(
+                "{} symbols received but only {} sent (duplication)",
+                b.received, a.sent
+            ))
+        })?;
+        if symbols < runs || symbols > runs * RUN_SYMBOLS as u64 {
+            return Err(Violation(format!(
+                "{symbols} symbols sent and not received, but {runs} runs of 1 to \
+                 {RUN_SYMBOLS} symbols on the wire (symbols lost or duplicated)"
+            )));
+        }
         if b.ring_buffer > b.ring_capacity {
             return Err(Violation(format!(
                 "the receiver's ring buffer holds {} symbols, more than its {}",
@@ -214,26 +320,57 @@ mod tests {
 
     #[test]
     fn the_check_sees_lost_symbols_and_an_overfull_ring_buffer() {
+        // 10 symbols sent in 5 runs; 8 received in 4: one run of 2 on the wire.
         let a = SciCounters {
             sent: 10,
+            runs_sent: 5,
             ..Default::default()
         };
         let b = SciCounters {
             received: 8,
+            runs_received: 4,
             ring_buffer: 3,
             ring_capacity: 9,
             ..Default::default()
         };
-        assert_eq!(Sci::check_direction(&a, &b, 2, 0), Ok(()));
+        assert_eq!(Sci::check_direction(&a, &b, 1, 0), Ok(()));
         assert!(
-            Sci::check_direction(&a, &b, 3, 0).is_err(),
-            "one duplicated"
+            Sci::check_direction(&a, &b, 2, 0).is_err(),
+            "one run duplicated"
         );
+        let lost = SciCounters { sent: 14, ..a };
+        assert!(
+            Sci::check_direction(&lost, &b, 1, 0).is_err(),
+            "6 symbols cannot be in one run"
+        );
+        let dup = SciCounters { received: 11, ..b };
+        assert!(Sci::check_direction(&a, &dup, 1, 0).is_err());
         let over = SciCounters {
             ring_buffer: 10,
             ..b
         };
-        assert!(Sci::check_direction(&a, &over, 2, 0).is_err());
+        assert!(Sci::check_direction(&a, &over, 1, 0).is_err());
+    }
+
+    #[test]
+    fn a_run_holds_its_symbols_in_order() {
+        let mut run = Symbols::default();
+        assert!(run.is_empty());
+        for i in 0..RUN_SYMBOLS as u16 {
+            assert!(!run.is_full());
+            run.push(Symbol::send_for_test(0, 1, 0, i, 8));
+        }
+        assert!(run.is_full() && run.len() == RUN_SYMBOLS);
+        let order: Vec<u16> = run.as_slice().iter().map(|s| s.index).collect();
+        assert_eq!(order, [0, 1, 2]);
+        let mut views = Vec::new();
+        Sci::views(&run, |offset, v| views.push((offset, v.value)));
+        assert_eq!(
+            views,
+            [(0, 1), (1, 1), (2, 2)],
+            "the first names its target"
+        );
+        assert_eq!(Sci::view(&run).value, 1);
     }
 
     #[test]
