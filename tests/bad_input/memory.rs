@@ -17,7 +17,7 @@ pub static CASES: &[Case] = &[
             "1e-9",
         ],
         Setup::None,
-        "the network would need at least 23 kB of memory (4 nodes, 4 terminals; up to 2 MB with its buffers full), more than the 1 byte available",
+        "the network would need at least 30 kB of memory (4 nodes, 4 terminals; up to 2 MB with its buffers full), more than the 1 byte available",
     ),
     bad(
         "`emu sweep` of an SCI ring under `--memory-limit 1e-9`",
@@ -33,7 +33,7 @@ pub static CASES: &[Case] = &[
             "1e-9",
         ],
         Setup::None,
-        "the network would need at least 23 kB of memory (4 nodes, 4 terminals; up to 2 MB with its buffers full), more than the 1 byte available",
+        "the network would need at least 30 kB of memory (4 nodes, 4 terminals; up to 2 MB with its buffers full), more than the 1 byte available",
     ),
     bad(
         "`emu sweep` of a 6-cube under `--memory-limit 1e-9`",
