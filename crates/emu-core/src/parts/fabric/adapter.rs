@@ -19,7 +19,7 @@
 use super::bitset::Bitset;
 use super::flow::{Applied, Permission};
 use super::protocol::{
-    Cell, Fabric, FabricCounters, FabricJourney, NO_VOQ, Packet, crosspoint_weight,
+    Cell, FabricCell, FabricCounters, FabricJourney, NO_VOQ, Packet, crosspoint_weight,
 };
 use super::source::Source;
 use super::{AdapterParams, JOURNEY_PARTS};
@@ -423,7 +423,7 @@ impl AdapterNode {
     }
 }
 
-impl Node<Fabric> for AdapterNode {
+impl Node<FabricCell> for AdapterNode {
     fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
         self.received[port.min(1)] += 1;
         match (port, cell) {

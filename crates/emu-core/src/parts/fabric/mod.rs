@@ -3,8 +3,10 @@
 //! adapter with virtual output queues and an output adapter, joined to one N × N switch
 //! core by links whose round trip is RTT packet cycles.
 //!
-//! - [`protocol`]: the packet, the flow-control cells and the [`Fabric`] link protocol,
-//!   with the §7.4 invariant;
+//! - [`protocol`]: the packet, the flow-control cells and the link protocols: the
+//!   parts' ([`FabricCell`], a cell at a time) and the wires' ([`Fabric`], runs of
+//!   cells), with the §7.4 invariant;
+//! - [`windowed`]: a part run a window at a time on runs of cells;
 //! - [`source`]: the traffic an input creates (Bernoulli, bursty on/off, batch, trace);
 //! - [`flow`]: relative credit, grant (single and multiple thresholds, optimised),
 //!   absolute credit (on every departure, every n-th, without excess buffer), and the
@@ -94,10 +96,11 @@ pub mod rxs;
 pub mod source;
 pub mod switch;
 mod view;
+pub mod windowed;
 
 pub use adapter::AdapterNode;
 pub use flow::FlowControl;
-pub use protocol::{Cell, Fabric, FabricCounters, FabricJourney, Packet};
+pub use protocol::{Cell, CellRun, Fabric, FabricCell, FabricCounters, FabricJourney, Packet};
 
 /// The names of a fabric's journey parts, in the order output adapters record them
 /// ([`crate::terminal::JourneyParts`]; module documentation "Journeys").
@@ -117,6 +120,7 @@ use crate::model::Node;
 use crate::parts::Part;
 use crate::routing::Routing;
 use crate::time::Tick;
+use windowed::Windowed;
 
 /// How a switch output picks the next crosspoint to serve (Gramsamer §7.2.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -236,7 +240,7 @@ impl Part<Fabric> for AdapterParams {
     }
 
     fn instantiate(&self) -> Box<dyn Node<Fabric>> {
-        Box::new(AdapterNode::new(self.clone()))
+        Box::new(Windowed::new(AdapterNode::new(self.clone()), 2))
     }
 
     /// Only the ingress link sends (packets to the switch); the egress link brings the
@@ -266,7 +270,8 @@ impl Part<Fabric> for AdapterParams {
         };
         self.arrivals.memory()
             + recent
-            + std::mem::size_of::<AdapterNode>() as u64
+            + std::mem::size_of::<Windowed<AdapterNode>>() as u64
+            + 2 * windowed::PORT_BYTES
             + n * adapter::PORT_BYTES
             + (n + 1)
                 * crate::terminal::stats_memory_bound(
@@ -296,7 +301,10 @@ impl Part<Fabric> for SwitchParams {
     }
 
     fn instantiate(&self) -> Box<dyn Node<Fabric>> {
-        Box::new(SwitchNode::new(self.clone()))
+        Box::new(Windowed::new(
+            SwitchNode::new(self.clone()),
+            2 * usize::from(self.ports),
+        ))
     }
 
     /// The switch routes by the packet's output field, not by header labels.
@@ -317,7 +325,8 @@ impl Part<Fabric> for SwitchParams {
             FlowControl::GrantOt { window } => 8 * u64::from(window.min(self.memory.unwrap_or(0))),
             _ => 0,
         };
-        std::mem::size_of::<SwitchNode>() as u64
+        std::mem::size_of::<Windowed<SwitchNode>>() as u64
+            + 2 * n * windowed::PORT_BYTES
             + n * n * (crosspoint + fc)
             + n * switch::PORT_BYTES
     }

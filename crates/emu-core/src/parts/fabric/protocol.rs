@@ -1,7 +1,11 @@
 //! The switch-fabric link protocol (Gramsamer §2.1-2.3, §4.3, §7.4): time in packet
 //! cycles, at most one fixed-size packet per link direction per cycle on the data path,
-//! and flow-control information on the control path back. One [`Cell`] is one wire
-//! event: a packet, or one unit of flow-control information for one crosspoint.
+//! and flow-control information on the control path back. One [`Cell`] is a packet, or
+//! one unit of flow-control information for one crosspoint: what the parts send and
+//! take, one at a time ([`FabricCell`]). On the engines' wires the cells a part sends on
+//! one port in one engine window travel as one event, a [`CellRun`] ([`Fabric`]): each
+//! cell keeps its own tick, and a part is handed each at its arrival tick
+//! ([`super::windowed`]).
 //!
 //! What each end counts ([`FabricCounters`]) lets `--check` verify, on every ingress
 //! link, the invariant of Gramsamer §7.4: "for any FCSD the number of packets on the
@@ -101,8 +105,13 @@ pub enum Cell {
 pub struct FabricCounters {
     /// Cells sent on this port.
     pub sent: u64,
-    /// Cells received on this port.
+    /// Cells received on this port: taken by the part, or handed over and held for
+    /// their arrival tick ([`super::windowed`]).
     pub received: u64,
+    /// Wire events ([`CellRun`]) sent on this port.
+    pub runs_sent: u64,
+    /// Wire events ([`CellRun`]) received on this port.
+    pub runs_received: u64,
     /// This end's half of the weighted crosspoint sums of Gramsamer §7.4 (see the module
     /// documentation): at an input adapter Σ w_j (credit pool + packets sent − credits
     /// received); at the switch's ingress port Σ w_j (reception buffer + absorption pool
@@ -123,11 +132,40 @@ pub fn crosspoint_weight(output: usize) -> u64 {
     (z ^ (z >> 31)) | 1
 }
 
-/// The switch-fabric protocol (see the module documentation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Fabric;
+/// The cells a part sends on one port in one engine window, each with the tick it
+/// leaves at, in order: one wire event of [`Fabric`]. Its own tick (the engines') is its
+/// first cell's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellRun {
+    /// (the tick it leaves at, the cell).
+    pub cells: Vec<(Tick, Cell)>,
+}
 
-impl LinkProtocol for Fabric {
+/// The switch-fabric protocol of the parts (see the module documentation): one [`Cell`]
+/// a token, handed to a part at its arrival tick. The parts implement
+/// `Node<FabricCell>`; the network runs them on [`Fabric`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FabricCell;
+
+/// Gramsamer §7.4's invariant on the ingress link whose adapter reports `a` and switch
+/// `b` (see the module documentation): the two halves of the weighted crosspoint sums
+/// add up to `M · Σ w_j`.
+fn crosspoints_conserved(a: &FabricCounters, b: &FabricCounters) -> Result<(), Violation> {
+    if a.crosspoint_total != 0 {
+        let sum = a.crosspoint_half.wrapping_add(b.crosspoint_half);
+        if sum != a.crosspoint_total {
+            return Err(Violation(
+                "a crosspoint's packets on the data path + in the reception buffer + \
+                 credits in the absorption pool, on the control path and in the credit \
+                 pool are no longer M (Gramsamer §7.4): a credit was lost or made up"
+                    .to_string(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl LinkProtocol for FabricCell {
     type Token = Cell;
     type Counters = FabricCounters;
     const NAME: &'static str = "fabric";
@@ -147,18 +185,7 @@ impl LinkProtocol for Fabric {
         _in_flight_ba: u64,
     ) -> Result<(), Violation> {
         conserved(a.sent, b.received, in_flight_ab, "cells")?;
-        if a.crosspoint_total != 0 {
-            let sum = a.crosspoint_half.wrapping_add(b.crosspoint_half);
-            if sum != a.crosspoint_total {
-                return Err(Violation(
-                    "a crosspoint's packets on the data path + in the reception buffer + \
-                     credits in the absorption pool, on the control path and in the credit \
-                     pool are no longer M (Gramsamer §7.4): a credit was lost or made up"
-                        .to_string(),
-                ));
-            }
-        }
-        Ok(())
+        crosspoints_conserved(a, b)
     }
 
     /// A single-stage fabric whose output adapters always absorb cannot deadlock: every
@@ -166,6 +193,84 @@ impl LinkProtocol for Fabric {
     /// comes back as a credit.
     fn blocked_for_good(_tx: &FabricCounters, _rx: &FabricCounters) -> bool {
         false
+    }
+}
+
+/// The switch-fabric protocol on the engines' wires: [`FabricCell`]'s cells, those a
+/// part sends on one port in one engine window travelling as one [`CellRun`]. A part
+/// is handed every run due in a window at its first step there
+/// ([`LinkProtocol::RECEIVE_AHEAD`]) and each cell at its own arrival tick, by the
+/// wrapper it runs in ([`super::windowed::Windowed`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fabric;
+
+impl LinkProtocol for Fabric {
+    type Token = CellRun;
+    type Counters = FabricCounters;
+    const NAME: &'static str = "fabric";
+    /// The wrapper keeps each cell until its arrival tick.
+    const RECEIVE_AHEAD: bool = true;
+
+    fn sent(c: &FabricCounters) -> u64 {
+        c.sent
+    }
+
+    /// The first cell's view; [`LinkProtocol::views`] gives every cell's.
+    fn view(token: &CellRun) -> crate::model::TokenView {
+        token
+            .cells
+            .first()
+            .map_or(crate::model::TokenView::OPAQUE, |(_, c)| {
+                super::view::view(c)
+            })
+    }
+
+    /// Each cell's view, at its own tick.
+    fn views(token: &CellRun, mut f: impl FnMut(Tick, crate::model::TokenView)) {
+        let first = token.cells.first().map_or(0, |&(t, _)| t);
+        for (t, c) in &token.cells {
+            f(t - first, super::view::view(c));
+        }
+    }
+
+    /// If any of its cells ends a packet (a run is one cell where a link may fail).
+    fn loses_packet(token: &CellRun) -> bool {
+        token.cells.iter().any(|(_, c)| FabricCell::loses_packet(c))
+    }
+
+    /// What the wire holds as cells: `capacity` cells and their ticks, in the runs'
+    /// vectors.
+    fn wire_bytes(capacity: usize, fill: crate::memory::Fill) -> u64 {
+        FabricCell::wire_bytes(capacity, fill)
+    }
+
+    /// The engine holds runs: they are conserved exactly, and the cells sent and not
+    /// received are at least one a run on the wire (none if none is). Then §7.4's
+    /// invariant, as [`FabricCell`]'s.
+    fn check_direction(
+        a: &FabricCounters,
+        b: &FabricCounters,
+        in_flight_ab: u64,
+        _in_flight_ba: u64,
+    ) -> Result<(), Violation> {
+        let runs = conserved(a.runs_sent, b.runs_received, in_flight_ab, "runs of cells")?;
+        let cells = a.sent.checked_sub(b.received).ok_or_else(|| {
+            Violation(format!(
+                "{} cells received but only {} sent (duplication)",
+                b.received, a.sent
+            ))
+        })?;
+        if cells < runs || (runs == 0 && cells != 0) {
+            return Err(Violation(format!(
+                "{cells} cells sent and not received, but {runs} runs of cells on the wire \
+                 (cells lost or duplicated)"
+            )));
+        }
+        crosspoints_conserved(a, b)
+    }
+
+    fn blocked_for_good(tx: &FabricCounters, rx: &FabricCounters) -> bool {
+        FabricCell::blocked_for_good(tx, rx)
     }
 }
 
@@ -186,29 +291,72 @@ mod tests {
     #[test]
     fn the_check_sees_a_lost_cell_and_a_made_up_credit() {
         // Two crosspoints, M = 4: adapter pools (3, 4), one packet sent to 0 and not yet
-        // received; switch buffers empty.
+        // received; switch buffers empty. Per cell, and as runs: one run of one cell.
         let m = 4u64;
         let (w0, w1) = (crosspoint_weight(0), crosspoint_weight(1));
         let total = m.wrapping_mul(w0.wrapping_add(w1));
         let ia = FabricCounters {
             sent: 1,
-            received: 0,
+            runs_sent: 1,
             crosspoint_half: w0.wrapping_mul(3 + 1).wrapping_add(w1.wrapping_mul(4)),
             crosspoint_total: total,
+            ..FabricCounters::default()
         };
         let sw = FabricCounters::default();
-        assert_eq!(Fabric::check_direction(&ia, &sw, 1, 0), Ok(()));
-        assert!(
-            Fabric::check_direction(&ia, &sw, 0, 0).is_err(),
-            "lost cell"
-        );
         let extra = FabricCounters {
             crosspoint_half: ia.crosspoint_half.wrapping_add(w1),
             ..ia
         };
+        for check in [FabricCell::check_direction, Fabric::check_direction] {
+            assert_eq!(check(&ia, &sw, 1, 0), Ok(()));
+            assert!(check(&ia, &sw, 0, 0).is_err(), "lost cell");
+            assert!(
+                check(&extra, &sw, 1, 0).is_err(),
+                "a credit made up at crosspoint 1"
+            );
+        }
+    }
+
+    #[test]
+    fn the_check_counts_runs_exactly_and_at_least_a_cell_a_run() {
+        // 10 cells sent in 3 runs; 4 received in 1: 2 runs of 6 cells on the wire.
+        let a = FabricCounters {
+            sent: 10,
+            runs_sent: 3,
+            ..FabricCounters::default()
+        };
+        let b = FabricCounters {
+            received: 4,
+            runs_received: 1,
+            ..FabricCounters::default()
+        };
+        assert_eq!(Fabric::check_direction(&a, &b, 2, 0), Ok(()));
+        assert!(Fabric::check_direction(&a, &b, 1, 0).is_err(), "a run lost");
+        let short = FabricCounters { sent: 5, ..a };
         assert!(
-            Fabric::check_direction(&extra, &sw, 1, 0).is_err(),
-            "a credit made up at crosspoint 1"
+            Fabric::check_direction(&short, &b, 2, 0).is_err(),
+            "1 cell cannot be 2 runs"
         );
+        let dup = FabricCounters { received: 11, ..b };
+        assert!(Fabric::check_direction(&a, &dup, 2, 0).is_err());
+    }
+
+    #[test]
+    fn a_run_shows_each_cell_at_its_own_tick() {
+        let run = CellRun {
+            cells: vec![
+                (7, Cell::Credit { output: 1 }),
+                (
+                    9,
+                    Cell::Grant {
+                        output: 2,
+                        go: true,
+                    },
+                ),
+            ],
+        };
+        let mut offsets = Vec::new();
+        Fabric::views(&run, |offset, _| offsets.push(offset));
+        assert_eq!(offsets, [0, 2]);
     }
 }

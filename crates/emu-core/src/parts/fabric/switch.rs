@@ -22,7 +22,7 @@
 
 use super::bitset::Bitset;
 use super::flow::FlowControl;
-use super::protocol::{Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
+use super::protocol::{Cell, FabricCell, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
 use super::recent::Recent;
 use super::rxs::{Rxs, Strategy, View};
 use super::{OutputScheduler, SwitchParams};
@@ -556,7 +556,7 @@ impl SwitchNode {
     }
 }
 
-impl Node<Fabric> for SwitchNode {
+impl Node<FabricCell> for SwitchNode {
     fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
         if port < self.n {
             self.inputs[port].received += 1;
@@ -649,7 +649,7 @@ mod tests {
     use crate::model::testkit::Driver;
 
     /// A 2-port switch of memory `m` under `fc`.
-    fn switch(m: u32, fc: FlowControl) -> Driver<Fabric, SwitchNode> {
+    fn switch(m: u32, fc: FlowControl) -> Driver<FabricCell, SwitchNode> {
         Driver::new(SwitchNode::new(SwitchParams {
             ports: 2,
             memory: Some(m),
@@ -677,7 +677,7 @@ mod tests {
 
     /// The flow-control cells sent to input `i` about its crosspoint for output 0,
     /// with their tick.
-    fn control_of(d: &Driver<Fabric, SwitchNode>, i: PortId) -> Vec<(Tick, Cell)> {
+    fn control_of(d: &Driver<FabricCell, SwitchNode>, i: PortId) -> Vec<(Tick, Cell)> {
         d.sent_on(i, |c| match *c {
             Cell::Grant { output, .. } | Cell::Absolute { output, .. } => output == 0,
             _ => false,
@@ -687,7 +687,7 @@ mod tests {
         .collect()
     }
 
-    fn control(d: &Driver<Fabric, SwitchNode>) -> Vec<(Tick, Cell)> {
+    fn control(d: &Driver<FabricCell, SwitchNode>) -> Vec<(Tick, Cell)> {
         control_of(d, 0)
     }
 

@@ -6,7 +6,7 @@ use super::source::Source;
 use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait, WaitReason};
 use crate::parts::fabric::protocol::{
-    Cell, Fabric, FabricCounters, FabricJourney, NO_VOQ, Packet, crosspoint_weight,
+    Cell, FabricCell, FabricCounters, FabricJourney, NO_VOQ, Packet, crosspoint_weight,
 };
 use crate::parts::fabric::{AdapterParams, JOURNEY_PARTS};
 use crate::terminal::{JourneyParts, Stamp, TerminalStats};
@@ -343,7 +343,7 @@ impl AdapterNode {
     }
 }
 
-impl Node<Fabric> for AdapterNode {
+impl Node<FabricCell> for AdapterNode {
     fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
         self.received[port.min(1)] += 1;
         match (port, cell) {

@@ -17,7 +17,7 @@ pub(crate) use switch::SwitchNode;
 mod tests {
     use crate::model::{Activity, Node, Outbox, PortId};
     use crate::parts::fabric::flow::FlowControl;
-    use crate::parts::fabric::protocol::{Cell, Fabric};
+    use crate::parts::fabric::protocol::{Cell, FabricCell};
     use crate::parts::fabric::source::{Arrivals, Destinations, TraceEvent};
     use crate::parts::fabric::{
         AdapterNode, AdapterParams, OutputScheduler, Strategy, SwitchNode, SwitchParams,
@@ -64,7 +64,7 @@ mod tests {
     /// arrived at a tick (port order, FIFO per port) and then stepping, and logs per
     /// part every receive's result, every step's cells, activity and next tick, and at
     /// the end its counters, statistics and waits.
-    fn run<A: Node<Fabric>, S: Node<Fabric>>(
+    fn run<A: Node<FabricCell>, S: Node<FabricCell>>(
         case: &Case,
         adapter: impl Fn(AdapterParams) -> A,
         switch: impl Fn(SwitchParams) -> S,
@@ -114,7 +114,8 @@ mod tests {
         let mut out = Outbox::default();
         for t in 0..case.cycles {
             for k in 0..=n {
-                let node: &mut dyn Node<Fabric> = if k < n { &mut adapters[k] } else { &mut sw };
+                let node: &mut dyn Node<FabricCell> =
+                    if k < n { &mut adapters[k] } else { &mut sw };
                 let mut due: Vec<(Tick, PortId, Cell)> = Vec::new();
                 pending[k].retain(|&(at, port, cell)| {
                     if at <= t {
@@ -154,7 +155,7 @@ mod tests {
             }
         }
         for k in 0..=n {
-            let node: &dyn Node<Fabric> = if k < n { &adapters[k] } else { &sw };
+            let node: &dyn Node<FabricCell> = if k < n { &adapters[k] } else { &sw };
             let ports = if k < n { 2 } else { 2 * n };
             for port in 0..ports {
                 logs[k].push(format!("port {port}: {:?}", node.port_counters(port)));

@@ -6,7 +6,7 @@ use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
 use crate::parts::fabric::flow::FlowControl;
 use crate::parts::fabric::protocol::{
-    Cell, Fabric, FabricCounters, NO_VOQ, Packet, crosspoint_weight,
+    Cell, FabricCell, FabricCounters, NO_VOQ, Packet, crosspoint_weight,
 };
 use crate::parts::fabric::recent::Recent;
 use crate::parts::fabric::rxs::Strategy;
@@ -391,7 +391,7 @@ impl SwitchNode {
     }
 }
 
-impl Node<Fabric> for SwitchNode {
+impl Node<FabricCell> for SwitchNode {
     fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
         self.received[port] += 1;
         match cell {
