@@ -110,6 +110,35 @@ pub trait LinkProtocol: Copy + Default + Debug + Send + Sync + 'static {
     }
 }
 
+/// Conservation on one link direction A→B whose wire events are runs of one or more
+/// units (an SCI run of symbols, a fabric run of cells): the runs A sent and B has not
+/// received must be exactly what the engine holds in flight, and the units between them
+/// at least one a run, and at most `most` a run if there is a bound (none on the wire if
+/// no run is). `sent` and `received` are (units, runs); `noun` names the units.
+pub(crate) fn conserved_runs(
+    sent: (u64, u64),
+    received: (u64, u64),
+    in_flight: u64,
+    most: Option<u64>,
+    noun: &str,
+) -> Result<(), Violation> {
+    let runs = conserved(sent.1, received.1, in_flight, &format!("runs of {noun}"))?;
+    let units = sent.0.checked_sub(received.0).ok_or_else(|| {
+        Violation(format!(
+            "{} {noun} received but only {} sent (duplication)",
+            received.0, sent.0
+        ))
+    })?;
+    let most = most.map_or(u64::MAX, |m| runs.saturating_mul(m));
+    if units < runs || units > most || (runs == 0 && units != 0) {
+        return Err(Violation(format!(
+            "{units} {noun} sent and not received, but {runs} runs of them on the wire \
+             ({noun} lost or duplicated)"
+        )));
+    }
+    Ok(())
+}
+
 /// Conservation on one link direction A→B: what A sent and B has not received must be
 /// exactly what the engine holds in flight. Returns that count; `noun` names the tokens
 /// in messages ("symbols", "balls").

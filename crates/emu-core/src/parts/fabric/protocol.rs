@@ -19,7 +19,7 @@
 //! invertible). Errors on several crosspoints could cancel only by a coincidence of
 //! probability about 2^-64.
 
-use crate::model::protocol::conserved;
+use crate::model::protocol::{conserved, conserved_runs};
 use crate::model::{LinkProtocol, Violation};
 use crate::time::Tick;
 
@@ -253,19 +253,13 @@ impl LinkProtocol for Fabric {
         in_flight_ab: u64,
         _in_flight_ba: u64,
     ) -> Result<(), Violation> {
-        let runs = conserved(a.runs_sent, b.runs_received, in_flight_ab, "runs of cells")?;
-        let cells = a.sent.checked_sub(b.received).ok_or_else(|| {
-            Violation(format!(
-                "{} cells received but only {} sent (duplication)",
-                b.received, a.sent
-            ))
-        })?;
-        if cells < runs || (runs == 0 && cells != 0) {
-            return Err(Violation(format!(
-                "{cells} cells sent and not received, but {runs} runs of cells on the wire \
-                 (cells lost or duplicated)"
-            )));
-        }
+        conserved_runs(
+            (a.sent, a.runs_sent),
+            (b.received, b.runs_received),
+            in_flight_ab,
+            None,
+            "cells",
+        )?;
         crosspoints_conserved(a, b)
     }
 

@@ -4,7 +4,7 @@
 //! guaranteed to be accepted by all nodes that they pass through", SCI §2): the only link
 //! invariants are conservation and the ring buffer's bound.
 
-use crate::model::protocol::conserved;
+use crate::model::protocol::conserved_runs;
 use crate::model::{LinkProtocol, Violation};
 use crate::time::Tick;
 
@@ -280,24 +280,13 @@ impl LinkProtocol for Sci {
         _in_flight_ba: u64,
     ) -> Result<(), Violation> {
         // The engine holds wire events, each of one to RUN_SYMBOLS symbols.
-        let runs = conserved(
-            a.runs_sent,
-            b.runs_received,
+        conserved_runs(
+            (a.sent, a.runs_sent),
+            (b.received, b.runs_received),
             in_flight_ab,
-            "runs of symbols",
+            Some(RUN_SYMBOLS as u64),
+            "symbols",
         )?;
-        let symbols = a.sent.checked_sub(b.received).ok_or_else(|| {
-            Violation(format!(
-                "{} symbols received but only {} sent (duplication)",
-                b.received, a.sent
-            ))
-        })?;
-        if symbols < runs || symbols > runs * RUN_SYMBOLS as u64 {
-            return Err(Violation(format!(
-                "{symbols} symbols sent and not received, but {runs} runs of 1 to \
-                 {RUN_SYMBOLS} symbols on the wire (symbols lost or duplicated)"
-            )));
-        }
         if b.ring_buffer > b.ring_capacity {
             return Err(Violation(format!(
                 "the receiver's ring buffer holds {} symbols, more than its {}",
