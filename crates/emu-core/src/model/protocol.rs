@@ -160,3 +160,30 @@ pub(crate) fn conserved(
     }
     Ok(on_wire)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_are_conserved_exactly_and_their_units_within_their_bounds() {
+        // 10 units sent in 3 runs, 4 received in 1: 2 runs of 6 units on the wire.
+        let ok = |most| conserved_runs((10, 3), (4, 1), 2, most, "cells");
+        assert_eq!(ok(None), Ok(()));
+        assert_eq!(ok(Some(3)), Ok(()));
+        assert!(
+            ok(Some(2)).is_err(),
+            "6 units cannot be 2 runs of at most 2"
+        );
+        let runs =
+            |sent, received, in_flight| conserved_runs(sent, received, in_flight, None, "cells");
+        assert!(runs((10, 3), (4, 1), 1).is_err(), "a run lost");
+        assert!(runs((5, 3), (4, 1), 2).is_err(), "1 unit cannot be 2 runs");
+        assert!(runs((10, 3), (11, 1), 2).is_err(), "a unit duplicated");
+        assert!(
+            runs((10, 3), (4, 3), 0).is_err(),
+            "units on the wire in no run"
+        );
+        assert_eq!(runs((10, 3), (10, 3), 0), Ok(()));
+    }
+}
