@@ -24,7 +24,7 @@ pub(crate) const PORT_BYTES: u64 = (std::mem::size_of::<(VecDeque<(Tick, CellRun
     + std::mem::size_of::<Option<usize>>()) as u64;
 
 /// A port's runs handed over and not yet given to the part whole.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Held {
     /// The runs, each with its link's latency (a cell arrives that long after it left).
     runs: VecDeque<(Tick, CellRun)>,
@@ -32,6 +32,17 @@ struct Held {
     taken: usize,
     /// The arrival tick of the next cell ([`Tick::MAX`]: none).
     next: Tick,
+}
+
+impl Default for Held {
+    /// Nothing held.
+    fn default() -> Self {
+        Held {
+            runs: VecDeque::new(),
+            taken: 0,
+            next: Tick::MAX,
+        }
+    }
 }
 
 impl Held {
@@ -74,23 +85,13 @@ impl<N: Node<FabricCell>> Windowed<N> {
     pub fn new(inner: N, ports: usize) -> Windowed<N> {
         Windowed {
             inner,
-            held: (0..ports)
-                .map(|_| Held {
-                    next: Tick::MAX,
-                    ..Held::default()
-                })
-                .collect(),
+            held: vec![Held::default(); ports],
             spare: Vec::new(),
             runs: vec![(0, 0); ports],
             out: Outbox::default(),
             open: vec![None; ports],
             lossy: false,
         }
-    }
-
-    /// The part inside.
-    pub fn inner(&self) -> &N {
-        &self.inner
     }
 
     /// Gives the part every cell of `port` that arrived by `t`, with its arrival tick;

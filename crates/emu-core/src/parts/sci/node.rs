@@ -565,9 +565,7 @@ impl SciNode {
         }
         Ok(())
     }
-}
 
-impl SciNode {
     /// The symbol the stripper has at `now`: the next one parsed if it is due, else an
     /// idle (before the first symbol arrives the ring is quiet).
     #[inline]
