@@ -38,6 +38,10 @@
 //! (book/src/journeys.md); the switch's behaviour does not depend on them.
 
 pub mod config;
+#[cfg(test)]
+mod differential;
+#[cfg(test)]
+mod reference;
 
 use crate::memory::{Fill, push_bounded};
 use crate::model::{ModelError, Node, PartStats, PortId, Stamp, WIRE_BITS, Wait, WaitReason};
