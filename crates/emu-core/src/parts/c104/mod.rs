@@ -229,6 +229,17 @@ impl C104 {
         }
     }
 
+    /// [`C104::refresh_sending`] for a change that can only give port `k`'s
+    /// transmitter something more to send: a port already sending keeps its start
+    /// tick (see [`Port::start`]), so only one that was not, or whose start has passed
+    /// unstepped (a driver that skips ticks), is looked at.
+    #[inline]
+    fn start_sending(&mut self, k: PortId, now: Tick) {
+        if self.sending & (1 << k) == 0 || self.ports[k].start < now {
+            self.refresh_sending(k, now);
+        }
+    }
+
     /// Sets input `i`'s state and keeps the masks in step with it.
     fn set_input(&mut self, i: PortId, state: Input) {
         self.ports[i].input = state;
@@ -453,8 +464,10 @@ impl C104 {
             }
         }
         if moved {
-            self.refresh_sending(i, now);
-            self.refresh_sending(output, now);
+            // Freeing input buffer space may owe an FCT; filling the output buffer may
+            // give the output something to send.
+            self.start_sending(i, now);
+            self.start_sending(output, now);
         }
         reopened
     }
@@ -508,17 +521,21 @@ impl C104 {
     }
 
     /// Starts tokens on every transmitter that can send at `now`. Returns true if an
-    /// output buffer that was full now has room: the only way sending can let another
-    /// token cross the crossbar in the same tick.
-    fn transmit(&mut self, now: Tick, out: &mut Outbox) -> bool {
+    /// output buffer that was full now has room (the only way sending can let another
+    /// token cross the crossbar in the same tick), and the earliest tick after `now` at
+    /// which a transmitter has something it may start ([`Tick::MAX`]: none).
+    fn transmit(&mut self, now: Tick, out: &mut Outbox) -> (bool, Tick) {
         let cap = self.p.output_buffer as usize;
         let mut unblocked = false;
+        let mut wake = Tick::MAX;
         for k in bits(self.sending) {
             let port = &mut self.ports[k];
             if port.start != now {
+                wake = wake.min(port.start.max(now + 1));
                 continue;
             }
-            while port.ep.ready_at(now, !port.out.is_empty()) == Some(now) {
+            // One token at most: once one starts, the transmitter is busy past `now`.
+            if port.ep.ready_at(now, !port.out.is_empty()) == Some(now) {
                 if port.ep.next_is_fct() {
                     let (t, at) = port.ep.send_fct(now);
                     out.send(k, t, at);
@@ -539,22 +556,24 @@ impl C104 {
                 }
             }
             self.refresh_sending(k, now);
-        }
-        unblocked
-    }
-
-    fn next_wake(&self, now: Tick) -> Option<Tick> {
-        let mut wake: Option<Tick> = None;
-        let mut note = |t: Tick| wake = Some(wake.map_or(t, |w| w.min(t)));
-        for i in bits(self.advancing) {
-            if let Input::Routing { ready, .. } = self.ports[i].input {
-                note(ready.max(now + 1));
+            if self.sending & (1 << k) != 0 {
+                wake = wake.min(self.ports[k].start.max(now + 1));
             }
         }
-        for k in bits(self.sending) {
-            note(self.ports[k].start.max(now + 1));
+        (unblocked, wake)
+    }
+
+    /// The next tick the switch has something due: `sending`, the earliest start of a
+    /// transmitter (from the last [`C104::transmit`] of the step, after which nothing
+    /// changes), or a routing decision coming due.
+    fn next_wake(&self, now: Tick, sending: Tick) -> Option<Tick> {
+        let mut wake = sending;
+        for i in bits(self.advancing) {
+            if let Input::Routing { ready, .. } = self.ports[i].input {
+                wake = wake.min(ready.max(now + 1));
+            }
         }
-        wake
+        (wake != Tick::MAX).then_some(wake)
     }
 
     /// The packet at the head of input `i`, if any.
@@ -582,8 +601,11 @@ impl Node<DsLink> for C104 {
             }
             self.filled |= 1 << port;
         }
-        // An FCT adds credit.
-        self.refresh_sending(port, now);
+        else {
+            // An FCT adds credit. A data token changes nothing the transmitter
+            // waits for (its credit, owed FCTs and output buffer).
+            self.refresh_sending(port, now);
+        }
         Ok(())
     }
 
@@ -612,12 +634,11 @@ impl Node<DsLink> for C104 {
                     }
                 }
             }
-            let unblocked = self.transmit(now, out);
+            let (unblocked, sending) = self.transmit(now, out);
             if !(again || granted || unblocked) {
-                break;
+                return Ok(self.next_wake(now, sending));
             }
         }
-        Ok(self.next_wake(now))
     }
 
     fn port_counters(&self, port: PortId) -> PortCounters {
