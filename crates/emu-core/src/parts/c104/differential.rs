@@ -4,7 +4,8 @@
 //! as an engine runs a node (tokens handed over at their arrival ticks, steps at the
 //! ticks the switch asks for or a token arrives, or at every tick). After every step the
 //! two must have sent the same tokens at the same ticks, asked for the same next tick,
-//! and report the same waits, port counters and activity.
+//! and report the same waits, port counters and activity; or fail with the same error,
+//! after which an engine reads nothing more of a node.
 
 use super::{C104, C104Params, reference};
 use crate::model::{Activity, ModelError, Node, PortId, Stamp, Wait};
@@ -260,7 +261,13 @@ impl<S: Node<DsLink>> Bench<S> {
         let next = result
             .and_then(|()| self.switch.step(t, &mut self.out))
             .map_err(|e| e.to_string());
-        self.failed = next.is_err();
+        if next.is_err() {
+            // A run ends at a node's error: the engines drop what the step sent and
+            // report the error alone (engine::run_window), so only the error compares.
+            self.failed = true;
+            self.out.emits.clear();
+            return Some(StepRecord { next, ..missing(t) });
+        }
         let sent: Vec<_> = self
             .out
             .emits
@@ -366,7 +373,7 @@ fn first_difference(case: &Case, ticks: Tick) -> Option<(StepRecord, StepRecord)
     None
 }
 
-/// The record of a step that was not taken.
+/// The record of a step that was not taken (or only the tick of one that failed).
 fn missing(t: Tick) -> StepRecord {
     StepRecord {
         tick: t,

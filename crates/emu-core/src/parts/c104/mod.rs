@@ -441,6 +441,50 @@ impl C104 {
         }
     }
 
+    /// True if a data token arriving on input `i` now would cross the crossbar in the
+    /// first pass of this tick's step: the input is connected, nothing is ahead of it
+    /// in its stream, and its output buffer has room.
+    #[inline]
+    fn cuts_through(&self, i: PortId) -> bool {
+        let port = &self.ports[i];
+        match port.input {
+            Input::Connected { output } => {
+                port.prefix.is_empty()
+                    && port.ep.rx_len() == 0
+                    && self.ports[output].out.len() < self.p.output_buffer as usize
+            }
+            Input::Idle
+            | Input::Header
+            | Input::Routing { .. }
+            | Input::Waiting { .. }
+            | Input::WaitingGroup { .. } => false,
+        }
+    }
+
+    /// A data token that [`C104::cuts_through`] input `i` at `now`, moved to its output
+    /// buffer on arrival: what `receive` and then the step's [`C104::transfer`] would
+    /// do with it. The outputs are the inputs' own (one input a connected output), and
+    /// a data token releases nothing, so no other input's crossing in the same tick
+    /// can come between them.
+    fn pass(&mut self, now: Tick, i: PortId, token: Token) -> Result<(), ModelError> {
+        let Input::Connected { output } = self.ports[i].input else {
+            return Ok(());
+        };
+        let port = &mut self.ports[i];
+        port.ep.receive_taken(i, &token)?;
+        if std::mem::replace(&mut port.rx_at_start, false) {
+            port.arrivals.push_back(now);
+        }
+        if let Some(info) = token.packet() {
+            port.in_packet = info.stamp;
+        }
+        let cap = self.p.output_buffer as usize;
+        push_bounded(&mut self.ports[output].out, cap, token);
+        self.start_sending(i, now);
+        self.start_sending(output, now);
+        Ok(())
+    }
+
     /// Moves tokens of input `i` across the crossbar while its output has room.
     /// Returns true if the packet ended and the next one has already begun arriving.
     fn transfer(&mut self, now: Tick, i: PortId) -> bool {
@@ -590,6 +634,9 @@ impl Node<DsLink> for C104 {
         if kind.is_flow_controlled() && self.ports[port].pending.is_some() {
             token.set_packet(self.ports[port].pending.take());
         }
+        if kind == TokenKind::Data && self.cuts_through(port) {
+            return self.pass(now, port, token);
+        }
         self.ports[port].ep.receive(port, token)?;
         if kind.is_flow_controlled() {
             let p = &mut self.ports[port];
@@ -600,8 +647,7 @@ impl Node<DsLink> for C104 {
                 self.advancing |= 1 << port;
             }
             self.filled |= 1 << port;
-        }
-        else {
+        } else {
             // An FCT adds credit. A data token changes nothing the transmitter
             // waits for (its credit, owed FCTs and output buffer).
             self.refresh_sending(port, now);

@@ -118,6 +118,25 @@ impl Endpoint {
             self.credit += u64::from(self.params.batch);
             return Ok(());
         }
+        self.accept(port, &token)?;
+        push_bounded(&mut self.rx, self.params.buffer as usize, token);
+        Ok(())
+    }
+
+    /// Accepts a flow-controlled token that arrived from the peer into an empty input
+    /// buffer and that the owner takes at once: the same as [`Endpoint::receive`] and
+    /// then [`Endpoint::rx_pop`], without the token passing through the buffer.
+    pub(crate) fn receive_taken(&mut self, port: PortId, token: &Token) -> Result<(), ModelError> {
+        debug_assert!(token.kind().is_flow_controlled() && self.rx.is_empty());
+        self.accept(port, token)?;
+        self.regrant();
+        Ok(())
+    }
+
+    /// Counts an arriving flow-controlled token against the credit granted and the
+    /// buffer's room: a token with no credit outstanding, or into a full buffer, breaks
+    /// the protocol.
+    fn accept(&mut self, port: PortId, token: &Token) -> Result<(), ModelError> {
         self.counters.flow_received += 1;
         if self.granted == 0 {
             return Err(ModelError::FlowControl {
@@ -139,7 +158,6 @@ impl Endpoint {
             });
         }
         self.granted -= 1;
-        push_bounded(&mut self.rx, self.params.buffer as usize, token);
         Ok(())
     }
 
