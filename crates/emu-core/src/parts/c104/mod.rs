@@ -578,26 +578,28 @@ impl C104 {
                 wake = wake.min(port.start.max(now + 1));
                 continue;
             }
-            // One token at most: once one starts, the transmitter is busy past `now`.
-            if port.ep.ready_at(now, !port.out.is_empty()) == Some(now) {
-                if port.ep.next_is_fct() {
-                    let (t, at) = port.ep.send_fct(now);
-                    out.send(k, t, at);
-                } else if let Some(mut t) = port.out.pop_front() {
-                    unblocked |= port.out.len() + 1 == cap;
-                    // A packet's first token carries its journey out of the switch.
-                    if std::mem::replace(&mut port.tx_at_start, t.kind().is_terminator())
-                        && let Some((granted, input_wait)) = port.grants.pop_front()
-                    {
-                        t.cross(input_wait, now - granted);
-                    }
-                    if let Some(info) = t.packet() {
-                        port.tx_packet = info.stamp;
-                    }
-                    let at = port.ep.send_data(now, &t);
-                    out.send(k, t, at);
-                    out.activity.tokens_moved += 1;
+            // A port sending whose start is `now` may start a token now: `sending` is
+            // refreshed whenever the owed FCTs, the credit or the output buffer change,
+            // and its start tick stays right until it sends (see `Port::start`). One
+            // token at most: once one starts, the transmitter is busy past `now`.
+            debug_assert_eq!(port.ep.ready_at(now, !port.out.is_empty()), Some(now));
+            if port.ep.next_is_fct() {
+                let (t, at) = port.ep.send_fct(now);
+                out.send(k, t, at);
+            } else if let Some(mut t) = port.out.pop_front() {
+                unblocked |= port.out.len() + 1 == cap;
+                // A packet's first token carries its journey out of the switch.
+                if std::mem::replace(&mut port.tx_at_start, t.kind().is_terminator())
+                    && let Some((granted, input_wait)) = port.grants.pop_front()
+                {
+                    t.cross(input_wait, now - granted);
                 }
+                if let Some(info) = t.packet() {
+                    port.tx_packet = info.stamp;
+                }
+                let at = port.ep.send_data(now, &t);
+                out.send(k, t, at);
+                out.activity.tokens_moved += 1;
             }
             self.refresh_sending(k, now);
             if self.sending & (1 << k) != 0 {
