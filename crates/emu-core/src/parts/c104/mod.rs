@@ -171,6 +171,11 @@ pub struct C104 {
     /// output, and only those two events change that, so a pass without either would
     /// grant nothing; the flag only lets `step` skip it and changes no rule.
     contested: bool,
+    /// The earliest start tick of a port in `sending` ([`Tick::MAX`]: none). Set by
+    /// each scan of the transmitters, lowered as ports start sending between scans
+    /// (only a scan takes a port out of `sending` or moves its start later), so that
+    /// a transmit with nothing due skips the scan; it changes no rule.
+    next_start: Tick,
 }
 
 /// Most ports a C104 model has (the masks are 64 bits; the part has 32).
@@ -209,6 +214,7 @@ impl C104 {
             sending: 0,
             filled: 0,
             contested: false,
+            next_start: Tick::MAX,
         };
         for k in 0..c.p.ports {
             c.refresh_sending(k, 0);
@@ -223,6 +229,7 @@ impl C104 {
         let may = port.ep.next_is_fct() || (!port.out.is_empty() && port.ep.credit() > 0);
         if may {
             port.start = port.ep.start_tick(now);
+            self.next_start = self.next_start.min(port.start);
             self.sending |= 1 << k;
         } else {
             self.sending &= !(1u64 << k);
@@ -569,6 +576,9 @@ impl C104 {
     /// token cross the crossbar in the same tick), and the earliest tick after `now` at
     /// which a transmitter has something it may start ([`Tick::MAX`]: none).
     fn transmit(&mut self, now: Tick, out: &mut Outbox) -> (bool, Tick) {
+        if self.next_start > now {
+            return (false, self.next_start);
+        }
         let cap = self.p.output_buffer as usize;
         let mut unblocked = false;
         let mut wake = Tick::MAX;
@@ -606,6 +616,7 @@ impl C104 {
                 wake = wake.min(self.ports[k].start.max(now + 1));
             }
         }
+        self.next_start = wake;
         (unblocked, wake)
     }
 
