@@ -143,6 +143,18 @@ struct Port {
     start: Tick,
 }
 
+impl Port {
+    /// Notes a flow-controlled token arriving at `now`: the arrival tick of a packet's
+    /// first token is kept for the journey's input wait, and `terminator` says the next
+    /// token starts a packet.
+    #[inline]
+    fn note_arrival(&mut self, now: Tick, terminator: bool) {
+        if std::mem::replace(&mut self.rx_at_start, terminator) {
+            self.arrivals.push_back(now);
+        }
+    }
+}
+
 /// One IMS C104.
 #[derive(Clone, Debug)]
 pub struct C104 {
@@ -448,40 +460,44 @@ impl C104 {
         }
     }
 
-    /// True if a data token arriving on input `i` now would cross the crossbar in the
-    /// first pass of this tick's step: the input is connected, nothing is ahead of it
-    /// in its stream, and its output buffer has room.
+    /// The output a data token arriving on input `i` now would cross the crossbar to in
+    /// the first pass of this tick's step, if it would (wormhole routing: a connected
+    /// packet streams to its output while it is still arriving, INMOS ch. 7 §7.1): the
+    /// input is connected, nothing is ahead of it in its stream, and its output buffer
+    /// has room.
     #[inline]
-    fn cuts_through(&self, i: PortId) -> bool {
+    fn cut_through_output(&self, i: PortId) -> Option<PortId> {
         let port = &self.ports[i];
         match port.input {
-            Input::Connected { output } => {
-                port.prefix.is_empty()
-                    && port.ep.rx_len() == 0
-                    && self.ports[output].out.len() < self.p.output_buffer as usize
-            }
+            Input::Connected { output } => (port.prefix.is_empty()
+                && port.ep.rx_len() == 0
+                && self.ports[output].out.len() < self.p.output_buffer as usize)
+                .then_some(output),
             Input::Idle
             | Input::Header
             | Input::Routing { .. }
             | Input::Waiting { .. }
-            | Input::WaitingGroup { .. } => false,
+            | Input::WaitingGroup { .. } => None,
         }
     }
 
-    /// A data token that [`C104::cuts_through`] input `i` at `now`, moved to its output
-    /// buffer on arrival: what `receive` and then the step's [`C104::transfer`] would
-    /// do with it. The outputs are the inputs' own (one input a connected output), and
-    /// a data token releases nothing, so no other input's crossing in the same tick
-    /// can come between them.
-    fn pass(&mut self, now: Tick, i: PortId, token: Token) -> Result<(), ModelError> {
-        let Input::Connected { output } = self.ports[i].input else {
-            return Ok(());
-        };
+    /// A data token arriving on input `i` at `now` moved to `output`'s buffer at once,
+    /// where [`C104::cut_through_output`] says it would cross in the step: what
+    /// `receive` and then the step's [`C104::transfer`] would do with it. The outputs
+    /// are the inputs' own (one input a connected output), and a data token releases
+    /// nothing, so no other input's crossing in the same tick can come between them.
+    /// The endpoint counts the token received and taken at once (INMOS ch. 6 §6.2.1's
+    /// credit, as [`Endpoint::receive`] and [`Endpoint::rx_pop`]).
+    fn pass(
+        &mut self,
+        now: Tick,
+        i: PortId,
+        output: PortId,
+        token: Token,
+    ) -> Result<(), ModelError> {
         let port = &mut self.ports[i];
         port.ep.receive_taken(i, &token)?;
-        if std::mem::replace(&mut port.rx_at_start, false) {
-            port.arrivals.push_back(now);
-        }
+        port.note_arrival(now, false);
         if let Some(info) = token.packet() {
             port.in_packet = info.stamp;
         }
@@ -647,15 +663,15 @@ impl Node<DsLink> for C104 {
         if kind.is_flow_controlled() && self.ports[port].pending.is_some() {
             token.set_packet(self.ports[port].pending.take());
         }
-        if kind == TokenKind::Data && self.cuts_through(port) {
-            return self.pass(now, port, token);
+        if kind == TokenKind::Data
+            && let Some(output) = self.cut_through_output(port)
+        {
+            return self.pass(now, port, output, token);
         }
         self.ports[port].ep.receive(port, token)?;
         if kind.is_flow_controlled() {
             let p = &mut self.ports[port];
-            if std::mem::replace(&mut p.rx_at_start, kind.is_terminator()) {
-                p.arrivals.push_back(now);
-            }
+            p.note_arrival(now, kind.is_terminator());
             if p.input == Input::Idle {
                 self.advancing |= 1 << port;
             }

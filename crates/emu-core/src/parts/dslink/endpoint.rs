@@ -135,7 +135,7 @@ impl Endpoint {
 
     /// Counts an arriving flow-controlled token against the credit granted and the
     /// buffer's room: a token with no credit outstanding, or into a full buffer, breaks
-    /// the protocol.
+    /// the protocol (INMOS ch. 6 §6.2.1).
     fn accept(&mut self, port: PortId, token: &Token) -> Result<(), ModelError> {
         self.counters.flow_received += 1;
         if self.granted == 0 {
