@@ -2,6 +2,10 @@
 //! ([`Vcp`]) plus the terminal process that sources and sinks traffic ([`Terminal`]).
 
 pub mod config;
+#[cfg(test)]
+mod differential;
+#[cfg(test)]
+mod reference;
 pub mod vcp;
 
 use crate::model::{Activity, ModelError, Node, PartStats, PortId, WIRE_BITS, Wait};
