@@ -8,12 +8,13 @@ mod differential;
 mod reference;
 pub mod vcp;
 
-use crate::model::{Activity, ModelError, Node, PartStats, PortId, WIRE_BITS, Wait};
+use crate::model::{ModelError, Node, PartStats, PortId, WIRE_BITS, Wait};
 use crate::parts::Part;
 use crate::parts::dslink::{DsLink, Outbox, PortCounters, Token};
 use crate::routing::Routing;
 use crate::terminal::{Terminal, TerminalParams, TerminalStats};
 use crate::time::Tick;
+use crate::traffic::Injection;
 use vcp::{Vcp, VcpParams};
 
 /// Parameters of one T9000.
@@ -30,7 +31,10 @@ pub struct ProcessorParams {
 pub(crate) struct Processor {
     vcp: Vcp,
     term: Terminal,
-    activity: Activity,
+    /// The terminal injects continuously (INMOS ch. 7 §7.4.1): it creates a message
+    /// only when its source queue is empty, so while a message waits there is nothing
+    /// to ask it.
+    continuous: bool,
 }
 
 impl Processor {
@@ -38,10 +42,28 @@ impl Processor {
     pub fn new(p: ProcessorParams) -> Processor {
         let label = p.terminal.label;
         Processor {
+            continuous: matches!(p.terminal.injection, Injection::Continuous),
             vcp: Vcp::new(p.vcp, label),
             term: Terminal::new(p.terminal),
-            activity: Activity::default(),
         }
+    }
+
+    /// Lets the terminal create the messages due at `now`, unless it is known to have
+    /// none to create: a continuous source with a message waiting.
+    fn generate(&mut self, now: Tick) {
+        if !(self.continuous && self.term.has_message()) {
+            self.term.generate(now);
+        }
+    }
+
+    /// The next tick the node must run at: when its transmitter can next send, or its
+    /// terminal next creates a message, whichever is first, and after `now`.
+    fn wake(&self, now: Tick) -> Option<Tick> {
+        let wake = match (self.vcp.wake(now), self.term.wake(now)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        wake.map(|t| t.max(now + 1))
     }
 }
 
@@ -54,9 +76,15 @@ impl Node<DsLink> for Processor {
         self.term.keep_path_delays();
     }
 
+    /// Consumes what arrived, lets the terminal create its messages, starts them on
+    /// free channels and transmits (INMOS ch. 6 §6.2.3; see [`vcp`]).
     fn step(&mut self, now: Tick, out: &mut Outbox) -> Result<Option<Tick>, ModelError> {
-        self.vcp.consume(now, &mut self.term, &mut self.activity)?;
-        self.term.generate(now);
+        let ejected = if self.vcp.has_received() {
+            self.vcp.consume(now, &mut self.term)?
+        } else {
+            0
+        };
+        self.generate(now);
         self.vcp.fill_channels(now, &mut self.term);
         let active = self.vcp.active_channels();
         self.vcp.transmit(now, out);
@@ -68,14 +96,9 @@ impl Node<DsLink> for Processor {
             self.vcp.fill_channels(now, &mut self.term);
             self.vcp.transmit(now, out);
         }
-        out.activity.add(&self.activity);
+        out.activity.packets_ejected += ejected;
         out.activity.add_messages(&self.term.take_activity());
-        self.activity = Activity::default();
-        let wake = match (self.vcp.wake(now), self.term.wake(now)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        Ok(wake.map(|t| t.max(now + 1)))
+        Ok(self.wake(now))
     }
 
     fn port_counters(&self, _port: PortId) -> PortCounters {

@@ -24,7 +24,7 @@
 //! belongs to travels as emulator metadata in its [`Stamp`] (a real T9000 encodes the
 //! channel in the header and gives each processor an interval of labels).
 
-use crate::model::{Activity, ModelError, PortId, Stamp, Wait, WaitReason};
+use crate::model::{ModelError, PortId, Stamp, Wait, WaitReason};
 use crate::parts::dslink::token::DATA_TOKEN_BITS;
 use crate::parts::dslink::{Endpoint, LinkParams, Outbox, Token, TokenKind};
 use crate::terminal::packet::{Arrival, Journey};
@@ -159,13 +159,17 @@ impl Vcp {
         self.ep.receive(PORT, token)
     }
 
-    /// Consumes every received token, handing finished messages and acknowledges on.
-    pub fn consume(
-        &mut self,
-        now: Tick,
-        term: &mut Terminal,
-        act: &mut Activity,
-    ) -> Result<(), ModelError> {
+    /// True if tokens wait in the link's input buffer for [`Vcp::consume`].
+    #[inline]
+    pub fn has_received(&self) -> bool {
+        self.ep.rx_len() > 0
+    }
+
+    /// Consumes every received token, handing finished messages and acknowledges on
+    /// (INMOS ch. 6 §6.2.3: the inputting process is always ready). Returns the packets
+    /// whose terminator arrived (the activity's packets ejected).
+    pub fn consume(&mut self, now: Tick, term: &mut Terminal) -> Result<u64, ModelError> {
+        let mut ejected = 0;
         let hb = self.p.header_bytes;
         while let Some(t) = self.ep.rx_pop() {
             let rx = &mut self.rx;
@@ -217,7 +221,7 @@ impl Vcp {
                             ),
                         });
                     }
-                    act.packets_ejected += 1;
+                    ejected += 1;
                     let data = rx.data;
                     let acked = rx.acked;
                     let arrival = Arrival {
@@ -242,7 +246,7 @@ impl Vcp {
                 TokenKind::Fct => unreachable!("FCTs never enter the buffer"),
             }
         }
-        Ok(())
+        Ok(ejected)
     }
 
     fn ack_arrived(&mut self, s: &Stamp) -> Result<(), ModelError> {
@@ -266,7 +270,15 @@ impl Vcp {
     }
 
     /// Starts queued messages on free channels.
+    #[inline]
     pub(crate) fn fill_channels(&mut self, now: Tick, term: &mut Terminal) {
+        if self.channels.len() < self.p.channels as usize && term.has_message() {
+            self.start_messages(now, term);
+        }
+    }
+
+    /// [`Vcp::fill_channels`] when a channel is free and a message waits.
+    fn start_messages(&mut self, now: Tick, term: &mut Terminal) {
         while self.channels.len() < self.p.channels as usize && term.has_message() {
             let chans = &self.channels;
             let per_dst = self.p.channels_per_destination.max(1) as usize;
@@ -297,6 +309,7 @@ impl Vcp {
         self.tx.is_some_and(|t| !t.stamp.ack && t.stamp.seq == seq)
     }
 
+    #[inline]
     fn has_data(&self) -> bool {
         self.tx.is_some() || !self.acks.is_empty() || self.sendable_channel().is_some()
     }
@@ -335,49 +348,72 @@ impl Vcp {
         })
     }
 
-    /// Transmits whatever can go at `now`.
+    /// Transmits whatever can go at `now`: owed FCTs first, then, while it has credit,
+    /// the tokens of the packet being sent or of the next one (INMOS ch. 6 §6.1.1,
+    /// §6.2.1). Most steps send one token or none, so the test is here and the sending
+    /// out of line.
+    #[inline]
     pub fn transmit(&mut self, now: Tick, out: &mut Outbox) {
         while self.ep.ready_at(now, self.has_data()) == Some(now) {
-            if self.ep.next_is_fct() {
-                let (t, at) = self.ep.send_fct(now);
-                out.send(PORT, t, at);
-                continue;
+            self.send_next(now, out);
+        }
+    }
+
+    /// Sends the token the transmitter starts at `now`, which it may: an owed FCT, or
+    /// the next token of the packet being sent, starting the next packet if none is.
+    #[inline(never)]
+    fn send_next(&mut self, now: Tick, out: &mut Outbox) {
+        if self.ep.next_is_fct() {
+            let (t, at) = self.ep.send_fct(now);
+            out.send(PORT, t, at);
+            return;
+        }
+        if self.tx.is_none() {
+            self.tx = self.start_packet();
+        }
+        self.send_token(now, out);
+    }
+
+    /// Sends the next token of the packet being transmitted, if there is one, at `now`
+    /// (a start tick with credit). Only the packet's first token carries its stamp
+    /// (see `dslink::token`); each packet carries the tick it started (packet 0's is
+    /// the message's), its journey's source wait.
+    fn send_token(&mut self, now: Tick, out: &mut Outbox) {
+        let hb = self.p.header_bytes;
+        let Some(pk) = self.tx.as_mut() else {
+            return;
+        };
+        let k = pk.sent;
+        if k == 0 {
+            out.activity.packets_injected += 1;
+            if !pk.stamp.ack {
+                pk.stamp.injected = now;
             }
-            if self.tx.is_none() {
-                self.tx = self.start_packet();
-            }
-            let Some(mut pk) = self.tx else { break };
-            if pk.sent == 0 {
-                out.activity.packets_injected += 1;
-                if !pk.stamp.ack {
-                    // Each packet carries the tick it started (packet 0's is the
-                    // message's): its journey's source wait.
-                    pk.stamp.injected = now;
-                }
-            }
-            let hb = self.p.header_bytes;
-            let k = pk.sent;
-            // Only the packet's first token carries its stamp (see `dslink::token`).
-            let token = if k == 0 {
-                Token::data((pk.header >> (8 * (hb - 1))) as u8, pk.stamp)
-            } else if k < hb {
-                Token::data_only((pk.header >> (8 * (hb - 1 - k))) as u8)
-            } else if k < hb + pk.data {
-                Token::data_only((pk.stamp.seq.wrapping_add(k)) as u8)
-            } else {
-                Token::end_only(pk.last)
-            };
-            let end = token.kind().is_terminator();
-            let at = self.ep.send_data(now, &token);
-            out.send(PORT, token, at);
-            out.activity.tokens_moved += 1;
-            pk.sent += 1;
-            if end {
-                self.tx = None;
-                self.packet_sent(&pk.stamp);
-            } else {
-                self.tx = Some(pk);
-            }
+        }
+        let (token, end) = if k == 0 {
+            (
+                Token::data((pk.header >> (8 * (hb - 1))) as u8, pk.stamp),
+                false,
+            )
+        } else if k < hb {
+            let byte = (pk.header >> (8 * (hb - 1 - k))) as u8;
+            (Token::data_only(byte), false)
+        } else if k < hb + pk.data {
+            (
+                Token::data_only((pk.stamp.seq.wrapping_add(k)) as u8),
+                false,
+            )
+        } else {
+            (Token::end_only(pk.last), true)
+        };
+        let at = self.ep.send_data(now, &token);
+        out.send(PORT, token, at);
+        out.activity.tokens_moved += 1;
+        pk.sent += 1;
+        if end {
+            let stamp = pk.stamp;
+            self.tx = None;
+            self.packet_sent(&stamp);
         }
     }
 
