@@ -56,10 +56,11 @@ impl Processor {
         }
     }
 
-    /// The next tick the node must run at: when its transmitter can next send, or its
-    /// terminal next creates a message, whichever is first, and after `now`.
-    fn wake(&self, now: Tick) -> Option<Tick> {
-        let wake = match (self.vcp.wake(now), self.term.wake(now)) {
+    /// The next tick the node must run at: `ready`, when its transmitter can next send
+    /// ([`Vcp::transmit`]), or when its terminal next creates a message, whichever is
+    /// first, and after `now`.
+    fn wake(&self, now: Tick, ready: Option<Tick>) -> Option<Tick> {
+        let wake = match (ready, self.term.wake(now)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -87,18 +88,18 @@ impl Node<DsLink> for Processor {
         self.generate(now);
         self.vcp.fill_channels(now, &mut self.term);
         let active = self.vcp.active_channels();
-        self.vcp.transmit(now, out);
+        let mut ready = self.vcp.transmit(now, out);
         // A channel may have finished while transmitting: start the next message now,
         // so the transmitter's next free tick accounts for it. (If none finished, the
         // channels are as they were after the first fill, and a second pass would do
         // nothing.)
         if self.vcp.active_channels() < active {
             self.vcp.fill_channels(now, &mut self.term);
-            self.vcp.transmit(now, out);
+            ready = self.vcp.transmit(now, out);
         }
         out.activity.packets_ejected += ejected;
         out.activity.add_messages(&self.term.take_activity());
-        Ok(self.wake(now))
+        Ok(self.wake(now, ready))
     }
 
     fn port_counters(&self, _port: PortId) -> PortCounters {

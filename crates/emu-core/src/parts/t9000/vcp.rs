@@ -350,11 +350,16 @@ impl Vcp {
 
     /// Transmits whatever can go at `now`: owed FCTs first, then, while it has credit,
     /// the tokens of the packet being sent or of the next one (INMOS ch. 6 §6.1.1,
-    /// §6.2.1). Most steps send one token or none, so the test is here and the sending
-    /// out of line.
+    /// §6.2.1). Returns the tick the transmitter can next send at, later than `now`, if
+    /// it has something to send: what [`Vcp::wake`] then says. Most steps send one token
+    /// or none, so the test is here and the sending out of line.
     #[inline]
-    pub fn transmit(&mut self, now: Tick, out: &mut Outbox) {
-        while self.ep.ready_at(now, self.has_data()) == Some(now) {
+    pub fn transmit(&mut self, now: Tick, out: &mut Outbox) -> Option<Tick> {
+        loop {
+            let ready = self.ep.ready_at(now, self.has_data());
+            if ready != Some(now) {
+                return ready;
+            }
             self.send_next(now, out);
         }
     }
