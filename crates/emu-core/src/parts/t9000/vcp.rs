@@ -167,86 +167,126 @@ impl Vcp {
 
     /// Consumes every received token, handing finished messages and acknowledges on
     /// (INMOS ch. 6 §6.2.3: the inputting process is always ready). Returns the packets
-    /// whose terminator arrived (the activity's packets ejected).
+    /// whose terminator arrived (the activity's packets ejected). Most tokens are data
+    /// in a packet's body, which only count; the others are handled out of line.
+    #[inline]
     pub fn consume(&mut self, now: Tick, term: &mut Terminal) -> Result<u64, ModelError> {
         let mut ejected = 0;
-        let hb = self.p.header_bytes;
         while let Some(t) = self.ep.rx_pop() {
             let rx = &mut self.rx;
-            if rx.header_got == 0 && rx.data == 0 {
-                // Tokens are consumed in the step of the tick they arrive.
-                rx.first_arrival = now;
-                rx.stamp = t.stamp();
-                rx.journey = t.journey();
-            }
-            if rx.header_got < hb {
-                if t.kind() != TokenKind::Data {
-                    return Err(ModelError::Protocol {
-                        port: PORT,
-                        what: format!("packet ended inside its header ({:?})", t.kind()),
-                    });
-                }
-                rx.header = rx.header << 8 | u32::from(t.byte());
-                rx.header_got += 1;
-                if rx.header_got == hb && rx.header != self.label {
-                    return Err(ModelError::Routing {
-                        port: PORT,
-                        what: format!(
-                            "a packet with header {} reached terminal {} ({})",
-                            rx.header,
-                            self.label,
-                            crate::model::wait::describe_packet(&rx.stamp)
-                        ),
-                    });
-                }
+            if t.kind() == TokenKind::Data && rx.header_got == self.p.header_bytes && rx.data > 0 {
+                rx.data += 1;
                 continue;
             }
-            match t.kind() {
-                TokenKind::Data => {
-                    if rx.data == 0 && self.p.acknowledge && !rx.acked {
-                        rx.acked = true;
-                        self.acks.push_back(rx.stamp);
-                    }
-                    rx.data += 1;
-                }
-                TokenKind::Eop | TokenKind::Eom => {
-                    let is_ack = t.kind() == TokenKind::Eop && rx.data == 0;
-                    let stamp = rx.stamp;
-                    if is_ack != stamp.ack {
-                        return Err(ModelError::Protocol {
-                            port: PORT,
-                            what: format!(
-                                "malformed packet: {}",
-                                crate::model::wait::describe_packet(&stamp)
-                            ),
-                        });
-                    }
-                    ejected += 1;
-                    let data = rx.data;
-                    let acked = rx.acked;
-                    let arrival = Arrival {
-                        at: now,
-                        journey: rx.journey,
-                        // From the first token starting on the last link to the
-                        // terminator's arrival, less the wire: the packet's transfer
-                        // time (10 × its data tokens + 4, back to back).
-                        transfer: now - rx.first_arrival + DATA_TOKEN_BITS,
-                    };
-                    self.rx = RxPacket::default();
-                    if is_ack {
-                        term.ack_received();
-                        self.ack_arrived(&stamp)?;
-                    } else {
-                        if self.p.acknowledge && !acked {
-                            self.acks.push_back(stamp); // an empty last packet
-                        }
-                        term.packet_delivered(&arrival, data, &stamp, t.kind() == TokenKind::Eom);
-                    }
-                }
-                TokenKind::Fct => unreachable!("FCTs never enter the buffer"),
+            if self.consume_token(now, &t, term)? {
+                ejected += 1;
             }
         }
         Ok(ejected)
+    }
+
+    /// Consumes a token that is not in a packet's body after its first data token: a
+    /// header byte, the first data token, or a terminator. True if it ended a packet.
+    #[inline(never)]
+    fn consume_token(
+        &mut self,
+        now: Tick,
+        t: &Token,
+        term: &mut Terminal,
+    ) -> Result<bool, ModelError> {
+        let rx = &mut self.rx;
+        if rx.header_got == 0 && rx.data == 0 {
+            // Tokens are consumed in the step of the tick they arrive.
+            rx.first_arrival = now;
+            rx.stamp = t.stamp();
+            rx.journey = t.journey();
+        }
+        if rx.header_got < self.p.header_bytes {
+            self.header_token(t)?;
+            return Ok(false);
+        }
+        match t.kind() {
+            TokenKind::Data => {
+                if rx.data == 0 && self.p.acknowledge && !rx.acked {
+                    rx.acked = true;
+                    self.acks.push_back(rx.stamp);
+                }
+                rx.data += 1;
+                Ok(false)
+            }
+            TokenKind::Eop | TokenKind::Eom => {
+                self.packet_end(now, t.kind(), term)?;
+                Ok(true)
+            }
+            TokenKind::Fct => unreachable!("FCTs never enter the buffer"),
+        }
+    }
+
+    /// Takes one byte of a packet's header: the header must be whole before the packet
+    /// ends (INMOS ch. 6 §6.1.1), and name this terminal.
+    fn header_token(&mut self, t: &Token) -> Result<(), ModelError> {
+        let rx = &mut self.rx;
+        if t.kind() != TokenKind::Data {
+            return Err(ModelError::Protocol {
+                port: PORT,
+                what: format!("packet ended inside its header ({:?})", t.kind()),
+            });
+        }
+        rx.header = rx.header << 8 | u32::from(t.byte());
+        rx.header_got += 1;
+        if rx.header_got == self.p.header_bytes && rx.header != self.label {
+            return Err(ModelError::Routing {
+                port: PORT,
+                what: format!(
+                    "a packet with header {} reached terminal {} ({})",
+                    rx.header,
+                    self.label,
+                    crate::model::wait::describe_packet(&rx.stamp)
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The packet being received ended at `now` with a `kind` terminator: an empty EOP
+    /// packet is an acknowledge, anything else a data packet, delivered to the terminal
+    /// and acknowledged if its first data token did not already ask for that (INMOS
+    /// ch. 6 §6.2.3).
+    fn packet_end(
+        &mut self,
+        now: Tick,
+        kind: TokenKind,
+        term: &mut Terminal,
+    ) -> Result<(), ModelError> {
+        let is_ack = kind == TokenKind::Eop && self.rx.data == 0;
+        let stamp = self.rx.stamp;
+        if is_ack != stamp.ack {
+            return Err(ModelError::Protocol {
+                port: PORT,
+                what: format!(
+                    "malformed packet: {}",
+                    crate::model::wait::describe_packet(&stamp)
+                ),
+            });
+        }
+        let rx = std::mem::take(&mut self.rx);
+        if is_ack {
+            term.ack_received();
+            return self.ack_arrived(&stamp);
+        }
+        if self.p.acknowledge && !rx.acked {
+            self.acks.push_back(stamp); // an empty last packet
+        }
+        let arrival = Arrival {
+            at: now,
+            journey: rx.journey,
+            // From the first token starting on the last link to the terminator's
+            // arrival, less the wire: the packet's transfer time (10 × its data tokens
+            // + 4, back to back).
+            transfer: now - rx.first_arrival + DATA_TOKEN_BITS,
+        };
+        term.packet_delivered(&arrival, rx.data, &stamp, kind == TokenKind::Eom);
+        Ok(())
     }
 
     fn ack_arrived(&mut self, s: &Stamp) -> Result<(), ModelError> {
