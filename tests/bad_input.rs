@@ -1510,7 +1510,7 @@ static CASES: &[Case] = &[
             "0.5",
         ],
         Setup::None,
-        "the network would need at least 814 MB of memory (131072 nodes, 65536 terminals",
+        "the network would need at least 811 MB of memory (131072 nodes, 65536 terminals",
     ),
     // ---- GraphML ports ----
     bad(

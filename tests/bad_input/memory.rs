@@ -49,6 +49,6 @@ pub static CASES: &[Case] = &[
             "1e-9",
         ],
         Setup::None,
-        "the network would need at least 936 kB of memory (128 nodes, 64 terminals;",
+        "the network would need at least 933 kB of memory (128 nodes, 64 terminals;",
     ),
 ];
