@@ -9,6 +9,7 @@
 
 use super::{C104, C104Params, reference};
 use crate::model::{Activity, ModelError, Node, PortId, Stamp, Wait};
+use crate::parts::dslink::endpoint::{drain_peer, send_ready};
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token};
 use crate::routing::{IntervalTable, LabelRouting, RouteAction};
 use crate::time::Tick;
@@ -133,13 +134,7 @@ impl Peer {
     /// One tick of the peer: take what it may, queue released packets, send what its
     /// transmitter starts now. Returns what it sent, with the tick its last bit left.
     fn tick(&mut self, t: Tick) -> Vec<(Tick, Token)> {
-        while self.ep.rx_len() > 0 && t >= self.next_drain {
-            self.ep.rx_pop();
-            self.next_drain = t + self.drain;
-            if self.drain > 0 {
-                break;
-            }
-        }
+        drain_peer(&mut self.ep, self.drain, &mut self.next_drain, t);
         while let Some((at, _)) = self.packets.front()
             && *at <= t
         {
@@ -147,17 +142,7 @@ impl Peer {
                 self.queue.extend(toks);
             }
         }
-        let mut sent = Vec::new();
-        while self.ep.ready_at(t, !self.queue.is_empty()) == Some(t) {
-            if self.ep.next_is_fct() {
-                let (tok, at) = self.ep.send_fct(t);
-                sent.push((at, tok));
-            } else if let Some(tok) = self.queue.pop_front() {
-                let at = self.ep.send_data(t, &tok);
-                sent.push((at, tok));
-            }
-        }
-        sent
+        send_ready(&mut self.ep, &mut self.queue, t)
     }
 }
 

@@ -265,6 +265,42 @@ impl Endpoint {
     }
 }
 
+/// A test peer's end of a link (the C104's and the T9000's differential tests): takes
+/// what its receiver holds, one token every `drain` ticks from `next_drain` (0: all at
+/// once), as a consumer at the far end would.
+#[cfg(test)]
+pub(crate) fn drain_peer(ep: &mut Endpoint, drain: Tick, next_drain: &mut Tick, t: Tick) {
+    while ep.rx_len() > 0 && t >= *next_drain {
+        ep.rx_pop();
+        *next_drain = t + drain;
+        if drain > 0 {
+            break;
+        }
+    }
+}
+
+/// A test peer's transmitter at tick `t`: every token it may start now, an owed FCT
+/// before data (INMOS ch. 6 §6.1.1), the data from `queue` while credit lasts. Gives
+/// what it sent, each with the tick its last bit left.
+#[cfg(test)]
+pub(crate) fn send_ready(
+    ep: &mut Endpoint,
+    queue: &mut VecDeque<Token>,
+    t: Tick,
+) -> Vec<(Tick, Token)> {
+    let mut sent = Vec::new();
+    while ep.ready_at(t, !queue.is_empty()) == Some(t) {
+        if ep.next_is_fct() {
+            let (tok, at) = ep.send_fct(t);
+            sent.push((at, tok));
+        } else if let Some(tok) = queue.pop_front() {
+            let at = ep.send_data(t, &tok);
+            sent.push((at, tok));
+        }
+    }
+    sent
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

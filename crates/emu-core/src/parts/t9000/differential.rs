@@ -19,6 +19,7 @@
 use super::vcp::VcpParams;
 use super::{Processor, ProcessorParams, reference};
 use crate::model::{Activity, ModelError, Node, PartStats, Stamp, Wait};
+use crate::parts::dslink::endpoint::{drain_peer, send_ready};
 use crate::parts::dslink::{DsLink, Endpoint, LinkParams, Outbox, PortCounters, Token, TokenKind};
 use crate::terminal::{TerminalCounters, TerminalParams};
 use crate::time::Tick;
@@ -256,13 +257,7 @@ impl Peer {
     /// One tick of the peer: take what it may, queue released packets, send what its
     /// transmitter starts now. Returns what it sent, with the tick its last bit left.
     fn tick(&mut self, t: Tick) -> Vec<(Tick, Token)> {
-        while self.ep.rx_len() > 0 && t >= self.next_drain {
-            self.ep.rx_pop();
-            self.next_drain = t + self.drain;
-            if self.drain > 0 {
-                break;
-            }
-        }
+        drain_peer(&mut self.ep, self.drain, &mut self.next_drain, t);
         for list in [&mut self.packets, &mut self.acks] {
             while let Some((at, _)) = list.front()
                 && *at <= t
@@ -272,17 +267,7 @@ impl Peer {
                 }
             }
         }
-        let mut sent = Vec::new();
-        while self.ep.ready_at(t, !self.queue.is_empty()) == Some(t) {
-            if self.ep.next_is_fct() {
-                let (tok, at) = self.ep.send_fct(t);
-                sent.push((at, tok));
-            } else if let Some(tok) = self.queue.pop_front() {
-                let at = self.ep.send_data(t, &tok);
-                sent.push((at, tok));
-            }
-        }
-        sent
+        send_ready(&mut self.ep, &mut self.queue, t)
     }
 }
 
