@@ -1,6 +1,7 @@
 //! `emu reproduce --shard K/N` and `emu merge`: the shards of a reproduction merged in
-//! any order print and write exactly what one process does (text, `--json`, `--report`)
-//! with its exit code; a merge refuses shards of different jobs or commands and missing
+//! any order, or run at once in one process (`--jobs N`), print and write exactly what
+//! one process running one experiment at a time does (text, `--json`, `--report`) with
+//! its exit code; a merge refuses shards of different jobs or commands and missing
 //! shards with one line and exit 2. The experiments are small quick forms (seconds).
 
 use std::path::Path;
@@ -63,12 +64,30 @@ fn shards(dir: &Path, n: u32) {
     }
 }
 
+/// `o` exited 0 and printed `whole`'s text, and wrote its JSON and page as r.json and
+/// r.html in `dir`.
+fn same_as(o: &Output, dir: &Path, whole: (&str, &[u8], &[u8]), what: &str) {
+    let (text, json, html) = whole;
+    assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr(o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), text, "{what}: the text");
+    assert!(
+        std::fs::read(dir.join("r.json")).unwrap() == json,
+        "{what}: --json"
+    );
+    assert!(
+        std::fs::read(dir.join("r.html")).unwrap() == html,
+        "{what}: --report"
+    );
+}
+
 #[test]
 fn shards_merged_in_any_order_give_the_single_process_reproduction_byte_for_byte() {
     let whole = scratch("whole");
     let o = emu_in(
         whole.path(),
-        &strs(&reproduce(&["--json", "r.json", "--report", "r.html"])),
+        &strs(&reproduce(&[
+            "--jobs", "1", "--json", "r.json", "--report", "r.html",
+        ])),
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
@@ -96,19 +115,23 @@ fn shards_merged_in_any_order_give_the_single_process_reproduction_byte_for_byte
         files.insert(0, "merge".into());
         files.extend(["--json", "r.json", "--report", "r.html"].map(String::from));
         let m = emu_in(dir.path(), &strs(&files));
-        assert_eq!(m.status.code(), Some(0), "{}", stderr(&m));
-        assert_eq!(
-            String::from_utf8_lossy(&m.stdout),
-            text,
-            "{n} shards: the text"
+        let whole = (text.as_str(), json.as_slice(), html.as_slice());
+        same_as(&m, dir.path(), whole, &format!("{n} shards"));
+        // The same shards run at once on threads of one process and merged there.
+        let jobs = n.to_string();
+        let at_once = scratch("jobs");
+        let o = emu_in(
+            at_once.path(),
+            &strs(&reproduce(&[
+                "--jobs", &jobs, "--json", "r.json", "--report", "r.html",
+            ])),
         );
+        same_as(&o, at_once.path(), whole, &format!("--jobs {n}"));
+        // Each shard's experiments are noted with the shard that ran them.
+        let notes = stderr(&o);
         assert!(
-            std::fs::read(dir.path().join("r.json")).unwrap() == json,
-            "{n} shards: --json"
-        );
-        assert!(
-            std::fs::read(dir.path().join("r.html")).unwrap() == html,
-            "{n} shards: --report"
+            notes.contains(&format!("(shard {n}/{n}): wall time")),
+            "{notes}"
         );
     }
 }
@@ -131,8 +154,16 @@ fn a_strategy_grid_is_split_by_point_and_merges_to_the_single_process_bytes() {
     let names = ["dslink-latency", "fabric-non-uniform"];
     let dir = scratch("grid");
     let d = dir.path();
-    let text = quick_in(d, &names, &["--json", "one.json"]);
+    let text = quick_in(d, &names, &["--jobs", "1", "--json", "one.json"]);
     assert!(text.contains("== fabric-non-uniform"), "{text}");
+    // Two shards at once in one process split the grid the same way.
+    assert_eq!(
+        quick_in(d, &names, &["--jobs", "2", "--json", "two.json"]),
+        text
+    );
+    assert!(
+        std::fs::read(d.join("two.json")).unwrap() == std::fs::read(d.join("one.json")).unwrap()
+    );
     for k in 1..=2 {
         let shard = format!("{k}/2");
         let out = format!("g{k}.jsonl");

@@ -2,7 +2,9 @@
 //! passes, 1 a row failed or a run broke, 2 unknown experiment or bad flag). Each
 //! experiment's wall time goes to stderr. With `--shard K/N` it runs only the
 //! experiments the plan ([`emu::shard::reproduce`]) gives shard K and writes them for
-//! `emu merge`, which prints and writes what one process does ([`finish`]).
+//! `emu merge`, which prints and writes what one process does ([`finish`]). Without it,
+//! several experiments run as `--jobs` shards at once on threads of this process (one
+//! per core by default), merged here as `emu merge` merges them.
 
 use super::exit::Exit;
 use super::fail;
@@ -38,6 +40,9 @@ Examples:
       switch-fabric strategy tables take about an hour on 2 cores
   emu reproduce sci-bus sci-uniform sci-starvation --quick
       several experiments, in the order given
+  emu reproduce all --jobs 1
+      one experiment after another, each report printed as it finishes (by default
+      one shard per core runs at once, merged here: the same bytes, printed at the end)
 
 On several machines or processes (the merged result is byte for byte the same):
   parallel emu reproduce all --shard {}/4 --out part{}.jsonl ::: 1 2 3 4
@@ -88,6 +93,13 @@ pub struct ReproduceArgs {
     /// No progress bar on stderr (the wall-time line of each experiment stays).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Run the experiments as N shards at once on threads of this process and merge
+    /// them as `emu merge` does (default: one per core, at most one per experiment).
+    /// Every N gives the same bytes; with 1 each report is printed as its experiment
+    /// finishes, otherwise all of them at the end. Example: --jobs 1
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          conflicts_with_all = ["shard", "plan"])]
+    pub jobs: Option<u32>,
 }
 
 fn names() -> String {
@@ -191,36 +203,17 @@ pub fn main(a: &ReproduceArgs) -> Exit {
         return write_plan(a, &names, plan);
     }
     if let Some(s) = shard {
-        let header = shard::Header::new(&names, a.quick, s.k, s.n);
-        let mine = header.mine();
-        let chosen: Vec<(&Experiment, bool)> = chosen
-            .into_iter()
-            .filter_map(|e| {
-                mine.iter()
-                    .find(|(name, _)| *name == e.name)
-                    .map(|&(_, by_point)| (e, by_point))
-            })
-            .collect();
-        let experiments: Vec<&Experiment> = chosen.iter().map(|(e, _)| *e).collect();
-        let units = run(
-            &experiments,
+        let progress = JobProgress::new(
+            "reproduce",
+            mine_count(&names, a.quick, s) as u64,
+            "experiments",
             a.quiet,
-            |e| {
-                let by_point = chosen.iter().any(|(c, b)| c.name == e.name && *b);
-                if !by_point {
-                    return shard::Unit::Outcome((e.run)(a.quick).map_err(|e| e.to_string()));
-                }
-                match grid::share(s.k, s.n, || (e.run)(a.quick)) {
-                    (Err(ReproduceError::Shared), grids) => shard::Unit::Grids(grids),
-                    (result, _) => shard::Unit::Outcome(result.map_err(|e| e.to_string())),
-                }
-            },
-            |_, _| {},
         );
-        let text = match shard::write(&header, &units) {
+        let text = match shard_text(a.quick, &names, &chosen, s, &progress, "") {
             Ok(t) => t,
             Err(e) => return fail(Exit::Failure, e),
         };
+        progress.clear();
         return match &a.out {
             None => {
                 super::emit(&text);
@@ -232,13 +225,23 @@ pub fn main(a: &ReproduceArgs) -> Exit {
             },
         };
     }
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| u32::try_from(emu::pool::default_threads()).unwrap_or(1))
+        .min(u32::try_from(chosen.len()).unwrap_or(u32::MAX));
+    if jobs > 1 {
+        return run_at_once(a, &names, &chosen, jobs);
+    }
+    let progress = JobProgress::new("reproduce", chosen.len() as u64, "experiments", a.quiet);
     let outcomes = run(
         &chosen,
-        a.quiet,
+        &progress,
+        "",
         |e| (e.run)(a.quick).map_err(|e| e.to_string()),
         show,
     );
-    let command = super::report_html::invocation();
+    progress.clear();
+    let command = page_command();
     finish(
         &outcomes,
         a.json.as_deref(),
@@ -249,31 +252,153 @@ pub fn main(a: &ReproduceArgs) -> Exit {
 }
 
 /// Runs the experiments in order by `one`, each result handed to `shown` as it comes
-/// (with its name); gives every experiment's result (its report or the error that
-/// stopped it, or a shard's part of it).
+/// (with its name), counted on `progress` and its wall time noted after its name and
+/// `label`; gives every experiment's result (its report or the error that stopped it,
+/// or a shard's part of it).
 fn run<T>(
     chosen: &[&Experiment],
-    quiet: bool,
+    progress: &JobProgress,
+    label: &str,
     one: impl Fn(&Experiment) -> T,
     shown: impl Fn(&str, &T),
 ) -> Vec<(String, T)> {
     let mut outcomes = Vec::with_capacity(chosen.len());
-    let progress = JobProgress::new("reproduce", chosen.len() as u64, "experiments", quiet);
     for e in chosen {
         let started = std::time::Instant::now();
         progress.set_message(e.name);
         let result = one(e);
         progress.inc();
         progress.note(&format!(
-            "{}: wall time {:.1} s",
+            "{}{label}: wall time {:.1} s",
             e.name,
             started.elapsed().as_secs_f64()
         ));
         shown(e.name, &result);
         outcomes.push((e.name.to_string(), result));
     }
-    progress.clear();
     outcomes
+}
+
+/// The experiments (or shares of one's points) shard `s` runs of `names`.
+fn mine_count(names: &[&str], quick: bool, s: Shard) -> usize {
+    shard::Header::new(names, quick, s.k, s.n).mine().len()
+}
+
+/// Runs shard `s` of the `chosen` experiments (`names`) and gives its file for `emu
+/// merge`: the experiments the plan gives it whole, and its share of the points of
+/// those split by point. Each wall time is noted with `label`.
+fn shard_text(
+    quick: bool,
+    names: &[&str],
+    chosen: &[&Experiment],
+    s: Shard,
+    progress: &JobProgress,
+    label: &str,
+) -> Result<String, String> {
+    let header = shard::Header::new(names, quick, s.k, s.n);
+    let mine = header.mine();
+    let chosen: Vec<(&Experiment, bool)> = chosen
+        .iter()
+        .filter_map(|e| {
+            mine.iter()
+                .find(|(name, _)| *name == e.name)
+                .map(|&(_, by_point)| (*e, by_point))
+        })
+        .collect();
+    let experiments: Vec<&Experiment> = chosen.iter().map(|(e, _)| *e).collect();
+    let units = run(
+        &experiments,
+        progress,
+        label,
+        |e| {
+            let by_point = chosen.iter().any(|(c, b)| c.name == e.name && *b);
+            if !by_point {
+                return shard::Unit::Outcome((e.run)(quick).map_err(|e| e.to_string()));
+            }
+            match grid::share(s.k, s.n, || (e.run)(quick)) {
+                (Err(ReproduceError::Shared), grids) => shard::Unit::Grids(grids),
+                (result, _) => shard::Unit::Outcome(result.map_err(|e| e.to_string())),
+            }
+        },
+        |_, _| {},
+    );
+    shard::write(&header, &units).map_err(|e| e.to_string())
+}
+
+/// Runs the `chosen` experiments as `jobs` shards at once, each on a thread of its own,
+/// and merges them as `emu merge` merges shard files: the same reports, JSON and page,
+/// byte for byte, as one experiment after another (the grids split by point run on
+/// every shard, the other experiments whole on the one the plan balances them to).
+fn run_at_once(a: &ReproduceArgs, names: &[&str], chosen: &[&Experiment], jobs: u32) -> Exit {
+    let total: usize = (1..=jobs)
+        .map(|k| mine_count(names, a.quick, Shard { k, n: jobs }))
+        .sum();
+    let progress = JobProgress::new("reproduce", total as u64, "experiments", a.quiet);
+    let texts: Vec<Result<String, String>> = std::thread::scope(|scope| {
+        let progress = &progress;
+        let handles: Vec<_> = (1..=jobs)
+            .map(|k| {
+                let label = format!(" (shard {k}/{jobs})");
+                scope.spawn(move || {
+                    shard_text(
+                        a.quick,
+                        names,
+                        chosen,
+                        Shard { k, n: jobs },
+                        progress,
+                        &label,
+                    )
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a shard's thread panicked".to_string()))
+            })
+            .collect()
+    });
+    progress.clear();
+    let mut files = Vec::with_capacity(texts.len());
+    for (k, text) in (1..).zip(texts) {
+        match text {
+            Ok(t) => files.push((format!("shard {k}/{jobs}"), t)),
+            Err(e) => return fail(Exit::Failure, e),
+        }
+    }
+    let merged = match shard::merge(&files) {
+        Ok(m) => m,
+        Err(e) => return fail(Exit::Failure, e.to_string()),
+    };
+    let command = page_command();
+    finish(
+        &merged.outcomes,
+        a.json.as_deref(),
+        a.report.as_deref(),
+        &command,
+        true,
+    )
+}
+
+/// The command line this process was started with, as a shell would take it back,
+/// less `--jobs`, which never changes a result: the page names the same command
+/// however many shards made it.
+fn page_command() -> String {
+    let mut words = vec!["emu".to_string()];
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--jobs" {
+            args.next();
+        } else if !arg.starts_with("--jobs=") {
+            words.push(arg);
+        }
+    }
+    words
+        .iter()
+        .map(|w| shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Prints one experiment's outcome as it finishes: its report on stdout, or the error
