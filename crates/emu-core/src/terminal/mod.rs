@@ -276,17 +276,28 @@ impl Terminal {
         self.queue.push_back(m);
     }
 
-    /// Creates the messages due at `now`.
+    /// Creates the messages due at `now`. A continuous source (INMOS ch. 7 §7.4.1)
+    /// creates one only when its queue is empty, which a node's step can tell without
+    /// a call; the other kinds are [`Terminal::generate_due`].
+    #[inline]
     pub fn generate(&mut self, now: Tick) {
         if !self.p.sends || now < self.p.start {
             return;
         }
-        match self.p.injection {
-            Injection::Continuous => {
-                if self.queue.is_empty() {
-                    self.create(now);
-                }
+        if let Injection::Continuous = self.p.injection {
+            if self.queue.is_empty() {
+                self.create(now);
             }
+            return;
+        }
+        self.generate_due(now);
+    }
+
+    /// [`Terminal::generate`] for Bernoulli, batch and external injection.
+    #[inline(never)]
+    fn generate_due(&mut self, now: Tick) {
+        match self.p.injection {
+            Injection::Continuous => {} // in `generate`
             Injection::Bernoulli(p) => {
                 let mut next = match self.next_arrival {
                     Some(t) => t,

@@ -14,7 +14,6 @@ use crate::parts::dslink::{DsLink, Outbox, PortCounters, Token};
 use crate::routing::Routing;
 use crate::terminal::{Terminal, TerminalParams, TerminalStats};
 use crate::time::Tick;
-use crate::traffic::Injection;
 use vcp::{Vcp, VcpParams};
 
 /// Parameters of one T9000.
@@ -31,10 +30,6 @@ pub struct ProcessorParams {
 pub(crate) struct Processor {
     vcp: Vcp,
     term: Terminal,
-    /// The terminal injects continuously (INMOS ch. 7 §7.4.1): it creates a message
-    /// only when its source queue is empty, so while a message waits there is nothing
-    /// to ask it.
-    continuous: bool,
 }
 
 impl Processor {
@@ -42,17 +37,8 @@ impl Processor {
     pub fn new(p: ProcessorParams) -> Processor {
         let label = p.terminal.label;
         Processor {
-            continuous: matches!(p.terminal.injection, Injection::Continuous),
             vcp: Vcp::new(p.vcp, label),
             term: Terminal::new(p.terminal),
-        }
-    }
-
-    /// Lets the terminal create the messages due at `now`, unless it is known to have
-    /// none to create: a continuous source with a message waiting.
-    fn generate(&mut self, now: Tick) {
-        if !(self.continuous && self.term.has_message()) {
-            self.term.generate(now);
         }
     }
 
@@ -85,7 +71,7 @@ impl Node<DsLink> for Processor {
         } else {
             0
         };
-        self.generate(now);
+        self.term.generate(now);
         self.vcp.fill_channels(now, &mut self.term);
         let active = self.vcp.active_channels();
         let mut ready = self.vcp.transmit(now, out);
