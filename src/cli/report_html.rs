@@ -13,8 +13,13 @@ use std::path::Path;
 /// The command line this process was started with, as a shell would take it back,
 /// the program named `emu`.
 pub fn invocation() -> String {
+    command_line(std::env::args().skip(1))
+}
+
+/// `emu` and `args`, as a shell would take them back.
+pub fn command_line(args: impl IntoIterator<Item = String>) -> String {
     std::iter::once("emu".to_string())
-        .chain(std::env::args().skip(1))
+        .chain(args)
         .map(|s| shell_quote(&s))
         .collect::<Vec<_>>()
         .join(" ")

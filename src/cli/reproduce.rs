@@ -385,7 +385,7 @@ fn run_at_once(a: &ReproduceArgs, names: &[&str], chosen: &[&Experiment], jobs: 
 /// less `--jobs`, which never changes a result: the page names the same command
 /// however many shards made it.
 fn page_command() -> String {
-    let mut words = vec!["emu".to_string()];
+    let mut words = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--jobs" {
@@ -394,11 +394,7 @@ fn page_command() -> String {
             words.push(arg);
         }
     }
-    words
-        .iter()
-        .map(|w| shell_quote(w))
-        .collect::<Vec<_>>()
-        .join(" ")
+    super::report_html::command_line(words)
 }
 
 /// Prints one experiment's outcome as it finishes: its report on stdout, or the error
