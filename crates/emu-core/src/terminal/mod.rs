@@ -278,7 +278,7 @@ impl Terminal {
 
     /// Creates the messages due at `now`. A continuous source (INMOS ch. 7 §7.4.1)
     /// creates one only when its queue is empty, which a node's step can tell without
-    /// a call; the other kinds are [`Terminal::generate_due`].
+    /// a call; Bernoulli, batch and external sources take a call out of line.
     #[inline]
     pub fn generate(&mut self, now: Tick) {
         if !self.p.sends || now < self.p.start {
