@@ -49,6 +49,7 @@ mod properties;
 mod replication_rule;
 mod replications;
 mod reproduce;
+mod reproduce_memo;
 mod reproduce_models;
 mod reproduce_shard;
 mod reproduce_table;

@@ -458,3 +458,20 @@ fn the_slurm_reproduction_example_gives_the_single_process_result() {
         assert!(dir.path().join("out").join(f).exists(), "{f}");
     }
 }
+
+#[test]
+fn a_fabric_run_asked_for_twice_in_one_call_is_made_once_and_said_so() {
+    // fabric-memory's claim of §7.6.2 asks for LOF at M = 64, N = 8, BS = 30 with seeds
+    // 1-3, which its Table 7.7 grid ran already. (That a reused run gives the sample a
+    // new run gives is tests/reproduce_memo.rs's.)
+    let dir = scratch("memo");
+    let o = emu_in(dir.path(), &["reproduce", "fabric-memory", "--quick", "-q"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let notes = stderr(&o);
+    assert!(
+        notes.contains(
+            "fabric-memory: 3 of its 83 fabric runs reused, their configuration and seed run already\n"
+        ),
+        "{notes}"
+    );
+}

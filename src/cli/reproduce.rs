@@ -9,12 +9,14 @@
 use super::exit::Exit;
 use super::fail;
 use emu::reproduce::fabric::grid;
+use emu::reproduce::fabric::memo::{self, Memo};
 use emu::reproduce::{EXPERIMENTS, Experiment, Report, ReproduceError, find, table};
 use emu::session::shell_quote;
 use emu::shard::reproduce as shard;
 use emu::stats::job_progress::JobProgress;
 use emu::sweep::Shard;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Examples shown by `emu reproduce --help`.
 pub const EXAMPLES: &str = "\
@@ -202,6 +204,9 @@ pub fn main(a: &ReproduceArgs) -> Exit {
     if let Some(plan) = &a.plan {
         return write_plan(a, &names, plan);
     }
+    // One memo for every experiment of this call, on every shard thread: a fabric run
+    // several tables share is made once.
+    let memo = Arc::new(Memo::default());
     if let Some(s) = shard {
         let progress = JobProgress::new(
             "reproduce",
@@ -209,7 +214,7 @@ pub fn main(a: &ReproduceArgs) -> Exit {
             "experiments",
             a.quiet,
         );
-        let text = match shard_text(a.quick, &names, &chosen, s, &progress, "") {
+        let text = match shard_text(a.quick, &names, &chosen, s, &progress, "", &memo) {
             Ok(t) => t,
             Err(e) => return fail(Exit::Failure, e),
         };
@@ -230,14 +235,14 @@ pub fn main(a: &ReproduceArgs) -> Exit {
         .unwrap_or_else(|| u32::try_from(emu::pool::default_threads()).unwrap_or(1))
         .min(u32::try_from(chosen.len()).unwrap_or(u32::MAX));
     if jobs > 1 {
-        return run_at_once(a, &names, &chosen, jobs);
+        return run_at_once(a, &names, &chosen, jobs, &memo);
     }
     let progress = JobProgress::new("reproduce", chosen.len() as u64, "experiments", a.quiet);
     let outcomes = run(
         &chosen,
         &progress,
         "",
-        |e| (e.run)(a.quick).map_err(|e| e.to_string()),
+        |e| memo::remembering(&memo, || (e.run)(a.quick)).map_err(|e| e.to_string()),
         show,
     );
     progress.clear();
@@ -253,8 +258,9 @@ pub fn main(a: &ReproduceArgs) -> Exit {
 
 /// Runs the experiments in order by `one`, each result handed to `shown` as it comes
 /// (with its name), counted on `progress` and its wall time noted after its name and
-/// `label`; gives every experiment's result (its report or the error that stopped it,
-/// or a shard's part of it).
+/// `label`, with the fabric runs it took from the memo, if any; gives every
+/// experiment's result (its report or the error that stopped it, or a shard's part of
+/// it).
 fn run<T>(
     chosen: &[&Experiment],
     progress: &JobProgress,
@@ -266,6 +272,7 @@ fn run<T>(
     for e in chosen {
         let started = std::time::Instant::now();
         progress.set_message(e.name);
+        memo::take_reused();
         let result = one(e);
         progress.inc();
         progress.note(&format!(
@@ -273,6 +280,14 @@ fn run<T>(
             e.name,
             started.elapsed().as_secs_f64()
         ));
+        let reused = memo::take_reused();
+        if reused.reused > 0 {
+            progress.note(&format!(
+                "{}{label}: {} of its {} fabric runs reused, their configuration and seed \
+                 run already",
+                e.name, reused.reused, reused.asked
+            ));
+        }
         shown(e.name, &result);
         outcomes.push((e.name.to_string(), result));
     }
@@ -286,7 +301,8 @@ fn mine_count(names: &[&str], quick: bool, s: Shard) -> usize {
 
 /// Runs shard `s` of the `chosen` experiments (`names`) and gives its file for `emu
 /// merge`: the experiments the plan gives it whole, and its share of the points of
-/// those split by point. Each wall time is noted with `label`.
+/// those split by point. Each wall time is noted with `label`. The fabric runs are
+/// taken from `memo` where they were made before, and kept there.
 fn shard_text(
     quick: bool,
     names: &[&str],
@@ -294,6 +310,7 @@ fn shard_text(
     s: Shard,
     progress: &JobProgress,
     label: &str,
+    memo: &Arc<Memo>,
 ) -> Result<String, String> {
     let header = shard::Header::new(names, quick, s.k, s.n);
     let mine = header.mine();
@@ -312,10 +329,11 @@ fn shard_text(
         label,
         |e| {
             let by_point = chosen.iter().any(|(c, b)| c.name == e.name && *b);
+            let experiment = || memo::remembering(memo, || (e.run)(quick));
             if !by_point {
-                return shard::Unit::Outcome((e.run)(quick).map_err(|e| e.to_string()));
+                return shard::Unit::Outcome(experiment().map_err(|e| e.to_string()));
             }
-            match grid::share(s.k, s.n, || (e.run)(quick)) {
+            match grid::share(s.k, s.n, experiment) {
                 (Err(ReproduceError::Shared), grids) => shard::Unit::Grids(grids),
                 (result, _) => shard::Unit::Outcome(result.map_err(|e| e.to_string())),
             }
@@ -328,8 +346,15 @@ fn shard_text(
 /// Runs the `chosen` experiments as `jobs` shards at once, each on a thread of its own,
 /// and merges them as `emu merge` merges shard files: the same reports, JSON and page,
 /// byte for byte, as one experiment after another (the grids split by point run on
-/// every shard, the other experiments whole on the one the plan balances them to).
-fn run_at_once(a: &ReproduceArgs, names: &[&str], chosen: &[&Experiment], jobs: u32) -> Exit {
+/// every shard, the other experiments whole on the one the plan balances them to). The
+/// shards share `memo`.
+fn run_at_once(
+    a: &ReproduceArgs,
+    names: &[&str],
+    chosen: &[&Experiment],
+    jobs: u32,
+    memo: &Arc<Memo>,
+) -> Exit {
     let total: usize = (1..=jobs)
         .map(|k| mine_count(names, a.quick, Shard { k, n: jobs }))
         .sum();
@@ -347,6 +372,7 @@ fn run_at_once(a: &ReproduceArgs, names: &[&str], chosen: &[&Experiment], jobs: 
                         Shard { k, n: jobs },
                         progress,
                         &label,
+                        memo,
                     )
                 })
             })

@@ -12,9 +12,9 @@
 //! number of threads.
 
 use super::super::ReproduceError;
+use super::memo;
 use super::point::{Point, Replicated, Sample};
 use crate::parts::fabric::Strategy;
-use crate::pool::{default_threads, run_all};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
@@ -255,12 +255,7 @@ fn replicate(
         if jobs.is_empty() {
             break;
         }
-        let results = run_all(
-            &jobs,
-            default_threads(),
-            |&(i, seed)| points[i].run(seed),
-            |_, _| {},
-        );
+        let results = memo::samples(points, &jobs);
         for (&(i, _), r) in jobs.iter().zip(results) {
             samples[i].push(r?);
         }

@@ -12,6 +12,7 @@ pub mod dynamics;
 pub mod fc_events;
 pub mod grid;
 pub mod link_length;
+pub mod memo;
 pub mod memory;
 pub mod non_uniform;
 pub mod oqs_fairness;

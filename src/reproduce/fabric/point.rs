@@ -201,19 +201,15 @@ impl Replicated {
 }
 
 /// Every point of `points` run with seeds 1..=`runs`, all runs in parallel on every
-/// core; one [`Replicated`] per point, in order.
+/// core (or taken from the [`super::memo`] in force); one [`Replicated`] per point, in
+/// order.
 pub fn replicate_all(points: &[Point], runs: u64) -> Result<Vec<Replicated>, ReproduceError> {
     let jobs: Vec<(usize, u64)> = (0..points.len())
         .flat_map(|i| (1..=runs).map(move |s| (i, s)))
         .collect();
-    let samples = crate::pool::run_all(
-        &jobs,
-        crate::pool::default_threads(),
-        |&(i, s)| points[i].run(s),
-        |_, _| {},
-    )
-    .into_iter()
-    .collect::<Result<Vec<_>, _>>()?;
+    let samples = super::memo::samples(points, &jobs)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(samples
         .chunks(runs.max(1) as usize)
         .map(|c| Replicated::new(c.to_vec()))
