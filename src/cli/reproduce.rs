@@ -393,7 +393,9 @@ fn run_at_once(
             Err(e) => return fail(Exit::Failure, e),
         }
     }
-    let merged = match shard::merge(&files) {
+    // The merge finishes the grids' experiments from their points (what follows a grid
+    // in one runs here, e.g. fabric-memory's §7.6.2 claim), with the shards' memo.
+    let merged = match memo::remembering(memo, || shard::merge(&files)) {
         Ok(m) => m,
         Err(e) => return fail(Exit::Failure, e.to_string()),
     };
