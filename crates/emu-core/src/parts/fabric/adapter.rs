@@ -22,6 +22,7 @@ use super::protocol::{
     Cell, FabricCell, FabricCounters, FabricJourney, NO_VOQ, Packet, crosspoint_weight,
 };
 use super::source::Source;
+use super::windowed::{CellOut, CellPart};
 use super::{AdapterParams, JOURNEY_PARTS};
 use crate::ids::PortId;
 use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait, WaitReason};
@@ -237,7 +238,7 @@ impl AdapterNode {
     }
 
     /// The data-path scheduler: one packet from the next eligible and feasible VOQ.
-    fn dispatch(&mut self, now: Tick, out: &mut Outbox<Cell>) {
+    fn dispatch(&mut self, now: Tick, out: &mut impl CellOut) {
         if self.queued == 0 {
             return;
         }
@@ -308,8 +309,9 @@ impl AdapterNode {
         }
         out.send(INGRESS, Cell::Packet(pkt), now + self.p.data_extra);
         self.sent[INGRESS] += 1;
-        out.activity.packets_injected += 1;
-        out.activity.tokens_moved += 1;
+        let activity = out.activity();
+        activity.packets_injected += 1;
+        activity.tokens_moved += 1;
     }
 
     /// Flow-control information arrived in cycle `now` and changed VOQ `a.output`'s
@@ -372,7 +374,7 @@ impl AdapterNode {
     /// The output adapter absorbs a packet (kept out of [`Node::receive`], whose
     /// flow-control path is short).
     #[inline(never)]
-    fn absorb(&mut self, pkt: Packet) -> Result<(), ModelError> {
+    fn absorb(&mut self, pkt: &Packet, activity: &mut Activity) -> Result<(), ModelError> {
         if usize::from(pkt.dst) != usize::from(self.p.index) || usize::from(pkt.src) >= self.n {
             return Err(ModelError::Routing {
                 port: EGRESS,
@@ -398,8 +400,8 @@ impl AdapterNode {
         c.delivered += 1;
         c.packets_delivered += 1;
         c.last_delivery = c.last_delivery.max(pkt.exit);
-        self.activity.messages_delivered += 1;
-        self.activity.packets_ejected += 1;
+        activity.messages_delivered += 1;
+        activity.packets_ejected += 1;
         if self.in_window(pkt.exit) {
             self.stats.counters.bytes_delivered_in_window += u64::from(self.p.packet_bytes);
         }
@@ -415,33 +417,39 @@ impl AdapterNode {
             f.min = f.min.min(delay);
             f.max = f.max.max(delay);
             self.stats.network_latency.record(pkt.exit - pkt.dispatched);
-            self.record_journey(&pkt);
+            self.record_journey(pkt);
             self.stats.counters.measured_delivered += 1;
-            self.activity.obligations_closed += 1;
+            activity.obligations_closed += 1;
         }
         Ok(())
     }
 }
 
-impl Node<FabricCell> for AdapterNode {
-    fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
+impl CellPart for AdapterNode {
+    fn take(
+        &mut self,
+        now: Tick,
+        port: PortId,
+        cell: &Cell,
+        activity: &mut Activity,
+    ) -> Result<(), ModelError> {
         self.received[port.min(1)] += 1;
         match (port, cell) {
-            (EGRESS, Cell::Packet(pkt)) => self.absorb(pkt),
+            (EGRESS, Cell::Packet(pkt)) => self.absorb(pkt, activity),
             (INGRESS, Cell::Packet(_)) | (EGRESS, _) | (2.., _) => Err(ModelError::Protocol {
                 port,
                 what: format!("an adapter cannot take {cell:?} on port {port}"),
             }),
             (INGRESS, fc) => {
-                let applied = match fc {
+                let applied = match *fc {
                     Cell::Credit { output } if usize::from(output) < self.n => {
                         self.voqs[usize::from(output)].credits += 1;
-                        self.permission.apply(now, &fc)
+                        self.permission.apply(now, fc)
                     }
                     Cell::Grant { output, .. } | Cell::Absolute { output, .. }
                         if usize::from(output) < self.n =>
                     {
-                        self.permission.apply(now, &fc)
+                        self.permission.apply(now, fc)
                     }
                     Cell::Credit { .. } => {
                         self.voqs[self.n - 1].credits += 1;
@@ -466,7 +474,7 @@ impl Node<FabricCell> for AdapterNode {
         }
     }
 
-    fn step(&mut self, now: Tick, out: &mut Outbox<Cell>) -> Result<Option<Tick>, ModelError> {
+    fn step_to(&mut self, now: Tick, out: &mut impl CellOut) -> Result<Option<Tick>, ModelError> {
         if now >= self.p.start {
             self.permission.tick();
             self.dispatch(now, out);
@@ -475,21 +483,17 @@ impl Node<FabricCell> for AdapterNode {
                 let mut one = None;
                 self.source.cycle(cycle, &mut self.rng, |o| one = Some(o));
                 if let Some(o) = one {
-                    self.create(now, o, &mut out.activity);
+                    self.create(now, o, out.activity());
                 }
             } else {
                 let mut created = std::mem::take(&mut self.scratch);
                 created.clear();
                 self.source.cycle(cycle, &mut self.rng, |o| created.push(o));
                 for &o in &created {
-                    self.create(now, o, &mut out.activity);
+                    self.create(now, o, out.activity());
                 }
                 self.scratch = created;
             }
-        }
-        if self.activity != Activity::default() {
-            out.activity.add(&self.activity);
-            self.activity = Activity::default();
         }
         let next = if now < self.p.start {
             Some(self.p.start)
@@ -501,6 +505,24 @@ impl Node<FabricCell> for AdapterNode {
                 .map(|c| self.p.start + c)
         };
         Ok(next)
+    }
+}
+
+impl Node<FabricCell> for AdapterNode {
+    /// [`CellPart::take`], its progress held until the next step hands it over.
+    fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
+        let mut activity = Activity::default();
+        let taken = self.take(now, port, &cell, &mut activity);
+        self.activity.add(&activity);
+        taken
+    }
+
+    fn step(&mut self, now: Tick, out: &mut Outbox<Cell>) -> Result<Option<Tick>, ModelError> {
+        if self.activity != Activity::default() {
+            out.activity.add(&self.activity);
+            self.activity = Activity::default();
+        }
+        self.step_to(now, out)
     }
 
     fn port_counters(&self, port: PortId) -> FabricCounters {

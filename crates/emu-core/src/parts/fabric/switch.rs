@@ -25,9 +25,10 @@ use super::flow::FlowControl;
 use super::protocol::{Cell, FabricCell, FabricCounters, NO_VOQ, Packet, crosspoint_weight};
 use super::recent::Recent;
 use super::rxs::{Rxs, Strategy, View};
+use super::windowed::{CellOut, CellPart};
 use super::{OutputScheduler, SwitchParams};
 use crate::ids::PortId;
-use crate::model::{ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
+use crate::model::{Activity, ModelError, Node, Outbox, PartStats, WIRE_BITS, Wait};
 use crate::time::Tick;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -326,7 +327,7 @@ impl SwitchNode {
         self.pending_inputs.insert(i);
     }
 
-    fn depart(&mut self, now: Tick, out: &mut Outbox<Cell>) {
+    fn depart(&mut self, now: Tick, out: &mut impl CellOut) {
         let n = self.n;
         let window = self.in_window(now);
         let ocf = self.p.output_scheduler == OutputScheduler::Ocf;
@@ -371,7 +372,7 @@ impl SwitchNode {
             self.stored -= 1;
             pkt.exit = now + 1;
             out.send(n + j, Cell::Packet(pkt), now);
-            out.activity.tokens_moved += 1;
+            out.activity().tokens_moved += 1;
             let input = &mut self.inputs[i];
             input.departed += 1;
             self.departed_inputs.insert(i);
@@ -454,7 +455,7 @@ impl SwitchNode {
     /// something to do are visited: departures this cycle, credits to return, cells
     /// queued (under Grant OT, which decides a slot of every crosspoint each cycle, all
     /// of them may have cells).
-    fn return_flow_control(&mut self, now: Tick, out: &mut Outbox<Cell>) {
+    fn return_flow_control(&mut self, now: Tick, out: &mut impl CellOut) {
         let window = self.in_window(now);
         if let Fc::GrantOt(slots) = self.fc {
             for i in 0..self.n {
@@ -475,7 +476,7 @@ impl SwitchNode {
     /// Input `i`'s flow-control information for this cycle (see
     /// [`SwitchNode::return_flow_control`]).
     #[inline]
-    fn return_input(&mut self, now: Tick, i: usize, window: bool, out: &mut Outbox<Cell>) {
+    fn return_input(&mut self, now: Tick, i: usize, window: bool, out: &mut impl CellOut) {
         let n = self.n;
         let input = &mut self.inputs[i];
         let sent_before = input.sent;
@@ -556,12 +557,18 @@ impl SwitchNode {
     }
 }
 
-impl Node<FabricCell> for SwitchNode {
-    fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
+impl CellPart for SwitchNode {
+    fn take(
+        &mut self,
+        now: Tick,
+        port: PortId,
+        cell: &Cell,
+        _activity: &mut Activity,
+    ) -> Result<(), ModelError> {
         if port < self.n {
             self.inputs[port].received += 1;
             if let Cell::Packet(pkt) = cell {
-                return self.store(now, port, pkt);
+                return self.store(now, port, *pkt);
             }
         } else {
             self.outputs[port - self.n].received += 1;
@@ -572,13 +579,23 @@ impl Node<FabricCell> for SwitchNode {
         })
     }
 
-    fn step(&mut self, now: Tick, out: &mut Outbox<Cell>) -> Result<Option<Tick>, ModelError> {
+    fn step_to(&mut self, now: Tick, out: &mut impl CellOut) -> Result<Option<Tick>, ModelError> {
         self.depart(now, out);
         self.return_flow_control(now, out);
         // Grant OT decides a slot every cycle, packets or not.
         let busy =
             self.stored > 0 || !self.crediting.is_empty() || matches!(self.fc, Fc::GrantOt(_));
         Ok(busy.then_some(now + 1))
+    }
+}
+
+impl Node<FabricCell> for SwitchNode {
+    fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
+        self.take(now, port, &cell, &mut Activity::default())
+    }
+
+    fn step(&mut self, now: Tick, out: &mut Outbox<Cell>) -> Result<Option<Tick>, ModelError> {
+        self.step_to(now, out)
     }
 
     fn port_counters(&self, port: PortId) -> FabricCounters {

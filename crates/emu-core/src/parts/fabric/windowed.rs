@@ -8,14 +8,58 @@
 //! or a cell arriving), it hands over the cells that arrived by then, port by port and
 //! in order, with their arrival ticks, and steps the part. The part sees exactly what it
 //! would see handed one cell a wire event; the proptest below holds the two ways to
-//! each other.
+//! each other. The part reads each cell where its run holds it ([`CellPart::take`]) and
+//! sends straight into the runs it leaves in ([`CellOut`]): no cell is copied on the
+//! way but once, into its run.
 
 use super::protocol::{Cell, CellRun, Fabric, FabricCell, FabricCounters};
 use crate::ids::PortId;
-use crate::model::{ModelError, Node, Outbox, PartStats, Wait};
+use crate::model::{Activity, ModelError, Node, Outbox, PartStats, Wait};
 use crate::terminal::TerminalStats;
 use crate::time::Tick;
 use std::collections::VecDeque;
+
+/// Where a fabric part puts what it sends at one step: the engines' [`Outbox`], one
+/// cell an emit (a part run on [`FabricCell`]), or the window's runs themselves (a part
+/// in [`Windowed`], which then copies no cell twice). A cell leaves on its port at its
+/// tick (Gramsamer §2.1: one packet per link direction per packet cycle on the data
+/// path, flow-control information on the control path).
+pub trait CellOut {
+    /// Sends `cell` on `port`, fully transmitted at tick `at`.
+    fn send(&mut self, port: PortId, cell: Cell, at: Tick);
+    /// The progress counters of this step ([`Outbox::activity`]).
+    fn activity(&mut self) -> &mut Activity;
+}
+
+impl CellOut for Outbox<Cell> {
+    #[inline]
+    fn send(&mut self, port: PortId, cell: Cell, at: Tick) {
+        Outbox::send(self, port, cell, at);
+    }
+
+    #[inline]
+    fn activity(&mut self) -> &mut Activity {
+        &mut self.activity
+    }
+}
+
+/// A fabric part as [`Windowed`] drives it: it takes each cell where the run holds it
+/// and sends into any [`CellOut`]. Its [`Node<FabricCell>`] is the same part, handed
+/// one cell at a time: `receive` is `take` of the cell, `step` is `step_to` the outbox.
+pub trait CellPart: Node<FabricCell> {
+    /// [`Node::receive`] of `cell`, arrived on `port` at `now`, read in place; what
+    /// it completes (a packet delivered) is counted in `activity` ([`Outbox::activity`]
+    /// of the step it arrives in).
+    fn take(
+        &mut self,
+        now: Tick,
+        port: PortId,
+        cell: &Cell,
+        activity: &mut Activity,
+    ) -> Result<(), ModelError>;
+    /// [`Node::step`] at `now`, sending into `out`.
+    fn step_to(&mut self, now: Tick, out: &mut impl CellOut) -> Result<Option<Tick>, ModelError>;
+}
 
 /// Bytes the wrapper keeps per port besides the cells it holds (which are in flight,
 /// counted as the wire's): the queue's header, the run counts and the open run.
@@ -46,19 +90,44 @@ impl Default for Held {
 }
 
 impl Held {
-    /// The arrival tick of the next cell, after the first run's cells up to `taken`.
-    fn next_arrival(&self) -> Tick {
-        self.runs.front().map_or(Tick::MAX, |(latency, run)| {
-            run.cells
-                .get(self.taken)
-                .map_or(Tick::MAX, |&(t, _)| t + latency)
-        })
-    }
-
     /// Cells held.
     fn cells(&self) -> usize {
         self.runs.iter().map(|(_, r)| r.cells.len()).sum::<usize>() - self.taken
     }
+}
+
+/// Gives `part` every cell held for `port` that arrived by `t`, with its arrival tick,
+/// counting what it completes in `activity`; returns the arrival tick of the next.
+/// Emptied runs' vectors go to `spare`.
+#[inline]
+fn hand_over<N: CellPart>(
+    held: &mut Held,
+    part: &mut N,
+    spare: &mut Vec<Vec<(Tick, Cell)>>,
+    port: PortId,
+    t: Tick,
+    activity: &mut Activity,
+) -> Result<Tick, ModelError> {
+    while let Some((latency, run)) = held.runs.front() {
+        while let Some((left, cell)) = run.cells.get(held.taken) {
+            let a = left + latency;
+            if a > t {
+                held.next = a;
+                return Ok(a);
+            }
+            held.taken += 1;
+            part.take(a, port, cell, activity)?;
+        }
+        held.taken = 0;
+        if let Some((_, mut run)) = held.runs.pop_front()
+            && spare.len() < SPARE_RUNS
+        {
+            run.cells.clear();
+            spare.push(run.cells);
+        }
+    }
+    held.next = Tick::MAX;
+    Ok(Tick::MAX)
 }
 
 /// A part that takes and sends one cell at a time, run on [`Fabric`]'s runs.
@@ -71,8 +140,6 @@ pub struct Windowed<N> {
     spare: Vec<Vec<(Tick, Cell)>>,
     /// Per port: runs sent and received.
     runs: Vec<(u64, u64)>,
-    /// What the part sends at one of its steps.
-    out: Outbox<Cell>,
     /// Per port: the index in the engine's outbox of the run this step is filling.
     open: Vec<Option<usize>>,
     /// Link faults are possible: one cell a run, one tick a step (a fault cuts a link
@@ -80,7 +147,7 @@ pub struct Windowed<N> {
     lossy: bool,
 }
 
-impl<N: Node<FabricCell>> Windowed<N> {
+impl<N: CellPart> Windowed<N> {
     /// `inner`, with `ports` ports.
     pub fn new(inner: N, ports: usize) -> Windowed<N> {
         Windowed {
@@ -88,43 +155,9 @@ impl<N: Node<FabricCell>> Windowed<N> {
             held: vec![Held::default(); ports],
             spare: Vec::new(),
             runs: vec![(0, 0); ports],
-            out: Outbox::default(),
             open: vec![None; ports],
             lossy: false,
         }
-    }
-
-    /// Gives the part every cell of `port` that arrived by `t`, with its arrival tick;
-    /// returns the arrival tick of the next.
-    #[inline]
-    fn hand_over(&mut self, port: PortId, t: Tick) -> Result<Tick, ModelError> {
-        let Windowed {
-            held, inner, spare, ..
-        } = self;
-        let held = &mut held[port];
-        while held.next <= t {
-            let a = held.next;
-            let Some((latency, run)) = held.runs.front_mut() else {
-                break;
-            };
-            let latency = *latency;
-            let cell = run.cells[held.taken].1;
-            held.taken += 1;
-            if held.taken < run.cells.len() {
-                held.next = run.cells[held.taken].0 + latency;
-            } else {
-                held.taken = 0;
-                if let Some((_, mut run)) = held.runs.pop_front()
-                    && spare.len() < SPARE_RUNS
-                {
-                    run.cells.clear();
-                    spare.push(run.cells);
-                }
-                held.next = held.next_arrival();
-            }
-            inner.receive(a, port, cell)?;
-        }
-        Ok(held.next)
     }
 }
 
@@ -135,7 +168,59 @@ const MAX_ROOM: usize = 64;
 /// and sends one, so it keeps only a few.
 const SPARE_RUNS: usize = 4;
 
-impl<N: Node<FabricCell>> Node<Fabric> for Windowed<N> {
+/// What a part in [`Windowed`] sends at one step, put straight into the runs of the
+/// engine's outbox: a cell joins its port's run of this window, or opens it.
+struct Runs<'a> {
+    out: &'a mut Outbox<CellRun>,
+    /// Per port: the index in `out` of the run this window is filling.
+    open: &'a mut [Option<usize>],
+    /// Per port: runs sent and received.
+    counts: &'a mut [(u64, u64)],
+    spare: &'a mut Vec<Vec<(Tick, Cell)>>,
+    /// One cell a run ([`Windowed::lossy`]).
+    lossy: bool,
+    /// Ticks left in the window from this step.
+    left: Tick,
+}
+
+impl CellOut for Runs<'_> {
+    #[inline]
+    fn send(&mut self, port: PortId, cell: Cell, at: Tick) {
+        if let Some(&Some(i)) = self.open.get(port)
+            && let Some(run) = self.out.emits.get_mut(i)
+        {
+            run.token.cells.push((at, cell));
+        } else {
+            self.open_run(port, cell, at);
+        }
+    }
+
+    #[inline]
+    fn activity(&mut self) -> &mut Activity {
+        &mut self.out.activity
+    }
+}
+
+impl Runs<'_> {
+    /// Sends a new run on `port`, `cell` its first.
+    fn open_run(&mut self, port: PortId, cell: Cell, at: Tick) {
+        if let Some(r) = self.counts.get_mut(port) {
+            r.0 += 1;
+        }
+        if !self.lossy
+            && let Some(o) = self.open.get_mut(port)
+        {
+            *o = Some(self.out.emits.len());
+        }
+        // Room for a cell a tick of the window: no growth on the way.
+        let room = usize::try_from(self.left).unwrap_or(1).min(MAX_ROOM);
+        let mut cells = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(room));
+        cells.push((at, cell));
+        self.out.send(port, CellRun { cells }, at);
+    }
+}
+
+impl<N: CellPart> Node<Fabric> for Windowed<N> {
     /// Holds the run's cells: the first arrived at `now`, each next one as many ticks
     /// later as it left after the first.
     fn receive(&mut self, now: Tick, port: PortId, run: CellRun) -> Result<(), ModelError> {
@@ -163,11 +248,7 @@ impl<N: Node<FabricCell>> Node<Fabric> for Windowed<N> {
             out.window_end.max(now + 1)
         };
         self.open.iter_mut().for_each(|o| *o = None);
-        // The part counts its progress straight into the engine's outbox.
-        std::mem::swap(&mut self.out.activity, &mut out.activity);
-        let result = self.run(now, end, out);
-        std::mem::swap(&mut self.out.activity, &mut out.activity);
-        result
+        self.run(now, end, out)
     }
 
     /// The part's counters, with the cells held counted as received, and the runs.
@@ -209,7 +290,7 @@ impl<N: Node<FabricCell>> Node<Fabric> for Windowed<N> {
     }
 }
 
-impl<N: Node<FabricCell>> Windowed<N> {
+impl<N: CellPart> Windowed<N> {
     /// The ticks of [`Node::step`] from `now` to before `end`.
     fn run(
         &mut self,
@@ -222,38 +303,31 @@ impl<N: Node<FabricCell>> Windowed<N> {
         loop {
             if first <= t {
                 first = Tick::MAX;
-                for port in 0..self.held.len() {
-                    let next = if self.held[port].next <= t {
-                        self.hand_over(port, t)?
+                for (port, held) in self.held.iter_mut().enumerate() {
+                    let next = if held.next <= t {
+                        hand_over(
+                            held,
+                            &mut self.inner,
+                            &mut self.spare,
+                            port,
+                            t,
+                            &mut out.activity,
+                        )?
                     } else {
-                        self.held[port].next
+                        held.next
                     };
                     first = first.min(next);
                 }
             }
-            let timer = self.inner.step(t, &mut self.out)?;
-            for e in self.out.emits.drain(..) {
-                let open = self.open.get(e.port).copied().flatten();
-                match open.and_then(|i| out.emits.get_mut(i)) {
-                    Some(run) => run.token.cells.push((e.at, e.token)),
-                    None => {
-                        if let Some(r) = self.runs.get_mut(e.port) {
-                            r.0 += 1;
-                        }
-                        if !self.lossy
-                            && let Some(o) = self.open.get_mut(e.port)
-                        {
-                            *o = Some(out.emits.len());
-                        }
-                        // Room for a cell a tick of the window: no growth on the way.
-                        let room = usize::try_from(end - t).unwrap_or(1).min(MAX_ROOM);
-                        let mut cells =
-                            self.spare.pop().unwrap_or_else(|| Vec::with_capacity(room));
-                        cells.push((e.at, e.token));
-                        out.send(e.port, CellRun { cells }, e.at);
-                    }
-                }
-            }
+            let mut runs = Runs {
+                out: &mut *out,
+                open: &mut self.open,
+                counts: &mut self.runs,
+                spare: &mut self.spare,
+                lossy: self.lossy,
+                left: end - t,
+            };
+            let timer = self.inner.step_to(t, &mut runs)?;
             let next = timer.unwrap_or(Tick::MAX).min(first);
             if next >= end {
                 return Ok((next != Tick::MAX).then_some(next));
@@ -277,12 +351,22 @@ mod tests {
         steps: usize,
     }
 
-    impl Node<FabricCell> for Recorder {
-        fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
-            self.calls.push((now, Some((port, cell))));
+    impl CellPart for Recorder {
+        fn take(
+            &mut self,
+            now: Tick,
+            port: PortId,
+            cell: &Cell,
+            _activity: &mut Activity,
+        ) -> Result<(), ModelError> {
+            self.calls.push((now, Some((port, *cell))));
             Ok(())
         }
-        fn step(&mut self, now: Tick, out: &mut Outbox<Cell>) -> Result<Option<Tick>, ModelError> {
+        fn step_to(
+            &mut self,
+            now: Tick,
+            out: &mut impl CellOut,
+        ) -> Result<Option<Tick>, ModelError> {
             self.calls.push((now, None));
             if !now.is_multiple_of(3) {
                 let output = u16::try_from(now % 7).unwrap_or(0);
@@ -295,6 +379,15 @@ mod tests {
             let gap = self.gaps[self.steps % self.gaps.len()];
             self.steps += 1;
             Ok((gap > 0).then_some(now + gap))
+        }
+    }
+
+    impl Node<FabricCell> for Recorder {
+        fn receive(&mut self, now: Tick, port: PortId, cell: Cell) -> Result<(), ModelError> {
+            self.take(now, port, &cell, &mut Activity::default())
+        }
+        fn step(&mut self, now: Tick, out: &mut Outbox<Cell>) -> Result<Option<Tick>, ModelError> {
+            self.step_to(now, out)
         }
         fn port_counters(&self, _port: PortId) -> FabricCounters {
             FabricCounters::default()
