@@ -460,12 +460,23 @@ fn the_slurm_reproduction_example_gives_the_single_process_result() {
 }
 
 #[test]
-fn a_fabric_run_asked_for_twice_in_one_call_is_made_once_and_said_so() {
+fn a_fabric_run_asked_for_twice_is_made_once_in_a_call_or_a_merge_and_said_so() {
     // fabric-memory's claim of §7.6.2 asks for LOF at M = 64, N = 8, BS = 30 with seeds
     // 1-3, which its Table 7.7 grid ran already. (That a reused run gives the sample a
     // new run gives is tests/reproduce_memo.rs's.)
     let dir = scratch("memo");
-    let o = emu_in(dir.path(), &["reproduce", "fabric-memory", "--quick", "-q"]);
+    let d = dir.path();
+    let o = emu_in(
+        d,
+        &[
+            "reproduce",
+            "fabric-memory",
+            "--quick",
+            "-q",
+            "--json",
+            "one.json",
+        ],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let notes = stderr(&o);
     assert!(
@@ -474,4 +485,31 @@ fn a_fabric_run_asked_for_twice_in_one_call_is_made_once_and_said_so() {
         ),
         "{notes}"
     );
+    // Split by point over two processes, the claim runs in `emu merge`, which takes the
+    // three from the grid's points it read back: 3 of the claim's 12 runs.
+    for k in 1..=2 {
+        let (shard, out) = (format!("{k}/2"), format!("m{k}.jsonl"));
+        let s = emu_in(
+            d,
+            &[
+                "reproduce",
+                "fabric-memory",
+                "--quick",
+                "-q",
+                "--shard",
+                &shard,
+                "--out",
+                &out,
+            ],
+        );
+        assert_eq!(s.status.code(), Some(0), "{}", stderr(&s));
+    }
+    let m = emu_in(d, &["merge", "m1.jsonl", "m2.jsonl", "--json", "m.json"]);
+    assert_eq!(m.status.code(), Some(0), "{}", stderr(&m));
+    assert_eq!(
+        stderr(&m),
+        "fabric-memory (merge): 3 of its 12 fabric runs reused, their configuration and seed run already\n"
+    );
+    assert_eq!(m.stdout, o.stdout);
+    assert!(std::fs::read(d.join("m.json")).unwrap() == std::fs::read(d.join("one.json")).unwrap());
 }

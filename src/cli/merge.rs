@@ -7,9 +7,11 @@ use super::exit::Exit;
 use super::fail;
 use super::sweep::{OutputArgs, finish};
 use emu::config::input;
+use emu::reproduce::fabric::memo::{self, Memo};
 use emu::shard::{Kind, kind_of};
 use emu::sweep::merge;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Examples shown by `emu merge --help`.
 pub const EXAMPLES: &str = "\
@@ -124,10 +126,14 @@ pub fn main(a: &MergeArgs) -> Exit {
             finish(&merged.header, &merged.points, &a.outputs)
         }
         Kind::Reproduce => {
-            let merged = match emu::shard::reproduce::merge(&texts) {
+            // The grids' points read back are kept in a memo, for what follows a grid
+            // to take rather than run again (fabric-memory's §7.6.2 claim).
+            let memo = Arc::new(Memo::default());
+            let merged = match memo::remembering(&memo, || emu::shard::reproduce::merge(&texts)) {
                 Ok(m) => m,
                 Err(e) => return fail(Exit::BadInput, e),
             };
+            super::reproduce::note_merge_reused(&merged.reused);
             let (json, report) = (
                 a.outputs.output.json.as_deref(),
                 a.outputs.report.as_deref(),

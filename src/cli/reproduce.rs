@@ -15,6 +15,7 @@ use emu::session::shell_quote;
 use emu::shard::reproduce as shard;
 use emu::stats::job_progress::JobProgress;
 use emu::sweep::Shard;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -282,16 +283,30 @@ fn run<T>(
         ));
         let reused = memo::take_reused();
         if reused.reused > 0 {
-            progress.note(&format!(
-                "{}{label}: {} of its {} fabric runs reused, their configuration and seed \
-                 run already",
-                e.name, reused.reused, reused.asked
-            ));
+            progress.note(&reused_note(e.name, label, reused));
         }
         shown(e.name, &result);
         outcomes.push((e.name.to_string(), result));
     }
     outcomes
+}
+
+/// The line that says experiment `name` (with `label`) took fabric runs from the memo.
+fn reused_note(name: &str, label: &str, r: memo::Reused) -> String {
+    format!(
+        "{name}{label}: {} of its {} fabric runs reused, their configuration and seed run \
+         already",
+        r.reused, r.asked
+    )
+}
+
+/// Says on standard error which experiments finished in a merge took fabric runs from
+/// the memo (the grids' points it read back, or the shards' runs), as `(merge)`.
+pub fn note_merge_reused(reused: &[(String, memo::Reused)]) {
+    for (name, r) in reused {
+        // Chatter, as progress is: a standard error that cannot take it loses nothing.
+        let _ = writeln!(std::io::stderr(), "{}", reused_note(name, " (merge)", *r));
+    }
 }
 
 /// The experiments (or shares of one's points) shard `s` runs of `names`.
@@ -399,6 +414,7 @@ fn run_at_once(
         Ok(m) => m,
         Err(e) => return fail(Exit::Failure, e.to_string()),
     };
+    note_merge_reused(&merged.reused);
     let command = page_command();
     finish(
         &merged.outcomes,

@@ -27,6 +27,7 @@
 //! that is not finite as the string `NaN`, `inf` or `-inf`), so nothing is lost.
 
 use crate::reproduce::fabric::grid::GridShare;
+use crate::reproduce::fabric::memo::{self, Reused};
 use crate::reproduce::fabric::point::Sample;
 use crate::reproduce::{Curve, Report, Row, Table, Tolerance};
 use serde::{Deserialize, Serialize};
@@ -519,6 +520,10 @@ pub struct Merged {
     pub header: Header,
     /// Each experiment's report, or the error that stopped it.
     pub outcomes: Vec<(String, Result<Report, String>)>,
+    /// The experiments finished here from their grids' points whose runs after the grid
+    /// were taken from the calling thread's memo ([`memo::remembering`], which also keeps
+    /// the points read back), with how many.
+    pub reused: Vec<(String, Reused)>,
 }
 
 /// Merges shard files given as `(name, text)`; a file may hold several shards one after
@@ -552,25 +557,37 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, MergeError> {
             first: format!("{}, shard {shard}/{n}", header.experiments[i]),
         }));
     }
-    let outcomes = (0..total)
-        .map(|i| {
-            let mut grids: Vec<Vec<GridShare>> = Vec::new();
-            let mut outcome = None;
-            for key in keys(i) {
-                match units.remove(&key) {
-                    Some(Unit::Outcome(o)) => {
-                        outcome.get_or_insert(o);
-                    }
-                    Some(Unit::Grids(g)) => grids.push(g),
-                    None => {}
+    let mut outcomes = Vec::with_capacity(total);
+    let mut reused = Vec::new();
+    for i in 0..total {
+        let mut grids: Vec<Vec<GridShare>> = Vec::new();
+        let mut outcome = None;
+        for key in keys(i) {
+            match units.remove(&key) {
+                Some(Unit::Outcome(o)) => {
+                    outcome.get_or_insert(o);
                 }
+                Some(Unit::Grids(g)) => grids.push(g),
+                None => {}
             }
-            let name = header.experiments[i].clone();
-            let outcome = outcome.unwrap_or_else(|| replay(&name, header.quick, grids));
-            (name, outcome)
-        })
-        .collect();
-    Ok(Merged { header, outcomes })
+        }
+        let name = header.experiments[i].clone();
+        let outcome = outcome.unwrap_or_else(|| {
+            memo::take_reused();
+            let replayed = replay(&name, header.quick, grids);
+            let r = memo::take_reused();
+            if r.reused > 0 {
+                reused.push((name.clone(), r));
+            }
+            replayed
+        });
+        outcomes.push((name, outcome));
+    }
+    Ok(Merged {
+        header,
+        outcomes,
+        reused,
+    })
 }
 
 /// The report of experiment `name` computed from its grids' points as the shards ran

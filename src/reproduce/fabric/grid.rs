@@ -212,6 +212,12 @@ pub fn run_grid(
                     points.len()
                 )));
             }
+            // What follows the grid in the experiment may ask for its runs again.
+            for (&i, samples) in &grid.points {
+                for (k, sample) in (0u64..).zip(samples) {
+                    memo::keep(&points[i], first_seed + k, sample);
+                }
+            }
             grid.points.into_values().collect()
         }
     };

@@ -8,8 +8,9 @@
 //! asks for it, so the reports are the same bytes as running each again.
 //!
 //! The memo is scoped, not global: `emu reproduce` makes one per call and shares it
-//! with every experiment it runs, on every shard thread of `--jobs`; the library and the
-//! tests run without one unless they make one.
+//! with every experiment it runs, on every shard thread of `--jobs`; `emu merge` makes
+//! one too, and keeps in it every grid point read back from the shards' files. The
+//! library and the tests run without one unless they make one.
 
 use super::super::ReproduceError;
 use super::point::{Point, Sample};
@@ -76,6 +77,18 @@ pub fn remembering<R>(memo: &Arc<Memo>, experiment: impl FnOnce() -> R) -> R {
     let result = experiment();
     MEMO.with(|m| *m.borrow_mut() = before);
     result
+}
+
+/// Keeps `sample` as the run of `point` at `seed` in this thread's memo, if it has one:
+/// a grid's point read back from a shard's file ([`super::grid::replay`]), so that an
+/// experiment finished in `emu merge` asks for it again without running it. Nothing is
+/// counted as asked or reused.
+pub(crate) fn keep(point: &Point, seed: u64, sample: &Sample) {
+    MEMO.with(|m| {
+        if let Some(memo) = m.borrow().as_ref() {
+            memo.put((format!("{point:?}"), seed), sample.clone());
+        }
+    });
 }
 
 /// The runs asked for and reused on this thread since the last call.
