@@ -177,6 +177,7 @@ impl AdapterNode {
         (self.p.window.0..self.p.window.1).contains(&t)
     }
 
+    #[inline]
     fn create(&mut self, now: Tick, output: u16, activity: &mut Activity) {
         let j = usize::from(output);
         self.stats.counters.created += 1;
@@ -238,6 +239,7 @@ impl AdapterNode {
     }
 
     /// The data-path scheduler: one packet from the next eligible and feasible VOQ.
+    #[inline]
     fn dispatch(&mut self, now: Tick, out: &mut impl CellOut) {
         if self.queued == 0 {
             return;
@@ -426,6 +428,7 @@ impl AdapterNode {
 }
 
 impl CellPart for AdapterNode {
+    #[inline]
     fn take(
         &mut self,
         now: Tick,
@@ -474,6 +477,7 @@ impl CellPart for AdapterNode {
         }
     }
 
+    #[inline]
     fn step_to(&mut self, now: Tick, out: &mut impl CellOut) -> Result<Option<Tick>, ModelError> {
         if now >= self.p.start {
             self.permission.tick();

@@ -223,6 +223,7 @@ impl Source {
 
     /// The packets created at cycle `cycle` (counted from the start): calls `create(output)`
     /// once per packet, in creation order.
+    #[inline]
     pub fn cycle(&mut self, cycle: u64, rng: &mut ChaCha8Rng, mut create: impl FnMut(u16)) {
         let first = !self.started;
         self.started = true;

@@ -250,6 +250,7 @@ impl SwitchNode {
         (self.p.window.0..self.p.window.1).contains(&t)
     }
 
+    #[inline]
     fn store(&mut self, now: Tick, port: PortId, mut pkt: Packet) -> Result<(), ModelError> {
         let (i, j) = (usize::from(pkt.src), usize::from(pkt.dst));
         if i != port || j >= self.n {
@@ -558,6 +559,7 @@ impl SwitchNode {
 }
 
 impl CellPart for SwitchNode {
+    #[inline]
     fn take(
         &mut self,
         now: Tick,
@@ -579,6 +581,7 @@ impl CellPart for SwitchNode {
         })
     }
 
+    #[inline]
     fn step_to(&mut self, now: Tick, out: &mut impl CellOut) -> Result<Option<Tick>, ModelError> {
         self.depart(now, out);
         self.return_flow_control(now, out);

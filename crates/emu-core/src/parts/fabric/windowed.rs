@@ -46,6 +46,11 @@ impl CellOut for Outbox<Cell> {
 /// A fabric part as [`Windowed`] drives it: it takes each cell where the run holds it
 /// and sends into any [`CellOut`]. Its [`Node<FabricCell>`] is the same part, handed
 /// one cell at a time: `receive` is `take` of the cell, `step` is `step_to` the outbox.
+///
+/// The parts mark `take`, `step_to` and the per-packet helpers under them `#[inline]`:
+/// the wrapper is their one hot caller, and the compiler left them as calls, which cost
+/// the instruction gate's fabric case 828 instructions a cell-hop against 721 inlined
+/// (BENCHMARKS.md "Fabric parts sending straight into runs").
 pub trait CellPart: Node<FabricCell> {
     /// [`Node::receive`] of `cell`, arrived on `port` at `now`, read in place; what
     /// it completes (a packet delivered) is counted in `activity` ([`Outbox::activity`]
