@@ -22,8 +22,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// Samples already run, by point and seed.
 #[derive(Debug, Default)]
 pub struct Memo {
-    /// By the point's every field ([`Point`]'s `Debug` form, whose floats round-trip
-    /// exactly) and the seed.
+    /// By point and seed ([`key`]).
     samples: Mutex<HashMap<(String, u64), Sample>>,
 }
 
@@ -79,6 +78,12 @@ pub fn remembering<R>(memo: &Arc<Memo>, experiment: impl FnOnce() -> R) -> R {
     result
 }
 
+/// The memo's key of `point` run at `seed`: every field of the point ([`Point`]'s
+/// `Debug` form, whose floats round-trip exactly) and the seed.
+fn key(point: &Point, seed: u64) -> (String, u64) {
+    (format!("{point:?}"), seed)
+}
+
 /// Keeps `sample` as the run of `point` at `seed` in this thread's memo, if it has one:
 /// a grid's point read back from a shard's file ([`super::grid::replay`]), so that an
 /// experiment finished in `emu merge` asks for it again without running it. Nothing is
@@ -86,7 +91,7 @@ pub fn remembering<R>(memo: &Arc<Memo>, experiment: impl FnOnce() -> R) -> R {
 pub(crate) fn keep(point: &Point, seed: u64, sample: &Sample) {
     MEMO.with(|m| {
         if let Some(memo) = m.borrow().as_ref() {
-            memo.put((format!("{point:?}"), seed), sample.clone());
+            memo.put(key(point, seed), sample.clone());
         }
     });
 }
@@ -108,10 +113,7 @@ pub fn samples(points: &[Point], jobs: &[(usize, u64)]) -> Vec<Result<Sample, Re
             |_, _| {},
         );
     };
-    let keys: Vec<(String, u64)> = jobs
-        .iter()
-        .map(|&(i, s)| (format!("{:?}", points[i]), s))
-        .collect();
+    let keys: Vec<(String, u64)> = jobs.iter().map(|&(i, s)| key(&points[i], s)).collect();
     let known: Vec<Option<Sample>> = keys.iter().map(|k| memo.get(k)).collect();
     let missing: Vec<usize> = (0..jobs.len()).filter(|&j| known[j].is_none()).collect();
     let mut ran = run_all(

@@ -373,8 +373,9 @@ impl AdapterNode {
         parts.record_all(&[voq, credit, link, crosspoint, output]);
     }
 
-    /// The output adapter absorbs a packet (kept out of [`Node::receive`], whose
-    /// flow-control path is short).
+    /// The output adapter absorbs a packet (kept out of [`CellPart::take`], whose
+    /// flow-control path is short and inlined into the wrapper: inlined here too, the
+    /// gate's fabric case took 0.8 % more instructions).
     #[inline(never)]
     fn absorb(&mut self, pkt: &Packet, activity: &mut Activity) -> Result<(), ModelError> {
         if usize::from(pkt.dst) != usize::from(self.p.index) || usize::from(pkt.src) >= self.n {
