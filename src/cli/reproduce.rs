@@ -39,8 +39,8 @@ Examples:
   emu reproduce fabric-buffers
       Gramsamer Table 4.1: the buffer each flow-control scheme needs
   emu reproduce all --quick
-      every experiment in its scaled-down form (what CI runs); without --quick about
-      50 minutes on 2 cores, most of it the switch-fabric strategy tables
+      every experiment in its scaled-down form (what CI runs); without --quick 43 to
+      48 minutes on 2 cores as measured, most of it the switch-fabric strategy tables
   emu reproduce sci-bus sci-uniform sci-starvation --quick
       several experiments, in the order given
   emu reproduce all --jobs 1
